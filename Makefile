@@ -1,0 +1,101 @@
+# cerebras-plan - plain GNU Makefile.  See README.md for the quick start.
+#   make            build build/cerebras-plan
+#   make run        build and run the main job on the shipped defaults
+#   make test       build and run every test; ends with "N passed, N failed"
+#   make install    PREFIX=/usr/local DESTDIR= (binary, man pages, data files)
+#   WERROR=1 make   treat warnings as errors (CI does)
+
+VERSION  := 0.1.0
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+BINDIR    = $(PREFIX)/bin
+MANDIR    = $(PREFIX)/share/man
+DATADIR   = $(PREFIX)/share/cerebras-plan
+
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wformat=2 -Wpointer-arith -Wcast-qual -Wvla -Wundef
+ifeq ($(WERROR),1)
+WARN     += -Werror
+endif
+CPPFLAGS += -D_GNU_SOURCE -Ibuild/gen -Isrc
+ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -MMD -MP
+LIBS     := -linih -lgsl -lgslcblas -lm
+TEST_LIBS := -lcmocka
+
+B        := build
+CORE_SRC := $(wildcard src/base/*.c src/spec/*.c)
+CLI_SRC  := $(wildcard src/cli/*.c)
+DATA     := $(wildcard hw/*.ini models/*.ini)
+TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
+
+CORE_OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(CORE_SRC)) $(B)/obj/embedded.o
+CLI_OBJ  := $(patsubst src/%.c,$(B)/obj/%.o,$(CLI_SRC))
+BIN      := $(B)/cerebras-plan
+
+.PHONY: all run test check install uninstall clean deps FORCE
+all: $(BIN)
+
+deps:
+	@./tools/deps.sh
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	./$(BIN) show gpt3-175b
+
+test check: deps
+	@$(MAKE) --no-print-directory all $(TESTS)
+	@./tests/run.sh
+
+# Regenerated on every run, replaced only when it changes, so a new PREFIX
+# rebuilds what depends on it.
+$(B)/gen/config.h: FORCE
+	@mkdir -p $(@D)
+	@printf '#define CP_VERSION "%s"\n#define CP_DATADIR "%s"\n' '$(VERSION)' '$(DATADIR)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(B)/embed: tools/embed.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $<
+
+$(B)/gen/embedded.c: $(B)/embed $(DATA)
+	@mkdir -p $(@D)
+	$(B)/embed $@ $(DATA)
+
+$(B)/obj/embedded.o: $(B)/gen/embedded.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -std=c11 $(CFLAGS) -c -o $@ $<
+
+$(B)/obj/%.o: src/%.c $(B)/gen/config.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/libcore.a: $(CORE_OBJ)
+	$(AR) rcs $@ $^
+
+$(BIN): $(CLI_OBJ) $(B)/libcore.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(B)/libcore.a $(LIBS)
+
+$(B)/tests/%: tests/%.c $(B)/libcore.a $(B)/gen/config.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(B)/libcore.a $(TEST_LIBS) $(LIBS)
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	        $(DESTDIR)$(DATADIR)/hw $(DESTDIR)$(DATADIR)/models
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/cerebras-plan
+	install -m 644 man/cerebras-plan.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 man/cerebras-plan.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 hw/*.ini $(DESTDIR)$(DATADIR)/hw/
+	install -m 644 models/*.ini $(DESTDIR)$(DATADIR)/models/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/cerebras-plan $(DESTDIR)$(MANDIR)/man1/cerebras-plan.1 \
+	      $(DESTDIR)$(MANDIR)/man5/cerebras-plan.5
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf $(B)
+
+-include $(wildcard $(B)/obj/*/*.d $(B)/tests/*.d)

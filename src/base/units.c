@@ -1,0 +1,245 @@
+/* units.c - parsing and formatting of dimensioned values (see units.h). */
+#include "units.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct dim_info {
+    const char *name, *symbol, *example;
+};
+
+static const struct dim_info dims[UNIT_NDIMS] = {
+    [UNIT_COUNT] = {"count", "", "3e11"},
+    [UNIT_FRACTION] = {"fraction", "", "0.45 or 45 %"},
+    [UNIT_BYTES] = {"size", "B", "40 GB"},
+    [UNIT_BYTE_RATE] = {"bandwidth", "B/s", "150 GB/s"},
+    [UNIT_FLOP] = {"FLOP count", "FLOP", "3.14e23 FLOP"},
+    [UNIT_FLOP_RATE] = {"FLOP rate", "FLOP/s", "7.5 PFLOP/s"},
+    [UNIT_TIME] = {"time", "s", "1.5 us"},
+    [UNIT_POWER] = {"power", "W", "23 kW"},
+};
+
+const char *unit_dim_name(unit_dim d) { return dims[d].name; }
+const char *unit_base_symbol(unit_dim d) { return dims[d].symbol; }
+const char *unit_example(unit_dim d) { return dims[d].example; }
+
+struct named_factor {
+    const char *sym;
+    double factor;
+};
+
+static const struct named_factor time_units[] = {
+    {"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9},
+    {"min", 60.0}, {"h", 3600.0}, {"d", 86400.0},
+};
+
+static const struct named_factor bin_prefixes[] = {
+    {"Ki", 0x1p10}, {"Mi", 0x1p20}, {"Gi", 0x1p30},
+    {"Ti", 0x1p40}, {"Pi", 0x1p50}, {"Ei", 0x1p60},
+};
+
+static const struct named_factor dec_prefixes[] = {
+    {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}, {"P", 1e15}, {"E", 1e18},
+};
+
+struct base_unit {
+    const char *sym;
+    unit_dim dim;
+    double factor;
+    int binary_ok; /* may take a Ki/Mi/... prefix */
+};
+
+static const struct base_unit bases[] = {
+    {"B", UNIT_BYTES, 1.0, 1},          {"b", UNIT_BYTES, 0.125, 1},
+    {"B/s", UNIT_BYTE_RATE, 1.0, 1},    {"b/s", UNIT_BYTE_RATE, 0.125, 1},
+    {"FLOP", UNIT_FLOP, 1.0, 0},        {"FLOP/s", UNIT_FLOP_RATE, 1.0, 0},
+    {"W", UNIT_POWER, 1.0, 0},          {"", UNIT_COUNT, 1.0, 0},
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static int match_base(const char *rest, double pf, int binary, unit_dim *dim, double *factor)
+{
+    for (size_t i = 0; i < NELEM(bases); i++) {
+        if (strcmp(rest, bases[i].sym) != 0)
+            continue;
+        if (binary && !bases[i].binary_ok)
+            return -1;
+        *dim = bases[i].dim;
+        *factor = pf * bases[i].factor;
+        return 0;
+    }
+    return -1;
+}
+
+/* Try each prefix of table; the empty prefix is tried by the caller. */
+static int match_prefixed(const char *u, const struct named_factor *tab, size_t n, int binary,
+                          unit_dim *dim, double *factor)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(tab[i].sym);
+        if (strncmp(u, tab[i].sym, len) == 0 &&
+            match_base(u + len, tab[i].factor, binary, dim, factor) == 0)
+            return 0;
+    }
+    return -1;
+}
+
+int unit_classify(const char *u, unit_dim *dim, double *factor)
+{
+    for (size_t i = 0; i < NELEM(time_units); i++) {
+        if (strcmp(u, time_units[i].sym) == 0) {
+            *dim = UNIT_TIME;
+            *factor = time_units[i].factor;
+            return 0;
+        }
+    }
+    if (strcmp(u, "%") == 0) {
+        *dim = UNIT_FRACTION;
+        *factor = 0.01;
+        return 0;
+    }
+    if (match_base(u, 1.0, 0, dim, factor) == 0)
+        return 0;
+    if (match_prefixed(u, bin_prefixes, NELEM(bin_prefixes), 1, dim, factor) == 0)
+        return 0;
+    return match_prefixed(u, dec_prefixes, NELEM(dec_prefixes), 0, dim, factor);
+}
+
+/* Hints for the spellings people most often reach for. */
+static const char *unit_hint(const char *u)
+{
+    if (strstr(u, "FLOPS") || strstr(u, "flops") || strstr(u, "Flops"))
+        return "write FLOP/s, e.g. 7.5 PFLOP/s";
+    if (strstr(u, "ps") && !strstr(u, "/"))
+        return "write rates with /s, e.g. 100 Gb/s or 150 GB/s";
+    if (u[0] == 'K')
+        return "the kilo prefix is k (decimal) or Ki (binary), e.g. 48 KiB";
+    if (strstr(u, "iFLOP") || strstr(u, "iW"))
+        return "binary prefixes (Ki, Mi, ...) apply to bytes and bits only";
+    if (strcmp(u, "sec") == 0 || strcmp(u, "m") == 0 || strcmp(u, "hr") == 0)
+        return "time units are s, ms, us, ns, min, h, d";
+    return "see cerebras-plan(5) for the units";
+}
+
+static int compatible(unit_dim want, unit_dim got)
+{
+    return want == got || (want == UNIT_FRACTION && got == UNIT_COUNT);
+}
+
+static void trim(char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+}
+
+int unit_parse(const char *text, unit_dim want, double *out, char *why, size_t why_n)
+{
+    while (isspace((unsigned char)*text))
+        text++;
+    /* strtod takes "nan", "inf" and hex floats; we want plain decimals only. */
+    if (!(isdigit((unsigned char)text[0]) || text[0] == '.' ||
+          ((text[0] == '-' || text[0] == '+') &&
+           (isdigit((unsigned char)text[1]) || text[1] == '.')))) {
+        snprintf(why, why_n, "'%s' is not a number (expected e.g. %s)", text,
+                 unit_example(want));
+        return -1;
+    }
+    char *end;
+    double v = strtod(text, &end);
+    if (!isfinite(v)) {
+        snprintf(why, why_n, "'%s' is out of range", text);
+        return -1;
+    }
+    if ((end[0] == 'x' || end[0] == 'X') && end - text == 1) {
+        snprintf(why, why_n, "'%s': hexadecimal numbers are not accepted", text);
+        return -1;
+    }
+    char u[64];
+    while (isspace((unsigned char)*end))
+        end++;
+    snprintf(u, sizeof u, "%s", end);
+    trim(u);
+
+    unit_dim got;
+    double f;
+    if (unit_classify(u, &got, &f) != 0) {
+        snprintf(why, why_n, "unknown unit '%s' (%s)", u, unit_hint(u));
+        return -1;
+    }
+    if (!compatible(want, got)) {
+        if (got == UNIT_COUNT && f == 1.0)
+            snprintf(why, why_n, "missing unit: a %s needs one, e.g. %s", unit_dim_name(want),
+                     unit_example(want));
+        else
+            snprintf(why, why_n, "unit '%s' is a %s, but a %s is expected, e.g. %s", u,
+                     unit_dim_name(got), unit_dim_name(want), unit_example(want));
+        return -1;
+    }
+    v *= f;
+    if (!isfinite(v)) {
+        snprintf(why, why_n, "'%s' is out of range", text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static char *format_time(double v, char *buf, size_t n)
+{
+    static const struct named_factor scale[] = {
+        {"d", 86400.0}, {"h", 3600.0}, {"min", 60.0}, {"s", 1.0},
+        {"ms", 1e-3},   {"us", 1e-6},  {"ns", 1e-9},
+    };
+    double a = fabs(v);
+    for (size_t i = 0; i < NELEM(scale); i++) {
+        if (a >= scale[i].factor || i + 1 == NELEM(scale)) {
+            if (a == 0.0)
+                i = 3;
+            snprintf(buf, n, "%.4g %s", v / scale[i].factor, scale[i].sym);
+            return buf;
+        }
+    }
+    return buf;
+}
+
+static char *format_count(double v, char *buf, size_t n)
+{
+    if (fabs(v) < 1e7 && v == floor(v))
+        snprintf(buf, n, "%.0f", v);
+    else if (fabs(v) < 1e7)
+        snprintf(buf, n, "%.4g", v);
+    else
+        snprintf(buf, n, "%.4e", v);
+    return buf;
+}
+
+char *unit_format(double v, unit_dim d, char *buf, size_t n)
+{
+    if (d == UNIT_TIME)
+        return format_time(v, buf, n);
+    if (d == UNIT_COUNT)
+        return format_count(v, buf, n);
+    if (d == UNIT_FRACTION) {
+        snprintf(buf, n, "%.4g", v);
+        return buf;
+    }
+    const char *pfx = "";
+    double a = fabs(v), s = 1.0;
+    if (a != 0.0 && (a >= 1e21 || a < 1.0)) {
+        snprintf(buf, n, "%.4g %s", v, unit_base_symbol(d));
+        return buf;
+    }
+    for (size_t i = 0; i < NELEM(dec_prefixes); i++) {
+        if (a >= dec_prefixes[i].factor) {
+            pfx = dec_prefixes[i].sym;
+            s = dec_prefixes[i].factor;
+        }
+    }
+    snprintf(buf, n, "%.4g %s%s", v / s, pfx, unit_base_symbol(d));
+    return buf;
+}

@@ -1,0 +1,64 @@
+/* cli.h - the command-line front end: options shared by commands, the
+ * command table, and helpers every command uses.  Only front ends print. */
+#ifndef CP_CLI_H
+#define CP_CLI_H
+
+#include <stddef.h>
+
+#include "../spec/catalog.h"
+#include "out.h"
+
+/* Exit codes (cerebras-plan(1), EXIT STATUS). */
+enum { EXIT_OK = 0, EXIT_VERDICT = 1, EXIT_USAGE = 2 };
+
+#define CLI_MAX_SETS 64
+#define CLI_MAX_ARGS 8
+
+/* Options a command may accept (a mask in its table entry). */
+enum cli_opt {
+    OPT_CSV = 1u << 0,
+    OPT_SET = 1u << 1,
+    OPT_DATA_DIR = 1u << 2,
+};
+
+struct cli_opts {
+    int csv;
+    const char *data_dir;
+    const char *sets[CLI_MAX_SETS];
+    size_t nsets;
+    const char *args[CLI_MAX_ARGS]; /* positional arguments */
+    size_t nargs;
+    struct cat_dirs dirs;           /* filled by main from the options */
+    char env_path[4096];
+};
+
+struct cli_cmd {
+    const char *name;
+    const char *usage;   /* "show NAME|FILE" */
+    const char *summary; /* one line for --help */
+    const char *help;    /* the rest of `help COMMAND` */
+    unsigned opts;       /* enum cli_opt mask */
+    size_t min_args, max_args;
+    int (*run)(struct cli_opts *o);
+};
+
+extern const struct cli_cmd cli_cmds[];
+extern const size_t cli_ncmds;
+
+const struct cli_cmd *cli_find(const char *name);
+void cli_usage(FILE *f);                           /* program --help      */
+void cli_cmd_help(FILE *f, const struct cli_cmd *c); /* COMMAND --help    */
+
+/* Print "cerebras-plan: MSG" to stderr; returns EXIT_USAGE. */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The sink --csv selects; write t to stdout with it.  Returns EXIT_OK, or
+ * EXIT_USAGE after a message if stdout could not be written. */
+int cli_emit(const struct cli_opts *o, const struct out_table *t);
+
+/* Command handlers. */
+int cmd_list(struct cli_opts *o);
+int cmd_show(struct cli_opts *o);
+int cmd_help(struct cli_opts *o);
+
+#endif

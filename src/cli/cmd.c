@@ -1,0 +1,75 @@
+/* cmd.c - the command table and the help text built from it.  The man page
+ * lists the same commands; tests/cli.sh checks that they agree. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+const struct cli_cmd cli_cmds[] = {
+    {"list", "list [models|hw] [--csv] [--data-dir DIR]",
+     "list the model and hardware descriptions that can be named",
+     "With no argument, lists every description with its kind; with models or\n"
+     "hw, lists that kind with its key figures.  The source column tells where\n"
+     "each name resolves (a file, or <built-in> for the copies in the binary).\n",
+     OPT_CSV | OPT_DATA_DIR, 0, 1, cmd_list},
+    {"show", "show NAME|FILE [--set section.key=value]... [--csv] [--data-dir DIR]",
+     "print a description's resolved values, with units and origins",
+     "Resolves NAME (or reads FILE), applies --set overrides and prints every\n"
+     "key with its unit and where it came from (file line, default or --set).\n"
+     "For a model it adds the derived quantities: parameters, training tokens\n"
+     "and FLOPs, FLOPs per token, bytes of weights, gradients, optimizer state\n"
+     "and activations.  With --csv the columns are quantity,value,unit in SI\n"
+     "base units.\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR, 1, 1, cmd_show},
+    {"help", "help [COMMAND]", "describe the program or one command", "", 0, 0, 1, cmd_help},
+};
+
+const size_t cli_ncmds = sizeof cli_cmds / sizeof cli_cmds[0];
+
+const struct cli_cmd *cli_find(const char *name)
+{
+    for (size_t i = 0; i < cli_ncmds; i++)
+        if (strcmp(cli_cmds[i].name, name) == 0)
+            return &cli_cmds[i];
+    return NULL;
+}
+
+void cli_usage(FILE *f)
+{
+    fputs("usage: cerebras-plan COMMAND [options] [arguments]\n"
+          "       cerebras-plan --help | --version\n\n"
+          "Plans training of large models on Cerebras weight-streaming clusters.\n\n"
+          "commands:\n",
+          f);
+    for (size_t i = 0; i < cli_ncmds; i++)
+        fprintf(f, "  %-6s  %s\n", cli_cmds[i].name, cli_cmds[i].summary);
+    fputs("\noptions (where a command takes them):\n"
+          "  --csv                    RFC 4180 CSV in SI base units\n"
+          "  --set section.key=value  override a description key (repeatable)\n"
+          "  --data-dir DIR           look for DIR/models/NAME.ini and DIR/hw/NAME.ini first\n"
+          "  -h, --help               help for the program or the command\n"
+          "  -V, --version            print the version\n\n"
+          "exit status: 0 ok, 1 a negative verdict, 2 usage or input error.\n"
+          "See cerebras-plan(1) and cerebras-plan(5).\n",
+          f);
+}
+
+void cli_cmd_help(FILE *f, const struct cli_cmd *c)
+{
+    fprintf(f, "usage: cerebras-plan %s\n\n%s.\n", c->usage, c->summary);
+    if (*c->help)
+        fprintf(f, "\n%s", c->help);
+}
+
+int cmd_help(struct cli_opts *o)
+{
+    if (o->nargs == 0) {
+        cli_usage(stdout);
+        return EXIT_OK;
+    }
+    const struct cli_cmd *c = cli_find(o->args[0]);
+    if (!c)
+        return cli_error("help: unknown command '%s'", o->args[0]);
+    cli_cmd_help(stdout, c);
+    return EXIT_OK;
+}

@@ -1,0 +1,132 @@
+/* cmd_show.c - `show NAME|FILE`: a description's resolved values with units
+ * and origins; for a model, the derived transformer quantities. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../spec/hw.h"
+#include "../spec/tfm.h"
+#include "../spec/wl.h"
+#include "cli.h"
+
+static const char *const text_header[] = {"quantity", "value", "source"};
+static const char *const csv_header[] = {"quantity", "value", "unit"};
+
+struct show {
+    struct out_table t;
+    int csv;
+};
+
+/* One numeric row: SI value with its unit in CSV, scaled with a prefix in text. */
+static void row_num(struct show *s, const char *q, double v, unit_dim d, const char *source)
+{
+    char val[64];
+    if (s->csv) {
+        snprintf(val, sizeof val, "%.15g", v);
+        out_row(&s->t, (const char *[]){q, val, unit_base_symbol(d)});
+    } else {
+        out_row(&s->t, (const char *[]){q, unit_format(v, d, val, sizeof val), source});
+    }
+}
+
+static void row_text(struct show *s, const char *q, const char *v, const char *source)
+{
+    out_row(&s->t, (const char *[]){q, v, s->csv ? "" : source});
+}
+
+static const char *source_of(const struct desc_src *src, int i, char *buf, size_t n)
+{
+    if (src->line[i] > 0)
+        snprintf(buf, n, "line %d", src->line[i]);
+    else
+        snprintf(buf, n, "%s", src->line[i] < 0 ? "--set" : "default");
+    return buf;
+}
+
+/* Every key of the schema, as "section.key" (or "key" for one-section kinds). */
+static void show_keys(struct show *s, const struct desc_schema *sc, const void *target,
+                      const struct desc_src *src, int qualify)
+{
+    for (size_t i = 0; i < sc->nkeys; i++) {
+        const struct desc_key *k = &sc->keys[i];
+        char q[96], where[32], val[96];
+        if (qualify)
+            snprintf(q, sizeof q, "%s.%s", k->section, k->name);
+        else
+            snprintf(q, sizeof q, "%s", k->name);
+        source_of(src, (int)i, where, sizeof where);
+        if (k->type == DESC_TEXT && ((const char *)target + k->off)[0] == '\0')
+            continue;
+        if (k->type == DESC_NUM_OR_WORD && strcmp(k->name, "tokens") == 0)
+            continue; /* shown resolved among the derived quantities */
+        if (k->type == DESC_NUM)
+            row_num(s, q, *(const double *)((const char *)target + k->off), k->dim, where);
+        else
+            row_text(s, q, desc_format(k, target, val, sizeof val), where);
+    }
+}
+
+static void show_model(struct show *s, const struct wl_desc *w, const struct desc_src *src)
+{
+    show_keys(s, &wl_schema, w, src, 0);
+    int chin = w->tokens_chinchilla;
+    row_num(s, "params", tfm_params(w), UNIT_COUNT, "derived");
+    row_num(s, "tokens", tfm_tokens(w), UNIT_COUNT, chin ? "derived: chinchilla, 20/param" : "model.tokens");
+    row_num(s, "tokens_per_step", w->batch * w->seq_len, UNIT_COUNT, "derived: batch x seq_len");
+    row_num(s, "steps", tfm_tokens(w) / (w->batch * w->seq_len), UNIT_COUNT, "derived");
+    row_num(s, "train_flops", tfm_train_flops(w), UNIT_FLOP, "derived");
+    row_num(s, "fwd_flops_per_token", tfm_fwd_flops_per_token(w), UNIT_FLOP, "derived");
+    row_num(s, "train_flops_per_token", tfm_train_flops_per_token(w, w->recompute), UNIT_FLOP,
+            "derived");
+    row_num(s, "block_params", tfm_block_params(w), UNIT_COUNT, "derived: one block");
+    row_num(s, "embed_params", tfm_embed_params(w) + tfm_head_params(w), UNIT_COUNT, "derived");
+    row_num(s, "weight_bytes_total", tfm_weight_bytes(w), UNIT_BYTES, "derived");
+    row_num(s, "grad_bytes_total", tfm_grad_bytes(w), UNIT_BYTES, "derived");
+    row_num(s, "optimizer_bytes_total", tfm_optimizer_bytes(w), UNIT_BYTES,
+            "derived: master + moments");
+    row_num(s, "act_bytes_per_seq_block", tfm_act_bytes_per_seq_block(w, w->recompute),
+            UNIT_BYTES, "derived");
+}
+
+static void show_hw(struct show *s, const struct hw_desc *hw, const struct desc_src *src)
+{
+    show_keys(s, &hw_schema, hw, src, 1);
+    for (size_t i = 0; i < hw->mx.tiers.n; i++) {
+        char q[64];
+        snprintf(q, sizeof q, "tiers.%s", hw->mx.tiers.item[i].name);
+        row_num(s, q, hw->mx.tiers.item[i].value, UNIT_BYTES, "tier");
+    }
+}
+
+int cmd_show(struct cli_opts *o)
+{
+    struct cp_error err = {0};
+    struct cat_entry e;
+    if (cat_resolve(&o->dirs, o->args[0], CAT_ANY, &e, &err) != CP_OK)
+        return cli_error("%s", err.msg);
+
+    struct show s = {.csv = o->csv};
+    out_init(&s.t, 3, o->csv ? csv_header : text_header);
+    struct desc_src src;
+    cp_status st;
+    if (e.kind == CAT_MODEL) {
+        struct wl_desc w;
+        st = wl_load(e.text, e.origin, o->sets, o->nsets, &w, &src, &err);
+        if (st == CP_OK)
+            show_model(&s, &w, &src);
+    } else {
+        struct hw_desc hw;
+        st = hw_load(e.text, e.origin, o->sets, o->nsets, &hw, &src, &err);
+        if (st == CP_OK)
+            show_hw(&s, &hw, &src);
+    }
+    int rc = st == CP_OK ? EXIT_OK : cli_error("%s", err.msg);
+    if (rc == EXIT_OK) {
+        if (!o->csv)
+            printf("%s %s (%s)\n\n", e.kind == CAT_MODEL ? "model" : "hardware", e.name,
+                   e.origin);
+        rc = cli_emit(o, &s.t);
+    }
+    out_free(&s.t);
+    cat_entry_free(&e);
+    return rc;
+}

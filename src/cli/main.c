@@ -1,0 +1,178 @@
+/* main.c - cerebras-plan entry point: find the command, parse the options it
+ * accepts, build the description search path, dispatch through the table. */
+#include <getopt.h>
+#include <gsl/gsl_errno.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "config.h"
+#include "../base/xalloc.h"
+
+int cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("cerebras-plan: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return EXIT_USAGE;
+}
+
+int cli_emit(const struct cli_opts *o, const struct out_table *t)
+{
+    const struct out_sink *sink = o->csv ? &out_csv : &out_text;
+    if (sink->write(stdout, t) != 0 || fflush(stdout) != 0)
+        return cli_error("error writing the output");
+    return EXIT_OK;
+}
+
+enum { LONG_CSV = 256, LONG_SET, LONG_DATA_DIR };
+
+static const struct option long_opts[] = {
+    {"csv", no_argument, NULL, LONG_CSV},
+    {"set", required_argument, NULL, LONG_SET},
+    {"data-dir", required_argument, NULL, LONG_DATA_DIR},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+static int takes_value(const char *arg)
+{
+    return strcmp(arg, "--set") == 0 || strcmp(arg, "--data-dir") == 0;
+}
+
+/* Index of the command word: the first argument that is not an option or
+ * an option's value; 0 if there is none. */
+static int find_command(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return i + 1 < argc ? i + 1 : 0;
+        if (argv[i][0] != '-' || argv[i][1] == '\0')
+            return i;
+        if (takes_value(argv[i]))
+            i++;
+    }
+    return 0;
+}
+
+static int option_allowed(const struct cli_cmd *c, unsigned opt, const char *flag)
+{
+    if (c->opts & opt)
+        return 1;
+    cli_error("%s: option %s does not apply to this command (see 'cerebras-plan help %s')",
+              c->name, flag, c->name);
+    return 0;
+}
+
+/* Parse argv (the command word removed) for command c into o.  Returns -1
+ * to continue, or an exit code. */
+static int parse_options(const struct cli_cmd *c, int argc, char **argv, struct cli_opts *o)
+{
+    opterr = 0;
+    optind = 1;
+    for (int ch; (ch = getopt_long(argc, argv, ":hV", long_opts, NULL)) != -1;) {
+        switch (ch) {
+        case 'h':
+            cli_cmd_help(stdout, c);
+            return EXIT_OK;
+        case 'V':
+            printf("cerebras-plan %s\n", CP_VERSION);
+            return EXIT_OK;
+        case LONG_CSV:
+            if (!option_allowed(c, OPT_CSV, "--csv"))
+                return EXIT_USAGE;
+            o->csv = 1;
+            break;
+        case LONG_SET:
+            if (!option_allowed(c, OPT_SET, "--set"))
+                return EXIT_USAGE;
+            if (o->nsets == CLI_MAX_SETS)
+                return cli_error("%s: more than %d --set options", c->name, CLI_MAX_SETS);
+            o->sets[o->nsets++] = optarg;
+            break;
+        case LONG_DATA_DIR:
+            if (!option_allowed(c, OPT_DATA_DIR, "--data-dir"))
+                return EXIT_USAGE;
+            o->data_dir = optarg;
+            break;
+        case ':':
+            return cli_error("%s: option %s needs a value", c->name, argv[optind - 1]);
+        default:
+            return cli_error("%s: unknown option '%s' (see 'cerebras-plan help %s')", c->name,
+                             argv[optind - 1], c->name);
+        }
+    }
+    for (int i = optind; i < argc; i++) {
+        if (o->nargs == CLI_MAX_ARGS)
+            return cli_error("%s: too many arguments", c->name);
+        o->args[o->nargs++] = argv[i];
+    }
+    if (o->nargs < c->min_args || o->nargs > c->max_args)
+        return cli_error("%s: wrong number of arguments; usage: cerebras-plan %s", c->name,
+                         c->usage);
+    return -1;
+}
+
+static int run_command(const struct cli_cmd *c, int argc, char **argv)
+{
+    static struct cli_opts o;
+    memset(&o, 0, sizeof o);
+    int rc = parse_options(c, argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    const char *env = getenv("CEREBRAS_PLAN_PATH");
+    if (env)
+        snprintf(o.env_path, sizeof o.env_path, "%s", env);
+    cat_dirs_init(&o.dirs, o.data_dir, env ? o.env_path : NULL, CP_DATADIR);
+    return c->run(&o);
+}
+
+/* Options given before any command: only --help and --version mean
+ * something there. */
+static int program_options(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--version") == 0 || strcmp(argv[i], "-V") == 0) {
+            printf("cerebras-plan %s\n", CP_VERSION);
+            return EXIT_OK;
+        }
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            cli_usage(stdout);
+            return EXIT_OK;
+        }
+    }
+    cli_usage(stderr);
+    return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C"); /* numbers in files and output use '.' */
+    gsl_set_error_handler_off();
+
+    int ci = find_command(argc, argv);
+    if (ci == 0)
+        return program_options(argc, argv);
+    const struct cli_cmd *c = cli_find(argv[ci]);
+    if (!c)
+        return cli_error("unknown command '%s' (see 'cerebras-plan --help')", argv[ci]);
+
+    /* Hand the command everything but its own name. */
+    char **sub = xmalloc(((size_t)argc + 1) * sizeof *sub);
+    int n = 0;
+    for (int i = 0; i < argc; i++)
+        if (i != ci)
+            sub[n++] = argv[i];
+    sub[n] = NULL;
+    int rc = run_command(c, n, sub);
+    free(sub);
+    return rc;
+}

@@ -1,0 +1,108 @@
+/* out.c - aligned text and RFC 4180 CSV sinks (see out.h). */
+#include "out.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/xalloc.h"
+
+void out_init(struct out_table *t, size_t ncols, const char *const *header)
+{
+    memset(t, 0, sizeof *t);
+    t->ncols = ncols;
+    t->header = header;
+}
+
+void out_row(struct out_table *t, const char *const *cells)
+{
+    if (t->nrows == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 32;
+        t->cells = xrealloc(t->cells, t->cap * t->ncols * sizeof *t->cells);
+    }
+    for (size_t c = 0; c < t->ncols; c++)
+        t->cells[t->nrows * t->ncols + c] = xstrdup(cells[c] ? cells[c] : "");
+    t->nrows++;
+}
+
+void out_rowf(struct out_table *t, const char *fmt, ...)
+{
+    char buf[1024];
+    const char *cells[16] = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char *p = buf;
+    for (size_t c = 0; c < t->ncols && c < 16; c++) {
+        cells[c] = p;
+        char *tab = p ? strchr(p, '\t') : NULL;
+        if (tab)
+            *tab = '\0';
+        p = tab ? tab + 1 : NULL;
+    }
+    out_row(t, cells);
+}
+
+void out_free(struct out_table *t)
+{
+    for (size_t i = 0; i < t->nrows * t->ncols; i++)
+        free(t->cells[i]);
+    free(t->cells);
+    memset(t, 0, sizeof *t);
+}
+
+static const char *cell(const struct out_table *t, size_t r, size_t c)
+{
+    return t->cells[r * t->ncols + c];
+}
+
+static int text_write(FILE *f, const struct out_table *t)
+{
+    size_t w[16] = {0};
+    for (size_t c = 0; c < t->ncols && c < 16; c++) {
+        w[c] = strlen(t->header[c]);
+        for (size_t r = 0; r < t->nrows; r++)
+            if (strlen(cell(t, r, c)) > w[c])
+                w[c] = strlen(cell(t, r, c));
+    }
+    for (size_t r = 0; r <= t->nrows; r++) {
+        for (size_t c = 0; c < t->ncols; c++) {
+            const char *s = r == 0 ? t->header[c] : cell(t, r - 1, c);
+            if (c + 1 == t->ncols)
+                fprintf(f, "%s\n", s);
+            else
+                fprintf(f, "%-*s  ", (int)w[c], s);
+        }
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+int out_csv_field(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",\"\r\n") == NULL)
+        return fputs(s, f) < 0 ? -1 : 0;
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    return fputc('"', f) == EOF ? -1 : 0;
+}
+
+static int csv_write(FILE *f, const struct out_table *t)
+{
+    for (size_t r = 0; r <= t->nrows; r++) {
+        for (size_t c = 0; c < t->ncols; c++) {
+            if (c)
+                fputc(',', f);
+            out_csv_field(f, r == 0 ? t->header[c] : cell(t, r - 1, c));
+        }
+        fputs("\r\n", f);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+const struct out_sink out_text = {"text", text_write};
+const struct out_sink out_csv = {"csv", csv_write};

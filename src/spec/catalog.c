@@ -1,0 +1,284 @@
+/* catalog.c - resolving description names to text (see catalog.h). */
+#include "catalog.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../base/xalloc.h"
+
+/* Larger description files are surely not descriptions. */
+#define CAT_FILE_MAX (1 << 20)
+
+static const char *kind_dir(enum cat_kind k) { return k == CAT_HW ? "hw" : "models"; }
+
+void cat_dirs_init(struct cat_dirs *d, const char *data_dir, char *env_path,
+                   const char *installed)
+{
+    d->n = 0;
+    if (data_dir && *data_dir)
+        d->dir[d->n++] = data_dir;
+    for (char *p = env_path, *save = NULL; p && d->n < CAT_MAX_DIRS - 1;) {
+        char *tok = strtok_r(p, ":", &save);
+        p = NULL;
+        if (!tok)
+            break;
+        d->dir[d->n++] = tok;
+    }
+    if (installed && *installed)
+        d->dir[d->n++] = installed;
+}
+
+enum cat_kind cat_kind_of(const char *text)
+{
+    for (const char *line = text; line && *line;) {
+        while (*line == ' ' || *line == '\t')
+            line++;
+        if (strncmp(line, "[model]", 7) == 0)
+            return CAT_MODEL;
+        if (strncmp(line, "[system]", 8) == 0)
+            return CAT_HW;
+        line = strchr(line, '\n');
+        if (line)
+            line++;
+    }
+    return CAT_ANY;
+}
+
+static cp_status read_file(const char *path, char **text, struct cp_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cp_fail(err, errno == ENOENT ? CP_ENOTFOUND : CP_EIO, "%s: %s", path,
+                       strerror(errno));
+    char *buf = xmalloc(CAT_FILE_MAX + 1);
+    size_t n = fread(buf, 1, CAT_FILE_MAX + 1, f);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad || n > CAT_FILE_MAX || memchr(buf, '\0', n)) {
+        free(buf);
+        return cp_fail(err, CP_EINPUT, "%s: %s", path,
+                       bad ? "read error" : n > CAT_FILE_MAX ? "larger than 1 MiB, not a description"
+                                                             : "binary data, not a description");
+    }
+    buf[n] = '\0';
+    *text = buf;
+    return CP_OK;
+}
+
+static int is_path(const char *arg)
+{
+    size_t n = strlen(arg);
+    return strchr(arg, '/') != NULL || (n >= 4 && strcmp(arg + n - 4, ".ini") == 0);
+}
+
+static void base_name(const char *path, char *out, size_t n)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t len = strlen(b);
+    if (len >= 4 && strcmp(b + len - 4, ".ini") == 0)
+        len -= 4;
+    snprintf(out, n, "%.*s", (int)len, b);
+}
+
+static cp_status resolve_path(const char *arg, enum cat_kind want, struct cat_entry *out,
+                              struct cp_error *err)
+{
+    cp_status st = read_file(arg, &out->text, err);
+    if (st != CP_OK)
+        return st == CP_ENOTFOUND ? CP_EIO : st;
+    out->kind = cat_kind_of(out->text);
+    snprintf(out->origin, sizeof out->origin, "%s", arg);
+    base_name(arg, out->name, sizeof out->name);
+    if (out->kind == CAT_ANY || (want != CAT_ANY && out->kind != want)) {
+        const char *need = want == CAT_HW ? "a [system] section (a hardware description)"
+                         : want == CAT_MODEL ? "a [model] section (a model description)"
+                                             : "a [model] or [system] section";
+        cat_entry_free(out);
+        return cp_fail(err, CP_EINPUT, "%s:1: expected %s", arg, need);
+    }
+    return CP_OK;
+}
+
+static int valid_name(const char *s)
+{
+    if (!*s || strlen(s) >= CAT_NAME_MAX)
+        return 0;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.')
+            return 0;
+    return 1;
+}
+
+static cp_status try_dir(const char *dir, enum cat_kind k, const char *name,
+                         struct cat_entry *out, struct cp_error *err)
+{
+    char path[CAT_ORIGIN_MAX];
+    snprintf(path, sizeof path, "%s/%s/%s.ini", dir, kind_dir(k), name);
+    cp_status st = read_file(path, &out->text, err);
+    if (st == CP_OK) {
+        out->kind = k;
+        snprintf(out->origin, sizeof out->origin, "%s", path);
+        snprintf(out->name, sizeof out->name, "%s", name);
+    }
+    return st;
+}
+
+static cp_status try_embedded(enum cat_kind k, const char *name, struct cat_entry *out)
+{
+    for (size_t i = 0; i < cat_nembedded; i++) {
+        const struct cat_embedded *e = &cat_embedded[i];
+        if (strcmp(e->kind, kind_dir(k)) != 0 || strcmp(e->name, name) != 0)
+            continue;
+        out->kind = k;
+        out->text = xstrdup(e->text);
+        snprintf(out->name, sizeof out->name, "%s", name);
+        snprintf(out->origin, sizeof out->origin, "<built-in>/%s/%s.ini", e->kind, name);
+        return CP_OK;
+    }
+    return CP_ENOTFOUND;
+}
+
+static cp_status resolve_kind(const struct cat_dirs *d, const char *name, enum cat_kind k,
+                              struct cat_entry *out, struct cp_error *err)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        cp_status st = try_dir(d->dir[i], k, name, out, err);
+        if (st != CP_ENOTFOUND)
+            return st;
+    }
+    return try_embedded(k, name, out);
+}
+
+cp_status cat_resolve(const struct cat_dirs *d, const char *arg, enum cat_kind want,
+                      struct cat_entry *out, struct cp_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (is_path(arg))
+        return resolve_path(arg, want, out, err);
+    if (!valid_name(arg))
+        return cp_fail(err, CP_EINPUT, "'%s' is not a valid description name", arg);
+    for (int k = CAT_MODEL; k <= CAT_HW; k++) {
+        if (want != CAT_ANY && want != (enum cat_kind)k)
+            continue;
+        cp_status st = resolve_kind(d, arg, k, out, err);
+        if (st != CP_ENOTFOUND)
+            return st;
+    }
+    const char *what = want == CAT_HW ? "hardware" : want == CAT_MODEL ? "model" : "model or hardware";
+    return cp_fail(err, CP_ENOTFOUND, "no %s description named '%s' (try 'cerebras-plan list')",
+                   what, arg);
+}
+
+void cat_entry_free(struct cat_entry *e)
+{
+    free(e->text);
+    e->text = NULL;
+}
+
+/* ---- listing ---- */
+
+static int has_item(const struct cat_list *l, enum cat_kind k, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->items[i].kind == k && strcmp(l->items[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+static void add_item(struct cat_list *l, size_t *cap, enum cat_kind k, const char *name,
+                     const char *origin)
+{
+    if (has_item(l, k, name))
+        return;
+    if (l->n == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        l->items = xrealloc(l->items, *cap * sizeof *l->items);
+    }
+    struct cat_entry *e = &l->items[l->n++];
+    memset(e, 0, sizeof *e);
+    e->kind = k;
+    snprintf(e->name, sizeof e->name, "%s", name);
+    snprintf(e->origin, sizeof e->origin, "%s", origin);
+}
+
+static void list_dir(const char *dir, enum cat_kind k, struct cat_list *l, size_t *cap)
+{
+    char path[CAT_ORIGIN_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, kind_dir(k));
+    DIR *dp = opendir(path);
+    if (!dp)
+        return; /* a missing directory in the search path is not an error */
+    for (struct dirent *de; (de = readdir(dp)) != NULL;) {
+        char name[CAT_NAME_MAX], file[CAT_ORIGIN_MAX];
+        size_t len = strlen(de->d_name);
+        if (len < 5 || len - 4 >= CAT_NAME_MAX || strcmp(de->d_name + len - 4, ".ini") != 0)
+            continue;
+        snprintf(name, sizeof name, "%.*s", (int)(len - 4), de->d_name);
+        if (!valid_name(name))
+            continue;
+        int w = snprintf(file, sizeof file, "%s/%s", path, de->d_name);
+        if (w < 0 || (size_t)w >= sizeof file)
+            continue; /* a path too long to name in messages */
+        add_item(l, cap, k, name, file);
+    }
+    closedir(dp);
+}
+
+static int by_kind_name(const void *a, const void *b)
+{
+    const struct cat_entry *x = a, *y = b;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+cp_status cat_list(const struct cat_dirs *d, enum cat_kind want, struct cat_list *out,
+                   struct cp_error *err)
+{
+    (void)err;
+    size_t cap = 0;
+    memset(out, 0, sizeof *out);
+    for (int k = CAT_MODEL; k <= CAT_HW; k++) {
+        if (want != CAT_ANY && want != (enum cat_kind)k)
+            continue;
+        for (size_t i = 0; i < d->n; i++)
+            list_dir(d->dir[i], k, out, &cap);
+        for (size_t i = 0; i < cat_nembedded; i++) {
+            char origin[CAT_ORIGIN_MAX];
+            if (strcmp(cat_embedded[i].kind, kind_dir(k)) != 0)
+                continue;
+            snprintf(origin, sizeof origin, "<built-in>/%s/%s.ini", cat_embedded[i].kind,
+                     cat_embedded[i].name);
+            add_item(out, &cap, k, cat_embedded[i].name, origin);
+        }
+    }
+    if (out->n)
+        qsort(out->items, out->n, sizeof *out->items, by_kind_name);
+    return CP_OK;
+}
+
+cp_status cat_open(const struct cat_entry *item, struct cat_entry *out, struct cp_error *err)
+{
+    *out = *item;
+    out->text = NULL;
+    if (strncmp(item->origin, "<built-in>/", 11) == 0) {
+        if (try_embedded(item->kind, item->name, out) == CP_OK)
+            return CP_OK;
+        return cp_fail(err, CP_ENOTFOUND, "%s: not built in", item->origin);
+    }
+    cp_status st = read_file(item->origin, &out->text, err);
+    return st == CP_ENOTFOUND ? CP_EIO : st;
+}
+
+void cat_list_free(struct cat_list *l)
+{
+    free(l->items);
+    l->items = NULL;
+    l->n = 0;
+}

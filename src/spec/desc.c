@@ -1,0 +1,413 @@
+/* desc.c - description files: INI text against a key schema (see desc.h).
+ *
+ * libinih does the lexing; its handler gets no line number in the Debian
+ * build, so text is fed through our own reader that counts lines.  Lines
+ * longer than inih's buffer are rejected up front, so the count stays true. */
+#include "desc.h"
+
+#include <ctype.h>
+#include <ini.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* inih's buffer holds INI_MAX_LINE bytes including "\r\n\0". */
+#define DESC_LINE_MAX (INI_MAX_LINE - 3)
+
+struct reader {
+    const char *p;
+    int line;
+};
+
+static char *read_line(char *str, int num, void *stream)
+{
+    struct reader *r = stream;
+    if (*r->p == '\0')
+        return NULL;
+    int i = 0;
+    while (i < num - 1 && r->p[0] != '\0') {
+        char c = *r->p++;
+        str[i++] = c;
+        if (c == '\n')
+            break;
+    }
+    str[i] = '\0';
+    r->line++;
+    return str;
+}
+
+struct parse {
+    const struct desc_schema *s;
+    void *target;
+    struct desc_src *src;
+    struct reader rd;
+    struct cp_error *err;
+    int failed;
+    int seen[DESC_MAX_KEYS];
+    char list_seen[DESC_LIST_MAX];
+};
+
+int desc_find(const struct desc_schema *s, const char *section, const char *name)
+{
+    for (size_t i = 0; i < s->nkeys; i++)
+        if (strcmp(s->keys[i].section, section) == 0 && strcmp(s->keys[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static int known_section(const struct desc_schema *s, const char *section)
+{
+    if (s->list_section && strcmp(section, s->list_section) == 0)
+        return 1;
+    for (size_t i = 0; i < s->nkeys; i++)
+        if (strcmp(s->keys[i].section, section) == 0)
+            return 1;
+    return 0;
+}
+
+/* "[system], [memoryx] or [swarmx]" for hints. */
+static void list_sections(const struct desc_schema *s, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < s->nkeys; i++) {
+        const char *sec = s->keys[i].section;
+        char item[48];
+        snprintf(item, sizeof item, "[%s]", sec);
+        if (strstr(buf, item))
+            continue;
+        size_t len = strlen(buf);
+        snprintf(buf + len, n - len, "%s%s", len ? " " : "", item);
+    }
+    if (s->list_section) {
+        size_t len = strlen(buf);
+        snprintf(buf + len, n - len, " [%s]", s->list_section);
+    }
+}
+
+static void list_keys(const struct desc_schema *s, const char *section, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < s->nkeys; i++) {
+        if (strcmp(s->keys[i].section, section) != 0)
+            continue;
+        size_t len = strlen(buf);
+        snprintf(buf + len, n - len, "%s%s", len ? ", " : "", s->keys[i].name);
+    }
+}
+
+static int parse_bool(const char *v, int *out)
+{
+    static const char *yes[] = {"true", "yes", "1", "on"};
+    static const char *no[] = {"false", "no", "0", "off"};
+    for (size_t i = 0; i < 4; i++) {
+        if (strcmp(v, yes[i]) == 0)
+            return *out = 1, 0;
+        if (strcmp(v, no[i]) == 0)
+            return *out = 0, 0;
+    }
+    return -1;
+}
+
+static int parse_choice(const char *v, const char *choices, int *out)
+{
+    size_t vlen = strlen(v);
+    int idx = 0;
+    for (const char *p = choices; *p; idx++) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len == vlen && strncmp(p, v, len) == 0)
+            return *out = idx, 0;
+        p += len + (bar ? 1 : 0);
+    }
+    return -1;
+}
+
+static int check_number(const struct desc_key *k, double v, char *why, size_t n)
+{
+    if (v < 0)
+        return snprintf(why, n, "must not be negative"), -1;
+    if (v == 0 && !(k->flags & DESC_ZERO_OK))
+        return snprintf(why, n, "must be greater than zero"), -1;
+    if ((k->flags & DESC_AT_MOST_1) && v > 1)
+        return snprintf(why, n, "is a fraction and must be at most 1 (or 100 %%)"), -1;
+    if ((k->flags & DESC_INTEGER) && (v != floor(v) || v > 0x1p53))
+        return snprintf(why, n, "must be a whole number"), -1;
+    return 0;
+}
+
+/* Convert value for key k into target; on failure write why. */
+static int store(const struct desc_key *k, const char *value, void *target, char *why, size_t n)
+{
+    char *field = (char *)target + k->off;
+    switch (k->type) {
+    case DESC_NUM_OR_WORD:
+        if (strcmp(value, k->choices) == 0) {
+            *(int *)((char *)target + k->word_off) = 1;
+            return 0;
+        }
+        /* fall through */
+    case DESC_NUM: {
+        double v;
+        if (unit_parse(value, k->dim, &v, why, n) != 0 || check_number(k, v, why, n) != 0)
+            return -1;
+        *(double *)field = v;
+        if (k->type == DESC_NUM_OR_WORD)
+            *(int *)((char *)target + k->word_off) = 0;
+        return 0;
+    }
+    case DESC_BOOL:
+        if (parse_bool(value, (int *)field) == 0)
+            return 0;
+        snprintf(why, n, "'%s' is not a boolean (use true or false)", value);
+        return -1;
+    case DESC_CHOICE:
+        if (parse_choice(value, k->choices, (int *)field) == 0)
+            return 0;
+        snprintf(why, n, "'%s' is not one of %s", value, k->choices);
+        return -1;
+    case DESC_TEXT:
+        if (strlen(value) >= DESC_TEXT_MAX)
+            return snprintf(why, n, "text longer than %d characters", DESC_TEXT_MAX - 1), -1;
+        snprintf(field, DESC_TEXT_MAX, "%s", value);
+        return 0;
+    }
+    return -1;
+}
+
+static int fail_at(struct parse *p, const char *section, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int fail_at(struct parse *p, const char *section, const char *name, const char *fmt, ...)
+{
+    if (p->failed)
+        return 0;
+    char why[CP_ERROR_MAX / 2];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    if (*section)
+        cp_fail(p->err, CP_EINPUT, "%s:%d: %s.%s: %s", p->src->origin, p->rd.line, section, name,
+                why);
+    else
+        cp_fail(p->err, CP_EINPUT, "%s:%d: %s: %s", p->src->origin, p->rd.line, name, why);
+    p->failed = 1;
+    return 0;
+}
+
+static int handle_list(struct parse *p, const char *name, const char *value)
+{
+    struct desc_list *l = (struct desc_list *)((char *)p->target + p->s->list_off);
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->item[i].name, name) == 0)
+            return fail_at(p, p->s->list_section, name, "duplicate key");
+    if (l->n == DESC_LIST_MAX)
+        return fail_at(p, p->s->list_section, name, "more than %d entries", DESC_LIST_MAX);
+    if (strlen(name) >= DESC_NAME_MAX)
+        return fail_at(p, p->s->list_section, name, "name longer than %d characters",
+                       DESC_NAME_MAX - 1);
+    double v;
+    char why[160];
+    if (unit_parse(value, p->s->list_dim, &v, why, sizeof why) != 0)
+        return fail_at(p, p->s->list_section, name, "%s", why);
+    if (v <= 0)
+        return fail_at(p, p->s->list_section, name, "must be greater than zero");
+    snprintf(l->item[l->n].name, DESC_NAME_MAX, "%s", name);
+    l->item[l->n++].value = v;
+    return 1;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+    struct parse *p = user;
+    if (p->failed)
+        return 0;
+    if (*section == '\0')
+        return fail_at(p, "", name, "key outside any section (put it under [section])");
+    if (!known_section(p->s, section)) {
+        char secs[256];
+        list_sections(p->s, secs, sizeof secs);
+        return fail_at(p, section, name, "unknown section [%s] in a %s file (known: %s)",
+                       section, p->s->kind, secs);
+    }
+    if (p->s->list_section && strcmp(section, p->s->list_section) == 0)
+        return handle_list(p, name, value);
+    int i = desc_find(p->s, section, name);
+    if (i < 0) {
+        char keys[512];
+        list_keys(p->s, section, keys, sizeof keys);
+        return fail_at(p, section, name, "unknown key (keys of [%s]: %s)", section, keys);
+    }
+    if (p->seen[i])
+        return fail_at(p, section, name, "duplicate key (first given on line %d)",
+                       p->src->line[i]);
+    char why[CP_ERROR_MAX / 4];
+    if (*value == '\0')
+        return fail_at(p, section, name, "empty value (%s)", p->s->keys[i].help);
+    if (store(&p->s->keys[i], value, p->target, why, sizeof why) != 0)
+        return fail_at(p, section, name, "%s", why);
+    p->seen[i] = 1;
+    p->src->line[i] = p->rd.line;
+    return 1;
+}
+
+static void apply_defaults(const struct desc_schema *s, void *target)
+{
+    for (size_t i = 0; i < s->nkeys; i++) {
+        const struct desc_key *k = &s->keys[i];
+        char *field = (char *)target + k->off;
+        if (k->type == DESC_NUM || k->type == DESC_NUM_OR_WORD)
+            *(double *)field = k->def;
+        else if (k->type == DESC_TEXT)
+            field[0] = '\0';
+        else
+            *(int *)field = (int)k->def;
+    }
+    if (s->list_section)
+        ((struct desc_list *)((char *)target + s->list_off))->n = 0;
+}
+
+/* Reject what inih would silently mangle: NUL bytes are impossible in a C
+ * string, so check long lines only. */
+static int check_lines(const char *text, const char *origin, struct cp_error *err)
+{
+    int line = 1;
+    const char *start = text;
+    for (const char *q = text;; q++) {
+        if (*q == '\n' || *q == '\0') {
+            if (q - start > DESC_LINE_MAX) {
+                cp_fail(err, CP_EINPUT, "%s:%d: line longer than %d characters (split the comment)",
+                        origin, line, DESC_LINE_MAX);
+                return -1;
+            }
+            if (*q == '\0')
+                return 0;
+            line++;
+            start = q + 1;
+        }
+    }
+}
+
+static cp_status check_required(struct parse *p)
+{
+    for (size_t i = 0; i < p->s->nkeys; i++) {
+        const struct desc_key *k = &p->s->keys[i];
+        if (!(k->flags & DESC_REQUIRED) || p->seen[i])
+            continue;
+        return cp_fail(p->err, CP_EINPUT,
+                       "%s:%d: %s.%s: missing required key (add '%s = %s' under [%s]: %s)",
+                       p->src->origin, p->rd.line, k->section, k->name, k->name,
+                       k->type == DESC_NUM ? unit_example(k->dim) : "...", k->section, k->help);
+    }
+    return CP_OK;
+}
+
+cp_status desc_load(const struct desc_schema *s, const char *text, const char *origin,
+                    void *target, struct desc_src *src, struct cp_error *err)
+{
+    struct desc_src local;
+    struct parse p = {.s = s, .target = target, .src = src ? src : &local, .err = err};
+    memset(p.src, 0, sizeof *p.src);
+    snprintf(p.src->origin, sizeof p.src->origin, "%s", origin);
+    if (check_lines(text, origin, err) != 0)
+        return CP_EINPUT;
+    apply_defaults(s, target);
+    p.rd.p = text;
+    ini_allow_multiline = false;
+    int rc = ini_parse_stream(read_line, &p.rd, handler, &p);
+    if (p.failed)
+        return CP_EINPUT;
+    if (rc > 0)
+        return cp_fail(err, CP_EINPUT,
+                       "%s:%d: syntax error: expected '[section]', 'key = value' or a comment",
+                       origin, rc);
+    if (rc < 0)
+        return cp_fail(err, CP_ENOMEM, "%s: out of memory while parsing", origin);
+    return check_required(&p);
+}
+
+cp_status desc_set(const struct desc_schema *s, const char *assign, void *target,
+                   struct desc_src *src, struct cp_error *err)
+{
+    char sec[64], key[64];
+    const char *dot = strchr(assign, '.'), *eq = strchr(assign, '=');
+    if (!dot || !eq || dot > eq || (size_t)(dot - assign) >= sizeof sec ||
+        (size_t)(eq - dot - 1) >= sizeof key)
+        return cp_fail(err, CP_EINPUT, "--set %s: expected section.key=value", assign);
+    snprintf(sec, sizeof sec, "%.*s", (int)(dot - assign), assign);
+    snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
+    const char *value = eq + 1;
+    while (isspace((unsigned char)*value))
+        value++;
+    int i = desc_find(s, sec, key);
+    if (i < 0)
+        return cp_fail(err, CP_EINPUT, "--set %s.%s: no such key in a %s description", sec, key,
+                       s->kind);
+    char why[CP_ERROR_MAX / 2];
+    if (store(&s->keys[i], value, target, why, sizeof why) != 0)
+        return cp_fail(err, CP_EINPUT, "--set %s.%s: %s", sec, key, why);
+    if (src)
+        src->line[i] = -1;
+    return CP_OK;
+}
+
+cp_status desc_key_error(const struct desc_schema *s, const struct desc_src *src,
+                         const char *section, const char *name, struct cp_error *err,
+                         const char *fmt, ...)
+{
+    char why[CP_ERROR_MAX / 2];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    int i = desc_find(s, section, name);
+    int line = i >= 0 ? src->line[i] : 0;
+    if (line > 0)
+        return cp_fail(err, CP_EINPUT, "%s:%d: %s.%s: %s", src->origin, line, section, name, why);
+    if (line < 0)
+        return cp_fail(err, CP_EINPUT, "--set %s.%s: %s", section, name, why);
+    return cp_fail(err, CP_EINPUT, "%s: %s.%s (default): %s", src->origin, section, name, why);
+}
+
+static const char *choice_name(const char *choices, int idx, char *buf, size_t n)
+{
+    const char *p = choices;
+    for (int i = 0; i < idx && p; i++) {
+        p = strchr(p, '|');
+        if (p)
+            p++;
+    }
+    if (!p) {
+        snprintf(buf, n, "?");
+        return buf;
+    }
+    const char *bar = strchr(p, '|');
+    snprintf(buf, n, "%.*s", (int)(bar ? (size_t)(bar - p) : strlen(p)), p);
+    return buf;
+}
+
+char *desc_format(const struct desc_key *k, const void *target, char *buf, size_t n)
+{
+    const char *field = (const char *)target + k->off;
+    switch (k->type) {
+    case DESC_NUM_OR_WORD:
+        if (*(const int *)((const char *)target + k->word_off)) {
+            snprintf(buf, n, "%s", k->choices);
+            return buf;
+        }
+        /* fall through */
+    case DESC_NUM:
+        return unit_format(*(const double *)field, k->dim, buf, n);
+    case DESC_BOOL:
+        snprintf(buf, n, "%s", *(const int *)field ? "true" : "false");
+        return buf;
+    case DESC_CHOICE:
+        choice_name(k->choices, *(const int *)field, buf, n);
+        return buf;
+    case DESC_TEXT:
+        snprintf(buf, n, "%s", field);
+        return buf;
+    }
+    return buf;
+}

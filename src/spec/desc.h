@@ -1,0 +1,102 @@
+/* desc.h - loading a description file (INI text) against a schema.
+ *
+ * A schema is a table of keys: section, name, type, dimension, flags and the
+ * offset of the field it fills in a caller's struct.  desc_load() parses the
+ * text with libinih, converts every value to SI base units (units.h), checks
+ * it (unknown section or key, duplicate key, wrong unit, negative, zero, NaN,
+ * infinite, not an integer, a fraction above 1), then checks that every
+ * required key was given.  Errors name origin:line: section.key and carry a
+ * hint.  desc_set() applies one "section.key=value" override (--set) with the
+ * same parsing and checks.
+ *
+ * An optional "list section" accepts any key name with values of one
+ * dimension (hardware files use it for the MemoryX capacity tiers). */
+#ifndef CP_DESC_H
+#define CP_DESC_H
+
+#include <stddef.h>
+
+#include "../base/status.h"
+#include "../base/units.h"
+
+enum desc_type {
+    DESC_NUM,        /* double, in SI base units of .dim                     */
+    DESC_NUM_OR_WORD,/* double, or the word in .choices (sets int at word_off) */
+    DESC_BOOL,       /* int: true/false, yes/no, 1/0                          */
+    DESC_CHOICE,     /* int: index into "a|b|c" in .choices                   */
+    DESC_TEXT,       /* char[DESC_TEXT_MAX]                                   */
+};
+
+enum desc_flag {
+    DESC_REQUIRED = 1u << 0,
+    DESC_INTEGER = 1u << 1,   /* value must be a whole number              */
+    DESC_ZERO_OK = 1u << 2,   /* zero is meaningful (else it is an error)  */
+    DESC_AT_MOST_1 = 1u << 3, /* a fraction: value must be <= 1            */
+};
+
+#define DESC_TEXT_MAX 64
+#define DESC_MAX_KEYS 64
+#define DESC_LIST_MAX 16
+#define DESC_NAME_MAX 32
+#define DESC_ORIGIN_MAX 256
+
+struct desc_key {
+    const char *section, *name;
+    enum desc_type type;
+    unit_dim dim;
+    unsigned flags;
+    size_t off;          /* field in the target struct                       */
+    double def;          /* default of an optional DESC_NUM (SI units)       */
+    const char *choices; /* DESC_CHOICE "a|b"; DESC_NUM_OR_WORD the word     */
+    size_t word_off;     /* DESC_NUM_OR_WORD: int set to 1 when word given   */
+    const char *help;    /* what the key means, for messages and `show`      */
+};
+
+struct desc_list {
+    size_t n;
+    struct desc_item {
+        char name[DESC_NAME_MAX];
+        double value; /* SI base units */
+    } item[DESC_LIST_MAX];
+};
+
+struct desc_schema {
+    const char *kind; /* "hardware", "model" */
+    const struct desc_key *keys;
+    size_t nkeys;
+    const char *list_section; /* NULL if none                    */
+    unit_dim list_dim;
+    size_t list_off; /* struct desc_list in the target    */
+};
+
+/* Where each key's value came from, for later checks and for `show`. */
+struct desc_src {
+    char origin[DESC_ORIGIN_MAX]; /* file name, or "<embedded>/hw/cs2.ini" */
+    int line[DESC_MAX_KEYS];      /* 0: default; -1: --set; else the line  */
+};
+
+/* Parse text (NUL-terminated INI) named origin into target, which the
+ * schema's offsets describe.  Defaults are applied first.  Returns CP_OK or
+ * CP_EINPUT with err filled; src (may be NULL) receives origins and lines. */
+cp_status desc_load(const struct desc_schema *s, const char *text, const char *origin,
+                    void *target, struct desc_src *src, struct cp_error *err);
+
+/* Apply "section.key=value" to target.  Unknown key or bad value: CP_EINPUT,
+ * message naming "--set section.key". */
+cp_status desc_set(const struct desc_schema *s, const char *assign, void *target,
+                   struct desc_src *src, struct cp_error *err);
+
+/* Index of section.name in the schema, or -1. */
+int desc_find(const struct desc_schema *s, const char *section, const char *name);
+
+/* Report a check that spans keys (e.g. heads must divide hidden) against the
+ * line of section.name: "origin:line: section.name: message". */
+cp_status desc_key_error(const struct desc_schema *s, const struct desc_src *src,
+                         const char *section, const char *name, struct cp_error *err,
+                         const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* Format key k's current value from target for people ("7.5 PFLOP/s",
+ * "true", "rmsnorm").  Returns buf. */
+char *desc_format(const struct desc_key *k, const void *target, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,72 @@
+/* hw.c - the hardware description schema and its cross-key checks. */
+#include "hw.h"
+
+#include <stddef.h>
+
+#define SYS(f) offsetof(struct hw_desc, wse.f)
+#define MX(f) offsetof(struct hw_desc, mx.f)
+#define SWX(f) offsetof(struct hw_desc, swx.f)
+#define REQ DESC_REQUIRED
+
+static const struct desc_key hw_keys[] = {
+    {"system", "name", DESC_TEXT, UNIT_COUNT, 0, SYS(name), 0, NULL, 0,
+     "display name of the system"},
+    {"system", "peak_flops", DESC_NUM, UNIT_FLOP_RATE, REQ, SYS(peak_flops), 0, NULL, 0,
+     "dense 16-bit peak compute of one system"},
+    {"system", "sram", DESC_NUM, UNIT_BYTES, REQ, SYS(sram_bytes), 0, NULL, 0,
+     "on-wafer SRAM"},
+    {"system", "io_bandwidth", DESC_NUM, UNIT_BYTE_RATE, REQ, SYS(io_bw_Bps), 0, NULL, 0,
+     "system I/O bandwidth in each direction"},
+    {"system", "utilization", DESC_NUM, UNIT_FRACTION, REQ | DESC_AT_MOST_1, SYS(utilization), 0,
+     NULL, 0, "achieved fraction of peak on large matmuls"},
+    {"system", "power", DESC_NUM, UNIT_POWER, REQ, SYS(power_W), 0, NULL, 0,
+     "wall power of one system"},
+    {"system", "max_matmul_dim", DESC_NUM, UNIT_COUNT, REQ | DESC_INTEGER, SYS(max_matmul_dim),
+     0, NULL, 0, "largest matmul dimension held on the wafer without blocking"},
+    {"memoryx", "capacity", DESC_NUM, UNIT_BYTES, REQ, MX(capacity_bytes), 0, NULL, 0,
+     "capacity of the default MemoryX tier"},
+    {"memoryx", "dram", DESC_NUM, UNIT_BYTES, REQ, MX(dram_bytes), 0, NULL, 0,
+     "DRAM installed; capacity beyond it is flash"},
+    {"memoryx", "bandwidth", DESC_NUM, UNIT_BYTE_RATE, REQ, MX(bw_Bps), 0, NULL, 0,
+     "MemoryX egress bandwidth (weights out, gradients in)"},
+    {"memoryx", "bytes_per_param", DESC_NUM, UNIT_BYTES, REQ, MX(bytes_per_param), 0, NULL, 0,
+     "bytes MemoryX stores per parameter in the vendor's sizing"},
+    {"memoryx", "update_flops", DESC_NUM, UNIT_FLOP_RATE, REQ, MX(update_flops), 0, NULL, 0,
+     "optimizer update throughput of MemoryX"},
+    {"swarmx", "fanout", DESC_NUM, UNIT_COUNT, REQ | DESC_INTEGER, SWX(fanout), 0, NULL, 0,
+     "children per broadcast/reduce node"},
+    {"swarmx", "link_bandwidth", DESC_NUM, UNIT_BYTE_RATE, REQ, SWX(link_bw_Bps), 0, NULL, 0,
+     "bandwidth of one SwarmX link in each direction"},
+    {"swarmx", "hop_latency", DESC_NUM, UNIT_TIME, REQ, SWX(hop_latency_s), 0, NULL, 0,
+     "latency added by one level of the tree"},
+};
+
+const struct desc_schema hw_schema = {
+    .kind = "hardware",
+    .keys = hw_keys,
+    .nkeys = sizeof hw_keys / sizeof hw_keys[0],
+    .list_section = "tiers",
+    .list_dim = UNIT_BYTES,
+    .list_off = offsetof(struct hw_desc, mx.tiers),
+};
+
+static cp_status hw_check(const struct hw_desc *hw, const struct desc_src *src,
+                          struct cp_error *err)
+{
+    if (hw->swx.fanout < 2)
+        return desc_key_error(&hw_schema, src, "swarmx", "fanout", err,
+                              "a tree needs at least 2 children per node");
+    return CP_OK;
+}
+
+cp_status hw_load(const char *text, const char *origin, const char *const *sets, size_t nsets,
+                  struct hw_desc *hw, struct desc_src *src, struct cp_error *err)
+{
+    struct desc_src local;
+    if (!src)
+        src = &local;
+    cp_status st = desc_load(&hw_schema, text, origin, hw, src, err);
+    for (size_t i = 0; st == CP_OK && i < nsets; i++)
+        st = desc_set(&hw_schema, sets[i], hw, src, err);
+    return st == CP_OK ? hw_check(hw, src, err) : st;
+}

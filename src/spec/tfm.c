@@ -1,0 +1,122 @@
+/* tfm.c - transformer arithmetic (the model is stated in tfm.h). */
+#include "tfm.h"
+
+/* Width of the K and V projections with grouped-query attention. */
+static double kv_width(const struct wl_desc *w) { return w->kv_heads * (w->hidden / w->heads); }
+
+static double ffn_matrices(const struct wl_desc *w) { return w->gated_ffn ? 3.0 : 2.0; }
+
+static double norm_params(const struct wl_desc *w)
+{
+    return w->norm == WL_LAYERNORM ? 2.0 * w->hidden : w->hidden;
+}
+
+double tfm_block_matrix_params(const struct wl_desc *w)
+{
+    double h = w->hidden;
+    double attn = h * (h + 2.0 * kv_width(w)) + h * h; /* QKV + output projection */
+    return attn + ffn_matrices(w) * h * w->ffn;
+}
+
+static double block_bias_params(const struct wl_desc *w)
+{
+    if (!w->bias)
+        return 0.0;
+    double h = w->hidden;
+    double ffn_in = (ffn_matrices(w) - 1.0) * w->ffn; /* up (and gate) biases */
+    return (h + 2.0 * kv_width(w)) + h + ffn_in + h;
+}
+
+double tfm_block_params(const struct wl_desc *w)
+{
+    return tfm_block_matrix_params(w) + block_bias_params(w) + 2.0 * norm_params(w);
+}
+
+double tfm_embed_params(const struct wl_desc *w)
+{
+    double pos = w->positions == WL_POS_LEARNED ? w->seq_len * w->hidden : 0.0;
+    return w->vocab * w->hidden + pos + norm_params(w);
+}
+
+double tfm_head_params(const struct wl_desc *w)
+{
+    return w->tied_embeddings ? 0.0 : w->vocab * w->hidden;
+}
+
+double tfm_params(const struct wl_desc *w)
+{
+    return w->layers * tfm_block_params(w) + tfm_embed_params(w) + tfm_head_params(w);
+}
+
+double tfm_tokens(const struct wl_desc *w)
+{
+    return w->tokens_chinchilla ? WL_CHINCHILLA_TOKENS_PER_PARAM * tfm_params(w) : w->tokens;
+}
+
+/* Attention scores (Q K^T) and values (P V): 2 x seq x hidden FLOP each per
+ * token in the forward pass; the backward pass needs gradients for both
+ * operands of each, hence twice that in the delta pass and none in the
+ * weight-gradient pass (they have no weights). */
+static double attention_flops(const struct wl_desc *w, enum tfm_pass pass)
+{
+    double fwd = 4.0 * w->seq_len * w->hidden;
+    return pass == TFM_FWD ? fwd : pass == TFM_DELTA ? 2.0 * fwd : 0.0;
+}
+
+double tfm_block_flops(const struct wl_desc *w, enum tfm_pass pass)
+{
+    return 2.0 * tfm_block_matrix_params(w) + attention_flops(w, pass);
+}
+
+double tfm_logits_flops(const struct wl_desc *w, enum tfm_pass pass)
+{
+    (void)pass; /* forward, delta and weight gradient are one matmul each */
+    return 2.0 * w->hidden * w->vocab;
+}
+
+double tfm_fwd_flops_per_token(const struct wl_desc *w)
+{
+    return w->layers * tfm_block_flops(w, TFM_FWD) + tfm_logits_flops(w, TFM_FWD);
+}
+
+double tfm_train_flops_per_token(const struct wl_desc *w, int recompute)
+{
+    double total = 0.0;
+    for (int p = 0; p < TFM_NPASSES; p++)
+        total += w->layers * tfm_block_flops(w, p) + tfm_logits_flops(w, p);
+    /* Recompute reruns the blocks' forward pass (the logits are not kept). */
+    if (recompute)
+        total += w->layers * tfm_block_flops(w, TFM_FWD);
+    return total;
+}
+
+double tfm_train_flops(const struct wl_desc *w)
+{
+    return tfm_tokens(w) * tfm_train_flops_per_token(w, w->recompute);
+}
+
+/* Korthikanti et al. 2022, section 4.1, at 16-bit with 1-byte dropout masks:
+ * attention 11 s h + 5 a s^2, FFN 19 s h (= 3 s h + 4 s f for f = 4h),
+ * norms 4 s h.  Generalised: the FFN keeps its input (2 s h), a 1-byte mask
+ * (s h), and 2 bytes for each of its (matrices - 1) projections' outputs and
+ * the activation output of width f.  Scaled by act_bytes / 2. */
+double tfm_act_bytes_per_seq_block(const struct wl_desc *w, int recompute)
+{
+    double s = w->seq_len, h = w->hidden, a = w->heads, f = w->ffn;
+    double scale = w->act_bytes / 2.0;
+    if (recompute)
+        return 2.0 * s * h * scale;
+    double attn = 11.0 * s * h + 5.0 * a * s * s;
+    double ffn = 3.0 * s * h + 2.0 * ffn_matrices(w) * s * f;
+    double norms = 4.0 * s * h;
+    return (attn + ffn + norms) * scale;
+}
+
+double tfm_weight_bytes(const struct wl_desc *w) { return tfm_params(w) * w->weight_bytes; }
+
+double tfm_grad_bytes(const struct wl_desc *w) { return tfm_params(w) * w->grad_bytes; }
+
+double tfm_optimizer_bytes(const struct wl_desc *w)
+{
+    return tfm_params(w) * (w->master_bytes + w->optimizer_bytes);
+}

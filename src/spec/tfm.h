@@ -1,0 +1,59 @@
+/* tfm.h - transformer arithmetic: parameters, FLOPs, activation and state
+ * bytes of a workload (struct wl_desc).  Pure functions, SI units.
+ *
+ * The model, stated once (cerebras-plan(5) repeats it):
+ *  - A block is attention (Q, K, V, output projections; K and V sized for
+ *    kv_heads) and an FFN (two matrices, three if gated), plus two norms and,
+ *    if bias, a bias vector per linear layer.
+ *  - Embeddings: vocab x hidden tokens, seq_len x hidden learned positions
+ *    (none for rotary), a final norm; an untied logits layer adds
+ *    vocab x hidden.
+ *  - A matmul of an m-vector by an m x n matrix is 2mn FLOP.  Per token and
+ *    per block the forward pass is 2 x (block matrix weights) plus 4 x seq_len
+ *    x hidden for attention scores and values (full, unmasked attention, as
+ *    in Narayanan et al. 2021); logits add 2 x hidden x vocab.  The delta
+ *    (activation-gradient) pass costs the same matmul FLOPs plus twice the
+ *    attention term; the weight-gradient pass costs the matmul FLOPs again.
+ *    Training is therefore 3 x forward, 4 x with recompute; for a standard
+ *    GPT this equals 72 B s l h^2 (1 + s/(6h) + V/(12 l h)) per step.
+ *  - Activation bytes per sequence per block follow Korthikanti et al. 2022
+ *    (s h (34 + 5 a s / h) at 16-bit, FFN = 4h, with dropout masks),
+ *    generalised to any FFN size and gating; with recompute only the block
+ *    input is kept. */
+#ifndef CP_TFM_H
+#define CP_TFM_H
+
+#include "wl.h"
+
+enum tfm_pass { TFM_FWD, TFM_DELTA, TFM_WGRAD, TFM_NPASSES };
+
+/* Parameters (counts). */
+double tfm_block_matrix_params(const struct wl_desc *w); /* weights in matmuls */
+double tfm_block_params(const struct wl_desc *w);        /* + biases and norms */
+double tfm_embed_params(const struct wl_desc *w);        /* tokens, positions, final norm */
+double tfm_head_params(const struct wl_desc *w);         /* untied logits, else 0 */
+double tfm_params(const struct wl_desc *w);              /* whole model        */
+
+/* Training tokens: w->tokens, or 20 per parameter for "chinchilla". */
+double tfm_tokens(const struct wl_desc *w);
+
+/* FLOPs per token of one block, and of the logits layer, in one pass. */
+double tfm_block_flops(const struct wl_desc *w, enum tfm_pass pass);
+double tfm_logits_flops(const struct wl_desc *w, enum tfm_pass pass);
+
+/* Forward FLOPs per token; training FLOPs per token (forward + delta +
+ * weight gradient, + another forward if recompute); training FLOPs for
+ * tfm_tokens() tokens with w->recompute. */
+double tfm_fwd_flops_per_token(const struct wl_desc *w);
+double tfm_train_flops_per_token(const struct wl_desc *w, int recompute);
+double tfm_train_flops(const struct wl_desc *w);
+
+/* Activation bytes kept for the backward pass, one sequence, one block. */
+double tfm_act_bytes_per_seq_block(const struct wl_desc *w, int recompute);
+
+/* Bytes for the whole model at the workload's precisions. */
+double tfm_weight_bytes(const struct wl_desc *w);    /* streamed weights     */
+double tfm_grad_bytes(const struct wl_desc *w);      /* streamed gradients   */
+double tfm_optimizer_bytes(const struct wl_desc *w); /* master + moments     */
+
+#endif

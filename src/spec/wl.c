@@ -1,0 +1,90 @@
+/* wl.c - the workload description schema, derived defaults and checks. */
+#include "wl.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#define F(f) offsetof(struct wl_desc, f)
+#define REQ DESC_REQUIRED
+#define INT DESC_INTEGER
+
+static const struct desc_key wl_keys[] = {
+    {"model", "name", DESC_TEXT, UNIT_COUNT, 0, F(name), 0, NULL, 0, "display name"},
+    {"model", "layers", DESC_NUM, UNIT_COUNT, REQ | INT, F(layers), 0, NULL, 0,
+     "number of transformer blocks"},
+    {"model", "hidden", DESC_NUM, UNIT_COUNT, REQ | INT, F(hidden), 0, NULL, 0,
+     "model width d_model"},
+    {"model", "heads", DESC_NUM, UNIT_COUNT, REQ | INT, F(heads), 0, NULL, 0,
+     "attention heads (query heads)"},
+    {"model", "seq_len", DESC_NUM, UNIT_COUNT, REQ | INT, F(seq_len), 0, NULL, 0,
+     "sequence length in tokens"},
+    {"model", "vocab", DESC_NUM, UNIT_COUNT, REQ | INT, F(vocab), 0, NULL, 0,
+     "vocabulary size"},
+    {"model", "tokens", DESC_NUM_OR_WORD, UNIT_COUNT, REQ, F(tokens), 0, "chinchilla",
+     F(tokens_chinchilla), "training tokens, or chinchilla for 20 per parameter"},
+    {"model", "batch", DESC_NUM, UNIT_COUNT, REQ | INT, F(batch), 0, NULL, 0,
+     "global batch in sequences"},
+    {"model", "ffn", DESC_NUM, UNIT_COUNT, INT, F(ffn), 0, NULL, 0,
+     "FFN inner size (default 4 x hidden)"},
+    {"model", "kv_heads", DESC_NUM, UNIT_COUNT, INT, F(kv_heads), 0, NULL, 0,
+     "key/value heads for grouped-query attention (default heads)"},
+    {"model", "gated_ffn", DESC_BOOL, UNIT_COUNT, 0, F(gated_ffn), 0, NULL, 0,
+     "SwiGLU-style FFN with three matrices"},
+    {"model", "bias", DESC_BOOL, UNIT_COUNT, 0, F(bias), 1, NULL, 0,
+     "linear layers carry bias vectors"},
+    {"model", "tied_embeddings", DESC_BOOL, UNIT_COUNT, 0, F(tied_embeddings), 1, NULL, 0,
+     "the logits layer reuses the token embedding"},
+    {"model", "norm", DESC_CHOICE, UNIT_COUNT, 0, F(norm), WL_LAYERNORM, "layernorm|rmsnorm", 0,
+     "normalisation: layernorm (scale and shift) or rmsnorm (scale)"},
+    {"model", "positions", DESC_CHOICE, UNIT_COUNT, 0, F(positions), WL_POS_LEARNED,
+     "learned|rotary", 0, "position encoding: learned table or rotary (no weights)"},
+    {"model", "recompute", DESC_BOOL, UNIT_COUNT, 0, F(recompute), 0, NULL, 0,
+     "recompute activations in the backward pass"},
+    {"model", "weight_bytes", DESC_NUM, UNIT_BYTES, 0, F(weight_bytes), 2, NULL, 0,
+     "bytes per streamed weight (16-bit: 2 B)"},
+    {"model", "grad_bytes", DESC_NUM, UNIT_BYTES, 0, F(grad_bytes), 2, NULL, 0,
+     "bytes per streamed gradient (16-bit: 2 B)"},
+    {"model", "master_bytes", DESC_NUM, UNIT_BYTES, DESC_ZERO_OK, F(master_bytes), 4, NULL, 0,
+     "bytes per master weight kept by MemoryX (FP32: 4 B)"},
+    {"model", "optimizer_bytes", DESC_NUM, UNIT_BYTES, DESC_ZERO_OK, F(optimizer_bytes), 8,
+     NULL, 0, "optimizer state per parameter (Adam, two FP32 moments: 8 B)"},
+    {"model", "act_bytes", DESC_NUM, UNIT_BYTES, 0, F(act_bytes), 2, NULL, 0,
+     "bytes per stored activation (16-bit: 2 B)"},
+};
+
+const struct desc_schema wl_schema = {
+    .kind = "model",
+    .keys = wl_keys,
+    .nkeys = sizeof wl_keys / sizeof wl_keys[0],
+};
+
+static cp_status wl_check(const struct wl_desc *w, const struct desc_src *src,
+                          struct cp_error *err)
+{
+    if (fmod(w->hidden, w->heads) != 0)
+        return desc_key_error(&wl_schema, src, "model", "heads", err,
+                              "%.0f heads do not divide hidden %.0f", w->heads, w->hidden);
+    if (w->kv_heads > w->heads || fmod(w->heads, w->kv_heads) != 0)
+        return desc_key_error(&wl_schema, src, "model", "kv_heads", err,
+                              "%.0f key/value heads do not divide %.0f heads", w->kv_heads,
+                              w->heads);
+    return CP_OK;
+}
+
+cp_status wl_load(const char *text, const char *origin, const char *const *sets, size_t nsets,
+                  struct wl_desc *wl, struct desc_src *src, struct cp_error *err)
+{
+    struct desc_src local;
+    if (!src)
+        src = &local;
+    cp_status st = desc_load(&wl_schema, text, origin, wl, src, err);
+    for (size_t i = 0; st == CP_OK && i < nsets; i++)
+        st = desc_set(&wl_schema, sets[i], wl, src, err);
+    if (st != CP_OK)
+        return st;
+    if (wl->ffn == 0)
+        wl->ffn = 4 * wl->hidden;
+    if (wl->kv_heads == 0)
+        wl->kv_heads = wl->heads;
+    return wl_check(wl, src, err);
+}

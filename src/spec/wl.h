@@ -1,0 +1,47 @@
+/* wl.h - workload descriptions: a transformer and how it is trained, loaded
+ * from an INI file in models/ (format: cerebras-plan(5)).
+ *
+ * Shapes are counts; precisions are bytes per value; tokens is a count or the
+ * word "chinchilla" (tokens_chinchilla set), meaning
+ * WL_CHINCHILLA_TOKENS_PER_PARAM tokens per parameter. */
+#ifndef CP_WL_H
+#define CP_WL_H
+
+#include "desc.h"
+
+/* Compute-optimal training tokens per parameter: Hoffmann et al. 2022
+ * ("Training Compute-Optimal Large Language Models"), about 20. */
+#define WL_CHINCHILLA_TOKENS_PER_PARAM 20.0
+
+enum wl_norm { WL_LAYERNORM, WL_RMSNORM };
+enum wl_pos { WL_POS_LEARNED, WL_POS_ROTARY };
+
+struct wl_desc {
+    char name[DESC_TEXT_MAX];
+    double layers, hidden, heads, kv_heads, ffn, seq_len, vocab;
+    double tokens;         /* training tokens (ignored if tokens_chinchilla) */
+    int tokens_chinchilla;
+    double batch;          /* global batch, sequences                       */
+    int gated_ffn;         /* SwiGLU-style: three FFN matrices              */
+    int bias;              /* linear layers carry biases                    */
+    int tied_embeddings;   /* logits reuse the token embedding matrix       */
+    int norm;              /* enum wl_norm                                  */
+    int positions;         /* enum wl_pos                                   */
+    int recompute;         /* activation recompute in the backward pass     */
+    double weight_bytes;   /* bytes per weight as streamed to the wafer     */
+    double grad_bytes;     /* bytes per gradient as streamed out            */
+    double master_bytes;   /* bytes per master copy of a weight (MemoryX)   */
+    double optimizer_bytes;/* bytes of optimizer state per parameter        */
+    double act_bytes;      /* bytes per stored activation value             */
+};
+
+extern const struct desc_schema wl_schema;
+
+/* Parse a workload from text named origin, apply the nsets overrides, fill
+ * derived defaults (ffn = 4 x hidden, kv_heads = heads) and check cross-key
+ * constraints (heads divide hidden, kv_heads divide heads).  Returns CP_OK or
+ * CP_EINPUT with err filled. */
+cp_status wl_load(const char *text, const char *origin, const char *const *sets, size_t nsets,
+                  struct wl_desc *wl, struct desc_src *src, struct cp_error *err);
+
+#endif
