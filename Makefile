@@ -24,7 +24,7 @@ ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -MMD -MP
 LIBS     := -linih -lgsl -lgslcblas -lm
 TEST_LIBS := -lcmocka
 
-B        := build
+B        ?= build
 CORE_SRC := $(wildcard src/base/*.c src/spec/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
 DATA     := $(wildcard hw/*.ini models/*.ini)

@@ -22,13 +22,10 @@ void cat_dirs_init(struct cat_dirs *d, const char *data_dir, char *env_path,
     d->n = 0;
     if (data_dir && *data_dir)
         d->dir[d->n++] = data_dir;
-    for (char *p = env_path, *save = NULL; p && d->n < CAT_MAX_DIRS - 1;) {
-        char *tok = strtok_r(p, ":", &save);
-        p = NULL;
-        if (!tok)
-            break;
+    char *save = NULL;
+    for (char *tok = env_path ? strtok_r(env_path, ":", &save) : NULL;
+         tok && d->n < CAT_MAX_DIRS - 1; tok = strtok_r(NULL, ":", &save))
         d->dir[d->n++] = tok;
-    }
     if (installed && *installed)
         d->dir[d->n++] = installed;
 }
