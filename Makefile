@@ -34,7 +34,7 @@ CORE_OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(CORE_SRC)) $(B)/obj/embedded.o
 CLI_OBJ  := $(patsubst src/%.c,$(B)/obj/%.o,$(CLI_SRC))
 BIN      := $(B)/cerebras-plan
 
-.PHONY: all run test check install uninstall clean deps FORCE
+.PHONY: all run test check install uninstall clean deps fuzz FORCE
 all: $(BIN)
 
 deps:
@@ -80,6 +80,18 @@ $(BIN): $(CLI_OBJ) $(B)/libcore.a
 $(B)/tests/%: tests/%.c $(B)/libcore.a $(B)/gen/config.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(B)/libcore.a $(TEST_LIBS) $(LIBS)
+
+# Coverage-guided fuzzing of the description loader (clang + libFuzzer):
+#   make fuzz FUZZ_SECONDS=60
+FUZZ_SECONDS ?= 60
+$(B)/fuzz_desc: tests/fuzz_desc.c $(CORE_SRC) $(B)/gen/embedded.c $(B)/gen/config.h
+	clang $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ \
+	    tests/fuzz_desc.c $(CORE_SRC) $(B)/gen/embedded.c $(LIBS)
+
+fuzz: deps $(B)/fuzz_desc
+	@mkdir -p $(B)/fuzz-corpus
+	cp hw/*.ini models/*.ini $(B)/fuzz-corpus/
+	$(B)/fuzz_desc -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz-corpus
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \

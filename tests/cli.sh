@@ -94,10 +94,12 @@ bad model $M 's/^batch = .*/&\nnorm = batchnorm/' model.norm "not one of layerno
 
 # missing required keys: reported against the file with the key named
 sed '/^peak_flops =/d' $H >"$T/noflops.ini"
-expect_err "$T/noflops.ini:" "hw: missing required key names file" show "$T/noflops.ini"
+expect_err "$T/noflops.ini:6: system.peak_flops: missing required key" "hw: missing required key at its section" show "$T/noflops.ini"
 expect_err "system.peak_flops: missing required key" "hw: missing required key names key" show "$T/noflops.ini"
 sed '/^seq_len =/d' $M >"$T/noseq.ini"
-expect_err "model.seq_len: missing required key" "model: missing required key" show "$T/noseq.ini"
+expect_err "$T/noseq.ini:4: model.seq_len: missing required key" "model: missing required key" show "$T/noseq.ini"
+sed '/^\[swarmx\]/,/^\[tiers\]/{/^\[tiers\]/!d}' $H >"$T/noswarm.ini"
+expect_err "swarmx.fanout: missing required key (add 'fanout = ...' under [swarmx], a section this file lacks" "hw: missing section" show "$T/noswarm.ini"
 printf '[system]\npeak_flops = 1 PFLOP/s\n[gpu]\nx = 1\n' >"$T/sec.ini"
 expect_err "$T/sec.ini:4: gpu.x: unknown section [gpu]" "unknown section" show "$T/sec.ini"
 printf '[model]\nlayers = 2\nthis is not ini\n' >"$T/syn.ini"

@@ -289,16 +289,38 @@ static int check_lines(const char *text, const char *origin, struct cp_error *er
     }
 }
 
-static cp_status check_required(struct parse *p)
+/* Line of the "[section]" header in text, or 0 if there is none. */
+static int section_line(const char *text, const char *section)
+{
+    size_t len = strlen(section);
+    int line = 1;
+    for (const char *q = text; *q; line++) {
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (q[0] == '[' && strncmp(q + 1, section, len) == 0 && q[len + 1] == ']')
+            return line;
+        q = strchr(q, '\n');
+        if (!q)
+            break;
+        q++;
+    }
+    return 0;
+}
+
+/* A missing key is reported at its section's header (where it belongs), or
+ * at the end of the file if the section is missing too. */
+static cp_status check_required(struct parse *p, const char *text)
 {
     for (size_t i = 0; i < p->s->nkeys; i++) {
         const struct desc_key *k = &p->s->keys[i];
         if (!(k->flags & DESC_REQUIRED) || p->seen[i])
             continue;
+        int line = section_line(text, k->section);
         return cp_fail(p->err, CP_EINPUT,
-                       "%s:%d: %s.%s: missing required key (add '%s = %s' under [%s]: %s)",
-                       p->src->origin, p->rd.line, k->section, k->name, k->name,
-                       k->type == DESC_NUM ? unit_example(k->dim) : "...", k->section, k->help);
+                       "%s:%d: %s.%s: missing required key (add '%s = %s' under [%s]%s: %s)",
+                       p->src->origin, line ? line : p->rd.line, k->section, k->name, k->name,
+                       k->type == DESC_NUM && k->dim != UNIT_COUNT ? unit_example(k->dim) : "...", k->section,
+                       line ? "" : ", a section this file lacks", k->help);
     }
     return CP_OK;
 }
@@ -324,7 +346,7 @@ cp_status desc_load(const struct desc_schema *s, const char *text, const char *o
                        origin, rc);
     if (rc < 0)
         return cp_fail(err, CP_ENOMEM, "%s: out of memory while parsing", origin);
-    return check_required(&p);
+    return check_required(&p, text);
 }
 
 cp_status desc_set(const struct desc_schema *s, const char *assign, void *target,
