@@ -374,6 +374,16 @@ cp_status desc_set(const struct desc_schema *s, const char *assign, void *target
     return CP_OK;
 }
 
+cp_status desc_load_set(const struct desc_schema *s, const char *text, const char *origin,
+                        const char *const *sets, size_t nsets, void *target,
+                        struct desc_src *src, struct cp_error *err)
+{
+    cp_status st = desc_load(s, text, origin, target, src, err);
+    for (size_t i = 0; st == CP_OK && i < nsets; i++)
+        st = desc_set(s, sets[i], target, src, err);
+    return st;
+}
+
 cp_status desc_key_error(const struct desc_schema *s, const struct desc_src *src,
                          const char *section, const char *name, struct cp_error *err,
                          const char *fmt, ...)

@@ -81,6 +81,12 @@ struct desc_src {
 cp_status desc_load(const struct desc_schema *s, const char *text, const char *origin,
                     void *target, struct desc_src *src, struct cp_error *err);
 
+/* desc_load(), then desc_set() for each of the nsets overrides in order.
+ * src must not be NULL (the caller's cross-key checks need it). */
+cp_status desc_load_set(const struct desc_schema *s, const char *text, const char *origin,
+                        const char *const *sets, size_t nsets, void *target,
+                        struct desc_src *src, struct cp_error *err);
+
 /* Apply "section.key=value" to target.  Unknown key or bad value: CP_EINPUT,
  * message naming "--set section.key". */
 cp_status desc_set(const struct desc_schema *s, const char *assign, void *target,

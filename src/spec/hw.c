@@ -65,8 +65,6 @@ cp_status hw_load(const char *text, const char *origin, const char *const *sets,
     struct desc_src local;
     if (!src)
         src = &local;
-    cp_status st = desc_load(&hw_schema, text, origin, hw, src, err);
-    for (size_t i = 0; st == CP_OK && i < nsets; i++)
-        st = desc_set(&hw_schema, sets[i], hw, src, err);
+    cp_status st = desc_load_set(&hw_schema, text, origin, sets, nsets, hw, src, err);
     return st == CP_OK ? hw_check(hw, src, err) : st;
 }

@@ -77,9 +77,7 @@ cp_status wl_load(const char *text, const char *origin, const char *const *sets,
     struct desc_src local;
     if (!src)
         src = &local;
-    cp_status st = desc_load(&wl_schema, text, origin, wl, src, err);
-    for (size_t i = 0; st == CP_OK && i < nsets; i++)
-        st = desc_set(&wl_schema, sets[i], wl, src, err);
+    cp_status st = desc_load_set(&wl_schema, text, origin, sets, nsets, wl, src, err);
     if (st != CP_OK)
         return st;
     if (wl->ffn == 0)
