@@ -19,7 +19,7 @@ WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prot
 ifeq ($(WERROR),1)
 WARN     += -Werror
 endif
-CPPFLAGS += -D_GNU_SOURCE -Ibuild/gen -Isrc
+CPPFLAGS += -D_GNU_SOURCE -I$(B)/gen -Isrc
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -MMD -MP
 LIBS     := -linih -lgsl -lgslcblas -lm
 TEST_LIBS := -lcmocka

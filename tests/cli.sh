@@ -101,7 +101,9 @@ expect_err "$T/noseq.ini:4: model.seq_len: missing required key" "model: missing
 sed '/^\[swarmx\]/,/^\[tiers\]/{/^\[tiers\]/!d}' $H >"$T/noswarm.ini"
 expect_err "swarmx.fanout: missing required key (add 'fanout = ...' under [swarmx], a section this file lacks" "hw: missing section" show "$T/noswarm.ini"
 printf '[system]\npeak_flops = 1 PFLOP/s\n[gpu]\nx = 1\n' >"$T/sec.ini"
-expect_err "$T/sec.ini:4: gpu.x: unknown section [gpu]" "unknown section" show "$T/sec.ini"
+expect_err "$T/sec.ini:3: [gpu]: unknown section in a hardware file" "unknown section" show "$T/sec.ini"
+printf '[model]\nlayers = 2\n[system]\n' >"$T/sec2.ini"
+expect_err "$T/sec2.ini:3: [system]: unknown section in a model file" "unknown empty section" show "$T/sec2.ini"
 printf '[model]\nlayers = 2\nthis is not ini\n' >"$T/syn.ini"
 expect_err "$T/syn.ini:3: syntax error" "syntax error line" show "$T/syn.ini"
 printf 'just text\n' >"$T/neither.ini"
@@ -118,6 +120,9 @@ run show cs2 --csv --set 'system.peak_flops=15.84 PFLOP/s'
 if [ "$rc" -eq 0 ] && awk -F, '$1 == "system.peak_flops" && $2 == 15.84e15 {f=1} END {exit !f}' "$T/out"; then ok "--set parses units"; else nok "--set parses units" "$(cat "$T/out" "$T/err" | head -5)"; fi
 run show gpt3-175b --set model.layers=48
 if grep -q '^layers  *48  *--set' "$T/out"; then ok "--set shown as the source"; else nok "--set shown as the source"; fi
+run show cs2 --csv --set 'tiers.20TB=20 TB' --set 'tiers.4TB=5 TB'
+if grep -q '^tiers.20TB,20000000000000,B' "$T/out" && grep -q '^tiers.4TB,5000000000000,B' "$T/out"; then ok "--set adds and replaces tiers"; else nok "--set adds and replaces tiers"; fi
+expect_err "--set tiers.x: missing unit" "--set tier without unit" show cs2 --set tiers.x=20
 expect_err "--set model.layers: unit 'GB'" "--set bad unit names the flag" show gpt3-175b --set model.layers=9GB
 expect_err "--set model.depth: no such key in a model description" "--set unknown key" show gpt3-175b --set model.depth=9
 expect_err "--set layers=9: expected section.key=value" "--set syntax" show gpt3-175b --set layers=9
@@ -165,6 +170,7 @@ expect_rc 0 "--help" --help
 expect_rc 0 "-h" -h
 expect_rc 0 "--version" --version
 grep -q '^cerebras-plan [0-9]' "$T/out" && ok "--version prints the version" || nok "--version prints the version"
+expect_rc 0 "abbreviated option before the command" --data "$T" show cs2
 expect_rc 2 "no command is a usage error" 
 expect_err "unknown command 'frobnicate'" "unknown command" frobnicate
 expect_err "unknown option '--bogus'" "unknown option" show gpt3-175b --bogus

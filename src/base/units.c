@@ -149,14 +149,15 @@ int unit_parse(const char *text, unit_dim want, double *out, char *why, size_t w
                  unit_example(want));
         return -1;
     }
+    const char *digits = text + (text[0] == '-' || text[0] == '+');
+    if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+        snprintf(why, why_n, "'%s': hexadecimal numbers are not accepted", text);
+        return -1;
+    }
     char *end;
     double v = strtod(text, &end);
     if (!isfinite(v)) {
         snprintf(why, why_n, "'%s' is out of range", text);
-        return -1;
-    }
-    if ((end[0] == 'x' || end[0] == 'X') && end - text == 1) {
-        snprintf(why, why_n, "'%s': hexadecimal numbers are not accepted", text);
         return -1;
     }
     char u[64];

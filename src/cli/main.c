@@ -42,9 +42,14 @@ static const struct option long_opts[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* "--set" or "--data-dir" (or an abbreviation getopt_long accepts) given
+ * without "=value", so the next word is its value. */
 static int takes_value(const char *arg)
 {
-    return strcmp(arg, "--set") == 0 || strcmp(arg, "--data-dir") == 0;
+    size_t n = strlen(arg);
+    if (n < 4 || strchr(arg, '='))
+        return 0;
+    return strncmp(arg, "--set", n) == 0 || strncmp(arg, "--data-dir", n) == 0;
 }
 
 /* Index of the command word: the first argument that is not an option or

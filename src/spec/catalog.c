@@ -32,6 +32,8 @@ void cat_dirs_init(struct cat_dirs *d, const char *data_dir, char *env_path,
 
 enum cat_kind cat_kind_of(const char *text)
 {
+    if (strncmp(text, "\xEF\xBB\xBF", 3) == 0) /* UTF-8 byte-order mark, as inih skips */
+        text += 3;
     for (const char *line = text; line && *line;) {
         while (*line == ' ' || *line == '\t')
             line++;

@@ -196,25 +196,50 @@ static int fail_at(struct parse *p, const char *section, const char *name, const
     return 0;
 }
 
-static int handle_list(struct parse *p, const char *name, const char *value)
+static struct desc_list *list_of(const struct desc_schema *s, void *target)
 {
-    struct desc_list *l = (struct desc_list *)((char *)p->target + p->s->list_off);
+    return (struct desc_list *)((char *)target + s->list_off);
+}
+
+static int list_index(const struct desc_list *l, const char *name)
+{
     for (size_t i = 0; i < l->n; i++)
         if (strcmp(l->item[i].name, name) == 0)
-            return fail_at(p, p->s->list_section, name, "duplicate key");
-    if (l->n == DESC_LIST_MAX)
-        return fail_at(p, p->s->list_section, name, "more than %d entries", DESC_LIST_MAX);
+            return (int)i;
+    return -1;
+}
+
+/* Set entry name of the schema's list section to value (replacing an entry
+ * of that name); on failure write why. */
+static int list_store(const struct desc_schema *s, void *target, const char *name,
+                      const char *value, char *why, size_t n)
+{
+    struct desc_list *l = list_of(s, target);
+    int i = list_index(l, name);
+    if (i < 0 && l->n == DESC_LIST_MAX)
+        return snprintf(why, n, "more than %d entries", DESC_LIST_MAX), -1;
     if (strlen(name) >= DESC_NAME_MAX)
-        return fail_at(p, p->s->list_section, name, "name longer than %d characters",
-                       DESC_NAME_MAX - 1);
+        return snprintf(why, n, "name longer than %d characters", DESC_NAME_MAX - 1), -1;
     double v;
-    char why[160];
-    if (unit_parse(value, p->s->list_dim, &v, why, sizeof why) != 0)
-        return fail_at(p, p->s->list_section, name, "%s", why);
+    if (unit_parse(value, s->list_dim, &v, why, n) != 0)
+        return -1;
     if (v <= 0)
-        return fail_at(p, p->s->list_section, name, "must be greater than zero");
-    snprintf(l->item[l->n].name, DESC_NAME_MAX, "%s", name);
-    l->item[l->n++].value = v;
+        return snprintf(why, n, "must be greater than zero"), -1;
+    if (i < 0) {
+        i = (int)l->n++;
+        snprintf(l->item[i].name, DESC_NAME_MAX, "%s", name);
+    }
+    l->item[i].value = v;
+    return 0;
+}
+
+static int handle_list(struct parse *p, const char *name, const char *value)
+{
+    char why[160];
+    if (list_index(list_of(p->s, p->target), name) >= 0)
+        return fail_at(p, p->s->list_section, name, "duplicate key");
+    if (list_store(p->s, p->target, name, value, why, sizeof why) != 0)
+        return fail_at(p, p->s->list_section, name, "%s", why);
     return 1;
 }
 
@@ -265,22 +290,46 @@ static void apply_defaults(const struct desc_schema *s, void *target)
             *(int *)field = (int)k->def;
     }
     if (s->list_section)
-        ((struct desc_list *)((char *)target + s->list_off))->n = 0;
+        list_of(s, target)->n = 0;
 }
 
-/* Reject what inih would silently mangle: NUL bytes are impossible in a C
- * string, so check long lines only. */
-static int check_lines(const char *text, const char *origin, struct cp_error *err)
+/* A "[name]" header at the start of the line, for a schema without that
+ * section: report it (inih would only tell us about its keys, if any). */
+static int check_header(const struct desc_schema *s, const char *start, const char *end,
+                        const char *origin, int line, struct cp_error *err)
+{
+    while (start < end && (*start == ' ' || *start == '\t'))
+        start++;
+    const char *close = memchr(start, ']', (size_t)(end - start));
+    if (start == end || *start != '[' || !close || close - start > 64)
+        return 0;
+    char name[72], secs[256];
+    snprintf(name, sizeof name, "%.*s", (int)(close - start - 1), start + 1);
+    if (known_section(s, name))
+        return 0;
+    list_sections(s, secs, sizeof secs);
+    cp_fail(err, CP_EINPUT, "%s:%d: [%s]: unknown section in a %s file (known: %s)", origin,
+            line, name, s->kind, secs);
+    return -1;
+}
+
+/* Before inih sees the text: reject lines longer than its buffer (it would
+ * split them and our line count would drift) and unknown section headers. */
+static int check_lines(const struct desc_schema *s, const char *text, const char *origin,
+                       struct cp_error *err)
 {
     int line = 1;
     const char *start = text;
     for (const char *q = text;; q++) {
         if (*q == '\n' || *q == '\0') {
-            if (q - start > DESC_LINE_MAX) {
+            long len = q - start - (q > start && q[-1] == '\r');
+            if (len > DESC_LINE_MAX) {
                 cp_fail(err, CP_EINPUT, "%s:%d: line longer than %d characters (split the comment)",
                         origin, line, DESC_LINE_MAX);
                 return -1;
             }
+            if (check_header(s, start, q, origin, line, err) != 0)
+                return -1;
             if (*q == '\0')
                 return 0;
             line++;
@@ -332,7 +381,7 @@ cp_status desc_load(const struct desc_schema *s, const char *text, const char *o
     struct parse p = {.s = s, .target = target, .src = src ? src : &local, .err = err};
     memset(p.src, 0, sizeof *p.src);
     snprintf(p.src->origin, sizeof p.src->origin, "%s", origin);
-    if (check_lines(text, origin, err) != 0)
+    if (check_lines(s, text, origin, err) != 0)
         return CP_EINPUT;
     apply_defaults(s, target);
     p.rd.p = text;
@@ -362,11 +411,16 @@ cp_status desc_set(const struct desc_schema *s, const char *assign, void *target
     const char *value = eq + 1;
     while (isspace((unsigned char)*value))
         value++;
+    char why[CP_ERROR_MAX / 2];
+    if (s->list_section && strcmp(sec, s->list_section) == 0) {
+        if (list_store(s, target, key, value, why, sizeof why) != 0)
+            return cp_fail(err, CP_EINPUT, "--set %s.%s: %s", sec, key, why);
+        return CP_OK;
+    }
     int i = desc_find(s, sec, key);
     if (i < 0)
         return cp_fail(err, CP_EINPUT, "--set %s.%s: no such key in a %s description", sec, key,
                        s->kind);
-    char why[CP_ERROR_MAX / 2];
     if (store(&s->keys[i], value, target, why, sizeof why) != 0)
         return cp_fail(err, CP_EINPUT, "--set %s.%s: %s", sec, key, why);
     if (src)

@@ -71,7 +71,7 @@ struct desc_schema {
 
 /* Where each key's value came from, for later checks and for `show`. */
 struct desc_src {
-    char origin[DESC_ORIGIN_MAX]; /* file name, or "<embedded>/hw/cs2.ini" */
+    char origin[DESC_ORIGIN_MAX]; /* file name, or "<built-in>/hw/cs2.ini" */
     int line[DESC_MAX_KEYS];      /* 0: default; -1: --set; else the line  */
 };
 

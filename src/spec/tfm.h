@@ -14,8 +14,10 @@
  *    in Narayanan et al. 2021); logits add 2 x hidden x vocab.  The delta
  *    (activation-gradient) pass costs the same matmul FLOPs plus twice the
  *    attention term; the weight-gradient pass costs the matmul FLOPs again.
- *    Training is therefore 3 x forward, 4 x with recompute; for a standard
- *    GPT this equals 72 B s l h^2 (1 + s/(6h) + V/(12 l h)) per step.
+ *    Training is therefore 3 x forward; recompute adds one more forward pass
+ *    of the blocks (not of the logits).  For a standard GPT this is
+ *    72 B s l h^2 (1 + s/(6h) + V/(12 l h)) per step, and with recompute
+ *    96 B s l h^2 (1 + s/(6h) + V/(16 l h)) (Narayanan et al. 2021).
  *  - Activation bytes per sequence per block follow Korthikanti et al. 2022
  *    (s h (34 + 5 a s / h) at 16-bit, FFN = 4h, with dropout masks),
  *    generalised to any FFN size and gating; with recompute only the block

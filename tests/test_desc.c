@@ -1,0 +1,1011 @@
+/* test_desc.c - the description loader (src/spec/desc.h) through hw_load()
+ * and wl_load(): every error kind names origin:line: section.key with the
+ * exact line, and the success paths (defaults, derived defaults, --set,
+ * chinchilla, tiers) fill the structs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spec/desc.h"
+#include "spec/hw.h"
+#include "spec/wl.h"
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- fixtures: valid descriptions, one key per line (line numbers are
+ * what the error tests check) ---- */
+
+static const char hw_ok[] = "[system]\n"                       /*  1 */
+                            "name = Test WSE\n"                /*  2 */
+                            "peak_flops = 7.385 PFLOP/s\n"     /*  3 */
+                            "sram = 40.25 GB\n"                /*  4 */
+                            "io_bandwidth = 1.2 Tb/s\n"        /*  5 */
+                            "utilization = 45.5 %\n"           /*  6 */
+                            "power = 23.5 kW\n"                /*  7 */
+                            "max_matmul_dim = 100000\n"        /*  8 */
+                            "[memoryx]\n"                      /*  9 */
+                            "capacity = 4.5 TB\n"              /* 10 */
+                            "dram = 3.75 TiB\n"                /* 11 */
+                            "bandwidth = 150 GB/s\n"           /* 12 */
+                            "bytes_per_param = 20.5 B\n"       /* 13 */
+                            "update_flops = 1.125 TFLOP/s\n"   /* 14 */
+                            "[swarmx]\n"                       /* 15 */
+                            "fanout = 3\n"                     /* 16 */
+                            "link_bandwidth = 1.2 Tb/s\n"      /* 17 */
+                            "hop_latency = 2.385 us\n"         /* 18 */
+                            "[tiers]\n"                        /* 19 */
+                            "small = 1.5 TB\n"                 /* 20 */
+                            "big = 2.4 PB\n";                  /* 21 */
+
+static const char wl_ok[] = "[model]\n"          /* 1 */
+                            "name = Test GPT\n"  /* 2 */
+                            "layers = 24\n"      /* 3 */
+                            "hidden = 2048\n"    /* 4 */
+                            "heads = 16\n"       /* 5 */
+                            "seq_len = 2048\n"   /* 6 */
+                            "vocab = 50257\n"    /* 7 */
+                            "tokens = 300e9\n"   /* 8 */
+                            "batch = 512\n";     /* 9 */
+
+#define ORIGIN "t.ini"
+
+/* base with line n (1-based) replaced by repl ("" deletes the line's text but
+ * keeps the line, so numbering is unchanged; repl may hold several lines).
+ * n == 0 prepends repl; n past the end appends it.  Caller frees. */
+static char *edit(const char *base, int n, const char *repl)
+{
+    size_t cap = strlen(base) + strlen(repl) + 4;
+    char *out = malloc(cap);
+    assert_non_null(out);
+    out[0] = '\0';
+    int line = 1;
+    const char *p = base;
+    if (n == 0)
+        snprintf(out, cap, "%s\n", repl);
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        size_t o = strlen(out);
+        if (line == n)
+            snprintf(out + o, cap - o, "%s\n", repl);
+        else
+            snprintf(out + o, cap - o, "%.*s\n", (int)len, p);
+        p += len + (nl ? 1 : 0);
+        line++;
+    }
+    if (n >= line) {
+        size_t o = strlen(out);
+        snprintf(out + o, cap - o, "%s\n", repl);
+    }
+    return out;
+}
+
+static void check_msg(const struct cp_error *err, cp_status st, const char *prefix,
+                      const char *contains, const char *file, int line)
+{
+    if (st != CP_EINPUT) {
+        print_error("%s:%d: status %d, want CP_EINPUT (%d); message \"%s\"\n", file, line, st,
+                    CP_EINPUT, st == CP_OK ? "" : err->msg);
+        _fail(file, line);
+    }
+    if (err->status != CP_EINPUT) {
+        print_error("%s:%d: err.status %d, want CP_EINPUT\n", file, line, err->status);
+        _fail(file, line);
+    }
+    if (strncmp(err->msg, prefix, strlen(prefix)) != 0) {
+        print_error("%s:%d: message \"%s\"\n    does not start with \"%s\"\n", file, line,
+                    err->msg, prefix);
+        _fail(file, line);
+    }
+    if (contains && strstr(err->msg, contains) == NULL) {
+        print_error("%s:%d: message \"%s\"\n    does not contain \"%s\"\n", file, line, err->msg,
+                    contains);
+        _fail(file, line);
+    }
+}
+#define assert_msg(err, st, prefix, contains) \
+    check_msg(&(err), (st), (prefix), (contains), __FILE__, __LINE__)
+
+static void check_ok(cp_status st, const struct cp_error *err, const char *file, int line)
+{
+    if (st != CP_OK) {
+        print_error("%s:%d: status %d: %s\n", file, line, st, err->msg);
+        _fail(file, line);
+    }
+}
+#define assert_ok(st, err) check_ok((st), &(err), __FILE__, __LINE__)
+
+static void check_rel(double got, double want, double tol, const char *what, const char *file,
+                      int line)
+{
+    double rel = want == 0.0 ? fabs(got) : fabs(got - want) / fabs(want);
+    if (!(rel <= tol)) {
+        print_error("%s:%d: %s: got %.17g, want %.17g\n", file, line, what, got, want);
+        _fail(file, line);
+    }
+}
+#define assert_rel(got, want) check_rel((got), (want), 1e-15, #got, __FILE__, __LINE__)
+
+/* Load wl_ok with line n replaced by repl; expect an error starting with
+ * prefix and containing contains. */
+static void wl_expect(int n, const char *repl, const char *prefix, const char *contains,
+                      const char *file, int line)
+{
+    char *text = edit(wl_ok, n, repl);
+    struct wl_desc w;
+    struct desc_src src;
+    struct cp_error err = {0};
+    cp_status st = wl_load(text, ORIGIN, NULL, 0, &w, &src, &err);
+    check_msg(&err, st, prefix, contains, file, line);
+    free(text);
+}
+#define WL_EXPECT(n, repl, prefix, contains) \
+    wl_expect((n), (repl), (prefix), (contains), __FILE__, __LINE__)
+
+static void hw_expect(int n, const char *repl, const char *prefix, const char *contains,
+                      const char *file, int line)
+{
+    char *text = edit(hw_ok, n, repl);
+    struct hw_desc h;
+    struct desc_src src;
+    struct cp_error err = {0};
+    cp_status st = hw_load(text, ORIGIN, NULL, 0, &h, &src, &err);
+    check_msg(&err, st, prefix, contains, file, line);
+    free(text);
+}
+#define HW_EXPECT(n, repl, prefix, contains) \
+    hw_expect((n), (repl), (prefix), (contains), __FILE__, __LINE__)
+
+/* ---- success ---- */
+
+static void test_edit_helper(void **state)
+{
+    (void)state;
+    char *t = edit("a\nb\nc\n", 2, "X\nY");
+    assert_string_equal(t, "a\nX\nY\nc\n");
+    free(t);
+    t = edit("a\nb\n", 0, "Z");
+    assert_string_equal(t, "Z\na\nb\n");
+    free(t);
+    t = edit("a\nb\n", 3, "Z");
+    assert_string_equal(t, "a\nb\nZ\n");
+    free(t);
+}
+
+static void test_hw_ok_values(void **state)
+{
+    (void)state;
+    struct hw_desc h;
+    struct desc_src src;
+    struct cp_error err = {0};
+    assert_ok(hw_load(hw_ok, ORIGIN, NULL, 0, &h, &src, &err), err);
+    assert_string_equal(h.wse.name, "Test WSE");
+    assert_rel(h.wse.peak_flops, 7.385e15);
+    assert_rel(h.wse.sram_bytes, 40.25e9);
+    assert_rel(h.wse.io_bw_Bps, 150e9);
+    assert_rel(h.wse.utilization, 0.455);
+    assert_rel(h.wse.power_W, 23.5e3);
+    assert_rel(h.wse.max_matmul_dim, 100000);
+    assert_rel(h.mx.capacity_bytes, 4.5e12);
+    assert_rel(h.mx.dram_bytes, 3.75 * 1099511627776.0);
+    assert_rel(h.mx.bw_Bps, 150e9);
+    assert_rel(h.mx.bytes_per_param, 20.5);
+    assert_rel(h.mx.update_flops, 1.125e12);
+    assert_rel(h.swx.fanout, 3);
+    assert_rel(h.swx.link_bw_Bps, 150e9);
+    assert_rel(h.swx.hop_latency_s, 2.385e-6);
+    /* the [tiers] list, in file order */
+    assert_int_equal(h.mx.tiers.n, 2);
+    assert_string_equal(h.mx.tiers.item[0].name, "small");
+    assert_rel(h.mx.tiers.item[0].value, 1.5e12);
+    assert_string_equal(h.mx.tiers.item[1].name, "big");
+    assert_rel(h.mx.tiers.item[1].value, 2.4e15);
+    /* origins and lines */
+    assert_string_equal(src.origin, ORIGIN);
+    assert_int_equal(src.line[desc_find(&hw_schema, "system", "name")], 2);
+    assert_int_equal(src.line[desc_find(&hw_schema, "system", "peak_flops")], 3);
+    assert_int_equal(src.line[desc_find(&hw_schema, "memoryx", "capacity")], 10);
+    assert_int_equal(src.line[desc_find(&hw_schema, "swarmx", "hop_latency")], 18);
+}
+
+static void test_hw_tiers_optional(void **state)
+{
+    (void)state;
+    /* cut the [tiers] section (its header and both entries) */
+    char buf[sizeof hw_ok];
+    const char *cut = strstr(hw_ok, "[tiers]");
+    snprintf(buf, sizeof buf, "%.*s", (int)(cut - hw_ok), hw_ok);
+    struct hw_desc h;
+    h.mx.tiers.n = 99;
+    struct cp_error err = {0};
+    assert_ok(hw_load(buf, ORIGIN, NULL, 0, &h, NULL, &err), err);
+    assert_int_equal(h.mx.tiers.n, 0);
+    assert_string_equal(h.wse.name, "Test WSE");
+}
+
+static void test_wl_defaults(void **state)
+{
+    (void)state;
+    struct wl_desc w;
+    memset(&w, 0x5a, sizeof w); /* defaults must overwrite everything */
+    struct desc_src src;
+    struct cp_error err = {0};
+    assert_ok(wl_load(wl_ok, ORIGIN, NULL, 0, &w, &src, &err), err);
+    assert_string_equal(w.name, "Test GPT");
+    assert_rel(w.layers, 24);
+    assert_rel(w.hidden, 2048);
+    assert_rel(w.heads, 16);
+    assert_rel(w.seq_len, 2048);
+    assert_rel(w.vocab, 50257);
+    assert_rel(w.tokens, 300e9);
+    assert_int_equal(w.tokens_chinchilla, 0);
+    assert_rel(w.batch, 512);
+    /* derived defaults */
+    assert_rel(w.ffn, 4 * 2048);
+    assert_rel(w.kv_heads, 16);
+    /* schema defaults */
+    assert_int_equal(w.gated_ffn, 0);
+    assert_int_equal(w.bias, 1);
+    assert_int_equal(w.tied_embeddings, 1);
+    assert_int_equal(w.norm, WL_LAYERNORM);
+    assert_int_equal(w.positions, WL_POS_LEARNED);
+    assert_int_equal(w.recompute, 0);
+    assert_rel(w.weight_bytes, 2);
+    assert_rel(w.grad_bytes, 2);
+    assert_rel(w.master_bytes, 4);
+    assert_rel(w.optimizer_bytes, 8);
+    assert_rel(w.act_bytes, 2);
+    /* lines: given keys carry theirs, defaults 0 */
+    assert_int_equal(src.line[desc_find(&wl_schema, "model", "layers")], 3);
+    assert_int_equal(src.line[desc_find(&wl_schema, "model", "batch")], 9);
+    assert_int_equal(src.line[desc_find(&wl_schema, "model", "ffn")], 0);
+    assert_int_equal(src.line[desc_find(&wl_schema, "model", "kv_heads")], 0);
+    assert_int_equal(src.line[desc_find(&wl_schema, "model", "bias")], 0);
+}
+
+static void test_wl_all_keys(void **state)
+{
+    (void)state;
+    static const char text[] = "; a full description with every key\n"
+                               "[model]\n"
+                               "name = Full\n"
+                               "layers = 80\n"
+                               "hidden = 8192\n"
+                               "heads = 64\n"
+                               "kv_heads = 8\n"
+                               "ffn = 28.672 k\n"
+                               "gated_ffn = yes\n"
+                               "seq_len = 4096\n"
+                               "vocab = 32000 ; inline comment\n"
+                               "tokens = 2.385e12\n"
+                               "batch = 1024\n"
+                               "bias = off\n"
+                               "tied_embeddings = 0\n"
+                               "norm = rmsnorm\n"
+                               "positions = rotary\n"
+                               "recompute = on\n"
+                               "weight_bytes = 1 B\n"
+                               "grad_bytes = 16 b\n"
+                               "master_bytes = 0 B\n"
+                               "optimizer_bytes = 2.385 B\n"
+                               "act_bytes = 4 B\n";
+    struct wl_desc w;
+    struct desc_src src;
+    struct cp_error err = {0};
+    assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, &src, &err), err);
+    assert_rel(w.kv_heads, 8);
+    assert_rel(w.ffn, 28672);
+    assert_int_equal(w.gated_ffn, 1);
+    assert_rel(w.vocab, 32000);
+    assert_rel(w.tokens, 2.385e12);
+    assert_int_equal(w.bias, 0);
+    assert_int_equal(w.tied_embeddings, 0);
+    assert_int_equal(w.norm, WL_RMSNORM);
+    assert_int_equal(w.positions, WL_POS_ROTARY);
+    assert_int_equal(w.recompute, 1);
+    assert_rel(w.weight_bytes, 1);
+    assert_rel(w.grad_bytes, 2);
+    assert_rel(w.master_bytes, 0); /* zero allowed for master_bytes */
+    assert_rel(w.optimizer_bytes, 2.385);
+    assert_rel(w.act_bytes, 4);
+    assert_int_equal(src.line[desc_find(&wl_schema, "model", "act_bytes")], 23);
+    assert_int_equal(src.line[desc_find(&wl_schema, "model", "kv_heads")], 7);
+}
+
+static void test_bool_spellings(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *v;
+        int want;
+    } c[] = {{"true", 1}, {"yes", 1}, {"1", 1}, {"on", 1},
+             {"false", 0}, {"no", 0}, {"0", 0}, {"off", 0}};
+    for (size_t i = 0; i < NELEM(c); i++) {
+        char line[64];
+        snprintf(line, sizeof line, "recompute = %s", c[i].v);
+        char *text = edit(wl_ok, 10, line);
+        struct wl_desc w;
+        struct cp_error err = {0};
+        assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, NULL, &err), err);
+        assert_int_equal(w.recompute, c[i].want);
+        free(text);
+    }
+}
+
+static void test_tokens_chinchilla(void **state)
+{
+    (void)state;
+    char *text = edit(wl_ok, 8, "tokens = chinchilla");
+    struct wl_desc w;
+    struct desc_src src;
+    struct cp_error err = {0};
+    assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, &src, &err), err);
+    assert_int_equal(w.tokens_chinchilla, 1);
+    assert_int_equal(src.line[desc_find(&wl_schema, "model", "tokens")], 8);
+    char buf[64];
+    const struct desc_key *k = &wl_schema.keys[desc_find(&wl_schema, "model", "tokens")];
+    assert_string_equal(desc_format(k, &w, buf, sizeof buf), "chinchilla");
+
+    /* a number given with --set turns chinchilla off again */
+    const char *sets[] = {"model.tokens=2.385e12"};
+    assert_ok(wl_load(text, ORIGIN, sets, 1, &w, &src, &err), err);
+    assert_int_equal(w.tokens_chinchilla, 0);
+    assert_rel(w.tokens, 2.385e12);
+    assert_int_equal(src.line[desc_find(&wl_schema, "model", "tokens")], -1);
+    free(text);
+
+    /* and --set can choose chinchilla over a file's number */
+    const char *sets2[] = {"model.tokens=chinchilla"};
+    assert_ok(wl_load(wl_ok, ORIGIN, sets2, 1, &w, &src, &err), err);
+    assert_int_equal(w.tokens_chinchilla, 1);
+}
+
+static void test_set_overrides(void **state)
+{
+    (void)state;
+    const char *sets[] = {
+        "model.layers=32",
+        "model.hidden= 2.56 k",         /* blanks after '=' skipped */
+        "model.norm=rmsnorm",
+        "model.gated_ffn=true",
+        "model.name=Overridden",
+        "model.optimizer_bytes=0 B",
+        "model.layers=36",              /* later wins */
+    };
+    struct wl_desc w;
+    struct desc_src src;
+    struct cp_error err = {0};
+    assert_ok(wl_load(wl_ok, ORIGIN, sets, NELEM(sets), &w, &src, &err), err);
+    assert_rel(w.layers, 36);
+    assert_rel(w.hidden, 2560);
+    assert_rel(w.ffn, 4 * 2560); /* derived after --set */
+    assert_int_equal(w.norm, WL_RMSNORM);
+    assert_int_equal(w.gated_ffn, 1);
+    assert_string_equal(w.name, "Overridden");
+    assert_rel(w.optimizer_bytes, 0);
+    assert_int_equal(src.line[desc_find(&wl_schema, "model", "layers")], -1);
+    assert_int_equal(src.line[desc_find(&wl_schema, "model", "hidden")], -1);
+    assert_int_equal(src.line[desc_find(&wl_schema, "model", "norm")], -1);
+    assert_int_equal(src.line[desc_find(&wl_schema, "model", "heads")], 5);
+    assert_int_equal(src.line[desc_find(&wl_schema, "model", "ffn")], 0);
+
+    /* hardware too */
+    const char *hsets[] = {"system.io_bandwidth=2.385 Tb/s", "swarmx.fanout=8"};
+    struct hw_desc h;
+    assert_ok(hw_load(hw_ok, ORIGIN, hsets, 2, &h, &src, &err), err);
+    assert_rel(h.wse.io_bw_Bps, 2.385e12 / 8);
+    assert_rel(h.swx.fanout, 8);
+    assert_int_equal(src.line[desc_find(&hw_schema, "system", "io_bandwidth")], -1);
+    assert_int_equal(src.line[desc_find(&hw_schema, "swarmx", "fanout")], -1);
+    assert_int_equal(src.line[desc_find(&hw_schema, "system", "sram")], 4);
+}
+
+static void test_desc_set_direct(void **state)
+{
+    (void)state;
+    struct wl_desc w;
+    struct cp_error err = {0};
+    assert_ok(wl_load(wl_ok, ORIGIN, NULL, 0, &w, NULL, &err), err);
+    /* src may be NULL */
+    assert_ok(desc_set(&wl_schema, "model.seq_len=4.096 k", &w, NULL, &err), err);
+    assert_rel(w.seq_len, 4096);
+    /* a failed --set leaves the field alone */
+    assert_int_equal(desc_set(&wl_schema, "model.seq_len=-1", &w, NULL, &err), CP_EINPUT);
+    assert_rel(w.seq_len, 4096);
+}
+
+static void test_desc_find(void **state)
+{
+    (void)state;
+    assert_int_equal(desc_find(&wl_schema, "model", "name"), 0);
+    assert_true(desc_find(&wl_schema, "model", "act_bytes") > 0);
+    assert_int_equal(desc_find(&wl_schema, "model", "nope"), -1);
+    assert_int_equal(desc_find(&wl_schema, "system", "layers"), -1);
+    assert_int_equal(desc_find(&hw_schema, "swarmx", "fanout") >= 0, 1);
+    assert_int_equal(desc_find(&hw_schema, "tiers", "4TB"), -1);
+    assert_true(wl_schema.nkeys <= DESC_MAX_KEYS);
+    assert_true(hw_schema.nkeys <= DESC_MAX_KEYS);
+}
+
+static void test_desc_format(void **state)
+{
+    (void)state;
+    struct hw_desc h;
+    struct wl_desc w;
+    struct cp_error err = {0};
+    assert_ok(hw_load(hw_ok, ORIGIN, NULL, 0, &h, NULL, &err), err);
+    char *text = edit(wl_ok, 10, "norm = rmsnorm\npositions = rotary\nbias = false");
+    assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, NULL, &err), err);
+    free(text);
+    char buf[64];
+#define FMT(schema, tgt, sec, key) \
+    desc_format(&(schema).keys[desc_find(&(schema), sec, key)], (tgt), buf, sizeof buf)
+    assert_string_equal(FMT(hw_schema, &h, "system", "peak_flops"), "7.385 PFLOP/s");
+    assert_string_equal(FMT(hw_schema, &h, "system", "name"), "Test WSE");
+    assert_string_equal(FMT(hw_schema, &h, "system", "utilization"), "0.455");
+    assert_string_equal(FMT(hw_schema, &h, "swarmx", "hop_latency"), "2.385 us");
+    assert_string_equal(FMT(hw_schema, &h, "memoryx", "bandwidth"), "150 GB/s");
+    assert_string_equal(FMT(wl_schema, &w, "model", "norm"), "rmsnorm");
+    assert_string_equal(FMT(wl_schema, &w, "model", "positions"), "rotary");
+    assert_string_equal(FMT(wl_schema, &w, "model", "bias"), "false");
+    assert_string_equal(FMT(wl_schema, &w, "model", "tied_embeddings"), "true");
+    assert_string_equal(FMT(wl_schema, &w, "model", "layers"), "24");
+    assert_string_equal(FMT(wl_schema, &w, "model", "tokens"), "3.0000e+11");
+#undef FMT
+}
+
+static void test_key_error_default_and_set(void **state)
+{
+    (void)state;
+    struct wl_desc w;
+    struct desc_src src;
+    struct cp_error err = {0};
+    const char *sets[] = {"model.batch=256"};
+    assert_ok(wl_load(wl_ok, ORIGIN, sets, 1, &w, &src, &err), err);
+    /* a key from the file: origin:line */
+    cp_status st = desc_key_error(&wl_schema, &src, "model", "hidden", &err, "x %d", 42);
+    assert_msg(err, st, "t.ini:4: model.hidden: x 42", NULL);
+    /* a defaulted key */
+    st = desc_key_error(&wl_schema, &src, "model", "ffn", &err, "too big");
+    assert_msg(err, st, "t.ini: model.ffn (default): too big", NULL);
+    /* a --set key */
+    st = desc_key_error(&wl_schema, &src, "model", "batch", &err, "odd");
+    assert_msg(err, st, "--set model.batch: odd", NULL);
+}
+
+static void test_line_limit_boundary(void **state)
+{
+    (void)state;
+    /* 197 characters (inih's 200-byte buffer less "\r\n\0") is the longest
+     * accepted line. */
+    char line[300];
+    memset(line, 'x', sizeof line);
+    line[0] = '#';
+    line[197] = '\0';
+    char *text = edit(wl_ok, 10, line);
+    struct wl_desc w;
+    struct cp_error err = {0};
+    assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, NULL, &err), err);
+    free(text);
+    /* a key line padded to 197 characters still parses */
+    snprintf(line, sizeof line, "batch = 512%186s", "");
+    assert_int_equal(strlen(line), 197);
+    text = edit(wl_ok, 9, line);
+    assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, NULL, &err), err);
+    assert_rel(w.batch, 512);
+    free(text);
+}
+
+static void test_crlf_and_no_final_newline(void **state)
+{
+    (void)state;
+    static const char text[] = "[model]\r\nlayers = 24\r\nhidden = 2048\r\nheads = 16\r\n"
+                               "seq_len = 2048\r\nvocab = 50257\r\ntokens = 300e9\r\nbatch = 512";
+    struct wl_desc w;
+    struct desc_src src;
+    struct cp_error err = {0};
+    assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, &src, &err), err);
+    assert_rel(w.batch, 512);
+    assert_int_equal(src.line[desc_find(&wl_schema, "model", "batch")], 8);
+}
+
+static void test_null_src_and_err(void **state)
+{
+    (void)state;
+    struct wl_desc w;
+    /* no src, no err: still a status */
+    assert_int_equal(wl_load("[model]\nlayers = -1\n", ORIGIN, NULL, 0, &w, NULL, NULL),
+                     CP_EINPUT);
+    struct hw_desc h;
+    assert_int_equal(hw_load("[system]\n", ORIGIN, NULL, 0, &h, NULL, NULL), CP_EINPUT);
+}
+
+/* ---- errors: every kind, exact line ---- */
+
+static void test_err_unknown_unit(void **state)
+{
+    (void)state;
+    HW_EXPECT(3, "peak_flops = 7.5 PFLOPS", "t.ini:3: system.peak_flops: unknown unit 'PFLOPS'",
+              "write FLOP/s");
+    HW_EXPECT(12, "bandwidth = 150 GBps", "t.ini:12: memoryx.bandwidth: unknown unit 'GBps'",
+              NULL);
+    WL_EXPECT(10, "act_bytes = 2 bytes", "t.ini:10: model.act_bytes: unknown unit 'bytes'",
+              NULL);
+}
+
+static void test_err_wrong_dimension(void **state)
+{
+    (void)state;
+    HW_EXPECT(4, "sram = 40 GB/s", "t.ini:4: system.sram: unit 'GB/s' is a bandwidth",
+              "but a size is expected");
+    HW_EXPECT(18, "hop_latency = 2.385 GB", "t.ini:18: swarmx.hop_latency: unit 'GB' is a size",
+              "a time is expected");
+    HW_EXPECT(6, "utilization = 45 GB", "t.ini:6: system.utilization: unit 'GB' is a size",
+              NULL);
+    WL_EXPECT(3, "layers = 24 GB", "t.ini:3: model.layers: unit 'GB' is a size",
+              "a count is expected");
+    HW_EXPECT(21, "big = 2.4 PB/s", "t.ini:21: tiers.big: unit 'PB/s' is a bandwidth", NULL);
+}
+
+static void test_err_missing_unit(void **state)
+{
+    (void)state;
+    HW_EXPECT(7, "power = 23000", "t.ini:7: system.power: missing unit", "e.g. 23 kW");
+    HW_EXPECT(20, "small = 1.5e12", "t.ini:20: tiers.small: missing unit", NULL);
+}
+
+static void test_err_missing_required(void **state)
+{
+    (void)state;
+    /* reported at the header of the key's section */
+    HW_EXPECT(13, "# bytes_per_param removed",
+              "t.ini:9: memoryx.bytes_per_param: missing required key",
+              "(add 'bytes_per_param = 40 GB' under [memoryx]: bytes MemoryX stores");
+    HW_EXPECT(3, "", "t.ini:1: system.peak_flops: missing required key",
+              "add 'peak_flops = 7.5 PFLOP/s' under [system]: dense");
+    HW_EXPECT(18, "  # no hop_latency", "t.ini:15: swarmx.hop_latency: missing required key",
+              "add 'hop_latency = 1.5 us' under [swarmx]");
+    WL_EXPECT(5, "# no heads", "t.ini:1: model.heads: missing required key",
+              "add 'heads = ...' under [model]: attention heads");
+    WL_EXPECT(8, "# no tokens", "t.ini:1: model.tokens: missing required key",
+              "add 'tokens = ...' under [model]");
+    /* the header found is the real one, not a look-alike in a comment or
+     * another section's name */
+    struct wl_desc w;
+    struct cp_error err = {0};
+    cp_status st = wl_load("# [model]\n[modelx]\n[model]\nlayers = 24\n", ORIGIN, NULL, 0, &w,
+                           NULL, &err);
+    assert_msg(err, st, "t.ini:3: model.hidden: missing required key", NULL);
+    /* a whole section missing: reported at the end of the file */
+    char buf[sizeof hw_ok];
+    const char *cut = strstr(hw_ok, "[swarmx]"), *rest = strstr(hw_ok, "[tiers]");
+    snprintf(buf, sizeof buf, "%.*s%s", (int)(cut - hw_ok), hw_ok, rest);
+    struct hw_desc h;
+    st = hw_load(buf, ORIGIN, NULL, 0, &h, NULL, &err);
+    assert_msg(err, st, "t.ini:17: swarmx.fanout: missing required key",
+               "under [swarmx], a section this file lacks: children per");
+    st = wl_load("# only a comment\n\n", "c.ini", NULL, 0, &w, NULL, &err);
+    assert_msg(err, st, "c.ini:2: model.layers: missing required key",
+               "under [model], a section this file lacks");
+}
+
+static void test_err_unknown_key(void **state)
+{
+    (void)state;
+    WL_EXPECT(10, "depth = 24", "t.ini:10: model.depth: unknown key",
+              "(keys of [model]: name, layers, hidden, heads,");
+    HW_EXPECT(8, "max_matmul = 100000", "t.ini:8: system.max_matmul: unknown key",
+              "max_matmul_dim");
+    HW_EXPECT(14, "update_flops = 1 TFLOP/s\nfanout = 2",
+              "t.ini:15: memoryx.fanout: unknown key", "keys of [memoryx]: capacity");
+}
+
+static void test_err_unknown_section(void **state)
+{
+    (void)state;
+    WL_EXPECT(10, "[optimizer]\nlr = 3e-4",
+              "t.ini:11: optimizer.lr: unknown section [optimizer] in a model file",
+              "(known: [model])");
+    HW_EXPECT(15, "[swarm]", "t.ini:16: swarm.fanout: unknown section [swarm] in a hardware file",
+              "(known: [system] [memoryx] [swarmx] [tiers])");
+    /* a model section in a hardware file */
+    HW_EXPECT(22, "[model]\nlayers = 3", "t.ini:23: model.layers: unknown section [model]",
+              NULL);
+}
+
+static void test_err_duplicate_key(void **state)
+{
+    (void)state;
+    WL_EXPECT(10, "layers = 25", "t.ini:10: model.layers: duplicate key (first given on line 3)",
+              NULL);
+    /* a second [model] header does not reset the check */
+    WL_EXPECT(10, "[model]\nvocab = 50257",
+              "t.ini:11: model.vocab: duplicate key (first given on line 7)", NULL);
+    HW_EXPECT(22, "small = 3 TB", "t.ini:22: tiers.small: duplicate key", NULL);
+}
+
+static void test_err_negative(void **state)
+{
+    (void)state;
+    WL_EXPECT(3, "layers = -24", "t.ini:3: model.layers: must not be negative", NULL);
+    HW_EXPECT(7, "power = -23.5 kW", "t.ini:7: system.power: must not be negative", NULL);
+    WL_EXPECT(10, "master_bytes = -4 B", "t.ini:10: model.master_bytes: must not be negative",
+              NULL);
+    HW_EXPECT(20, "small = -1.5 TB", "t.ini:20: tiers.small: must be greater than zero", NULL);
+}
+
+static void test_err_zero(void **state)
+{
+    (void)state;
+    WL_EXPECT(7, "vocab = 0", "t.ini:7: model.vocab: must be greater than zero", NULL);
+    HW_EXPECT(4, "sram = 0 GB", "t.ini:4: system.sram: must be greater than zero", NULL);
+    HW_EXPECT(6, "utilization = 0 %", "t.ini:6: system.utilization: must be greater than zero",
+              NULL);
+    WL_EXPECT(10, "ffn = 0", "t.ini:10: model.ffn: must be greater than zero", NULL);
+    WL_EXPECT(10, "act_bytes = 0 B", "t.ini:10: model.act_bytes: must be greater than zero",
+              NULL);
+    HW_EXPECT(21, "big = 0 PB", "t.ini:21: tiers.big: must be greater than zero", NULL);
+}
+
+static void test_err_nan_inf(void **state)
+{
+    (void)state;
+    WL_EXPECT(4, "hidden = nan", "t.ini:4: model.hidden: 'nan' is not a number", NULL);
+    WL_EXPECT(4, "hidden = NaN", "t.ini:4: model.hidden: 'NaN' is not a number", NULL);
+    WL_EXPECT(4, "hidden = inf", "t.ini:4: model.hidden: 'inf' is not a number", NULL);
+    HW_EXPECT(3, "peak_flops = -inf PFLOP/s", "t.ini:3: system.peak_flops: '-inf PFLOP/s' is not",
+              NULL);
+    WL_EXPECT(8, "tokens = 1e999", "t.ini:8: model.tokens: '1e999' is out of range", NULL);
+    HW_EXPECT(10, "capacity = 1e300 EB", "t.ini:10: memoryx.capacity: '1e300 EB' is out of range",
+              NULL);
+}
+
+static void test_err_not_integer(void **state)
+{
+    (void)state;
+    WL_EXPECT(3, "layers = 24.5", "t.ini:3: model.layers: must be a whole number", NULL);
+    WL_EXPECT(5, "heads = 2.385", "t.ini:5: model.heads: must be a whole number", NULL);
+    WL_EXPECT(9, "batch = 2.385e-3 k", "t.ini:9: model.batch: must be a whole number", NULL);
+    WL_EXPECT(3, "layers = 1e16", "t.ini:3: model.layers: must be a whole number", NULL);
+    HW_EXPECT(16, "fanout = 2.5", "t.ini:16: swarmx.fanout: must be a whole number", NULL);
+    HW_EXPECT(8, "max_matmul_dim = 100.0005 k", "t.ini:8: system.max_matmul_dim: must be a whole",
+              NULL);
+}
+
+static void test_err_fraction_above_one(void **state)
+{
+    (void)state;
+    HW_EXPECT(6, "utilization = 1.2", "t.ini:6: system.utilization: is a fraction and must be "
+                                      "at most 1 (or 100 %)",
+              NULL);
+    HW_EXPECT(6, "utilization = 120 %", "t.ini:6: system.utilization: is a fraction", NULL);
+    HW_EXPECT(6, "utilization = 2.385 k", "t.ini:6: system.utilization: is a fraction", NULL);
+    /* exactly 1 is fine */
+    char *text = edit(hw_ok, 6, "utilization = 100 %");
+    struct hw_desc h;
+    struct cp_error err = {0};
+    assert_ok(hw_load(text, ORIGIN, NULL, 0, &h, NULL, &err), err);
+    assert_rel(h.wse.utilization, 1.0);
+    free(text);
+}
+
+static void test_err_key_outside_section(void **state)
+{
+    (void)state;
+    WL_EXPECT(0, "layers = 24", "t.ini:1: layers: key outside any section",
+              "put it under [section]");
+    struct wl_desc w;
+    struct cp_error err = {0};
+    cp_status st = wl_load("# comment\n\nname = x\n[model]\n", ORIGIN, NULL, 0, &w, NULL, &err);
+    assert_msg(err, st, "t.ini:3: name: key outside any section", NULL);
+}
+
+static void test_err_syntax(void **state)
+{
+    (void)state;
+    WL_EXPECT(5, "heads 16", "t.ini:5: syntax error: expected '[section]', 'key = value' or a "
+                             "comment",
+              NULL);
+    WL_EXPECT(9, "[model", "t.ini:9: syntax error", NULL);
+    HW_EXPECT(21, "big 2.4 PB", "t.ini:21: syntax error", NULL);
+    /* inih takes "= 5" as an empty key name: still an error on its line */
+    WL_EXPECT(10, "= 5", "t.ini:10: model.: unknown key", NULL);
+    /* inih's continuation lines are turned off: an indented line is an error */
+    WL_EXPECT(10, "  more text", "t.ini:10: syntax error", NULL);
+}
+
+/* BUG (src/spec/desc.c, desc_load): inih keeps parsing after a syntax error
+ * (ini_stop_on_first_error is left at its default, false), and desc_load
+ * tests p.failed before rc, so a later bad key is reported instead of the
+ * earlier syntax error.  A broken section header is the common case: every
+ * key after "[model" lands outside any section and that is what is
+ * reported ("t.ini:2: name: key outside any section"), not line 1. */
+static void test_err_first_error_wins_after_syntax_error_BUG(void **state)
+{
+    (void)state;
+    WL_EXPECT(1, "[model", "t.ini:1: syntax error", NULL);
+    HW_EXPECT(15, "swarmx]", "t.ini:15: syntax error", NULL);
+    WL_EXPECT(5, "heads 16\n[model]\nheads = 16\nbatch = 512\n[model]\ndepth = 1",
+              "t.ini:5: syntax error", NULL);
+}
+
+static void test_err_long_line(void **state)
+{
+    (void)state;
+    char line[300];
+    memset(line, 'x', sizeof line);
+    line[0] = '#';
+    line[198] = '\0';
+    WL_EXPECT(4, line, "t.ini:4: line longer than 197 characters (split the comment)", NULL);
+    /* checked before parsing: an error later in the file does not mask it,
+     * and it is found on the last line without a newline too */
+    char text[400];
+    snprintf(text, sizeof text, "[model]\nbogus\n%s", line);
+    struct wl_desc w;
+    struct cp_error err = {0};
+    cp_status st = wl_load(text, ORIGIN, NULL, 0, &w, NULL, &err);
+    assert_msg(err, st, "t.ini:3: line longer than 197 characters", NULL);
+}
+
+static void test_err_bad_boolean(void **state)
+{
+    (void)state;
+    WL_EXPECT(10, "gated_ffn = maybe",
+              "t.ini:10: model.gated_ffn: 'maybe' is not a boolean (use true or false)", NULL);
+    WL_EXPECT(10, "bias = True", "t.ini:10: model.bias: 'True' is not a boolean", NULL);
+    WL_EXPECT(10, "recompute = 2", "t.ini:10: model.recompute: '2' is not a boolean", NULL);
+}
+
+static void test_err_bad_choice(void **state)
+{
+    (void)state;
+    WL_EXPECT(10, "norm = batchnorm",
+              "t.ini:10: model.norm: 'batchnorm' is not one of layernorm|rmsnorm", NULL);
+    WL_EXPECT(10, "positions = alibi",
+              "t.ini:10: model.positions: 'alibi' is not one of learned|rotary", NULL);
+    WL_EXPECT(10, "norm = layer", "t.ini:10: model.norm: 'layer' is not one of", NULL);
+    WL_EXPECT(10, "norm = rmsnorm|", "t.ini:10: model.norm: 'rmsnorm|' is not one of", NULL);
+}
+
+static void test_err_empty_value(void **state)
+{
+    (void)state;
+    WL_EXPECT(3, "layers =", "t.ini:3: model.layers: empty value (number of transformer blocks)",
+              NULL);
+    HW_EXPECT(2, "name = ", "t.ini:2: system.name: empty value", NULL);
+}
+
+static void test_err_text_too_long(void **state)
+{
+    (void)state;
+    char line[128];
+    snprintf(line, sizeof line, "name = %064d", 7);
+    WL_EXPECT(2, line, "t.ini:2: model.name: text longer than 63 characters", NULL);
+}
+
+static void test_err_tiers(void **state)
+{
+    (void)state;
+    char line[64];
+    snprintf(line, sizeof line, "%032d = 1 TB", 1);
+    HW_EXPECT(22, line, "t.ini:22: tiers.", "name longer than 31 characters");
+    /* 16 entries fit, the 17th does not */
+    char more[1024] = "";
+    for (int i = 0; i < 15; i++) {
+        size_t o = strlen(more);
+        snprintf(more + o, sizeof more - o, "%st%d = %d.5 TB", i ? "\n" : "", i, i + 1);
+    }
+    char *text = edit(hw_ok, 22, more); /* 2 + 15 = 17 tiers */
+    struct hw_desc h;
+    struct cp_error err = {0};
+    cp_status st = hw_load(text, ORIGIN, NULL, 0, &h, NULL, &err);
+    assert_msg(err, st, "t.ini:36: tiers.t14: more than 16 entries", NULL);
+    free(text);
+    char *less = strrchr(more, '\n');
+    *less = '\0';
+    text = edit(hw_ok, 22, more); /* 16 tiers */
+    assert_ok(hw_load(text, ORIGIN, NULL, 0, &h, NULL, &err), err);
+    assert_int_equal(h.mx.tiers.n, 16);
+    assert_string_equal(h.mx.tiers.item[15].name, "t13");
+    assert_rel(h.mx.tiers.item[15].value, 14.5e12);
+    free(text);
+}
+
+static void test_err_set_syntax(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"modellayers=5", "model.layers", "layers=5",
+                                      "model=x.y",     "",             "=."};
+    for (size_t i = 0; i < NELEM(bad); i++) {
+        struct wl_desc w;
+        struct cp_error err = {0};
+        char want[128];
+        snprintf(want, sizeof want, "--set %s: expected section.key=value", bad[i]);
+        cp_status st = wl_load(wl_ok, ORIGIN, &bad[i], 1, &w, NULL, &err);
+        assert_msg(err, st, want, NULL);
+    }
+    /* section or key longer than the internal buffers */
+    char big[200];
+    snprintf(big, sizeof big, "%070d.layers=3", 0);
+    struct wl_desc w;
+    struct cp_error err = {0};
+    const char *sets[] = {big};
+    cp_status st = wl_load(wl_ok, ORIGIN, sets, 1, &w, NULL, &err);
+    assert_msg(err, st, "--set 0000", "expected section.key=value");
+}
+
+static void test_err_set_unknown_key(void **state)
+{
+    (void)state;
+    struct wl_desc w;
+    struct hw_desc h;
+    struct cp_error err = {0};
+    const char *s1[] = {"model.depth=24"};
+    cp_status st = wl_load(wl_ok, ORIGIN, s1, 1, &w, NULL, &err);
+    assert_msg(err, st, "--set model.depth: no such key in a model description", NULL);
+    const char *s2[] = {"system.sram=40 GB"};
+    st = wl_load(wl_ok, ORIGIN, s2, 1, &w, NULL, &err);
+    assert_msg(err, st, "--set system.sram: no such key in a model description", NULL);
+    const char *s3[] = {"model.layers=3"};
+    st = hw_load(hw_ok, ORIGIN, s3, 1, &h, NULL, &err);
+    assert_msg(err, st, "--set model.layers: no such key in a hardware description", NULL);
+}
+
+static void test_err_set_bad_value(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *set, *prefix;
+    } wc[] = {
+        {"model.layers=-3", "--set model.layers: must not be negative"},
+        {"model.layers=2.385", "--set model.layers: must be a whole number"},
+        {"model.vocab=0", "--set model.vocab: must be greater than zero"},
+        {"model.hidden=nan", "--set model.hidden: 'nan' is not a number"},
+        {"model.hidden=", "--set model.hidden: '' is not a number"},
+        {"model.act_bytes=2", "--set model.act_bytes: missing unit"},
+        {"model.bias=maybe", "--set model.bias: 'maybe' is not a boolean"},
+        {"model.norm=groupnorm", "--set model.norm: 'groupnorm' is not one of layernorm|rmsnorm"},
+        {"model.tokens=lots", "--set model.tokens: 'lots' is not a number"},
+    };
+    for (size_t i = 0; i < NELEM(wc); i++) {
+        struct wl_desc w;
+        struct cp_error err = {0};
+        cp_status st = wl_load(wl_ok, ORIGIN, &wc[i].set, 1, &w, NULL, &err);
+        assert_msg(err, st, wc[i].prefix, NULL);
+    }
+    static const struct {
+        const char *set, *prefix;
+    } hc[] = {
+        {"system.utilization=1.2", "--set system.utilization: is a fraction"},
+        {"system.io_bandwidth=150 GB", "--set system.io_bandwidth: unit 'GB' is a size"},
+        {"system.peak_flops=7.5 PFLOPS", "--set system.peak_flops: unknown unit 'PFLOPS'"},
+        {"swarmx.hop_latency=inf us", "--set swarmx.hop_latency: 'inf us' is not a number"},
+    };
+    for (size_t i = 0; i < NELEM(hc); i++) {
+        struct hw_desc h;
+        struct cp_error err = {0};
+        cp_status st = hw_load(hw_ok, ORIGIN, &hc[i].set, 1, &h, NULL, &err);
+        assert_msg(err, st, hc[i].prefix, NULL);
+    }
+}
+
+static void test_err_heads_divide_hidden(void **state)
+{
+    (void)state;
+    WL_EXPECT(5, "heads = 15", "t.ini:5: model.heads: 15 heads do not divide hidden 2048", NULL);
+    struct wl_desc w;
+    struct cp_error err = {0};
+    const char *sets[] = {"model.heads=24"};
+    cp_status st = wl_load(wl_ok, ORIGIN, sets, 1, &w, NULL, &err);
+    assert_msg(err, st, "--set model.heads: 24 heads do not divide hidden 2048", NULL);
+    /* hidden changed by --set, heads from the file: blamed on heads' line */
+    const char *sets2[] = {"model.hidden=2001"};
+    st = wl_load(wl_ok, ORIGIN, sets2, 1, &w, NULL, &err);
+    assert_msg(err, st, "t.ini:5: model.heads: 16 heads do not divide hidden 2001", NULL);
+}
+
+static void test_err_kv_heads_divide_heads(void **state)
+{
+    (void)state;
+    WL_EXPECT(10, "kv_heads = 3",
+              "t.ini:10: model.kv_heads: 3 key/value heads do not divide 16 heads", NULL);
+    WL_EXPECT(10, "kv_heads = 32",
+              "t.ini:10: model.kv_heads: 32 key/value heads do not divide 16 heads", NULL);
+    struct wl_desc w;
+    struct cp_error err = {0};
+    const char *sets[] = {"model.kv_heads=5"};
+    cp_status st = wl_load(wl_ok, ORIGIN, sets, 1, &w, NULL, &err);
+    assert_msg(err, st, "--set model.kv_heads: 5 key/value heads do not divide 16 heads", NULL);
+    /* divisors are fine */
+    char *text = edit(wl_ok, 10, "kv_heads = 4");
+    assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, NULL, &err), err);
+    assert_rel(w.kv_heads, 4);
+    free(text);
+}
+
+static void test_err_fanout_one(void **state)
+{
+    (void)state;
+    HW_EXPECT(16, "fanout = 1",
+              "t.ini:16: swarmx.fanout: a tree needs at least 2 children per node", NULL);
+    struct hw_desc h;
+    struct cp_error err = {0};
+    const char *sets[] = {"swarmx.fanout=1"};
+    cp_status st = hw_load(hw_ok, ORIGIN, sets, 1, &h, NULL, &err);
+    assert_msg(err, st, "--set swarmx.fanout: a tree needs at least 2 children per node", NULL);
+    const char *sets2[] = {"swarmx.fanout=2"};
+    assert_ok(hw_load(hw_ok, ORIGIN, sets2, 1, &h, NULL, &err), err);
+}
+
+static void test_err_first_of_several(void **state)
+{
+    (void)state;
+    /* two handler errors: the first line wins */
+    WL_EXPECT(3, "layers = -1\nhidden = -2", "t.ini:3: model.layers: must not be negative", NULL);
+    /* a load error stops --set from running */
+    struct wl_desc w;
+    struct cp_error err = {0};
+    char *text = edit(wl_ok, 3, "layers = -1");
+    const char *sets[] = {"model.nope=1"};
+    cp_status st = wl_load(text, ORIGIN, sets, 1, &w, NULL, &err);
+    assert_msg(err, st, "t.ini:3: model.layers: must not be negative", NULL);
+    free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_edit_helper),
+        cmocka_unit_test(test_hw_ok_values),
+        cmocka_unit_test(test_hw_tiers_optional),
+        cmocka_unit_test(test_wl_defaults),
+        cmocka_unit_test(test_wl_all_keys),
+        cmocka_unit_test(test_bool_spellings),
+        cmocka_unit_test(test_tokens_chinchilla),
+        cmocka_unit_test(test_set_overrides),
+        cmocka_unit_test(test_desc_set_direct),
+        cmocka_unit_test(test_desc_find),
+        cmocka_unit_test(test_desc_format),
+        cmocka_unit_test(test_key_error_default_and_set),
+        cmocka_unit_test(test_line_limit_boundary),
+        cmocka_unit_test(test_crlf_and_no_final_newline),
+        cmocka_unit_test(test_null_src_and_err),
+        cmocka_unit_test(test_err_unknown_unit),
+        cmocka_unit_test(test_err_wrong_dimension),
+        cmocka_unit_test(test_err_missing_unit),
+        cmocka_unit_test(test_err_missing_required),
+        cmocka_unit_test(test_err_unknown_key),
+        cmocka_unit_test(test_err_unknown_section),
+        cmocka_unit_test(test_err_duplicate_key),
+        cmocka_unit_test(test_err_negative),
+        cmocka_unit_test(test_err_zero),
+        cmocka_unit_test(test_err_nan_inf),
+        cmocka_unit_test(test_err_not_integer),
+        cmocka_unit_test(test_err_fraction_above_one),
+        cmocka_unit_test(test_err_key_outside_section),
+        cmocka_unit_test(test_err_syntax),
+        cmocka_unit_test(test_err_first_error_wins_after_syntax_error_BUG),
+        cmocka_unit_test(test_err_long_line),
+        cmocka_unit_test(test_err_bad_boolean),
+        cmocka_unit_test(test_err_bad_choice),
+        cmocka_unit_test(test_err_empty_value),
+        cmocka_unit_test(test_err_text_too_long),
+        cmocka_unit_test(test_err_tiers),
+        cmocka_unit_test(test_err_set_syntax),
+        cmocka_unit_test(test_err_set_unknown_key),
+        cmocka_unit_test(test_err_set_bad_value),
+        cmocka_unit_test(test_err_heads_divide_hidden),
+        cmocka_unit_test(test_err_kv_heads_divide_heads),
+        cmocka_unit_test(test_err_fanout_one),
+        cmocka_unit_test(test_err_first_of_several),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
