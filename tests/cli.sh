@@ -5,7 +5,7 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 B=${B:-build}
-CP="$PWD/$B/cerebras-plan"
+case "$B" in /*) CP="$B/cerebras-plan" ;; *) CP="$PWD/$B/cerebras-plan" ;; esac
 T=$(mktemp -d) || exit 2
 trap 'rm -rf "$T"' EXIT INT TERM
 n=0

@@ -144,8 +144,8 @@ static void wl_expect(int n, const char *repl, const char *prefix, const char *c
     struct desc_src src;
     struct cp_error err = {0};
     cp_status st = wl_load(text, ORIGIN, NULL, 0, &w, &src, &err);
+    free(text); /* before a failing check jumps out */
     check_msg(&err, st, prefix, contains, file, line);
-    free(text);
 }
 #define WL_EXPECT(n, repl, prefix, contains) \
     wl_expect((n), (repl), (prefix), (contains), __FILE__, __LINE__)
@@ -158,8 +158,8 @@ static void hw_expect(int n, const char *repl, const char *prefix, const char *c
     struct desc_src src;
     struct cp_error err = {0};
     cp_status st = hw_load(text, ORIGIN, NULL, 0, &h, &src, &err);
+    free(text); /* before a failing check jumps out */
     check_msg(&err, st, prefix, contains, file, line);
-    free(text);
 }
 #define HW_EXPECT(n, repl, prefix, contains) \
     hw_expect((n), (repl), (prefix), (contains), __FILE__, __LINE__)
@@ -458,7 +458,7 @@ static void test_desc_format(void **state)
     assert_string_equal(FMT(wl_schema, &w, "model", "bias"), "false");
     assert_string_equal(FMT(wl_schema, &w, "model", "tied_embeddings"), "true");
     assert_string_equal(FMT(wl_schema, &w, "model", "layers"), "24");
-    assert_string_equal(FMT(wl_schema, &w, "model", "tokens"), "3.0000e+11");
+    assert_string_equal(FMT(wl_schema, &w, "model", "batch"), "512");
 #undef FMT
 }
 
@@ -528,6 +528,109 @@ static void test_null_src_and_err(void **state)
     assert_int_equal(hw_load("[system]\n", ORIGIN, NULL, 0, &h, NULL, NULL), CP_EINPUT);
 }
 
+static void test_set_tiers(void **state)
+{
+    (void)state;
+    const char *sets[] = {"tiers.huge=1.2 PB", "tiers.small=2.385 TB"};
+    struct hw_desc h;
+    struct desc_src src;
+    struct cp_error err = {0};
+    assert_ok(hw_load(hw_ok, ORIGIN, sets, 2, &h, &src, &err), err);
+    assert_int_equal(h.mx.tiers.n, 3);
+    assert_string_equal(h.mx.tiers.item[0].name, "small"); /* replaced in place */
+    assert_rel(h.mx.tiers.item[0].value, 2.385e12);
+    assert_string_equal(h.mx.tiers.item[2].name, "huge");  /* appended */
+    assert_rel(h.mx.tiers.item[2].value, 1.2e15);
+    static const struct {
+        const char *set, *prefix;
+    } bad[] = {
+        {"tiers.zero=0 TB", "--set tiers.zero: must be greater than zero"},
+        {"tiers.neg=-1 TB", "--set tiers.neg: must be greater than zero"},
+        {"tiers.rate=1 TB/s", "--set tiers.rate: unit 'TB/s' is a bandwidth"},
+        {"tiers.bare=4", "--set tiers.bare: missing unit"},
+        {"tiers.abcdefghijklmnopqrstuvwxyz0123456=1 TB",
+         "--set tiers.abcdefghijklmnopqrstuvwxyz0123456: name longer than 31 characters"},
+    };
+    for (size_t i = 0; i < NELEM(bad); i++) {
+        cp_status st = hw_load(hw_ok, ORIGIN, &bad[i].set, 1, &h, &src, &err);
+        assert_msg(err, st, bad[i].prefix, NULL);
+    }
+    /* a model has no list section */
+    struct wl_desc w;
+    const char *ws[] = {"tiers.x=1 TB"};
+    cp_status st = wl_load(wl_ok, ORIGIN, ws, 1, &w, NULL, &err);
+    assert_msg(err, st, "--set tiers.x: no such key in a model description", NULL);
+    /* the 17th entry by --set is refused */
+    char more[1024] = "";
+    for (int i = 0; i < 14; i++) {
+        size_t o = strlen(more);
+        snprintf(more + o, sizeof more - o, "%st%d = %d TB", i ? "\n" : "", i, i + 1);
+    }
+    char *text = edit(hw_ok, 22, more); /* 16 tiers */
+    const char *s17[] = {"tiers.small=3 TB", "tiers.one_more=9 TB"};
+    st = hw_load(text, ORIGIN, s17, 2, &h, NULL, &err);
+    assert_msg(err, st, "--set tiers.one_more: more than 16 entries", NULL);
+    free(text);
+}
+
+static void test_bom(void **state)
+{
+    (void)state;
+    char text[sizeof wl_ok + 3];
+    snprintf(text, sizeof text, "\xEF\xBB\xBF%s", wl_ok);
+    struct wl_desc w;
+    struct desc_src src;
+    struct cp_error err = {0};
+    assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, &src, &err), err);
+    assert_rel(w.layers, 24);
+    assert_int_equal(src.line[desc_find(&wl_schema, "model", "layers")], 3);
+}
+
+static void test_crlf_line_limit(void **state)
+{
+    (void)state;
+    /* the '\r' of a CRLF line does not count toward the 197 */
+    char line[300];
+    memset(line, 'y', sizeof line);
+    line[0] = '#';
+    line[197] = '\r';
+    line[198] = '\0';
+    char *text = edit(wl_ok, 10, line);
+    struct wl_desc w;
+    struct cp_error err = {0};
+    assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, NULL, &err), err);
+    free(text);
+    line[197] = 'y';
+    line[198] = '\r';
+    line[199] = '\0';
+    text = edit(wl_ok, 10, line);
+    cp_status st = wl_load(text, ORIGIN, NULL, 0, &w, NULL, &err);
+    assert_msg(err, st, "t.ini:10: line longer than 197 characters", NULL);
+    free(text);
+}
+
+static void test_desc_load_set_direct(void **state)
+{
+    (void)state;
+    struct wl_desc w;
+    struct desc_src src;
+    struct cp_error err = {0};
+    const char *sets[] = {"model.layers=48", "model.recompute=yes"};
+    assert_ok(desc_load_set(&wl_schema, wl_ok, ORIGIN, sets, 2, &w, &src, &err), err);
+    assert_rel(w.layers, 48);
+    assert_int_equal(w.recompute, 1);
+    /* derived defaults are wl_load's, not the loader's */
+    assert_rel(w.ffn, 0);
+    assert_int_equal(src.line[desc_find(&wl_schema, "model", "layers")], -1);
+    assert_int_equal(src.line[desc_find(&wl_schema, "model", "hidden")], 4);
+    /* plain desc_load, then a failing override */
+    assert_ok(desc_load(&wl_schema, wl_ok, ORIGIN, &w, &src, &err), err);
+    const char *bad[] = {"model.layers=1", "model.nope=2", "model.layers=3"};
+    cp_status st = desc_load_set(&wl_schema, wl_ok, ORIGIN, bad, 3, &w, &src, &err);
+    assert_msg(err, st, "--set model.nope: no such key", NULL);
+    assert_rel(w.layers, 1); /* applied in order, stopped at the failure */
+}
+
 /* ---- errors: every kind, exact line ---- */
 
 static void test_err_unknown_unit(void **state)
@@ -581,7 +684,7 @@ static void test_err_missing_required(void **state)
      * another section's name */
     struct wl_desc w;
     struct cp_error err = {0};
-    cp_status st = wl_load("# [model]\n[modelx]\n[model]\nlayers = 24\n", ORIGIN, NULL, 0, &w,
+    cp_status st = wl_load("# [model]\n; [model]\n[model]\nlayers = 24\n", ORIGIN, NULL, 0, &w,
                            NULL, &err);
     assert_msg(err, st, "t.ini:3: model.hidden: missing required key", NULL);
     /* a whole section missing: reported at the end of the file */
@@ -611,14 +714,27 @@ static void test_err_unknown_key(void **state)
 static void test_err_unknown_section(void **state)
 {
     (void)state;
+    /* reported at the header line, before any key is read */
     WL_EXPECT(10, "[optimizer]\nlr = 3e-4",
-              "t.ini:11: optimizer.lr: unknown section [optimizer] in a model file",
-              "(known: [model])");
-    HW_EXPECT(15, "[swarm]", "t.ini:16: swarm.fanout: unknown section [swarm] in a hardware file",
-              "(known: [system] [memoryx] [swarmx] [tiers])");
-    /* a model section in a hardware file */
-    HW_EXPECT(22, "[model]\nlayers = 3", "t.ini:23: model.layers: unknown section [model]",
+              "t.ini:10: [optimizer]: unknown section in a model file (known: [model])", NULL);
+    HW_EXPECT(15, "[swarm]",
+              "t.ini:15: [swarm]: unknown section in a hardware file "
+              "(known: [system] [memoryx] [swarmx] [tiers])",
               NULL);
+    /* a model section in a hardware file */
+    HW_EXPECT(22, "[model]\nlayers = 3", "t.ini:22: [model]: unknown section in a hardware", NULL);
+    /* an unknown section with no keys is still reported */
+    WL_EXPECT(10, "  [extra]", "t.ini:10: [extra]: unknown section in a model file", NULL);
+    /* names are exact: case and inner blanks matter */
+    WL_EXPECT(1, "[Model]", "t.ini:1: [Model]: unknown section", NULL);
+    WL_EXPECT(1, "[ model ]", "t.ini:1: [ model ]: unknown section", NULL);
+    /* a known header repeated is fine */
+    char *text = edit(wl_ok, 10, "[model]\nffn = 5000");
+    struct wl_desc w;
+    struct cp_error err = {0};
+    assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, NULL, &err), err);
+    assert_rel(w.ffn, 5000);
+    free(text);
 }
 
 static void test_err_duplicate_key(void **state)
@@ -717,18 +833,15 @@ static void test_err_syntax(void **state)
     WL_EXPECT(9, "[model", "t.ini:9: syntax error", NULL);
     HW_EXPECT(21, "big 2.4 PB", "t.ini:21: syntax error", NULL);
     /* inih takes "= 5" as an empty key name: still an error on its line */
-    WL_EXPECT(10, "= 5", "t.ini:10: model.: unknown key", NULL);
+    WL_EXPECT(10, "= 5", "t.ini:10: model.: empty key name", NULL);
     /* inih's continuation lines are turned off: an indented line is an error */
     WL_EXPECT(10, "  more text", "t.ini:10: syntax error", NULL);
 }
 
-/* BUG (src/spec/desc.c, desc_load): inih keeps parsing after a syntax error
- * (ini_stop_on_first_error is left at its default, false), and desc_load
- * tests p.failed before rc, so a later bad key is reported instead of the
- * earlier syntax error.  A broken section header is the common case: every
- * key after "[model" lands outside any section and that is what is
- * reported ("t.ini:2: name: key outside any section"), not line 1. */
-static void test_err_first_error_wins_after_syntax_error_BUG(void **state)
+/* inih keeps parsing after a syntax error; the first error in the file is
+ * the one reported.  A broken section header is the common case: every key
+ * after "[model" lands outside any section, but line 1 is reported. */
+static void test_err_first_error_wins_after_syntax_error(void **state)
 {
     (void)state;
     WL_EXPECT(1, "[model", "t.ini:1: syntax error", NULL);
@@ -978,6 +1091,10 @@ int main(void)
         cmocka_unit_test(test_line_limit_boundary),
         cmocka_unit_test(test_crlf_and_no_final_newline),
         cmocka_unit_test(test_null_src_and_err),
+        cmocka_unit_test(test_set_tiers),
+        cmocka_unit_test(test_bom),
+        cmocka_unit_test(test_crlf_line_limit),
+        cmocka_unit_test(test_desc_load_set_direct),
         cmocka_unit_test(test_err_unknown_unit),
         cmocka_unit_test(test_err_wrong_dimension),
         cmocka_unit_test(test_err_missing_unit),
@@ -992,7 +1109,7 @@ int main(void)
         cmocka_unit_test(test_err_fraction_above_one),
         cmocka_unit_test(test_err_key_outside_section),
         cmocka_unit_test(test_err_syntax),
-        cmocka_unit_test(test_err_first_error_wins_after_syntax_error_BUG),
+        cmocka_unit_test(test_err_first_error_wins_after_syntax_error),
         cmocka_unit_test(test_err_long_line),
         cmocka_unit_test(test_err_bad_boolean),
         cmocka_unit_test(test_err_bad_choice),

@@ -339,11 +339,9 @@ static void test_parse_hex_bare_prefix(void **state)
     check_err_cases(c, NELEM(c));
 }
 
-/* BUG (src/base/units.c, unit_parse): strtod() accepts hexadecimal floats
- * whole, so "0x10" parses as 16 and "0x1p3 GB" as 8 GB.  The hex check only
- * looks at end[0] after strtod, which is 'x' only when no hex digits follow.
- * units.c's own comment says "we want plain decimals only". */
-static void test_parse_rejects_hex_with_digits_BUG(void **state)
+/* strtod() would take hexadecimal floats whole ("0x10" as 16); they are
+ * rejected before it runs, with or without a sign. */
+static void test_parse_rejects_hex_with_digits(void **state)
 {
     (void)state;
     static const struct err_case c[] = {
@@ -352,6 +350,8 @@ static void test_parse_rejects_hex_with_digits_BUG(void **state)
         {"0x1p3 GB", UNIT_BYTES, "hexadecimal"},
         {"-0x10", UNIT_COUNT, "hexadecimal"},
         {"0X1.8P1", UNIT_COUNT, "hexadecimal"},
+        {"+0x1p-2", UNIT_FRACTION, "hexadecimal"},
+        {"  0x28 GB", UNIT_BYTES, "'0x28 GB': hexadecimal numbers are not accepted"},
     };
     check_err_cases(c, NELEM(c));
 }
@@ -400,11 +400,9 @@ static void test_parse_binary_prefix_not_on_flop(void **state)
     check_err_cases(c, NELEM(c));
 }
 
-/* BUG (src/base/units.c, unit_hint): "KiFLOP" and "KiW" get the kilo-prefix
- * hint ("the kilo prefix is k (decimal) or Ki (binary), e.g. 48 KiB"), which
- * recommends the very Ki the user wrote, because the u[0] == 'K' test runs
- * before the binary-prefix test.  MiFLOP or GiFLOP/s get the right hint. */
-static void test_parse_kibi_flop_hint_BUG(void **state)
+/* "KiFLOP" and "KiW" get the binary-prefix hint, not the kilo-prefix hint
+ * that would recommend the very Ki the user wrote. */
+static void test_parse_kibi_flop_hint(void **state)
 {
     (void)state;
     static const struct err_case c[] = {
@@ -652,12 +650,9 @@ static void test_format_parse_round_trip(void **state)
     }
 }
 
-/* BUG (doc/code mismatch, src/base/units.h vs units.c format_count):
- * units.h gives "1.746e+11" as an example of unit_format's output, which
- * only a count can produce, but format_count prints "%.4e" and yields
- * "1.7460e+11" (five significant digits, a trailing zero).  Either the
- * header example or the format is wrong; the other dimensions use %.4g. */
-static void test_format_count_header_example_BUG(void **state)
+/* units.h gives "1.746e+11" as an example of unit_format's output for a
+ * large count: four significant digits, as for the other dimensions. */
+static void test_format_count_header_example(void **state)
 {
     (void)state;
     assert_fmt(1.746e11, UNIT_COUNT, "1.746e+11");
@@ -679,10 +674,10 @@ int main(void)
         cmocka_unit_test(test_parse_not_a_number),
         cmocka_unit_test(test_parse_out_of_range),
         cmocka_unit_test(test_parse_hex_bare_prefix),
-        cmocka_unit_test(test_parse_rejects_hex_with_digits_BUG),
+        cmocka_unit_test(test_parse_rejects_hex_with_digits),
         cmocka_unit_test(test_parse_unknown_unit),
         cmocka_unit_test(test_parse_binary_prefix_not_on_flop),
-        cmocka_unit_test(test_parse_kibi_flop_hint_BUG),
+        cmocka_unit_test(test_parse_kibi_flop_hint),
         cmocka_unit_test(test_parse_wrong_dimension),
         cmocka_unit_test(test_parse_missing_unit),
         cmocka_unit_test(test_parse_why_truncated_safely),
@@ -691,7 +686,7 @@ int main(void)
         cmocka_unit_test(test_format),
         cmocka_unit_test(test_format_truncates),
         cmocka_unit_test(test_format_parse_round_trip),
-        cmocka_unit_test(test_format_count_header_example_BUG),
+        cmocka_unit_test(test_format_count_header_example),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

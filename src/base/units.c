@@ -116,10 +116,10 @@ static const char *unit_hint(const char *u)
         return "write FLOP/s, e.g. 7.5 PFLOP/s";
     if (strstr(u, "ps") && !strstr(u, "/"))
         return "write rates with /s, e.g. 100 Gb/s or 150 GB/s";
-    if (u[0] == 'K')
-        return "the kilo prefix is k (decimal) or Ki (binary), e.g. 48 KiB";
     if (strstr(u, "iFLOP") || strstr(u, "iW"))
         return "binary prefixes (Ki, Mi, ...) apply to bytes and bits only";
+    if (u[0] == 'K')
+        return "the kilo prefix is k (decimal) or Ki (binary), e.g. 48 KiB";
     if (strcmp(u, "sec") == 0 || strcmp(u, "m") == 0 || strcmp(u, "hr") == 0)
         return "time units are s, ms, us, ns, min, h, d";
     return "see cerebras-plan(5) for the units";
@@ -215,7 +215,7 @@ static char *format_count(double v, char *buf, size_t n)
     else if (fabs(v) < 1e7)
         snprintf(buf, n, "%.4g", v);
     else
-        snprintf(buf, n, "%.4e", v);
+        snprintf(buf, n, "%.4g", v);
     return buf;
 }
 

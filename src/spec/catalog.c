@@ -60,13 +60,25 @@ static cp_status read_file(const char *path, char **text, struct cp_error *err)
     fclose(f);
     if (bad || n > CAT_FILE_MAX || memchr(buf, '\0', n)) {
         free(buf);
+        if (bad)
+            return cp_fail(err, CP_EIO, "%s: read error", path);
         return cp_fail(err, CP_EINPUT, "%s: %s", path,
-                       bad ? "read error" : n > CAT_FILE_MAX ? "larger than 1 MiB, not a description"
-                                                             : "binary data, not a description");
+                       n > CAT_FILE_MAX ? "larger than 1 MiB, not a description"
+                                        : "binary data, not a description");
     }
     buf[n] = '\0';
     *text = buf;
     return CP_OK;
+}
+
+/* A file named outright (not searched for) that is missing cannot be read. */
+static cp_status not_found_is_eio(cp_status st, struct cp_error *err)
+{
+    if (st != CP_ENOTFOUND)
+        return st;
+    if (err)
+        err->status = CP_EIO;
+    return CP_EIO;
 }
 
 static int is_path(const char *arg)
@@ -90,7 +102,7 @@ static cp_status resolve_path(const char *arg, enum cat_kind want, struct cat_en
 {
     cp_status st = read_file(arg, &out->text, err);
     if (st != CP_OK)
-        return st == CP_ENOTFOUND ? CP_EIO : st;
+        return not_found_is_eio(st, err);
     out->kind = cat_kind_of(out->text);
     snprintf(out->origin, sizeof out->origin, "%s", arg);
     base_name(arg, out->name, sizeof out->name);
@@ -271,8 +283,7 @@ cp_status cat_open(const struct cat_entry *item, struct cat_entry *out, struct c
             return CP_OK;
         return cp_fail(err, CP_ENOTFOUND, "%s: not built in", item->origin);
     }
-    cp_status st = read_file(item->origin, &out->text, err);
-    return st == CP_ENOTFOUND ? CP_EIO : st;
+    return not_found_is_eio(read_file(item->origin, &out->text, err), err);
 }
 
 void cat_list_free(struct cat_list *l)

@@ -43,7 +43,7 @@ struct parse {
     struct desc_src *src;
     struct reader rd;
     struct cp_error *err;
-    int failed;
+    int failed; /* line of the first error the handler found, or 0 */
     int seen[DESC_MAX_KEYS];
     char list_seen[DESC_LIST_MAX];
 };
@@ -94,6 +94,13 @@ static void list_keys(const struct desc_schema *s, const char *section, char *bu
         size_t len = strlen(buf);
         snprintf(buf + len, n - len, "%s%s", len ? ", " : "", s->keys[i].name);
     }
+}
+
+static void trim_end(char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
 }
 
 static int parse_bool(const char *v, int *out)
@@ -192,7 +199,7 @@ static int fail_at(struct parse *p, const char *section, const char *name, const
                 why);
     else
         cp_fail(p->err, CP_EINPUT, "%s:%d: %s: %s", p->src->origin, p->rd.line, name, why);
-    p->failed = 1;
+    p->failed = p->rd.line;
     return 0;
 }
 
@@ -250,6 +257,8 @@ static int handler(void *user, const char *section, const char *name, const char
         return 0;
     if (*section == '\0')
         return fail_at(p, "", name, "key outside any section (put it under [section])");
+    if (*name == '\0')
+        return fail_at(p, section, name, "empty key name (expected 'key = value')");
     if (!known_section(p->s, section)) {
         char secs[256];
         list_sections(p->s, secs, sizeof secs);
@@ -367,7 +376,7 @@ static cp_status check_required(struct parse *p, const char *text)
         int line = section_line(text, k->section);
         return cp_fail(p->err, CP_EINPUT,
                        "%s:%d: %s.%s: missing required key (add '%s = %s' under [%s]%s: %s)",
-                       p->src->origin, line ? line : p->rd.line, k->section, k->name, k->name,
+                       p->src->origin, line ? line : p->rd.line > 0 ? p->rd.line : 1, k->section, k->name, k->name,
                        k->type == DESC_NUM && k->dim != UNIT_COUNT ? unit_example(k->dim) : "...", k->section,
                        line ? "" : ", a section this file lacks", k->help);
     }
@@ -387,7 +396,8 @@ cp_status desc_load(const struct desc_schema *s, const char *text, const char *o
     p.rd.p = text;
     ini_allow_multiline = false;
     int rc = ini_parse_stream(read_line, &p.rd, handler, &p);
-    if (p.failed)
+    /* inih goes on after a syntax error; report whichever error came first. */
+    if (p.failed && !(rc > 0 && rc < p.failed))
         return CP_EINPUT;
     if (rc > 0)
         return cp_fail(err, CP_EINPUT,
@@ -408,6 +418,7 @@ cp_status desc_set(const struct desc_schema *s, const char *assign, void *target
         return cp_fail(err, CP_EINPUT, "--set %s: expected section.key=value", assign);
     snprintf(sec, sizeof sec, "%.*s", (int)(dot - assign), assign);
     snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
+    trim_end(key); /* "--set 'model.layers = 97'" */
     const char *value = eq + 1;
     while (isspace((unsigned char)*value))
         value++;
