@@ -165,7 +165,7 @@ static void check_msg(const struct cp_error *err, cp_status st, cp_status want,
         _fail(file, line);
     }
 }
-#define assert_msg(err, st, want, contains) \
+#define assert_msg(err, st, want, contains)                                                        \
     check_msg(&(err), (st), (want), (contains), __FILE__, __LINE__)
 
 static void check_ok(cp_status st, const struct cp_error *err, const char *file, int line)
@@ -449,17 +449,15 @@ static void test_list_builtin(void **state)
     struct cat_list l;
     struct cp_error err = {0};
     assert_ok(cat_list(&none, CAT_ANY, &l, &err), err);
-    static const char *const want[] = {"100t",    "10t",        "120t",        "gpt3-175b",
-                                       "gpt3-xl", "llama2-70b", "megatron-1t", "cs2",
-                                       "cs3"};
+    static const char *const want[] = {"100t",       "10t",         "120t", "gpt3-175b", "gpt3-xl",
+                                       "llama2-70b", "megatron-1t", "cs2",  "cs3"};
     assert_int_equal(l.n, NELEM(want));
     for (size_t i = 0; i < l.n; i++) {
         assert_string_equal(l.items[i].name, want[i]);
         assert_int_equal(l.items[i].kind, i < 7 ? CAT_MODEL : CAT_HW);
         assert_null(l.items[i].text);
         char origin[128];
-        snprintf(origin, sizeof origin, "<built-in>/%s/%s.ini", i < 7 ? "models" : "hw",
-                 want[i]);
+        snprintf(origin, sizeof origin, "<built-in>/%s/%s.ini", i < 7 ? "models" : "hw", want[i]);
         assert_string_equal(l.items[i].origin, origin);
     }
     cat_list_free(&l);
@@ -488,10 +486,9 @@ static void test_list_with_dirs(void **state)
     assert_ok(cat_list(&d, CAT_ANY, &l, &err), err);
     /* models: 7 built-in + bin, dirx, x, y; hw: 2 + tiny.  "bad name",
      * ".ini" and notes.txt are skipped. */
-    static const char *const want[] = {"100t",      "10t",     "120t",        "bin",
-                                       "dirx",      "gpt3-175b", "gpt3-xl",   "llama2-70b",
-                                       "megatron-1t", "x",     "y",           "cs2",
-                                       "cs3",       "tiny"};
+    static const char *const want[] = {"100t",      "10t",     "120t",       "bin",         "dirx",
+                                       "gpt3-175b", "gpt3-xl", "llama2-70b", "megatron-1t", "x",
+                                       "y",         "cs2",     "cs3",        "tiny"};
     if (l.n != NELEM(want)) {
         for (size_t i = 0; i < l.n; i++)
             print_error("  listed %s (%s)\n", l.items[i].name, l.items[i].origin);
@@ -544,8 +541,8 @@ static void test_open_listed(void **state)
     cat_list_free(&l);
 
     /* an entry that is not (or no longer) there */
-    struct cat_entry gone = {.kind = CAT_MODEL, .name = "nope",
-                             .origin = "<built-in>/models/nope.ini"};
+    struct cat_entry gone = {
+        .kind = CAT_MODEL, .name = "nope", .origin = "<built-in>/models/nope.ini"};
     struct cat_entry e;
     cp_status st = cat_open(&gone, &e, &err);
     assert_msg(err, st, CP_ENOTFOUND, "<built-in>/models/nope.ini: not built in");

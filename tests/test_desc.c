@@ -23,37 +23,37 @@
 /* ---- fixtures: valid descriptions, one key per line (line numbers are
  * what the error tests check) ---- */
 
-static const char hw_ok[] = "[system]\n"                       /*  1 */
-                            "name = Test WSE\n"                /*  2 */
-                            "peak_flops = 7.385 PFLOP/s\n"     /*  3 */
-                            "sram = 40.25 GB\n"                /*  4 */
-                            "io_bandwidth = 1.2 Tb/s\n"        /*  5 */
-                            "utilization = 45.5 %\n"           /*  6 */
-                            "power = 23.5 kW\n"                /*  7 */
-                            "max_matmul_dim = 100000\n"        /*  8 */
-                            "[memoryx]\n"                      /*  9 */
-                            "capacity = 4.5 TB\n"              /* 10 */
-                            "dram = 3.75 TiB\n"                /* 11 */
-                            "bandwidth = 150 GB/s\n"           /* 12 */
-                            "bytes_per_param = 20.5 B\n"       /* 13 */
-                            "update_flops = 1.125 TFLOP/s\n"   /* 14 */
-                            "[swarmx]\n"                       /* 15 */
-                            "fanout = 3\n"                     /* 16 */
-                            "link_bandwidth = 1.2 Tb/s\n"      /* 17 */
-                            "hop_latency = 2.385 us\n"         /* 18 */
-                            "[tiers]\n"                        /* 19 */
-                            "small = 1.5 TB\n"                 /* 20 */
-                            "big = 2.4 PB\n";                  /* 21 */
+static const char hw_ok[] = "[system]\n"                     /*  1 */
+                            "name = Test WSE\n"              /*  2 */
+                            "peak_flops = 7.385 PFLOP/s\n"   /*  3 */
+                            "sram = 40.25 GB\n"              /*  4 */
+                            "io_bandwidth = 1.2 Tb/s\n"      /*  5 */
+                            "utilization = 45.5 %\n"         /*  6 */
+                            "power = 23.5 kW\n"              /*  7 */
+                            "max_matmul_dim = 100000\n"      /*  8 */
+                            "[memoryx]\n"                    /*  9 */
+                            "capacity = 4.5 TB\n"            /* 10 */
+                            "dram = 3.75 TiB\n"              /* 11 */
+                            "bandwidth = 150 GB/s\n"         /* 12 */
+                            "bytes_per_param = 20.5 B\n"     /* 13 */
+                            "update_flops = 1.125 TFLOP/s\n" /* 14 */
+                            "[swarmx]\n"                     /* 15 */
+                            "fanout = 3\n"                   /* 16 */
+                            "link_bandwidth = 1.2 Tb/s\n"    /* 17 */
+                            "hop_latency = 2.385 us\n"       /* 18 */
+                            "[tiers]\n"                      /* 19 */
+                            "small = 1.5 TB\n"               /* 20 */
+                            "big = 2.4 PB\n";                /* 21 */
 
-static const char wl_ok[] = "[model]\n"          /* 1 */
-                            "name = Test GPT\n"  /* 2 */
-                            "layers = 24\n"      /* 3 */
-                            "hidden = 2048\n"    /* 4 */
-                            "heads = 16\n"       /* 5 */
-                            "seq_len = 2048\n"   /* 6 */
-                            "vocab = 50257\n"    /* 7 */
-                            "tokens = 300e9\n"   /* 8 */
-                            "batch = 512\n";     /* 9 */
+static const char wl_ok[] = "[model]\n"         /* 1 */
+                            "name = Test GPT\n" /* 2 */
+                            "layers = 24\n"     /* 3 */
+                            "hidden = 2048\n"   /* 4 */
+                            "heads = 16\n"      /* 5 */
+                            "seq_len = 2048\n"  /* 6 */
+                            "vocab = 50257\n"   /* 7 */
+                            "tokens = 300e9\n"  /* 8 */
+                            "batch = 512\n";    /* 9 */
 
 #define ORIGIN "t.ini"
 
@@ -101,8 +101,8 @@ static void check_msg(const struct cp_error *err, cp_status st, const char *pref
         _fail(file, line);
     }
     if (strncmp(err->msg, prefix, strlen(prefix)) != 0) {
-        print_error("%s:%d: message \"%s\"\n    does not start with \"%s\"\n", file, line,
-                    err->msg, prefix);
+        print_error("%s:%d: message \"%s\"\n    does not start with \"%s\"\n", file, line, err->msg,
+                    prefix);
         _fail(file, line);
     }
     if (contains && strstr(err->msg, contains) == NULL) {
@@ -111,7 +111,7 @@ static void check_msg(const struct cp_error *err, cp_status st, const char *pref
         _fail(file, line);
     }
 }
-#define assert_msg(err, st, prefix, contains) \
+#define assert_msg(err, st, prefix, contains)                                                      \
     check_msg(&(err), (st), (prefix), (contains), __FILE__, __LINE__)
 
 static void check_ok(cp_status st, const struct cp_error *err, const char *file, int line)
@@ -147,7 +147,7 @@ static void wl_expect(int n, const char *repl, const char *prefix, const char *c
     free(text); /* before a failing check jumps out */
     check_msg(&err, st, prefix, contains, file, line);
 }
-#define WL_EXPECT(n, repl, prefix, contains) \
+#define WL_EXPECT(n, repl, prefix, contains)                                                       \
     wl_expect((n), (repl), (prefix), (contains), __FILE__, __LINE__)
 
 static void hw_expect(int n, const char *repl, const char *prefix, const char *contains,
@@ -161,7 +161,7 @@ static void hw_expect(int n, const char *repl, const char *prefix, const char *c
     free(text); /* before a failing check jumps out */
     check_msg(&err, st, prefix, contains, file, line);
 }
-#define HW_EXPECT(n, repl, prefix, contains) \
+#define HW_EXPECT(n, repl, prefix, contains)                                                       \
     hw_expect((n), (repl), (prefix), (contains), __FILE__, __LINE__)
 
 /* ---- success ---- */
@@ -326,8 +326,8 @@ static void test_bool_spellings(void **state)
     static const struct {
         const char *v;
         int want;
-    } c[] = {{"true", 1}, {"yes", 1}, {"1", 1}, {"on", 1},
-             {"false", 0}, {"no", 0}, {"0", 0}, {"off", 0}};
+    } c[] = {{"true", 1},  {"yes", 1}, {"1", 1}, {"on", 1},
+             {"false", 0}, {"no", 0},  {"0", 0}, {"off", 0}};
     for (size_t i = 0; i < NELEM(c); i++) {
         char line[64];
         snprintf(line, sizeof line, "recompute = %s", c[i].v);
@@ -372,13 +372,9 @@ static void test_set_overrides(void **state)
 {
     (void)state;
     const char *sets[] = {
-        "model.layers=32",
-        "model.hidden= 2.56 k",         /* blanks after '=' skipped */
-        "model.norm=rmsnorm",
-        "model.gated_ffn=true",
-        "model.name=Overridden",
-        "model.optimizer_bytes=0 B",
-        "model.layers=36",              /* later wins */
+        "model.layers=32",           "model.hidden= 2.56 k", /* blanks after '=' skipped */
+        "model.norm=rmsnorm",        "model.gated_ffn=true", "model.name=Overridden",
+        "model.optimizer_bytes=0 B", "model.layers=36", /* later wins */
     };
     struct wl_desc w;
     struct desc_src src;
@@ -446,7 +442,7 @@ static void test_desc_format(void **state)
     assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, NULL, &err), err);
     free(text);
     char buf[64];
-#define FMT(schema, tgt, sec, key) \
+#define FMT(schema, tgt, sec, key)                                                                 \
     desc_format(&(schema).keys[desc_find(&(schema), sec, key)], (tgt), buf, sizeof buf)
     assert_string_equal(FMT(hw_schema, &h, "system", "peak_flops"), "7.385 PFLOP/s");
     assert_string_equal(FMT(hw_schema, &h, "system", "name"), "Test WSE");
@@ -522,8 +518,7 @@ static void test_null_src_and_err(void **state)
     (void)state;
     struct wl_desc w;
     /* no src, no err: still a status */
-    assert_int_equal(wl_load("[model]\nlayers = -1\n", ORIGIN, NULL, 0, &w, NULL, NULL),
-                     CP_EINPUT);
+    assert_int_equal(wl_load("[model]\nlayers = -1\n", ORIGIN, NULL, 0, &w, NULL, NULL), CP_EINPUT);
     struct hw_desc h;
     assert_int_equal(hw_load("[system]\n", ORIGIN, NULL, 0, &h, NULL, NULL), CP_EINPUT);
 }
@@ -539,7 +534,7 @@ static void test_set_tiers(void **state)
     assert_int_equal(h.mx.tiers.n, 3);
     assert_string_equal(h.mx.tiers.item[0].name, "small"); /* replaced in place */
     assert_rel(h.mx.tiers.item[0].value, 2.385e12);
-    assert_string_equal(h.mx.tiers.item[2].name, "huge");  /* appended */
+    assert_string_equal(h.mx.tiers.item[2].name, "huge"); /* appended */
     assert_rel(h.mx.tiers.item[2].value, 1.2e15);
     static const struct {
         const char *set, *prefix;
@@ -638,10 +633,8 @@ static void test_err_unknown_unit(void **state)
     (void)state;
     HW_EXPECT(3, "peak_flops = 7.5 PFLOPS", "t.ini:3: system.peak_flops: unknown unit 'PFLOPS'",
               "write FLOP/s");
-    HW_EXPECT(12, "bandwidth = 150 GBps", "t.ini:12: memoryx.bandwidth: unknown unit 'GBps'",
-              NULL);
-    WL_EXPECT(10, "act_bytes = 2 bytes", "t.ini:10: model.act_bytes: unknown unit 'bytes'",
-              NULL);
+    HW_EXPECT(12, "bandwidth = 150 GBps", "t.ini:12: memoryx.bandwidth: unknown unit 'GBps'", NULL);
+    WL_EXPECT(10, "act_bytes = 2 bytes", "t.ini:10: model.act_bytes: unknown unit 'bytes'", NULL);
 }
 
 static void test_err_wrong_dimension(void **state)
@@ -651,8 +644,7 @@ static void test_err_wrong_dimension(void **state)
               "but a size is expected");
     HW_EXPECT(18, "hop_latency = 2.385 GB", "t.ini:18: swarmx.hop_latency: unit 'GB' is a size",
               "a time is expected");
-    HW_EXPECT(6, "utilization = 45 GB", "t.ini:6: system.utilization: unit 'GB' is a size",
-              NULL);
+    HW_EXPECT(6, "utilization = 45 GB", "t.ini:6: system.utilization: unit 'GB' is a size", NULL);
     WL_EXPECT(3, "layers = 24 GB", "t.ini:3: model.layers: unit 'GB' is a size",
               "a count is expected");
     HW_EXPECT(21, "big = 2.4 PB/s", "t.ini:21: tiers.big: unit 'PB/s' is a bandwidth", NULL);
@@ -684,8 +676,8 @@ static void test_err_missing_required(void **state)
      * another section's name */
     struct wl_desc w;
     struct cp_error err = {0};
-    cp_status st = wl_load("# [model]\n; [model]\n[model]\nlayers = 24\n", ORIGIN, NULL, 0, &w,
-                           NULL, &err);
+    cp_status st =
+        wl_load("# [model]\n; [model]\n[model]\nlayers = 24\n", ORIGIN, NULL, 0, &w, NULL, &err);
     assert_msg(err, st, "t.ini:3: model.hidden: missing required key", NULL);
     /* a whole section missing: reported at the end of the file */
     char buf[sizeof hw_ok];
@@ -707,8 +699,8 @@ static void test_err_unknown_key(void **state)
               "(keys of [model]: name, layers, hidden, heads,");
     HW_EXPECT(8, "max_matmul = 100000", "t.ini:8: system.max_matmul: unknown key",
               "max_matmul_dim");
-    HW_EXPECT(14, "update_flops = 1 TFLOP/s\nfanout = 2",
-              "t.ini:15: memoryx.fanout: unknown key", "keys of [memoryx]: capacity");
+    HW_EXPECT(14, "update_flops = 1 TFLOP/s\nfanout = 2", "t.ini:15: memoryx.fanout: unknown key",
+              "keys of [memoryx]: capacity");
 }
 
 static void test_err_unknown_section(void **state)
@@ -766,8 +758,7 @@ static void test_err_zero(void **state)
     HW_EXPECT(6, "utilization = 0 %", "t.ini:6: system.utilization: must be greater than zero",
               NULL);
     WL_EXPECT(10, "ffn = 0", "t.ini:10: model.ffn: must be greater than zero", NULL);
-    WL_EXPECT(10, "act_bytes = 0 B", "t.ini:10: model.act_bytes: must be greater than zero",
-              NULL);
+    WL_EXPECT(10, "act_bytes = 0 B", "t.ini:10: model.act_bytes: must be greater than zero", NULL);
     HW_EXPECT(21, "big = 0 PB", "t.ini:21: tiers.big: must be greater than zero", NULL);
 }
 
@@ -799,8 +790,9 @@ static void test_err_not_integer(void **state)
 static void test_err_fraction_above_one(void **state)
 {
     (void)state;
-    HW_EXPECT(6, "utilization = 1.2", "t.ini:6: system.utilization: is a fraction and must be "
-                                      "at most 1 (or 100 %)",
+    HW_EXPECT(6, "utilization = 1.2",
+              "t.ini:6: system.utilization: is a fraction and must be "
+              "at most 1 (or 100 %)",
               NULL);
     HW_EXPECT(6, "utilization = 120 %", "t.ini:6: system.utilization: is a fraction", NULL);
     HW_EXPECT(6, "utilization = 2.385 k", "t.ini:6: system.utilization: is a fraction", NULL);
@@ -827,8 +819,9 @@ static void test_err_key_outside_section(void **state)
 static void test_err_syntax(void **state)
 {
     (void)state;
-    WL_EXPECT(5, "heads 16", "t.ini:5: syntax error: expected '[section]', 'key = value' or a "
-                             "comment",
+    WL_EXPECT(5, "heads 16",
+              "t.ini:5: syntax error: expected '[section]', 'key = value' or a "
+              "comment",
               NULL);
     WL_EXPECT(9, "[model", "t.ini:9: syntax error", NULL);
     HW_EXPECT(21, "big 2.4 PB", "t.ini:21: syntax error", NULL);
@@ -935,8 +928,8 @@ static void test_err_tiers(void **state)
 static void test_err_set_syntax(void **state)
 {
     (void)state;
-    static const char *const bad[] = {"modellayers=5", "model.layers", "layers=5",
-                                      "model=x.y",     "",             "=."};
+    static const char *const bad[] = {
+        "modellayers=5", "model.layers", "layers=5", "model=x.y", "", "=."};
     for (size_t i = 0; i < NELEM(bad); i++) {
         struct wl_desc w;
         struct cp_error err = {0};

@@ -24,16 +24,15 @@ static void check_rel(double got, double want, double tol, const char *what, con
 {
     double rel = want == 0.0 ? fabs(got) : fabs(got - want) / fabs(want);
     if (!(rel <= tol)) {
-        print_error("%s:%d: %s: got %.17g, want %.17g (relative error %.3g > %.3g)\n", file,
-                    line, what, got, want, rel, tol);
+        print_error("%s:%d: %s: got %.17g, want %.17g (relative error %.3g > %.3g)\n", file, line,
+                    what, got, want, rel, tol);
         _fail(file, line);
     }
 }
 #define assert_rel(got, want, tol) check_rel((got), (want), (tol), #got, __FILE__, __LINE__)
 
 /* Load a shipped model by name from the built-in copies (no directories). */
-static void load_builtin(const char *name, const char *const *sets, size_t nsets,
-                         struct wl_desc *w)
+static void load_builtin(const char *name, const char *const *sets, size_t nsets, struct wl_desc *w)
 {
     struct cat_dirs none = {0};
     struct cat_entry e;
@@ -52,8 +51,7 @@ static void load_builtin(const char *name, const char *const *sets, size_t nsets
     }
 }
 
-static void load_text(const char *text, const char *const *sets, size_t nsets,
-                      struct wl_desc *w)
+static void load_text(const char *text, const char *const *sets, size_t nsets, struct wl_desc *w)
 {
     struct cp_error err = {0};
     if (wl_load(text, "test.ini", sets, nsets, w, NULL, &err) != CP_OK) {
@@ -268,14 +266,15 @@ static void test_param_breakdown_standard_gpt(void **state)
     load_text(odd_gpt, gqa, 1, &u);
     double kv = 3 * 64;
     assert_rel(tfm_block_matrix_params(&u), h * (h + 2 * kv) + h * h + 8 * h * h, 0);
-    assert_rel(tfm_block_params(&u) - tfm_block_matrix_params(&u), (h + 2 * kv) + h + 4 * h + h + 4 * h, 0);
+    assert_rel(tfm_block_params(&u) - tfm_block_matrix_params(&u),
+               (h + 2 * kv) + h + 4 * h + h + 4 * h, 0);
 
     /* gated FFN of 3.5 k: three matrices, two input-side biases */
     const char *gated[] = {"model.gated_ffn=true", "model.ffn=3.5 k"};
     load_text(odd_gpt, gated, 2, &u);
     assert_rel(tfm_block_matrix_params(&u), 4 * h * h + 3 * h * 3500, 0);
-    assert_rel(tfm_block_params(&u) - tfm_block_matrix_params(&u),
-               3 * h + h + 2 * 3500 + h + 4 * h, 0);
+    assert_rel(tfm_block_params(&u) - tfm_block_matrix_params(&u), 3 * h + h + 2 * 3500 + h + 4 * h,
+               0);
 }
 
 /* ---- FLOPs ---- */
@@ -295,8 +294,8 @@ static void test_train_flops_equal_narayanan2021(void **state)
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
         struct wl_desc w;
         load_builtin(m[i].name, NULL, 0, &w);
-        assert_rel(tfm_train_flops_per_token(&w, 0), narayanan_per_token(m[i].l, m[i].h, m[i].s, m[i].V),
-                   1e-12);
+        assert_rel(tfm_train_flops_per_token(&w, 0),
+                   narayanan_per_token(m[i].l, m[i].h, m[i].s, m[i].V), 1e-12);
         assert_rel(tfm_train_flops_per_token(&w, 1),
                    narayanan_recompute_per_token(m[i].l, m[i].h, m[i].s, m[i].V), 1e-12);
     }

@@ -25,8 +25,8 @@ static void check_rel(double got, double want, double tol, const char *what, con
 {
     double rel = want == 0.0 ? fabs(got) : fabs(got - want) / fabs(want);
     if (!(rel <= tol)) {
-        print_error("%s:%d: %s: got %.17g, want %.17g (relative error %.3g > %.3g)\n", file,
-                    line, what, got, want, rel, tol);
+        print_error("%s:%d: %s: got %.17g, want %.17g (relative error %.3g > %.3g)\n", file, line,
+                    what, got, want, rel, tol);
         _fail(file, line);
     }
 }
@@ -45,8 +45,8 @@ static void check_ok_cases(const struct ok_case *c, size_t n)
         char why[256] = "";
         int rc = unit_parse(c[i].text, c[i].dim, &v, why, sizeof why);
         if (rc != 0) {
-            print_error("unit_parse(\"%s\", %s) failed: %s\n", c[i].text,
-                        unit_dim_name(c[i].dim), why);
+            print_error("unit_parse(\"%s\", %s) failed: %s\n", c[i].text, unit_dim_name(c[i].dim),
+                        why);
             fail();
         }
         double rel = c[i].want == 0.0 ? fabs(v) : fabs(v - c[i].want) / fabs(c[i].want);
@@ -101,13 +101,13 @@ static void test_parse_bytes_decimal(void **state)
         {"2.385 TB", UNIT_BYTES, 2.385e12},
         {"2.385 PB", UNIT_BYTES, 2.385e15},
         {"2.385 EB", UNIT_BYTES, 2.385e18},
-        {"40GB", UNIT_BYTES, 40e9},                 /* no space */
-        {"  \t7.25 TB \t ", UNIT_BYTES, 7.25e12},   /* surrounding blanks */
-        {"7.25\tTB", UNIT_BYTES, 7.25e12},          /* tab separator */
+        {"40GB", UNIT_BYTES, 40e9},               /* no space */
+        {"  \t7.25 TB \t ", UNIT_BYTES, 7.25e12}, /* surrounding blanks */
+        {"7.25\tTB", UNIT_BYTES, 7.25e12},        /* tab separator */
         {"1.5e3 GB", UNIT_BYTES, 1.5e12},
         {".5 kB", UNIT_BYTES, 500.0},
         {"+3.125 MB", UNIT_BYTES, 3.125e6},
-        {"-3.125 MB", UNIT_BYTES, -3.125e6},        /* sign is the caller's check */
+        {"-3.125 MB", UNIT_BYTES, -3.125e6}, /* sign is the caller's check */
         {"0 B", UNIT_BYTES, 0.0},
     };
     check_ok_cases(c, NELEM(c));
@@ -182,14 +182,10 @@ static void test_parse_flop(void **state)
 {
     (void)state;
     static const struct ok_case c[] = {
-        {"2.385 FLOP", UNIT_FLOP, 2.385},
-        {"2.385 kFLOP", UNIT_FLOP, 2.385e3},
-        {"2.385 MFLOP", UNIT_FLOP, 2.385e6},
-        {"2.385 GFLOP", UNIT_FLOP, 2.385e9},
-        {"2.385 TFLOP", UNIT_FLOP, 2.385e12},
-        {"2.385 PFLOP", UNIT_FLOP, 2.385e15},
-        {"2.385 EFLOP", UNIT_FLOP, 2.385e18},
-        {"3.14e23 FLOP", UNIT_FLOP, 3.14e23},
+        {"2.385 FLOP", UNIT_FLOP, 2.385},     {"2.385 kFLOP", UNIT_FLOP, 2.385e3},
+        {"2.385 MFLOP", UNIT_FLOP, 2.385e6},  {"2.385 GFLOP", UNIT_FLOP, 2.385e9},
+        {"2.385 TFLOP", UNIT_FLOP, 2.385e12}, {"2.385 PFLOP", UNIT_FLOP, 2.385e15},
+        {"2.385 EFLOP", UNIT_FLOP, 2.385e18}, {"3.14e23 FLOP", UNIT_FLOP, 3.14e23},
     };
     check_ok_cases(c, NELEM(c));
 }
@@ -198,14 +194,10 @@ static void test_parse_flop_rate(void **state)
 {
     (void)state;
     static const struct ok_case c[] = {
-        {"2.385 FLOP/s", UNIT_FLOP_RATE, 2.385},
-        {"2.385 kFLOP/s", UNIT_FLOP_RATE, 2.385e3},
-        {"2.385 MFLOP/s", UNIT_FLOP_RATE, 2.385e6},
-        {"2.385 GFLOP/s", UNIT_FLOP_RATE, 2.385e9},
-        {"2.385 TFLOP/s", UNIT_FLOP_RATE, 2.385e12},
-        {"2.385 PFLOP/s", UNIT_FLOP_RATE, 2.385e15},
-        {"2.385 EFLOP/s", UNIT_FLOP_RATE, 2.385e18},
-        {"7.5 PFLOP/s", UNIT_FLOP_RATE, 7.5e15},
+        {"2.385 FLOP/s", UNIT_FLOP_RATE, 2.385},     {"2.385 kFLOP/s", UNIT_FLOP_RATE, 2.385e3},
+        {"2.385 MFLOP/s", UNIT_FLOP_RATE, 2.385e6},  {"2.385 GFLOP/s", UNIT_FLOP_RATE, 2.385e9},
+        {"2.385 TFLOP/s", UNIT_FLOP_RATE, 2.385e12}, {"2.385 PFLOP/s", UNIT_FLOP_RATE, 2.385e15},
+        {"2.385 EFLOP/s", UNIT_FLOP_RATE, 2.385e18}, {"7.5 PFLOP/s", UNIT_FLOP_RATE, 7.5e15},
         {"15.84PFLOP/s", UNIT_FLOP_RATE, 15.84e15},
     };
     check_ok_cases(c, NELEM(c));
@@ -215,14 +207,10 @@ static void test_parse_time(void **state)
 {
     (void)state;
     static const struct ok_case c[] = {
-        {"2.385 s", UNIT_TIME, 2.385},
-        {"2.385 ms", UNIT_TIME, 2.385e-3},
-        {"2.385 us", UNIT_TIME, 2.385e-6},
-        {"2.385 ns", UNIT_TIME, 2.385e-9},
-        {"2.385 min", UNIT_TIME, 2.385 * 60},
-        {"2.385 h", UNIT_TIME, 2.385 * 3600},
-        {"2.385 d", UNIT_TIME, 2.385 * 86400},
-        {"1.5us", UNIT_TIME, 1.5e-6},
+        {"2.385 s", UNIT_TIME, 2.385},         {"2.385 ms", UNIT_TIME, 2.385e-3},
+        {"2.385 us", UNIT_TIME, 2.385e-6},     {"2.385 ns", UNIT_TIME, 2.385e-9},
+        {"2.385 min", UNIT_TIME, 2.385 * 60},  {"2.385 h", UNIT_TIME, 2.385 * 3600},
+        {"2.385 d", UNIT_TIME, 2.385 * 86400}, {"1.5us", UNIT_TIME, 1.5e-6},
         {"84 d", UNIT_TIME, 84 * 86400.0},
     };
     check_ok_cases(c, NELEM(c));
@@ -232,14 +220,10 @@ static void test_parse_power(void **state)
 {
     (void)state;
     static const struct ok_case c[] = {
-        {"2.385 W", UNIT_POWER, 2.385},
-        {"2.385 kW", UNIT_POWER, 2.385e3},
-        {"2.385 MW", UNIT_POWER, 2.385e6},
-        {"2.385 GW", UNIT_POWER, 2.385e9},
-        {"2.385 TW", UNIT_POWER, 2.385e12},
-        {"2.385 PW", UNIT_POWER, 2.385e15},
-        {"2.385 EW", UNIT_POWER, 2.385e18},
-        {"23 kW", UNIT_POWER, 23e3},
+        {"2.385 W", UNIT_POWER, 2.385},     {"2.385 kW", UNIT_POWER, 2.385e3},
+        {"2.385 MW", UNIT_POWER, 2.385e6},  {"2.385 GW", UNIT_POWER, 2.385e9},
+        {"2.385 TW", UNIT_POWER, 2.385e12}, {"2.385 PW", UNIT_POWER, 2.385e15},
+        {"2.385 EW", UNIT_POWER, 2.385e18}, {"23 kW", UNIT_POWER, 23e3},
     };
     check_ok_cases(c, NELEM(c));
 }
@@ -248,22 +232,14 @@ static void test_parse_count(void **state)
 {
     (void)state;
     static const struct ok_case c[] = {
-        {"2.385", UNIT_COUNT, 2.385},
-        {"3e11", UNIT_COUNT, 3e11},
-        {"2.385e11", UNIT_COUNT, 2.385e11},
-        {"2.385E-3", UNIT_COUNT, 2.385e-3},
-        {"2.385e+4", UNIT_COUNT, 23850.0},
-        {"300 G", UNIT_COUNT, 300e9}, /* bare decimal prefix */
-        {"2.385 k", UNIT_COUNT, 2.385e3},
-        {"2.385 M", UNIT_COUNT, 2.385e6},
-        {"2.385 G", UNIT_COUNT, 2.385e9},
-        {"2.385 T", UNIT_COUNT, 2.385e12},
-        {"2.385 P", UNIT_COUNT, 2.385e15},
-        {"2.385 E", UNIT_COUNT, 2.385e18},
-        {"2.385T", UNIT_COUNT, 2.385e12},
-        {"  100000  ", UNIT_COUNT, 100000.0},
-        {"-4.125", UNIT_COUNT, -4.125},
-        {"+.625", UNIT_COUNT, 0.625},
+        {"2.385", UNIT_COUNT, 2.385},       {"3e11", UNIT_COUNT, 3e11},
+        {"2.385e11", UNIT_COUNT, 2.385e11}, {"2.385E-3", UNIT_COUNT, 2.385e-3},
+        {"2.385e+4", UNIT_COUNT, 23850.0},  {"300 G", UNIT_COUNT, 300e9}, /* bare decimal prefix */
+        {"2.385 k", UNIT_COUNT, 2.385e3},   {"2.385 M", UNIT_COUNT, 2.385e6},
+        {"2.385 G", UNIT_COUNT, 2.385e9},   {"2.385 T", UNIT_COUNT, 2.385e12},
+        {"2.385 P", UNIT_COUNT, 2.385e15},  {"2.385 E", UNIT_COUNT, 2.385e18},
+        {"2.385T", UNIT_COUNT, 2.385e12},   {"  100000  ", UNIT_COUNT, 100000.0},
+        {"-4.125", UNIT_COUNT, -4.125},     {"+.625", UNIT_COUNT, 0.625},
         {"50257", UNIT_COUNT, 50257.0},
     };
     check_ok_cases(c, NELEM(c));
@@ -273,12 +249,9 @@ static void test_parse_fraction(void **state)
 {
     (void)state;
     static const struct ok_case c[] = {
-        {"0.455", UNIT_FRACTION, 0.455},
-        {"45.5 %", UNIT_FRACTION, 0.455},
-        {"45.5%", UNIT_FRACTION, 0.455},
-        {"2.385 %", UNIT_FRACTION, 0.02385},
-        {"100 %", UNIT_FRACTION, 1.0},
-        {"1", UNIT_FRACTION, 1.0},
+        {"0.455", UNIT_FRACTION, 0.455}, {"45.5 %", UNIT_FRACTION, 0.455},
+        {"45.5%", UNIT_FRACTION, 0.455}, {"2.385 %", UNIT_FRACTION, 0.02385},
+        {"100 %", UNIT_FRACTION, 1.0},   {"1", UNIT_FRACTION, 1.0},
         {"1.2", UNIT_FRACTION, 1.2}, /* the range is the caller's check */
         {"2.5e-1", UNIT_FRACTION, 0.25},
     };
@@ -320,7 +293,7 @@ static void test_parse_out_of_range(void **state)
     static const struct err_case c[] = {
         {"1e999", UNIT_COUNT, "'1e999' is out of range"},
         {"-1e999 GB", UNIT_BYTES, "is out of range"},
-        {"1e300 EB", UNIT_BYTES, "is out of range"},     /* finite, x 1e18 is not */
+        {"1e300 EB", UNIT_BYTES, "is out of range"}, /* finite, x 1e18 is not */
         {"1e305 EFLOP/s", UNIT_FLOP_RATE, "is out of range"},
         {"1.7e308 d", UNIT_TIME, "is out of range"},
     };
@@ -370,11 +343,11 @@ static void test_parse_unknown_unit(void **state)
         {"5 m", UNIT_TIME, "time units are s"},
         {"5 hr", UNIT_TIME, "time units are s"},
         {"3 furlongs", UNIT_COUNT, "unknown unit 'furlongs' (see cerebras-plan(5)"},
-        {"2.385 gb", UNIT_BYTES, "unknown unit 'gb'"},   /* case-sensitive */
-        {"2.385 mB", UNIT_BYTES, "unknown unit 'mB'"},   /* no milli prefix */
+        {"2.385 gb", UNIT_BYTES, "unknown unit 'gb'"}, /* case-sensitive */
+        {"2.385 mB", UNIT_BYTES, "unknown unit 'mB'"}, /* no milli prefix */
         {"2.385 KiKiB", UNIT_BYTES, "unknown unit 'KiKiB'"},
         {"2.385 kGB", UNIT_BYTES, "unknown unit 'kGB'"},
-        {"2.385 ks", UNIT_TIME, "unknown unit 'ks'"},    /* no prefixes on time */
+        {"2.385 ks", UNIT_TIME, "unknown unit 'ks'"}, /* no prefixes on time */
         {"2.385 flop", UNIT_FLOP, "unknown unit 'flop'"},
         {"2.385 B/h", UNIT_BYTE_RATE, "unknown unit 'B/h'"},
         {"2.385 GB / s", UNIT_BYTE_RATE, "unknown unit 'GB / s'"},
@@ -416,9 +389,9 @@ static void test_parse_wrong_dimension(void **state)
 {
     (void)state;
     static const struct err_case c[] = {
-        {"150 GB/s", UNIT_BYTES,
-         "unit 'GB/s' is a bandwidth, but a size is expected, e.g. 40 GB"},
-        {"40 GB", UNIT_BYTE_RATE, "unit 'GB' is a size, but a bandwidth is expected, e.g. 150 GB/s"},
+        {"150 GB/s", UNIT_BYTES, "unit 'GB/s' is a bandwidth, but a size is expected, e.g. 40 GB"},
+        {"40 GB", UNIT_BYTE_RATE,
+         "unit 'GB' is a size, but a bandwidth is expected, e.g. 150 GB/s"},
         {"1.2 Tb", UNIT_BYTE_RATE, "unit 'Tb' is a size, but a bandwidth"},
         {"7.5 PFLOP/s", UNIT_FLOP, "unit 'PFLOP/s' is a FLOP rate, but a FLOP count is expected"},
         {"3.14e23 FLOP", UNIT_FLOP_RATE, "is a FLOP count, but a FLOP rate is expected"},
@@ -518,15 +491,14 @@ static void test_classify(void **state)
         }
     }
     static const char *const bad[] = {
-        "KB", "PFLOPS", "Gi", "KiFLOP", "GiFLOP/s", "MiW", "ks", " B", "B ", "gb",
-        "flop", "%%", "GB/h", "s/B", "kmin", "bit", "byte", "x",
+        "KB", "PFLOPS", "Gi", "KiFLOP", "GiFLOP/s", "MiW",  "ks",  " B",   "B ",
+        "gb", "flop",   "%%", "GB/h",   "s/B",      "kmin", "bit", "byte", "x",
     };
     for (size_t i = 0; i < NELEM(bad); i++) {
         unit_dim d = UNIT_NDIMS;
         double f = -1;
         if (unit_classify(bad[i], &d, &f) != -1) {
-            print_error("unit_classify(\"%s\") accepted as %s x %g\n", bad[i], unit_dim_name(d),
-                        f);
+            print_error("unit_classify(\"%s\") accepted as %s x %g\n", bad[i], unit_dim_name(d), f);
             fail();
         }
     }
@@ -590,10 +562,10 @@ static void test_format(void **state)
     assert_fmt(40e9, UNIT_BYTES, "40 GB");
     assert_fmt(2.385e12, UNIT_BYTES, "2.385 TB");
     assert_fmt(2.4e15, UNIT_BYTES, "2.4 PB");
-    assert_fmt(49152, UNIT_BYTES, "49.15 kB");  /* 48 KiB, shown decimal */
+    assert_fmt(49152, UNIT_BYTES, "49.15 kB"); /* 48 KiB, shown decimal */
     assert_fmt(999, UNIT_BYTES, "999 B");
     assert_fmt(2.385, UNIT_BYTES, "2.385 B");
-    assert_fmt(0.5, UNIT_BYTES, "0.5 B");       /* below 1: no prefix */
+    assert_fmt(0.5, UNIT_BYTES, "0.5 B"); /* below 1: no prefix */
     assert_fmt(0, UNIT_BYTES, "0 B");
     assert_fmt(150e9, UNIT_BYTE_RATE, "150 GB/s");
     assert_fmt(23e3, UNIT_POWER, "23 kW");
@@ -633,16 +605,15 @@ static void test_format_parse_round_trip(void **state)
 {
     (void)state;
     static const double vals[] = {2.385, 23.85e3, 2.385e9, 238.5e15, 0.2385, 7.125e-6};
-    static const unit_dim ds[] = {UNIT_BYTES, UNIT_BYTE_RATE, UNIT_FLOP, UNIT_FLOP_RATE,
-                                  UNIT_TIME, UNIT_POWER, UNIT_COUNT, UNIT_FRACTION};
+    static const unit_dim ds[] = {UNIT_BYTES, UNIT_BYTE_RATE, UNIT_FLOP,  UNIT_FLOP_RATE,
+                                  UNIT_TIME,  UNIT_POWER,     UNIT_COUNT, UNIT_FRACTION};
     for (size_t i = 0; i < NELEM(ds); i++) {
         for (size_t j = 0; j < NELEM(vals); j++) {
             char buf[64], why[128];
             double back = -1;
             unit_format(vals[j], ds[i], buf, sizeof buf);
             if (unit_parse(buf, ds[i], &back, why, sizeof why) != 0) {
-                print_error("'%s' (%s) does not parse back: %s\n", buf, unit_dim_name(ds[i]),
-                            why);
+                print_error("'%s' (%s) does not parse back: %s\n", buf, unit_dim_name(ds[i]), why);
                 fail();
             }
             assert_rel(back, vals[j], 5e-4);

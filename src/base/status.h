@@ -11,10 +11,10 @@
 
 typedef enum {
     CP_OK = 0,
-    CP_EINPUT,   /* a description file, --set or argument is wrong   */
+    CP_EINPUT,    /* a description file, --set or argument is wrong   */
     CP_ENOTFOUND, /* a name matched no file in any data source        */
-    CP_EIO,      /* a file could not be read                         */
-    CP_ENOMEM,   /* an allocation failed                             */
+    CP_EIO,       /* a file could not be read                         */
+    CP_ENOMEM,    /* an allocation failed                             */
 } cp_status;
 
 #define CP_ERROR_MAX 512

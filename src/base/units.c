@@ -22,9 +22,18 @@ static const struct dim_info dims[UNIT_NDIMS] = {
     [UNIT_POWER] = {"power", "W", "23 kW"},
 };
 
-const char *unit_dim_name(unit_dim d) { return dims[d].name; }
-const char *unit_base_symbol(unit_dim d) { return dims[d].symbol; }
-const char *unit_example(unit_dim d) { return dims[d].example; }
+const char *unit_dim_name(unit_dim d)
+{
+    return dims[d].name;
+}
+const char *unit_base_symbol(unit_dim d)
+{
+    return dims[d].symbol;
+}
+const char *unit_example(unit_dim d)
+{
+    return dims[d].example;
+}
 
 struct named_factor {
     const char *sym;
@@ -32,13 +41,12 @@ struct named_factor {
 };
 
 static const struct named_factor time_units[] = {
-    {"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9},
+    {"s", 1.0},    {"ms", 1e-3},  {"us", 1e-6},   {"ns", 1e-9},
     {"min", 60.0}, {"h", 3600.0}, {"d", 86400.0},
 };
 
 static const struct named_factor bin_prefixes[] = {
-    {"Ki", 0x1p10}, {"Mi", 0x1p20}, {"Gi", 0x1p30},
-    {"Ti", 0x1p40}, {"Pi", 0x1p50}, {"Ei", 0x1p60},
+    {"Ki", 0x1p10}, {"Mi", 0x1p20}, {"Gi", 0x1p30}, {"Ti", 0x1p40}, {"Pi", 0x1p50}, {"Ei", 0x1p60},
 };
 
 static const struct named_factor dec_prefixes[] = {
@@ -53,10 +61,10 @@ struct base_unit {
 };
 
 static const struct base_unit bases[] = {
-    {"B", UNIT_BYTES, 1.0, 1},          {"b", UNIT_BYTES, 0.125, 1},
-    {"B/s", UNIT_BYTE_RATE, 1.0, 1},    {"b/s", UNIT_BYTE_RATE, 0.125, 1},
-    {"FLOP", UNIT_FLOP, 1.0, 0},        {"FLOP/s", UNIT_FLOP_RATE, 1.0, 0},
-    {"W", UNIT_POWER, 1.0, 0},          {"", UNIT_COUNT, 1.0, 0},
+    {"B", UNIT_BYTES, 1.0, 1},       {"b", UNIT_BYTES, 0.125, 1},
+    {"B/s", UNIT_BYTE_RATE, 1.0, 1}, {"b/s", UNIT_BYTE_RATE, 0.125, 1},
+    {"FLOP", UNIT_FLOP, 1.0, 0},     {"FLOP/s", UNIT_FLOP_RATE, 1.0, 0},
+    {"W", UNIT_POWER, 1.0, 0},       {"", UNIT_COUNT, 1.0, 0},
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -145,8 +153,7 @@ int unit_parse(const char *text, unit_dim want, double *out, char *why, size_t w
     if (!(isdigit((unsigned char)text[0]) || text[0] == '.' ||
           ((text[0] == '-' || text[0] == '+') &&
            (isdigit((unsigned char)text[1]) || text[1] == '.')))) {
-        snprintf(why, why_n, "'%s' is not a number (expected e.g. %s)", text,
-                 unit_example(want));
+        snprintf(why, why_n, "'%s' is not a number (expected e.g. %s)", text, unit_example(want));
         return -1;
     }
     const char *digits = text + (text[0] == '-' || text[0] == '+');

@@ -6,7 +6,10 @@
 
 static void (*cleanup_fn)(void);
 
-void xalloc_set_cleanup(void (*fn)(void)) { cleanup_fn = fn; }
+void xalloc_set_cleanup(void (*fn)(void))
+{
+    cleanup_fn = fn;
+}
 
 static void *check(void *p)
 {
@@ -18,9 +21,18 @@ static void *check(void *p)
     return p;
 }
 
-void *xmalloc(size_t n) { return check(malloc(n ? n : 1)); }
-void *xcalloc(size_t n, size_t size) { return check(calloc(n ? n : 1, size ? size : 1)); }
-void *xrealloc(void *p, size_t n) { return check(realloc(p, n ? n : 1)); }
+void *xmalloc(size_t n)
+{
+    return check(malloc(n ? n : 1));
+}
+void *xcalloc(size_t n, size_t size)
+{
+    return check(calloc(n ? n : 1, size ? size : 1));
+}
+void *xrealloc(void *p, size_t n)
+{
+    return check(realloc(p, n ? n : 1));
+}
 
 char *xstrdup(const char *s)
 {

@@ -28,7 +28,7 @@ struct cli_opts {
     size_t nsets;
     const char *args[CLI_MAX_ARGS]; /* positional arguments */
     size_t nargs;
-    struct cat_dirs dirs;           /* filled by main from the options */
+    struct cat_dirs dirs; /* filled by main from the options */
     char env_path[4096];
 };
 
@@ -46,7 +46,7 @@ extern const struct cli_cmd cli_cmds[];
 extern const size_t cli_ncmds;
 
 const struct cli_cmd *cli_find(const char *name);
-void cli_usage(FILE *f);                           /* program --help      */
+void cli_usage(FILE *f);                             /* program --help      */
 void cli_cmd_help(FILE *f, const struct cli_cmd *c); /* COMMAND --help    */
 
 /* Print "cerebras-plan: MSG" to stderr; returns EXIT_USAGE. */

@@ -9,10 +9,10 @@
 #include "cli.h"
 
 static const char *const all_header[] = {"kind", "name", "title", "source"};
-static const char *const model_header[] = {"name", "title", "params", "layers", "hidden",
-                                           "seq_len", "tokens", "source"};
-static const char *const hw_header[] = {"name", "title", "peak_flops", "sram", "io_bandwidth",
-                                        "memoryx_capacity", "source"};
+static const char *const model_header[] = {"name",   "title",   "params", "layers",
+                                           "hidden", "seq_len", "tokens", "source"};
+static const char *const hw_header[] = {
+    "name", "title", "peak_flops", "sram", "io_bandwidth", "memoryx_capacity", "source"};
 
 /* A number as the sink wants it: SI base in CSV, prefixed for people. */
 static const char *num(int csv, double v, unit_dim d, char *buf, size_t n)
@@ -40,8 +40,8 @@ static cp_status model_row(struct out_table *t, int csv, const struct cat_entry 
     return CP_OK;
 }
 
-static cp_status hw_row(struct out_table *t, int csv, const struct cat_entry *e,
-                        const char *text, struct cp_error *err)
+static cp_status hw_row(struct out_table *t, int csv, const struct cat_entry *e, const char *text,
+                        struct cp_error *err)
 {
     struct hw_desc hw;
     cp_status st = hw_load(text, e->origin, NULL, 0, &hw, NULL, err);
@@ -107,8 +107,13 @@ int cmd_list(struct cli_opts *o)
     cat_list(&o->dirs, kind, &l, &err);
 
     struct out_table t;
-    out_init(&t, kind == CAT_ANY ? 4 : kind == CAT_MODEL ? 8 : 7,
-             kind == CAT_ANY ? all_header : kind == CAT_MODEL ? model_header : hw_header);
+    out_init(&t,
+             kind == CAT_ANY     ? 4
+             : kind == CAT_MODEL ? 8
+                                 : 7,
+             kind == CAT_ANY     ? all_header
+             : kind == CAT_MODEL ? model_header
+                                 : hw_header);
     int rc = EXIT_OK;
     for (size_t i = 0; i < l.n; i++) {
         struct cat_entry e;

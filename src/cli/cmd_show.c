@@ -70,7 +70,8 @@ static void show_model(struct show *s, const struct wl_desc *w, const struct des
     show_keys(s, &wl_schema, w, src, 0);
     int chin = w->tokens_chinchilla;
     row_num(s, "params", tfm_params(w), UNIT_COUNT, "derived");
-    row_num(s, "tokens", tfm_tokens(w), UNIT_COUNT, chin ? "derived: chinchilla, 20/param" : "model.tokens");
+    row_num(s, "tokens", tfm_tokens(w), UNIT_COUNT,
+            chin ? "derived: chinchilla, 20/param" : "model.tokens");
     row_num(s, "tokens_per_step", w->batch * w->seq_len, UNIT_COUNT, "derived: batch x seq_len");
     row_num(s, "steps", tfm_tokens(w) / (w->batch * w->seq_len), UNIT_COUNT, "derived");
     row_num(s, "train_flops", tfm_train_flops(w), UNIT_FLOP, "derived");
@@ -83,8 +84,8 @@ static void show_model(struct show *s, const struct wl_desc *w, const struct des
     row_num(s, "grad_bytes_total", tfm_grad_bytes(w), UNIT_BYTES, "derived");
     row_num(s, "optimizer_bytes_total", tfm_optimizer_bytes(w), UNIT_BYTES,
             "derived: master + moments");
-    row_num(s, "act_bytes_per_seq_block", tfm_act_bytes_per_seq_block(w, w->recompute),
-            UNIT_BYTES, "derived");
+    row_num(s, "act_bytes_per_seq_block", tfm_act_bytes_per_seq_block(w, w->recompute), UNIT_BYTES,
+            "derived");
 }
 
 static void show_hw(struct show *s, const struct hw_desc *hw, const struct desc_src *src)
@@ -122,8 +123,7 @@ int cmd_show(struct cli_opts *o)
     int rc = st == CP_OK ? EXIT_OK : cli_error("%s", err.msg);
     if (rc == EXIT_OK) {
         if (!o->csv)
-            printf("%s %s (%s)\n\n", e.kind == CAT_MODEL ? "model" : "hardware", e.name,
-                   e.origin);
+            printf("%s %s (%s)\n\n", e.kind == CAT_MODEL ? "model" : "hardware", e.name, e.origin);
         rc = cli_emit(o, &s.t);
     }
     out_free(&s.t);

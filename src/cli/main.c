@@ -71,8 +71,8 @@ static int option_allowed(const struct cli_cmd *c, unsigned opt, const char *fla
 {
     if (c->opts & opt)
         return 1;
-    cli_error("%s: option %s does not apply to this command (see 'cerebras-plan help %s')",
-              c->name, flag, c->name);
+    cli_error("%s: option %s does not apply to this command (see 'cerebras-plan help %s')", c->name,
+              flag, c->name);
     return 0;
 }
 

@@ -14,10 +14,12 @@
 /* Larger description files are surely not descriptions. */
 #define CAT_FILE_MAX (1 << 20)
 
-static const char *kind_dir(enum cat_kind k) { return k == CAT_HW ? "hw" : "models"; }
+static const char *kind_dir(enum cat_kind k)
+{
+    return k == CAT_HW ? "hw" : "models";
+}
 
-void cat_dirs_init(struct cat_dirs *d, const char *data_dir, char *env_path,
-                   const char *installed)
+void cat_dirs_init(struct cat_dirs *d, const char *data_dir, char *env_path, const char *installed)
 {
     d->n = 0;
     if (data_dir && *data_dir)
@@ -107,9 +109,9 @@ static cp_status resolve_path(const char *arg, enum cat_kind want, struct cat_en
     snprintf(out->origin, sizeof out->origin, "%s", arg);
     base_name(arg, out->name, sizeof out->name);
     if (out->kind == CAT_ANY || (want != CAT_ANY && out->kind != want)) {
-        const char *need = want == CAT_HW ? "a [system] section (a hardware description)"
-                         : want == CAT_MODEL ? "a [model] section (a model description)"
-                                             : "a [model] or [system] section";
+        const char *need = want == CAT_HW      ? "a [system] section (a hardware description)"
+                           : want == CAT_MODEL ? "a [model] section (a model description)"
+                                               : "a [model] or [system] section";
         cat_entry_free(out);
         return cp_fail(err, CP_EINPUT, "%s:1: expected %s", arg, need);
     }
@@ -126,8 +128,8 @@ static int valid_name(const char *s)
     return 1;
 }
 
-static cp_status try_dir(const char *dir, enum cat_kind k, const char *name,
-                         struct cat_entry *out, struct cp_error *err)
+static cp_status try_dir(const char *dir, enum cat_kind k, const char *name, struct cat_entry *out,
+                         struct cp_error *err)
 {
     char path[CAT_ORIGIN_MAX];
     snprintf(path, sizeof path, "%s/%s/%s.ini", dir, kind_dir(k), name);
@@ -181,7 +183,9 @@ cp_status cat_resolve(const struct cat_dirs *d, const char *arg, enum cat_kind w
         if (st != CP_ENOTFOUND)
             return st;
     }
-    const char *what = want == CAT_HW ? "hardware" : want == CAT_MODEL ? "model" : "model or hardware";
+    const char *what = want == CAT_HW      ? "hardware"
+                       : want == CAT_MODEL ? "model"
+                                           : "model or hardware";
     return cp_fail(err, CP_ENOTFOUND, "no %s description named '%s' (try 'cerebras-plan list')",
                    what, arg);
 }

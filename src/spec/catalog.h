@@ -24,16 +24,15 @@ struct cat_dirs {
 };
 
 struct cat_entry {
-    enum cat_kind kind;           /* CAT_MODEL or CAT_HW            */
-    char name[CAT_NAME_MAX];      /* file name without .ini         */
-    char origin[CAT_ORIGIN_MAX];  /* path, or "<built-in>/hw/x.ini" */
-    char *text;                   /* NUL-terminated; owned          */
+    enum cat_kind kind;          /* CAT_MODEL or CAT_HW            */
+    char name[CAT_NAME_MAX];     /* file name without .ini         */
+    char origin[CAT_ORIGIN_MAX]; /* path, or "<built-in>/hw/x.ini" */
+    char *text;                  /* NUL-terminated; owned          */
 };
 
 /* Build the search list from --data-dir (may be NULL), $CEREBRAS_PLAN_PATH
  * (may be NULL; split at ':' into storage) and the installed directory. */
-void cat_dirs_init(struct cat_dirs *d, const char *data_dir, char *env_path,
-                   const char *installed);
+void cat_dirs_init(struct cat_dirs *d, const char *data_dir, char *env_path, const char *installed);
 
 /* Resolve arg to a description of kind want (CAT_ANY: model first, then
  * hardware) and read it.  CP_ENOTFOUND if nothing matches, CP_EIO if a file

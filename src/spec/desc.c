@@ -262,8 +262,8 @@ static int handler(void *user, const char *section, const char *name, const char
     if (!known_section(p->s, section)) {
         char secs[256];
         list_sections(p->s, secs, sizeof secs);
-        return fail_at(p, section, name, "unknown section [%s] in a %s file (known: %s)",
-                       section, p->s->kind, secs);
+        return fail_at(p, section, name, "unknown section [%s] in a %s file (known: %s)", section,
+                       p->s->kind, secs);
     }
     if (p->s->list_section && strcmp(section, p->s->list_section) == 0)
         return handle_list(p, name, value);
@@ -274,8 +274,7 @@ static int handler(void *user, const char *section, const char *name, const char
         return fail_at(p, section, name, "unknown key (keys of [%s]: %s)", section, keys);
     }
     if (p->seen[i])
-        return fail_at(p, section, name, "duplicate key (first given on line %d)",
-                       p->src->line[i]);
+        return fail_at(p, section, name, "duplicate key (first given on line %d)", p->src->line[i]);
     char why[CP_ERROR_MAX / 4];
     if (*value == '\0')
         return fail_at(p, section, name, "empty value (%s)", p->s->keys[i].help);
@@ -317,8 +316,8 @@ static int check_header(const struct desc_schema *s, const char *start, const ch
     if (known_section(s, name))
         return 0;
     list_sections(s, secs, sizeof secs);
-    cp_fail(err, CP_EINPUT, "%s:%d: [%s]: unknown section in a %s file (known: %s)", origin,
-            line, name, s->kind, secs);
+    cp_fail(err, CP_EINPUT, "%s:%d: [%s]: unknown section in a %s file (known: %s)", origin, line,
+            name, s->kind, secs);
     return -1;
 }
 
@@ -376,15 +375,19 @@ static cp_status check_required(struct parse *p, const char *text)
         int line = section_line(text, k->section);
         return cp_fail(p->err, CP_EINPUT,
                        "%s:%d: %s.%s: missing required key (add '%s = %s' under [%s]%s: %s)",
-                       p->src->origin, line ? line : p->rd.line > 0 ? p->rd.line : 1, k->section, k->name, k->name,
-                       k->type == DESC_NUM && k->dim != UNIT_COUNT ? unit_example(k->dim) : "...", k->section,
-                       line ? "" : ", a section this file lacks", k->help);
+                       p->src->origin,
+                       line             ? line
+                       : p->rd.line > 0 ? p->rd.line
+                                        : 1,
+                       k->section, k->name, k->name,
+                       k->type == DESC_NUM && k->dim != UNIT_COUNT ? unit_example(k->dim) : "...",
+                       k->section, line ? "" : ", a section this file lacks", k->help);
     }
     return CP_OK;
 }
 
-cp_status desc_load(const struct desc_schema *s, const char *text, const char *origin,
-                    void *target, struct desc_src *src, struct cp_error *err)
+cp_status desc_load(const struct desc_schema *s, const char *text, const char *origin, void *target,
+                    struct desc_src *src, struct cp_error *err)
 {
     struct desc_src local;
     struct parse p = {.s = s, .target = target, .src = src ? src : &local, .err = err};
@@ -440,8 +443,8 @@ cp_status desc_set(const struct desc_schema *s, const char *assign, void *target
 }
 
 cp_status desc_load_set(const struct desc_schema *s, const char *text, const char *origin,
-                        const char *const *sets, size_t nsets, void *target,
-                        struct desc_src *src, struct cp_error *err)
+                        const char *const *sets, size_t nsets, void *target, struct desc_src *src,
+                        struct cp_error *err)
 {
     cp_status st = desc_load(s, text, origin, target, src, err);
     for (size_t i = 0; st == CP_OK && i < nsets; i++)

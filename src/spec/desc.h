@@ -20,11 +20,11 @@
 #include "../base/units.h"
 
 enum desc_type {
-    DESC_NUM,        /* double, in SI base units of .dim                     */
-    DESC_NUM_OR_WORD,/* double, or the word in .choices (sets int at word_off) */
-    DESC_BOOL,       /* int: true/false, yes/no, 1/0                          */
-    DESC_CHOICE,     /* int: index into "a|b|c" in .choices                   */
-    DESC_TEXT,       /* char[DESC_TEXT_MAX]                                   */
+    DESC_NUM,         /* double, in SI base units of .dim                     */
+    DESC_NUM_OR_WORD, /* double, or the word in .choices (sets int at word_off) */
+    DESC_BOOL,        /* int: true/false, yes/no, 1/0                          */
+    DESC_CHOICE,      /* int: index into "a|b|c" in .choices                   */
+    DESC_TEXT,        /* char[DESC_TEXT_MAX]                                   */
 };
 
 enum desc_flag {
@@ -78,14 +78,14 @@ struct desc_src {
 /* Parse text (NUL-terminated INI) named origin into target, which the
  * schema's offsets describe.  Defaults are applied first.  Returns CP_OK or
  * CP_EINPUT with err filled; src (may be NULL) receives origins and lines. */
-cp_status desc_load(const struct desc_schema *s, const char *text, const char *origin,
-                    void *target, struct desc_src *src, struct cp_error *err);
+cp_status desc_load(const struct desc_schema *s, const char *text, const char *origin, void *target,
+                    struct desc_src *src, struct cp_error *err);
 
 /* desc_load(), then desc_set() for each of the nsets overrides in order.
  * src must not be NULL (the caller's cross-key checks need it). */
 cp_status desc_load_set(const struct desc_schema *s, const char *text, const char *origin,
-                        const char *const *sets, size_t nsets, void *target,
-                        struct desc_src *src, struct cp_error *err);
+                        const char *const *sets, size_t nsets, void *target, struct desc_src *src,
+                        struct cp_error *err);
 
 /* Apply "section.key=value" to target.  Unknown key or bad value: CP_EINPUT,
  * message naming "--set section.key". */

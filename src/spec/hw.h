@@ -21,19 +21,19 @@ struct wse_spec {
 
 /* MemoryX: off-wafer store of weights and optimizer state, runs the update. */
 struct mx_spec {
-    double capacity_bytes; /* default tier                                */
-    double dram_bytes;     /* DRAM installed; a tier beyond it is flash  */
-    double bw_Bps;         /* egress (and ingress) bandwidth, bytes/s     */
-    double bytes_per_param;/* vendor's sizing: bytes stored per parameter */
-    double update_flops;   /* optimizer update throughput, FLOP/s         */
-    struct desc_list tiers;/* published capacity tiers, bytes             */
+    double capacity_bytes;  /* default tier                                */
+    double dram_bytes;      /* DRAM installed; a tier beyond it is flash  */
+    double bw_Bps;          /* egress (and ingress) bandwidth, bytes/s     */
+    double bytes_per_param; /* vendor's sizing: bytes stored per parameter */
+    double update_flops;    /* optimizer update throughput, FLOP/s         */
+    struct desc_list tiers; /* published capacity tiers, bytes             */
 };
 
 /* SwarmX: tree of broadcast (weights) / reduce (gradients) nodes. */
 struct swx_spec {
-    double fanout;         /* children per node                           */
-    double link_bw_Bps;    /* per link, each direction, bytes/s           */
-    double hop_latency_s;  /* per tree level                              */
+    double fanout;        /* children per node                           */
+    double link_bw_Bps;   /* per link, each direction, bytes/s           */
+    double hop_latency_s; /* per tree level                              */
 };
 
 struct hw_desc {

@@ -2,9 +2,15 @@
 #include "tfm.h"
 
 /* Width of the K and V projections with grouped-query attention. */
-static double kv_width(const struct wl_desc *w) { return w->kv_heads * (w->hidden / w->heads); }
+static double kv_width(const struct wl_desc *w)
+{
+    return w->kv_heads * (w->hidden / w->heads);
+}
 
-static double ffn_matrices(const struct wl_desc *w) { return w->gated_ffn ? 3.0 : 2.0; }
+static double ffn_matrices(const struct wl_desc *w)
+{
+    return w->gated_ffn ? 3.0 : 2.0;
+}
 
 static double norm_params(const struct wl_desc *w)
 {
@@ -112,9 +118,15 @@ double tfm_act_bytes_per_seq_block(const struct wl_desc *w, int recompute)
     return (attn + ffn + norms) * scale;
 }
 
-double tfm_weight_bytes(const struct wl_desc *w) { return tfm_params(w) * w->weight_bytes; }
+double tfm_weight_bytes(const struct wl_desc *w)
+{
+    return tfm_params(w) * w->weight_bytes;
+}
 
-double tfm_grad_bytes(const struct wl_desc *w) { return tfm_params(w) * w->grad_bytes; }
+double tfm_grad_bytes(const struct wl_desc *w)
+{
+    return tfm_params(w) * w->grad_bytes;
+}
 
 double tfm_optimizer_bytes(const struct wl_desc *w)
 {

@@ -18,8 +18,7 @@ static const struct desc_key wl_keys[] = {
      "attention heads (query heads)"},
     {"model", "seq_len", DESC_NUM, UNIT_COUNT, REQ | INT, F(seq_len), 0, NULL, 0,
      "sequence length in tokens"},
-    {"model", "vocab", DESC_NUM, UNIT_COUNT, REQ | INT, F(vocab), 0, NULL, 0,
-     "vocabulary size"},
+    {"model", "vocab", DESC_NUM, UNIT_COUNT, REQ | INT, F(vocab), 0, NULL, 0, "vocabulary size"},
     {"model", "tokens", DESC_NUM_OR_WORD, UNIT_COUNT, REQ, F(tokens), 0, "chinchilla",
      F(tokens_chinchilla), "training tokens, or chinchilla for 20 per parameter"},
     {"model", "batch", DESC_NUM, UNIT_COUNT, REQ | INT, F(batch), 0, NULL, 0,
@@ -46,8 +45,8 @@ static const struct desc_key wl_keys[] = {
      "bytes per streamed gradient (16-bit: 2 B)"},
     {"model", "master_bytes", DESC_NUM, UNIT_BYTES, DESC_ZERO_OK, F(master_bytes), 4, NULL, 0,
      "bytes per master weight kept by MemoryX (FP32: 4 B)"},
-    {"model", "optimizer_bytes", DESC_NUM, UNIT_BYTES, DESC_ZERO_OK, F(optimizer_bytes), 8,
-     NULL, 0, "optimizer state per parameter (Adam, two FP32 moments: 8 B)"},
+    {"model", "optimizer_bytes", DESC_NUM, UNIT_BYTES, DESC_ZERO_OK, F(optimizer_bytes), 8, NULL, 0,
+     "optimizer state per parameter (Adam, two FP32 moments: 8 B)"},
     {"model", "act_bytes", DESC_NUM, UNIT_BYTES, 0, F(act_bytes), 2, NULL, 0,
      "bytes per stored activation (16-bit: 2 B)"},
 };
@@ -58,8 +57,7 @@ const struct desc_schema wl_schema = {
     .nkeys = sizeof wl_keys / sizeof wl_keys[0],
 };
 
-static cp_status wl_check(const struct wl_desc *w, const struct desc_src *src,
-                          struct cp_error *err)
+static cp_status wl_check(const struct wl_desc *w, const struct desc_src *src, struct cp_error *err)
 {
     if (fmod(w->hidden, w->heads) != 0)
         return desc_key_error(&wl_schema, src, "model", "heads", err,

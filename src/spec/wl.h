@@ -19,20 +19,20 @@ enum wl_pos { WL_POS_LEARNED, WL_POS_ROTARY };
 struct wl_desc {
     char name[DESC_TEXT_MAX];
     double layers, hidden, heads, kv_heads, ffn, seq_len, vocab;
-    double tokens;         /* training tokens (ignored if tokens_chinchilla) */
+    double tokens; /* training tokens (ignored if tokens_chinchilla) */
     int tokens_chinchilla;
-    double batch;          /* global batch, sequences                       */
-    int gated_ffn;         /* SwiGLU-style: three FFN matrices              */
-    int bias;              /* linear layers carry biases                    */
-    int tied_embeddings;   /* logits reuse the token embedding matrix       */
-    int norm;              /* enum wl_norm                                  */
-    int positions;         /* enum wl_pos                                   */
-    int recompute;         /* activation recompute in the backward pass     */
-    double weight_bytes;   /* bytes per weight as streamed to the wafer     */
-    double grad_bytes;     /* bytes per gradient as streamed out            */
-    double master_bytes;   /* bytes per master copy of a weight (MemoryX)   */
-    double optimizer_bytes;/* bytes of optimizer state per parameter        */
-    double act_bytes;      /* bytes per stored activation value             */
+    double batch;           /* global batch, sequences                       */
+    int gated_ffn;          /* SwiGLU-style: three FFN matrices              */
+    int bias;               /* linear layers carry biases                    */
+    int tied_embeddings;    /* logits reuse the token embedding matrix       */
+    int norm;               /* enum wl_norm                                  */
+    int positions;          /* enum wl_pos                                   */
+    int recompute;          /* activation recompute in the backward pass     */
+    double weight_bytes;    /* bytes per weight as streamed to the wafer     */
+    double grad_bytes;      /* bytes per gradient as streamed out            */
+    double master_bytes;    /* bytes per master copy of a weight (MemoryX)   */
+    double optimizer_bytes; /* bytes of optimizer state per parameter        */
+    double act_bytes;       /* bytes per stored activation value             */
 };
 
 extern const struct desc_schema wl_schema;
