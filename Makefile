@@ -2,6 +2,8 @@
 #   make            build build/cerebras-plan
 #   make run        build and run the main job on the shipped defaults
 #   make test       build and run every test; ends with "N passed, N failed"
+#   make bench      throughput figures ("name value unit" lines)
+#   make fuzz       fuzz the description loader (clang, libFuzzer)
 #   make install    PREFIX=/usr/local DESTDIR= (binary, man pages, data files)
 #   WERROR=1 make   treat warnings as errors (CI does)
 
@@ -34,7 +36,7 @@ CORE_OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(CORE_SRC)) $(B)/obj/embedded.o
 CLI_OBJ  := $(patsubst src/%.c,$(B)/obj/%.o,$(CLI_SRC))
 BIN      := $(B)/cerebras-plan
 
-.PHONY: all run test check install uninstall clean deps fuzz FORCE
+.PHONY: all run test check bench install uninstall clean deps fuzz FORCE
 all: $(BIN)
 
 deps:
@@ -80,6 +82,13 @@ $(BIN): $(CLI_OBJ) $(B)/libcore.a
 $(B)/tests/%: tests/%.c $(B)/libcore.a $(B)/gen/config.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(B)/libcore.a $(TEST_LIBS) $(LIBS)
+
+# Throughput figures, one line each: "name value unit".
+bench: deps $(B)/bench
+	@$(B)/bench
+
+$(B)/bench: tests/bench.c $(B)/libcore.a $(B)/gen/config.h
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(B)/libcore.a $(LIBS)
 
 # Coverage-guided fuzzing of the description loader (clang + libFuzzer):
 #   make fuzz FUZZ_SECONDS=60
