@@ -44,7 +44,7 @@ deps:
 
 run: deps
 	@$(MAKE) --no-print-directory all
-	./$(BIN) show gpt3-175b
+	$(BIN) show gpt3-175b
 
 test check: deps
 	@$(MAKE) --no-print-directory all $(TESTS)

@@ -10,6 +10,8 @@ T=$(mktemp -d) || exit 2
 trap 'rm -rf "$T"' EXIT INT TERM
 n=0
 unset CEREBRAS_PLAN_PATH
+# An installed copy on this machine must not change what the tests see.
+export CEREBRAS_PLAN_DATADIR=
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; [ $# -gt 1 ] && printf '#   %s\n' "$2"; }
@@ -133,7 +135,7 @@ run show gpt3-175b --csv
 head -n 1 "$T/out" | tr -d '\r' >"$T/h"
 if [ "$(cat "$T/h")" = "quantity,value,unit" ]; then ok "show --csv header"; else nok "show --csv header" "$(cat "$T/h")"; fi
 for q in params tokens train_flops; do
-    if grep -q "^$q,[0-9.e+]*," "$T/out"; then ok "show --csv has $q"; else nok "show --csv has $q"; fi
+    if grep -q "^$q,[0-9][0-9.e+]*," "$T/out"; then ok "show --csv has $q"; else nok "show --csv has $q"; fi
 done
 if awk 'BEGIN{RS="\r\n"} NF && !/^[a-z0-9_.]+,/ {bad=1} END{exit bad}' "$T/out"; then ok "show --csv rows are CRLF records"; else nok "show --csv rows are CRLF records"; fi
 run list --csv
@@ -164,6 +166,29 @@ grep -q '^layers,22,' "$T/out" && ok "explicit path before --data-dir" || nok "e
 run list models --data-dir "$T/d1"
 grep -q "$T/d1/models/gpt3-175b.ini" "$T/out" && ok "list shows the resolved source" || nok "list shows the resolved source"
 (cd "$T" && "$CP" show cs3 >/dev/null 2>&1) && ok "works from any directory" || nok "works from any directory"
+mkdir -p "$T/d3/models/dirx.ini" "$T/d3/hw"
+mkfifo "$T/d3/models/fifo.ini"
+cp $H "$T/d3/hw/gpt3-xl.ini"
+run list --data-dir "$T/d3"
+if [ "$rc" -eq 0 ] && ! grep -q 'dirx\|fifo' "$T/out"; then ok "list skips directories and FIFOs"; else nok "list skips directories and FIFOs" "rc $rc"; fi
+rc=0; timeout 10 "$CP" show "$T/d3/models/fifo.ini" >"$T/out" 2>"$T/err" || rc=$?
+if [ "$rc" -eq 2 ] && grep -q "not a regular file" "$T/err"; then ok "a FIFO is refused, not read"; else nok "a FIFO is refused, not read" "rc $rc"; fi
+expect_err "is a directory" "a directory named like a description" show dirx --data-dir "$T/d3"
+run show gpt3-xl --data-dir "$T/d3"
+grep -q "hardware gpt3-xl ($T/d3/hw/gpt3-xl.ini)" "$T/out" && ok "an earlier source wins over the kind" || nok "an earlier source wins over the kind" "$(head -1 "$T/out")"
+long="$T/$(printf 'x%.0s' $(seq 1 4100))"
+expect_err "directory path too long" "an overlong --data-dir is an error" show gpt3-175b --data-dir "$long"
+many=$(seq -s: 1 70 | sed 's|\([0-9]*\)|/nonexistent/\1|g')
+CEREBRAS_PLAN_PATH="$many" expect_err "more than 64 directories" "too many search directories is an error" show cs2
+mkdir -p "$T/inst/hw"
+sed 's/^name = .*/name = Installed CS-2/' $H >"$T/inst/hw/cs2.ini"
+run list hw
+grep -q "Installed" "$T/out" && nok "CEREBRAS_PLAN_DATADIR= turns the installed directory off" || ok "CEREBRAS_PLAN_DATADIR= turns the installed directory off"
+CEREBRAS_PLAN_DATADIR="$T/inst" run list hw
+grep -q "Installed CS-2" "$T/out" && ok "CEREBRAS_PLAN_DATADIR replaces the installed directory" || nok "CEREBRAS_PLAN_DATADIR replaces the installed directory"
+# dash keeps assignments made before a function call: restore them
+export CEREBRAS_PLAN_DATADIR=
+unset CEREBRAS_PLAN_PATH
 
 # ---- usage, help, version ----
 expect_rc 0 "--help" --help
@@ -174,6 +199,13 @@ expect_rc 0 "abbreviated option before the command" --data "$T" show cs2
 expect_rc 2 "no command is a usage error" 
 expect_err "unknown command 'frobnicate'" "unknown command" frobnicate
 expect_err "unknown option '--bogus'" "unknown option" show gpt3-175b --bogus
+expect_err "unknown option '-x'" "unknown short option is named" show -xq gpt3-175b
+for args in "--help" "--version" "help show" "show --help" "show gpt3-175b" "list --csv"; do
+    # shellcheck disable=SC2086
+    "$CP" $args >/dev/full 2>"$T/err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "error writing the output" "$T/err"; then ok "write error reported: $args"; else nok "write error reported: $args" "rc $rc"; fi
+done
 expect_err "option --set does not apply" "option not taken by the command" list --set model.layers=2
 expect_err "wrong number of arguments" "missing argument" show
 expect_err "needs a value" "option without its value" show gpt3-175b --set
@@ -204,7 +236,7 @@ if make -s B="$T/build" PREFIX="$T/prefix" install >"$T/make.log" 2>&1; then
              share/cerebras-plan/hw/cs2.ini share/cerebras-plan/models/gpt3-175b.ini; do
         [ -f "$T/prefix/$f" ] && ok "installed $f" || nok "installed $f"
     done
-    out=$(cd / && "$T/prefix/bin/cerebras-plan" list hw --csv)
+    out=$(cd / && env -u CEREBRAS_PLAN_DATADIR "$T/prefix/bin/cerebras-plan" list hw --csv)
     case "$out" in *"$T/prefix/share/cerebras-plan/hw/cs2.ini"*) ok "installed binary reads the installed data";;
         *) nok "installed binary reads the installed data" "$out";; esac
 else

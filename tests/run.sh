@@ -22,6 +22,9 @@ for t in "$B"/tests/test_*; do
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
         f=1 # crashed or failed outside a test
     fi
+    if [ $((p + f)) -eq 0 ]; then
+        f=1 # no summary: the output format changed or nothing ran
+    fi
     if [ "$f" -ne 0 ]; then
         echo "FAIL: $t"
         grep -E '^\[  (FAILED|ERROR)|Failure|error' "$log" | head -n 20

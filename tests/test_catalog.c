@@ -484,11 +484,11 @@ static void test_list_with_dirs(void **state)
     struct cat_list l;
     struct cp_error err = {0};
     assert_ok(cat_list(&d, CAT_ANY, &l, &err), err);
-    /* models: 7 built-in + bin, dirx, x, y; hw: 2 + tiny.  "bad name",
-     * ".ini" and notes.txt are skipped. */
-    static const char *const want[] = {"100t",      "10t",     "120t",       "bin",         "dirx",
-                                       "gpt3-175b", "gpt3-xl", "llama2-70b", "megatron-1t", "x",
-                                       "y",         "cs2",     "cs3",        "tiny"};
+    /* models: 7 built-in + bin, x, y; hw: 2 + tiny.  "bad name", ".ini",
+     * notes.txt and the directory dirx.ini are skipped. */
+    static const char *const want[] = {"100t",    "10t",        "120t",        "bin", "gpt3-175b",
+                                       "gpt3-xl", "llama2-70b", "megatron-1t", "x",   "y",
+                                       "cs2",     "cs3",        "tiny"};
     if (l.n != NELEM(want)) {
         for (size_t i = 0; i < l.n; i++)
             print_error("  listed %s (%s)\n", l.items[i].name, l.items[i].origin);
@@ -615,8 +615,9 @@ static void test_dirs_init(void **state)
 {
     (void)state;
     struct cat_dirs d;
+    struct cp_error err = {0};
     char env[] = "/a/b:rel/dir::/c:";
-    cat_dirs_init(&d, "/data", env, "/usr/share/cerebras-plan");
+    assert_int_equal(cat_dirs_init(&d, "/data", env, "/usr/share/cerebras-plan", &err), CP_OK);
     assert_int_equal(d.n, 5);
     assert_string_equal(d.dir[0], "/data");
     assert_string_equal(d.dir[1], "/a/b");
@@ -624,31 +625,36 @@ static void test_dirs_init(void **state)
     assert_string_equal(d.dir[3], "/c");
     assert_string_equal(d.dir[4], "/usr/share/cerebras-plan");
 
-    cat_dirs_init(&d, NULL, NULL, "/inst");
+    assert_int_equal(cat_dirs_init(&d, NULL, NULL, "/inst", &err), CP_OK);
     assert_int_equal(d.n, 1);
     assert_string_equal(d.dir[0], "/inst");
 
     char empty[] = "";
-    cat_dirs_init(&d, "", empty, "");
+    assert_int_equal(cat_dirs_init(&d, "", empty, "", &err), CP_OK);
     assert_int_equal(d.n, 0);
 
     char colons[] = ":::";
-    cat_dirs_init(&d, "/only", colons, NULL);
+    assert_int_equal(cat_dirs_init(&d, "/only", colons, NULL, &err), CP_OK);
     assert_int_equal(d.n, 1);
     assert_string_equal(d.dir[0], "/only");
 
-    /* more entries than fit: the installed directory keeps its slot */
-    char many[256] = "";
-    for (int i = 0; i < 30; i++) {
-        size_t o = strlen(many);
-        snprintf(many + o, sizeof many - o, "%s/p%d", i ? ":" : "", i);
+    /* exactly as many as fit: --data-dir, 62 path entries, installed */
+    char fits[1024] = "";
+    for (int i = 0; i < CAT_MAX_DIRS - 2; i++) {
+        size_t o = strlen(fits);
+        snprintf(fits + o, sizeof fits - o, "%s/p%d", i ? ":" : "", i);
     }
-    cat_dirs_init(&d, "/data", many, "/inst");
+    char many[1024]; /* built now: cat_dirs_init splits fits in place */
+    snprintf(many, sizeof many, "%s:/extra", fits);
+    assert_int_equal(cat_dirs_init(&d, "/data", fits, "/inst", &err), CP_OK);
     assert_int_equal(d.n, CAT_MAX_DIRS);
-    assert_string_equal(d.dir[0], "/data");
     assert_string_equal(d.dir[1], "/p0");
-    assert_string_equal(d.dir[CAT_MAX_DIRS - 2], "/p13");
     assert_string_equal(d.dir[CAT_MAX_DIRS - 1], "/inst");
+
+    /* one more is an error, not a silently dropped directory */
+    memset(&err, 0, sizeof err);
+    assert_int_equal(cat_dirs_init(&d, "/data", many, "/inst", &err), CP_EINPUT);
+    assert_non_null(strstr(err.msg, "more than 64 directories"));
 }
 
 int main(void)

@@ -410,16 +410,31 @@ static void test_activation_bytes_korthikanti2022(void **state)
     assert_rel(tfm_act_bytes_per_seq_block(&w, 1), 4 * 1536 * 1344.0, 1e-15);
 }
 
-/* tfm.h's generalisation to any FFN size and gating: the FFN keeps 3 s h
- * (input and 1-byte mask) plus 2 bytes x s x f for each of its
- * (matrices - 1) projection outputs and the activation output. */
+/* tfm.h's generalisation to any FFN size, gating and grouped-query
+ * attention: the FFN keeps 3 s h (input and 1-byte mask) plus 2 bytes x s x f
+ * for each of its (matrices - 1) projection outputs and the activation
+ * output; attention keeps K and V at their width k = kv_heads x head size,
+ * 7 s h + 4 s k + 5 a s^2 (Korthikanti's 11 s h + 5 a s^2 when k = h). */
 static void test_activation_bytes_gated(void **state)
 {
     (void)state;
     struct wl_desc w;
     load_text(llama2_70b, NULL, 0, &w);
-    double s = 4096, h = 8192, a = 64, f = 28672;
-    double want = 11 * s * h + 5 * a * s * s + 3 * s * h + 2 * 3 * s * f + 4 * s * h;
+    double s = 4096, h = 8192, a = 64, f = 28672, k = 8 * (8192 / 64);
+    double want = 7 * s * h + 4 * s * k + 5 * a * s * s + 3 * s * h + 2 * 3 * s * f + 4 * s * h;
+    assert_rel(tfm_act_bytes_per_seq_block(&w, 0), want, 1e-15);
+}
+
+/* Without dropout no masks and no dropout output are kept: attention
+ * 6 s h + 4 s k + 2 a s^2 (softmax output only), FFN 2 s h + 2 m s f. */
+static void test_activation_bytes_no_dropout(void **state)
+{
+    (void)state;
+    struct wl_desc w;
+    const char *nodrop[] = {"model.dropout=false"};
+    load_text(llama2_70b, nodrop, 1, &w);
+    double s = 4096, h = 8192, a = 64, f = 28672, k = 8 * (8192 / 64);
+    double want = 6 * s * h + 4 * s * k + 2 * a * s * s + 2 * s * h + 2 * 3 * s * f + 4 * s * h;
     assert_rel(tfm_act_bytes_per_seq_block(&w, 0), want, 1e-15);
 }
 
@@ -462,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_chinchilla_tokens_hoffmann2022),
         cmocka_unit_test(test_activation_bytes_korthikanti2022),
         cmocka_unit_test(test_activation_bytes_gated),
+        cmocka_unit_test(test_activation_bytes_no_dropout),
         cmocka_unit_test(test_state_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,7 +17,7 @@ typedef enum {
     CP_ENOMEM,    /* an allocation failed                             */
 } cp_status;
 
-#define CP_ERROR_MAX 512
+#define CP_ERROR_MAX 4608 /* room for a path of PATH_MAX and a reason */
 
 struct cp_error {
     cp_status status;

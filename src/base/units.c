@@ -220,9 +220,20 @@ static char *format_count(double v, char *buf, size_t n)
     if (fabs(v) < 1e7 && v == floor(v))
         snprintf(buf, n, "%.0f", v);
     else if (fabs(v) < 1e7)
-        snprintf(buf, n, "%.4g", v);
+        snprintf(buf, n, "%.6g", v);
     else
         snprintf(buf, n, "%.4g", v);
+    return buf;
+}
+
+char *unit_format_exact(double v, char *buf, size_t n)
+{
+    /* The shortest of %.15g..%.17g that reads back as the same double. */
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, n, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
     return buf;
 }
 

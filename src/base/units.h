@@ -52,7 +52,12 @@ int unit_classify(const char *u, unit_dim *dim, double *factor);
 int unit_parse(const char *text, unit_dim want, double *out, char *why, size_t why_n);
 
 /* Format an SI value for people with a scaled prefix ("7.5 PFLOP/s",
- * "40 GB", "1.5 us", "1.746e+11").  Writes at most n bytes; returns buf. */
+ * "40 GB", "1.5 us"); counts in full below 10^7 ("2048", "95367.4"), else
+ * with four significant digits ("1.746e+11").  Writes at most n bytes; returns buf. */
 char *unit_format(double v, unit_dim d, char *buf, size_t n);
+
+/* Format an SI value for machines: no prefix, no unit, the shortest
+ * decimal (up to 17 significant digits) that reads back as exactly v. */
+char *unit_format_exact(double v, char *buf, size_t n);
 
 #endif

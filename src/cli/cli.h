@@ -29,7 +29,6 @@ struct cli_opts {
     const char *args[CLI_MAX_ARGS]; /* positional arguments */
     size_t nargs;
     struct cat_dirs dirs; /* filled by main from the options */
-    char env_path[4096];
 };
 
 struct cli_cmd {
@@ -51,6 +50,10 @@ void cli_cmd_help(FILE *f, const struct cli_cmd *c); /* COMMAND --help    */
 
 /* Print "cerebras-plan: MSG" to stderr; returns EXIT_USAGE. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Flush stdout: EXIT_OK, or EXIT_USAGE after a message if it could not be
+ * written (a full disk, a closed pipe). */
+int cli_flush(void);
 
 /* The sink --csv selects; write t to stdout with it.  Returns EXIT_OK, or
  * EXIT_USAGE after a message if stdout could not be written. */

@@ -65,11 +65,11 @@ int cmd_help(struct cli_opts *o)
 {
     if (o->nargs == 0) {
         cli_usage(stdout);
-        return EXIT_OK;
+        return cli_flush();
     }
     const struct cli_cmd *c = cli_find(o->args[0]);
     if (!c)
         return cli_error("help: unknown command '%s'", o->args[0]);
     cli_cmd_help(stdout, c);
-    return EXIT_OK;
+    return cli_flush();
 }

@@ -18,7 +18,7 @@ static const char *const hw_header[] = {
 static const char *num(int csv, double v, unit_dim d, char *buf, size_t n)
 {
     if (csv)
-        snprintf(buf, n, "%.15g", v);
+        unit_format_exact(v, buf, n);
     else
         unit_format(v, d, buf, n);
     return buf;

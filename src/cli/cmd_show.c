@@ -21,7 +21,7 @@ static void row_num(struct show *s, const char *q, double v, unit_dim d, const c
 {
     char val[64];
     if (s->csv) {
-        snprintf(val, sizeof val, "%.15g", v);
+        unit_format_exact(v, val, sizeof val);
         out_row(&s->t, (const char *[]){q, val, unit_base_symbol(d)});
     } else {
         out_row(&s->t, (const char *[]){q, unit_format(v, d, val, sizeof val), source});

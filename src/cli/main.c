@@ -1,5 +1,6 @@
 /* main.c - cerebras-plan entry point: find the command, parse the options it
  * accepts, build the description search path, dispatch through the table. */
+#include <errno.h>
 #include <getopt.h>
 #include <gsl/gsl_errno.h>
 #include <locale.h>
@@ -23,12 +24,18 @@ int cli_error(const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+int cli_flush(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return cli_error("error writing the output: %s", strerror(errno));
+    return EXIT_OK;
+}
+
 int cli_emit(const struct cli_opts *o, const struct out_table *t)
 {
     const struct out_sink *sink = o->csv ? &out_csv : &out_text;
-    if (sink->write(stdout, t) != 0 || fflush(stdout) != 0)
-        return cli_error("error writing the output");
-    return EXIT_OK;
+    sink->write(stdout, t);
+    return cli_flush();
 }
 
 enum { LONG_CSV = 256, LONG_SET, LONG_DATA_DIR };
@@ -47,7 +54,7 @@ static const struct option long_opts[] = {
 static int takes_value(const char *arg)
 {
     size_t n = strlen(arg);
-    if (n < 4 || strchr(arg, '='))
+    if (n < 3 || strchr(arg, '='))
         return 0;
     return strncmp(arg, "--set", n) == 0 || strncmp(arg, "--data-dir", n) == 0;
 }
@@ -86,10 +93,10 @@ static int parse_options(const struct cli_cmd *c, int argc, char **argv, struct 
         switch (ch) {
         case 'h':
             cli_cmd_help(stdout, c);
-            return EXIT_OK;
+            return cli_flush();
         case 'V':
             printf("cerebras-plan %s\n", CP_VERSION);
-            return EXIT_OK;
+            return cli_flush();
         case LONG_CSV:
             if (!option_allowed(c, OPT_CSV, "--csv"))
                 return EXIT_USAGE;
@@ -110,6 +117,9 @@ static int parse_options(const struct cli_cmd *c, int argc, char **argv, struct 
         case ':':
             return cli_error("%s: option %s needs a value", c->name, argv[optind - 1]);
         default:
+            if (optopt > 0 && optopt < 256) /* an unknown letter, maybe in a cluster */
+                return cli_error("%s: unknown option '-%c' (see 'cerebras-plan help %s')", c->name,
+                                 optopt, c->name);
             return cli_error("%s: unknown option '%s' (see 'cerebras-plan help %s')", c->name,
                              argv[optind - 1], c->name);
         }
@@ -133,10 +143,16 @@ static int run_command(const struct cli_cmd *c, int argc, char **argv)
     if (rc >= 0)
         return rc;
     const char *env = getenv("CEREBRAS_PLAN_PATH");
-    if (env)
-        snprintf(o.env_path, sizeof o.env_path, "%s", env);
-    cat_dirs_init(&o.dirs, o.data_dir, env ? o.env_path : NULL, CP_DATADIR);
-    return c->run(&o);
+    const char *installed = getenv("CEREBRAS_PLAN_DATADIR"); /* "" turns it off */
+    char *env_copy = env ? xstrdup(env) : NULL;
+    struct cp_error err = {0};
+    if (cat_dirs_init(&o.dirs, o.data_dir, env_copy, installed ? installed : CP_DATADIR, &err) ==
+        CP_OK)
+        rc = c->run(&o);
+    else
+        rc = cli_error("%s", err.msg);
+    free(env_copy);
+    return rc;
 }
 
 /* Options given before any command: only --help and --version mean
@@ -146,11 +162,11 @@ static int program_options(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--version") == 0 || strcmp(argv[i], "-V") == 0) {
             printf("cerebras-plan %s\n", CP_VERSION);
-            return EXIT_OK;
+            return cli_flush();
         }
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             cli_usage(stdout);
-            return EXIT_OK;
+            return cli_flush();
         }
     }
     cli_usage(stderr);

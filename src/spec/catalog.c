@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../base/xalloc.h"
 
@@ -19,17 +21,30 @@ static const char *kind_dir(enum cat_kind k)
     return k == CAT_HW ? "hw" : "models";
 }
 
-void cat_dirs_init(struct cat_dirs *d, const char *data_dir, char *env_path, const char *installed)
+cp_status cat_dirs_init(struct cat_dirs *d, const char *data_dir, char *env_path,
+                        const char *installed, struct cp_error *err)
 {
     d->n = 0;
+    const char *all[CAT_MAX_DIRS + 1];
+    size_t n = 0;
     if (data_dir && *data_dir)
-        d->dir[d->n++] = data_dir;
+        all[n++] = data_dir;
     char *save = NULL;
-    for (char *tok = env_path ? strtok_r(env_path, ":", &save) : NULL;
-         tok && d->n < CAT_MAX_DIRS - 1; tok = strtok_r(NULL, ":", &save))
-        d->dir[d->n++] = tok;
-    if (installed && *installed)
-        d->dir[d->n++] = installed;
+    for (char *tok = env_path ? strtok_r(env_path, ":", &save) : NULL; tok;
+         tok = strtok_r(NULL, ":", &save)) {
+        if (n == CAT_MAX_DIRS)
+            return cp_fail(err, CP_EINPUT, "CEREBRAS_PLAN_PATH: more than %d directories to search",
+                           CAT_MAX_DIRS);
+        all[n++] = tok;
+    }
+    if (installed && *installed) {
+        if (n == CAT_MAX_DIRS)
+            return cp_fail(err, CP_EINPUT, "more than %d directories to search", CAT_MAX_DIRS);
+        all[n++] = installed;
+    }
+    memcpy(d->dir, all, n * sizeof all[0]);
+    d->n = n;
+    return CP_OK;
 }
 
 enum cat_kind cat_kind_of(const char *text)
@@ -50,12 +65,37 @@ enum cat_kind cat_kind_of(const char *text)
     return CAT_ANY;
 }
 
+/* Open path for reading only if it is a regular file: a FIFO or a device
+ * would block or never end, a directory cannot be read. */
+static FILE *open_regular(const char *path, struct cp_error *err, cp_status *st)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        *st =
+            cp_fail(err, errno == ENOENT ? CP_ENOTFOUND : CP_EIO, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        *st = cp_fail(err, CP_EIO, "%s: %s", path,
+                      S_ISDIR(sb.st_mode) ? "is a directory" : "not a regular file");
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        *st = cp_fail(err, CP_EIO, "%s: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 static cp_status read_file(const char *path, char **text, struct cp_error *err)
 {
-    FILE *f = fopen(path, "rb");
+    cp_status st = CP_OK;
+    FILE *f = open_regular(path, err, &st);
     if (!f)
-        return cp_fail(err, errno == ENOENT ? CP_ENOTFOUND : CP_EIO, "%s: %s", path,
-                       strerror(errno));
+        return st;
     char *buf = xmalloc(CAT_FILE_MAX + 1);
     size_t n = fread(buf, 1, CAT_FILE_MAX + 1, f);
     int bad = ferror(f);
@@ -132,7 +172,9 @@ static cp_status try_dir(const char *dir, enum cat_kind k, const char *name, str
                          struct cp_error *err)
 {
     char path[CAT_ORIGIN_MAX];
-    snprintf(path, sizeof path, "%s/%s/%s.ini", dir, kind_dir(k), name);
+    int w = snprintf(path, sizeof path, "%s/%s/%s.ini", dir, kind_dir(k), name);
+    if (w < 0 || (size_t)w >= sizeof path)
+        return cp_fail(err, CP_EINPUT, "%s: directory path too long to search", dir);
     cp_status st = read_file(path, &out->text, err);
     if (st == CP_OK) {
         out->kind = k;
@@ -157,17 +199,8 @@ static cp_status try_embedded(enum cat_kind k, const char *name, struct cat_entr
     return CP_ENOTFOUND;
 }
 
-static cp_status resolve_kind(const struct cat_dirs *d, const char *name, enum cat_kind k,
-                              struct cat_entry *out, struct cp_error *err)
-{
-    for (size_t i = 0; i < d->n; i++) {
-        cp_status st = try_dir(d->dir[i], k, name, out, err);
-        if (st != CP_ENOTFOUND)
-            return st;
-    }
-    return try_embedded(k, name, out);
-}
-
+/* Sources in order (directories, then the built-in copies); within one
+ * source, models before hardware. */
 cp_status cat_resolve(const struct cat_dirs *d, const char *arg, enum cat_kind want,
                       struct cat_entry *out, struct cp_error *err)
 {
@@ -176,12 +209,15 @@ cp_status cat_resolve(const struct cat_dirs *d, const char *arg, enum cat_kind w
         return resolve_path(arg, want, out, err);
     if (!valid_name(arg))
         return cp_fail(err, CP_EINPUT, "'%s' is not a valid description name", arg);
-    for (int k = CAT_MODEL; k <= CAT_HW; k++) {
-        if (want != CAT_ANY && want != (enum cat_kind)k)
-            continue;
-        cp_status st = resolve_kind(d, arg, k, out, err);
-        if (st != CP_ENOTFOUND)
-            return st;
+    for (size_t i = 0; i <= d->n; i++) {
+        for (int k = CAT_MODEL; k <= CAT_HW; k++) {
+            if (want != CAT_ANY && want != (enum cat_kind)k)
+                continue;
+            cp_status st =
+                i < d->n ? try_dir(d->dir[i], k, arg, out, err) : try_embedded(k, arg, out);
+            if (st != CP_ENOTFOUND)
+                return st;
+        }
     }
     const char *what = want == CAT_HW      ? "hardware"
                        : want == CAT_MODEL ? "model"
@@ -238,8 +274,9 @@ static void list_dir(const char *dir, enum cat_kind k, struct cat_list *l, size_
         if (!valid_name(name))
             continue;
         int w = snprintf(file, sizeof file, "%s/%s", path, de->d_name);
-        if (w < 0 || (size_t)w >= sizeof file)
-            continue; /* a path too long to name in messages */
+        struct stat sb;
+        if (w < 0 || (size_t)w >= sizeof file || stat(file, &sb) != 0 || !S_ISREG(sb.st_mode))
+            continue; /* not a description file (a directory, a FIFO, ...) */
         add_item(l, cap, k, name, file);
     }
     closedir(dp);

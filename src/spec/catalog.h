@@ -14,9 +14,9 @@
 
 enum cat_kind { CAT_MODEL, CAT_HW, CAT_ANY };
 
-#define CAT_MAX_DIRS 16
+#define CAT_MAX_DIRS 64
 #define CAT_NAME_MAX 64
-#define CAT_ORIGIN_MAX 256
+#define CAT_ORIGIN_MAX 4096
 
 struct cat_dirs {
     const char *dir[CAT_MAX_DIRS]; /* searched in this order */
@@ -31,8 +31,11 @@ struct cat_entry {
 };
 
 /* Build the search list from --data-dir (may be NULL), $CEREBRAS_PLAN_PATH
- * (may be NULL; split at ':' into storage) and the installed directory. */
-void cat_dirs_init(struct cat_dirs *d, const char *data_dir, char *env_path, const char *installed);
+ * (may be NULL; split at ':' in place, empty entries skipped) and the
+ * installed directory (may be NULL or "").  CP_EINPUT if there are more than
+ * CAT_MAX_DIRS directories in all. */
+cp_status cat_dirs_init(struct cat_dirs *d, const char *data_dir, char *env_path,
+                        const char *installed, struct cp_error *err);
 
 /* Resolve arg to a description of kind want (CAT_ANY: model first, then
  * hardware) and read it.  CP_ENOTFOUND if nothing matches, CP_EIO if a file

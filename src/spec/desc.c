@@ -158,7 +158,7 @@ static int store(const struct desc_key *k, const char *value, void *target, char
         double v;
         if (unit_parse(value, k->dim, &v, why, n) != 0 || check_number(k, v, why, n) != 0)
             return -1;
-        *(double *)field = v;
+        *(double *)field = v + 0.0; /* -0 becomes 0 */
         if (k->type == DESC_NUM_OR_WORD)
             *(int *)((char *)target + k->word_off) = 0;
         return 0;
@@ -309,9 +309,9 @@ static int check_header(const struct desc_schema *s, const char *start, const ch
     while (start < end && (*start == ' ' || *start == '\t'))
         start++;
     const char *close = memchr(start, ']', (size_t)(end - start));
-    if (start == end || *start != '[' || !close || close - start > 64)
+    if (start == end || *start != '[' || !close)
         return 0;
-    char name[72], secs[256];
+    char name[DESC_LINE_MAX + 1], secs[256]; /* lines were checked to fit */
     snprintf(name, sizeof name, "%.*s", (int)(close - start - 1), start + 1);
     if (known_section(s, name))
         return 0;
@@ -422,9 +422,13 @@ cp_status desc_set(const struct desc_schema *s, const char *assign, void *target
     snprintf(sec, sizeof sec, "%.*s", (int)(dot - assign), assign);
     snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
     trim_end(key); /* "--set 'model.layers = 97'" */
-    const char *value = eq + 1;
-    while (isspace((unsigned char)*value))
-        value++;
+    char value[256];
+    snprintf(value, sizeof value, "%s", eq + 1);
+    trim_end(value); /* as inih trims values read from files */
+    const char *v0 = value;
+    while (isspace((unsigned char)*v0))
+        v0++;
+    memmove(value, v0, strlen(v0) + 1);
     char why[CP_ERROR_MAX / 2];
     if (s->list_section && strcmp(sec, s->list_section) == 0) {
         if (list_store(s, target, key, value, why, sizeof why) != 0)

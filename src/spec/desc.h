@@ -38,7 +38,7 @@ enum desc_flag {
 #define DESC_MAX_KEYS 64
 #define DESC_LIST_MAX 16
 #define DESC_NAME_MAX 32
-#define DESC_ORIGIN_MAX 256
+#define DESC_ORIGIN_MAX 4096
 
 struct desc_key {
     const char *section, *name;

@@ -25,7 +25,7 @@ static const struct desc_key hw_keys[] = {
     {"memoryx", "capacity", DESC_NUM, UNIT_BYTES, REQ, MX(capacity_bytes), 0, NULL, 0,
      "capacity of the default MemoryX tier"},
     {"memoryx", "dram", DESC_NUM, UNIT_BYTES, REQ, MX(dram_bytes), 0, NULL, 0,
-     "DRAM installed; capacity beyond it is flash"},
+     "DRAM part of any tier (its first bytes); the rest of a tier is flash"},
     {"memoryx", "bandwidth", DESC_NUM, UNIT_BYTE_RATE, REQ, MX(bw_Bps), 0, NULL, 0,
      "MemoryX egress bandwidth (weights out, gradients in)"},
     {"memoryx", "bytes_per_param", DESC_NUM, UNIT_BYTES, REQ, MX(bytes_per_param), 0, NULL, 0,

@@ -22,7 +22,7 @@ struct wse_spec {
 /* MemoryX: off-wafer store of weights and optimizer state, runs the update. */
 struct mx_spec {
     double capacity_bytes;  /* default tier                                */
-    double dram_bytes;      /* DRAM installed; a tier beyond it is flash  */
+    double dram_bytes;      /* DRAM part of any tier; the rest is flash   */
     double bw_Bps;          /* egress (and ingress) bandwidth, bytes/s     */
     double bytes_per_param; /* vendor's sizing: bytes stored per parameter */
     double update_flops;    /* optimizer update throughput, FLOP/s         */

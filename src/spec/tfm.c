@@ -102,20 +102,37 @@ double tfm_train_flops(const struct wl_desc *w)
 }
 
 /* Korthikanti et al. 2022, section 4.1, at 16-bit with 1-byte dropout masks:
- * attention 11 s h + 5 a s^2, FFN 19 s h (= 3 s h + 4 s f for f = 4h),
- * norms 4 s h.  Generalised: the FFN keeps its input (2 s h), a 1-byte mask
- * (s h), and 2 bytes for each of its (matrices - 1) projections' outputs and
- * the activation output of width f.  Scaled by act_bytes / 2. */
+ * attention 11 s h + 5 a s^2, FFN 19 s h, norms 4 s h, for FFN = 4h and
+ * K, V as wide as Q.  Generalised term by term, at 2 bytes per value:
+ *  - attention: QKV input 2sh; Q 2sh and K 2sk for the scores; softmax
+ *    output 2as^2; V 2sk; projection input 2sh; with dropout, a mask as^2,
+ *    its output 2as^2 and the output mask sh (k = K/V width, = h without
+ *    grouped-query attention, giving 11sh + 5as^2);
+ *  - FFN: input 2sh, 2sf for each projection output before the last and for
+ *    the activation output, with dropout a mask sh (19sh for f = 4h);
+ *  - norms: their two inputs, 4sh.
+ * Everything is scaled by act_bytes / 2, masks included (an approximation
+ * for precisions other than 16-bit). */
+static double attention_act_bytes(const struct wl_desc *w)
+{
+    double s = w->seq_len, h = w->hidden, a = w->heads, k = kv_width(w);
+    double kept = 6.0 * s * h + 4.0 * s * k + 2.0 * a * s * s;
+    return kept + (w->dropout ? 3.0 * a * s * s + s * h : 0.0);
+}
+
+static double ffn_act_bytes(const struct wl_desc *w)
+{
+    double s = w->seq_len, h = w->hidden;
+    return 2.0 * s * h + 2.0 * ffn_matrices(w) * s * w->ffn + (w->dropout ? s * h : 0.0);
+}
+
 double tfm_act_bytes_per_seq_block(const struct wl_desc *w, int recompute)
 {
-    double s = w->seq_len, h = w->hidden, a = w->heads, f = w->ffn;
     double scale = w->act_bytes / 2.0;
     if (recompute)
-        return 2.0 * s * h * scale;
-    double attn = 11.0 * s * h + 5.0 * a * s * s;
-    double ffn = 3.0 * s * h + 2.0 * ffn_matrices(w) * s * f;
-    double norms = 4.0 * s * h;
-    return (attn + ffn + norms) * scale;
+        return 2.0 * w->seq_len * w->hidden * scale;
+    double norms = 4.0 * w->seq_len * w->hidden;
+    return (attention_act_bytes(w) + ffn_act_bytes(w) + norms) * scale;
 }
 
 double tfm_weight_bytes(const struct wl_desc *w)

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "tfm.h"
+
 #define F(f) offsetof(struct wl_desc, f)
 #define REQ DESC_REQUIRED
 #define INT DESC_INTEGER
@@ -37,6 +39,8 @@ static const struct desc_key wl_keys[] = {
      "normalisation: layernorm (scale and shift) or rmsnorm (scale)"},
     {"model", "positions", DESC_CHOICE, UNIT_COUNT, 0, F(positions), WL_POS_LEARNED,
      "learned|rotary", 0, "position encoding: learned table or rotary (no weights)"},
+    {"model", "dropout", DESC_BOOL, UNIT_COUNT, 0, F(dropout), 1, NULL, 0,
+     "dropout after attention and FFN (its masks are kept for the backward pass)"},
     {"model", "recompute", DESC_BOOL, UNIT_COUNT, 0, F(recompute), 0, NULL, 0,
      "recompute activations in the backward pass"},
     {"model", "weight_bytes", DESC_NUM, UNIT_BYTES, 0, F(weight_bytes), 2, NULL, 0,
@@ -57,6 +61,31 @@ const struct desc_schema wl_schema = {
     .nkeys = sizeof wl_keys / sizeof wl_keys[0],
 };
 
+/* Each input is finite, but their products need not be: name the key that
+ * most likely made a derived quantity overflow. */
+static cp_status wl_check_finite(const struct wl_desc *w, const struct desc_src *src,
+                                 struct cp_error *err)
+{
+    static const struct {
+        const char *key, *what;
+        double (*fn)(const struct wl_desc *);
+    } derived[] = {
+        {"layers", "parameter count", tfm_params},
+        {"tokens", "training FLOPs", tfm_train_flops},
+        {"weight_bytes", "weight bytes", tfm_weight_bytes},
+        {"grad_bytes", "gradient bytes", tfm_grad_bytes},
+        {"optimizer_bytes", "optimizer state bytes", tfm_optimizer_bytes},
+    };
+    for (size_t i = 0; i < sizeof derived / sizeof derived[0]; i++)
+        if (!isfinite(derived[i].fn(w)))
+            return desc_key_error(&wl_schema, src, "model", derived[i].key, err,
+                                  "the model's %s is out of range", derived[i].what);
+    if (!isfinite(tfm_act_bytes_per_seq_block(w, w->recompute)))
+        return desc_key_error(&wl_schema, src, "model", "seq_len", err,
+                              "the activation bytes are out of range");
+    return CP_OK;
+}
+
 static cp_status wl_check(const struct wl_desc *w, const struct desc_src *src, struct cp_error *err)
 {
     if (fmod(w->hidden, w->heads) != 0)
@@ -66,7 +95,7 @@ static cp_status wl_check(const struct wl_desc *w, const struct desc_src *src, s
         return desc_key_error(&wl_schema, src, "model", "kv_heads", err,
                               "%.0f key/value heads do not divide %.0f heads", w->kv_heads,
                               w->heads);
-    return CP_OK;
+    return wl_check_finite(w, src, err);
 }
 
 cp_status wl_load(const char *text, const char *origin, const char *const *sets, size_t nsets,
