@@ -8,6 +8,8 @@
 
 #include <cmocka.h>
 
+#include "check.h"
+
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
@@ -167,15 +169,6 @@ static void check_msg(const struct cp_error *err, cp_status st, cp_status want,
 }
 #define assert_msg(err, st, want, contains)                                                        \
     check_msg(&(err), (st), (want), (contains), __FILE__, __LINE__)
-
-static void check_ok(cp_status st, const struct cp_error *err, const char *file, int line)
-{
-    if (st != CP_OK) {
-        print_error("%s:%d: status %d: %s\n", file, line, st, err->msg);
-        _fail(file, line);
-    }
-}
-#define assert_ok(st, err) check_ok((st), &(err), __FILE__, __LINE__)
 
 static void data_dirs(struct cat_dirs *d)
 {

@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,25 +116,8 @@ static void check_msg(const struct cp_error *err, cp_status st, const char *pref
 #define assert_msg(err, st, prefix, contains)                                                      \
     check_msg(&(err), (st), (prefix), (contains), __FILE__, __LINE__)
 
-static void check_ok(cp_status st, const struct cp_error *err, const char *file, int line)
-{
-    if (st != CP_OK) {
-        print_error("%s:%d: status %d: %s\n", file, line, st, err->msg);
-        _fail(file, line);
-    }
-}
-#define assert_ok(st, err) check_ok((st), &(err), __FILE__, __LINE__)
-
-static void check_rel(double got, double want, double tol, const char *what, const char *file,
-                      int line)
-{
-    double rel = want == 0.0 ? fabs(got) : fabs(got - want) / fabs(want);
-    if (!(rel <= tol)) {
-        print_error("%s:%d: %s: got %.17g, want %.17g\n", file, line, what, got, want);
-        _fail(file, line);
-    }
-}
-#define assert_rel(got, want) check_rel((got), (want), 1e-15, #got, __FILE__, __LINE__)
+/* Equal to within rounding: values that went through a unit conversion. */
+#define assert_close(got, want) check_rel((got), (want), 1e-15, #got, __FILE__, __LINE__)
 
 /* Load wl_ok with line n replaced by repl; expect an error starting with
  * prefix and containing contains. */
@@ -188,26 +173,26 @@ static void test_hw_ok_values(void **state)
     struct cp_error err = {0};
     assert_ok(hw_load(hw_ok, ORIGIN, NULL, 0, &h, &src, &err), err);
     assert_string_equal(h.wse.name, "Test WSE");
-    assert_rel(h.wse.peak_flops, 7.385e15);
-    assert_rel(h.wse.sram_bytes, 40.25e9);
-    assert_rel(h.wse.io_bw_Bps, 150e9);
-    assert_rel(h.wse.utilization, 0.455);
-    assert_rel(h.wse.power_W, 23.5e3);
-    assert_rel(h.wse.max_matmul_dim, 100000);
-    assert_rel(h.mx.capacity_bytes, 4.5e12);
-    assert_rel(h.mx.dram_bytes, 3.75 * 1099511627776.0);
-    assert_rel(h.mx.bw_Bps, 150e9);
-    assert_rel(h.mx.bytes_per_param, 20.5);
-    assert_rel(h.mx.update_flops, 1.125e12);
-    assert_rel(h.swx.fanout, 3);
-    assert_rel(h.swx.link_bw_Bps, 150e9);
-    assert_rel(h.swx.hop_latency_s, 2.385e-6);
+    assert_close(h.wse.peak_flops, 7.385e15);
+    assert_close(h.wse.sram_bytes, 40.25e9);
+    assert_close(h.wse.io_bw_Bps, 150e9);
+    assert_close(h.wse.utilization, 0.455);
+    assert_close(h.wse.power_W, 23.5e3);
+    assert_close(h.wse.max_matmul_dim, 100000);
+    assert_close(h.mx.capacity_bytes, 4.5e12);
+    assert_close(h.mx.dram_bytes, 3.75 * 1099511627776.0);
+    assert_close(h.mx.bw_Bps, 150e9);
+    assert_close(h.mx.bytes_per_param, 20.5);
+    assert_close(h.mx.update_flops, 1.125e12);
+    assert_close(h.swx.fanout, 3);
+    assert_close(h.swx.link_bw_Bps, 150e9);
+    assert_close(h.swx.hop_latency_s, 2.385e-6);
     /* the [tiers] list, in file order */
     assert_int_equal(h.mx.tiers.n, 2);
     assert_string_equal(h.mx.tiers.item[0].name, "small");
-    assert_rel(h.mx.tiers.item[0].value, 1.5e12);
+    assert_close(h.mx.tiers.item[0].value, 1.5e12);
     assert_string_equal(h.mx.tiers.item[1].name, "big");
-    assert_rel(h.mx.tiers.item[1].value, 2.4e15);
+    assert_close(h.mx.tiers.item[1].value, 2.4e15);
     /* origins and lines */
     assert_string_equal(src.origin, ORIGIN);
     assert_int_equal(src.line[desc_find(&hw_schema, "system", "name")], 2);
@@ -240,17 +225,17 @@ static void test_wl_defaults(void **state)
     struct cp_error err = {0};
     assert_ok(wl_load(wl_ok, ORIGIN, NULL, 0, &w, &src, &err), err);
     assert_string_equal(w.name, "Test GPT");
-    assert_rel(w.layers, 24);
-    assert_rel(w.hidden, 2048);
-    assert_rel(w.heads, 16);
-    assert_rel(w.seq_len, 2048);
-    assert_rel(w.vocab, 50257);
-    assert_rel(w.tokens, 300e9);
+    assert_close(w.layers, 24);
+    assert_close(w.hidden, 2048);
+    assert_close(w.heads, 16);
+    assert_close(w.seq_len, 2048);
+    assert_close(w.vocab, 50257);
+    assert_close(w.tokens, 300e9);
     assert_int_equal(w.tokens_chinchilla, 0);
-    assert_rel(w.batch, 512);
+    assert_close(w.batch, 512);
     /* derived defaults */
-    assert_rel(w.ffn, 4 * 2048);
-    assert_rel(w.kv_heads, 16);
+    assert_close(w.ffn, 4 * 2048);
+    assert_close(w.kv_heads, 16);
     /* schema defaults */
     assert_int_equal(w.gated_ffn, 0);
     assert_int_equal(w.bias, 1);
@@ -258,11 +243,11 @@ static void test_wl_defaults(void **state)
     assert_int_equal(w.norm, WL_LAYERNORM);
     assert_int_equal(w.positions, WL_POS_LEARNED);
     assert_int_equal(w.recompute, 0);
-    assert_rel(w.weight_bytes, 2);
-    assert_rel(w.grad_bytes, 2);
-    assert_rel(w.master_bytes, 4);
-    assert_rel(w.optimizer_bytes, 8);
-    assert_rel(w.act_bytes, 2);
+    assert_close(w.weight_bytes, 2);
+    assert_close(w.grad_bytes, 2);
+    assert_close(w.master_bytes, 4);
+    assert_close(w.optimizer_bytes, 8);
+    assert_close(w.act_bytes, 2);
     /* lines: given keys carry theirs, defaults 0 */
     assert_int_equal(src.line[desc_find(&wl_schema, "model", "layers")], 3);
     assert_int_equal(src.line[desc_find(&wl_schema, "model", "batch")], 9);
@@ -301,21 +286,21 @@ static void test_wl_all_keys(void **state)
     struct desc_src src;
     struct cp_error err = {0};
     assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, &src, &err), err);
-    assert_rel(w.kv_heads, 8);
-    assert_rel(w.ffn, 28672);
+    assert_close(w.kv_heads, 8);
+    assert_close(w.ffn, 28672);
     assert_int_equal(w.gated_ffn, 1);
-    assert_rel(w.vocab, 32000);
-    assert_rel(w.tokens, 2.385e12);
+    assert_close(w.vocab, 32000);
+    assert_close(w.tokens, 2.385e12);
     assert_int_equal(w.bias, 0);
     assert_int_equal(w.tied_embeddings, 0);
     assert_int_equal(w.norm, WL_RMSNORM);
     assert_int_equal(w.positions, WL_POS_ROTARY);
     assert_int_equal(w.recompute, 1);
-    assert_rel(w.weight_bytes, 1);
-    assert_rel(w.grad_bytes, 2);
-    assert_rel(w.master_bytes, 0); /* zero allowed for master_bytes */
-    assert_rel(w.optimizer_bytes, 2.385);
-    assert_rel(w.act_bytes, 4);
+    assert_close(w.weight_bytes, 1);
+    assert_close(w.grad_bytes, 2);
+    assert_close(w.master_bytes, 0); /* zero allowed for master_bytes */
+    assert_close(w.optimizer_bytes, 2.385);
+    assert_close(w.act_bytes, 4);
     assert_int_equal(src.line[desc_find(&wl_schema, "model", "act_bytes")], 23);
     assert_int_equal(src.line[desc_find(&wl_schema, "model", "kv_heads")], 7);
 }
@@ -358,7 +343,7 @@ static void test_tokens_chinchilla(void **state)
     const char *sets[] = {"model.tokens=2.385e12"};
     assert_ok(wl_load(text, ORIGIN, sets, 1, &w, &src, &err), err);
     assert_int_equal(w.tokens_chinchilla, 0);
-    assert_rel(w.tokens, 2.385e12);
+    assert_close(w.tokens, 2.385e12);
     assert_int_equal(src.line[desc_find(&wl_schema, "model", "tokens")], -1);
     free(text);
 
@@ -380,13 +365,13 @@ static void test_set_overrides(void **state)
     struct desc_src src;
     struct cp_error err = {0};
     assert_ok(wl_load(wl_ok, ORIGIN, sets, NELEM(sets), &w, &src, &err), err);
-    assert_rel(w.layers, 36);
-    assert_rel(w.hidden, 2560);
-    assert_rel(w.ffn, 4 * 2560); /* derived after --set */
+    assert_close(w.layers, 36);
+    assert_close(w.hidden, 2560);
+    assert_close(w.ffn, 4 * 2560); /* derived after --set */
     assert_int_equal(w.norm, WL_RMSNORM);
     assert_int_equal(w.gated_ffn, 1);
     assert_string_equal(w.name, "Overridden");
-    assert_rel(w.optimizer_bytes, 0);
+    assert_close(w.optimizer_bytes, 0);
     assert_int_equal(src.line[desc_find(&wl_schema, "model", "layers")], -1);
     assert_int_equal(src.line[desc_find(&wl_schema, "model", "hidden")], -1);
     assert_int_equal(src.line[desc_find(&wl_schema, "model", "norm")], -1);
@@ -397,8 +382,8 @@ static void test_set_overrides(void **state)
     const char *hsets[] = {"system.io_bandwidth=2.385 Tb/s", "swarmx.fanout=8"};
     struct hw_desc h;
     assert_ok(hw_load(hw_ok, ORIGIN, hsets, 2, &h, &src, &err), err);
-    assert_rel(h.wse.io_bw_Bps, 2.385e12 / 8);
-    assert_rel(h.swx.fanout, 8);
+    assert_close(h.wse.io_bw_Bps, 2.385e12 / 8);
+    assert_close(h.swx.fanout, 8);
     assert_int_equal(src.line[desc_find(&hw_schema, "system", "io_bandwidth")], -1);
     assert_int_equal(src.line[desc_find(&hw_schema, "swarmx", "fanout")], -1);
     assert_int_equal(src.line[desc_find(&hw_schema, "system", "sram")], 4);
@@ -412,10 +397,10 @@ static void test_desc_set_direct(void **state)
     assert_ok(wl_load(wl_ok, ORIGIN, NULL, 0, &w, NULL, &err), err);
     /* src may be NULL */
     assert_ok(desc_set(&wl_schema, "model.seq_len=4.096 k", &w, NULL, &err), err);
-    assert_rel(w.seq_len, 4096);
+    assert_close(w.seq_len, 4096);
     /* a failed --set leaves the field alone */
     assert_int_equal(desc_set(&wl_schema, "model.seq_len=-1", &w, NULL, &err), CP_EINPUT);
-    assert_rel(w.seq_len, 4096);
+    assert_close(w.seq_len, 4096);
 }
 
 static void test_desc_find(void **state)
@@ -496,7 +481,7 @@ static void test_line_limit_boundary(void **state)
     assert_int_equal(strlen(line), 197);
     text = edit(wl_ok, 9, line);
     assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, NULL, &err), err);
-    assert_rel(w.batch, 512);
+    assert_close(w.batch, 512);
     free(text);
 }
 
@@ -509,7 +494,7 @@ static void test_crlf_and_no_final_newline(void **state)
     struct desc_src src;
     struct cp_error err = {0};
     assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, &src, &err), err);
-    assert_rel(w.batch, 512);
+    assert_close(w.batch, 512);
     assert_int_equal(src.line[desc_find(&wl_schema, "model", "batch")], 8);
 }
 
@@ -533,9 +518,9 @@ static void test_set_tiers(void **state)
     assert_ok(hw_load(hw_ok, ORIGIN, sets, 2, &h, &src, &err), err);
     assert_int_equal(h.mx.tiers.n, 3);
     assert_string_equal(h.mx.tiers.item[0].name, "small"); /* replaced in place */
-    assert_rel(h.mx.tiers.item[0].value, 2.385e12);
+    assert_close(h.mx.tiers.item[0].value, 2.385e12);
     assert_string_equal(h.mx.tiers.item[2].name, "huge"); /* appended */
-    assert_rel(h.mx.tiers.item[2].value, 1.2e15);
+    assert_close(h.mx.tiers.item[2].value, 1.2e15);
     static const struct {
         const char *set, *prefix;
     } bad[] = {
@@ -577,7 +562,7 @@ static void test_bom(void **state)
     struct desc_src src;
     struct cp_error err = {0};
     assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, &src, &err), err);
-    assert_rel(w.layers, 24);
+    assert_close(w.layers, 24);
     assert_int_equal(src.line[desc_find(&wl_schema, "model", "layers")], 3);
 }
 
@@ -612,10 +597,10 @@ static void test_desc_load_set_direct(void **state)
     struct cp_error err = {0};
     const char *sets[] = {"model.layers=48", "model.recompute=yes"};
     assert_ok(desc_load_set(&wl_schema, wl_ok, ORIGIN, sets, 2, &w, &src, &err), err);
-    assert_rel(w.layers, 48);
+    assert_close(w.layers, 48);
     assert_int_equal(w.recompute, 1);
     /* derived defaults are wl_load's, not the loader's */
-    assert_rel(w.ffn, 0);
+    assert_close(w.ffn, 0);
     assert_int_equal(src.line[desc_find(&wl_schema, "model", "layers")], -1);
     assert_int_equal(src.line[desc_find(&wl_schema, "model", "hidden")], 4);
     /* plain desc_load, then a failing override */
@@ -623,7 +608,7 @@ static void test_desc_load_set_direct(void **state)
     const char *bad[] = {"model.layers=1", "model.nope=2", "model.layers=3"};
     cp_status st = desc_load_set(&wl_schema, wl_ok, ORIGIN, bad, 3, &w, &src, &err);
     assert_msg(err, st, "--set model.nope: no such key", NULL);
-    assert_rel(w.layers, 1); /* applied in order, stopped at the failure */
+    assert_close(w.layers, 1); /* applied in order, stopped at the failure */
 }
 
 /* ---- errors: every kind, exact line ---- */
@@ -725,7 +710,7 @@ static void test_err_unknown_section(void **state)
     struct wl_desc w;
     struct cp_error err = {0};
     assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, NULL, &err), err);
-    assert_rel(w.ffn, 5000);
+    assert_close(w.ffn, 5000);
     free(text);
 }
 
@@ -801,7 +786,7 @@ static void test_err_fraction_above_one(void **state)
     struct hw_desc h;
     struct cp_error err = {0};
     assert_ok(hw_load(text, ORIGIN, NULL, 0, &h, NULL, &err), err);
-    assert_rel(h.wse.utilization, 1.0);
+    assert_close(h.wse.utilization, 1.0);
     free(text);
 }
 
@@ -921,7 +906,7 @@ static void test_err_tiers(void **state)
     assert_ok(hw_load(text, ORIGIN, NULL, 0, &h, NULL, &err), err);
     assert_int_equal(h.mx.tiers.n, 16);
     assert_string_equal(h.mx.tiers.item[15].name, "t13");
-    assert_rel(h.mx.tiers.item[15].value, 14.5e12);
+    assert_close(h.mx.tiers.item[15].value, 14.5e12);
     free(text);
 }
 
@@ -1033,7 +1018,7 @@ static void test_err_kv_heads_divide_heads(void **state)
     /* divisors are fine */
     char *text = edit(wl_ok, 10, "kv_heads = 4");
     assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, NULL, &err), err);
-    assert_rel(w.kv_heads, 4);
+    assert_close(w.kv_heads, 4);
     free(text);
 }
 

@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,18 +20,6 @@
 #include "spec/wl.h"
 
 /* ---- helpers ---- */
-
-static void check_rel(double got, double want, double tol, const char *what, const char *file,
-                      int line)
-{
-    double rel = want == 0.0 ? fabs(got) : fabs(got - want) / fabs(want);
-    if (!(rel <= tol)) {
-        print_error("%s:%d: %s: got %.17g, want %.17g (relative error %.3g > %.3g)\n", file, line,
-                    what, got, want, rel, tol);
-        _fail(file, line);
-    }
-}
-#define assert_rel(got, want, tol) check_rel((got), (want), (tol), #got, __FILE__, __LINE__)
 
 /* Load a shipped model by name from the built-in copies (no directories). */
 static void load_builtin(const char *name, const char *const *sets, size_t nsets, struct wl_desc *w)

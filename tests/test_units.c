@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,18 +21,6 @@
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- helpers ---- */
-
-static void check_rel(double got, double want, double tol, const char *what, const char *file,
-                      int line)
-{
-    double rel = want == 0.0 ? fabs(got) : fabs(got - want) / fabs(want);
-    if (!(rel <= tol)) {
-        print_error("%s:%d: %s: got %.17g, want %.17g (relative error %.3g > %.3g)\n", file, line,
-                    what, got, want, rel, tol);
-        _fail(file, line);
-    }
-}
-#define assert_rel(got, want, tol) check_rel((got), (want), (tol), #got, __FILE__, __LINE__)
 
 struct ok_case {
     const char *text;
