@@ -9,7 +9,6 @@
 #include <stddef.h>
 
 void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 

@@ -14,45 +14,35 @@ static const char *const model_header[] = {"name",   "title",   "params", "layer
 static const char *const hw_header[] = {
     "name", "title", "peak_flops", "sram", "io_bandwidth", "memoryx_capacity", "source"};
 
-/* A number as the sink wants it: SI base in CSV, prefixed for people. */
-static const char *num(int csv, double v, unit_dim d, char *buf, size_t n)
-{
-    if (csv)
-        unit_format_exact(v, buf, n);
-    else
-        unit_format(v, d, buf, n);
-    return buf;
-}
-
 static cp_status model_row(struct out_table *t, int csv, const struct cat_entry *e,
-                           const char *text, struct cp_error *err)
+                           struct cp_error *err)
 {
     struct wl_desc w;
-    cp_status st = wl_load(text, e->origin, NULL, 0, &w, NULL, err);
+    cp_status st = wl_load(e->text, e->origin, NULL, 0, &w, NULL, err);
     if (st != CP_OK)
         return st;
     char p[32], l[32], h[32], s[32], tk[32];
-    out_row(t, (const char *[]){e->name, w.name, num(csv, tfm_params(&w), UNIT_COUNT, p, 32),
-                                num(csv, w.layers, UNIT_COUNT, l, 32),
-                                num(csv, w.hidden, UNIT_COUNT, h, 32),
-                                num(csv, w.seq_len, UNIT_COUNT, s, 32),
-                                num(csv, tfm_tokens(&w), UNIT_COUNT, tk, 32), e->origin});
+    out_row(t, (const char *[]){e->name, w.name, out_num(csv, tfm_params(&w), UNIT_COUNT, p, 32),
+                                out_num(csv, w.layers, UNIT_COUNT, l, 32),
+                                out_num(csv, w.hidden, UNIT_COUNT, h, 32),
+                                out_num(csv, w.seq_len, UNIT_COUNT, s, 32),
+                                out_num(csv, tfm_tokens(&w), UNIT_COUNT, tk, 32), e->origin});
     return CP_OK;
 }
 
-static cp_status hw_row(struct out_table *t, int csv, const struct cat_entry *e, const char *text,
+static cp_status hw_row(struct out_table *t, int csv, const struct cat_entry *e,
                         struct cp_error *err)
 {
     struct hw_desc hw;
-    cp_status st = hw_load(text, e->origin, NULL, 0, &hw, NULL, err);
+    cp_status st = hw_load(e->text, e->origin, NULL, 0, &hw, NULL, err);
     if (st != CP_OK)
         return st;
     char f[32], m[32], b[32], c[32];
     out_row(t, (const char *[]){e->name, hw.wse.name,
-                                num(csv, hw.wse.peak_flops, UNIT_FLOP_RATE, f, 32),
-                                num(csv, hw.wse.sram_bytes, UNIT_BYTES, m, 32),
-                                num(csv, hw.wse.io_bw_Bps, UNIT_BYTE_RATE, b, 32),
-                                num(csv, hw.mx.capacity_bytes, UNIT_BYTES, c, 32), e->origin});
+                                out_num(csv, hw.wse.peak_flops, UNIT_FLOP_RATE, f, 32),
+                                out_num(csv, hw.wse.sram_bytes, UNIT_BYTES, m, 32),
+                                out_num(csv, hw.wse.io_bw_Bps, UNIT_BYTE_RATE, b, 32),
+                                out_num(csv, hw.mx.capacity_bytes, UNIT_BYTES, c, 32), e->origin});
     return CP_OK;
 }
 
@@ -77,9 +67,9 @@ static cp_status list_row(struct out_table *t, enum cat_kind kind, int csv,
                           const struct cat_entry *e, struct cp_error *err)
 {
     if (kind == CAT_MODEL)
-        return model_row(t, csv, e, e->text, err);
+        return model_row(t, csv, e, err);
     if (kind == CAT_HW)
-        return hw_row(t, csv, e, e->text, err);
+        return hw_row(t, csv, e, err);
     return any_row(t, e, err);
 }
 

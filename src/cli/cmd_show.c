@@ -20,12 +20,8 @@ struct show {
 static void row_num(struct show *s, const char *q, double v, unit_dim d, const char *source)
 {
     char val[64];
-    if (s->csv) {
-        unit_format_exact(v, val, sizeof val);
-        out_row(&s->t, (const char *[]){q, val, unit_base_symbol(d)});
-    } else {
-        out_row(&s->t, (const char *[]){q, unit_format(v, d, val, sizeof val), source});
-    }
+    out_row(&s->t, (const char *[]){q, out_num(s->csv, v, d, val, sizeof val),
+                                    s->csv ? unit_base_symbol(d) : source});
 }
 
 static void row_text(struct show *s, const char *q, const char *v, const char *source)

@@ -1,7 +1,6 @@
 /* out.c - aligned text and RFC 4180 CSV sinks (see out.h). */
 #include "out.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,25 +22,6 @@ void out_row(struct out_table *t, const char *const *cells)
     for (size_t c = 0; c < t->ncols; c++)
         t->cells[t->nrows * t->ncols + c] = xstrdup(cells[c] ? cells[c] : "");
     t->nrows++;
-}
-
-void out_rowf(struct out_table *t, const char *fmt, ...)
-{
-    char buf[1024];
-    const char *cells[16] = {0};
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    char *p = buf;
-    for (size_t c = 0; c < t->ncols && c < 16; c++) {
-        cells[c] = p;
-        char *tab = p ? strchr(p, '\t') : NULL;
-        if (tab)
-            *tab = '\0';
-        p = tab ? tab + 1 : NULL;
-    }
-    out_row(t, cells);
 }
 
 void out_free(struct out_table *t)
@@ -78,7 +58,7 @@ static int text_write(FILE *f, const struct out_table *t)
     return ferror(f) ? -1 : 0;
 }
 
-int out_csv_field(FILE *f, const char *s)
+static int csv_field(FILE *f, const char *s)
 {
     if (strpbrk(s, ",\"\r\n") == NULL)
         return fputs(s, f) < 0 ? -1 : 0;
@@ -97,11 +77,16 @@ static int csv_write(FILE *f, const struct out_table *t)
         for (size_t c = 0; c < t->ncols; c++) {
             if (c)
                 fputc(',', f);
-            out_csv_field(f, r == 0 ? t->header[c] : cell(t, r - 1, c));
+            csv_field(f, r == 0 ? t->header[c] : cell(t, r - 1, c));
         }
         fputs("\r\n", f);
     }
     return ferror(f) ? -1 : 0;
+}
+
+const char *out_num(int csv, double v, unit_dim d, char *buf, size_t n)
+{
+    return csv ? unit_format_exact(v, buf, n) : unit_format(v, d, buf, n);
 }
 
 const struct out_sink out_text = {"text", text_write};

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../base/units.h"
+
 struct out_table {
     size_t ncols, nrows, cap;
     char **cells; /* nrows x ncols, row-major, owned */
@@ -25,11 +27,10 @@ extern const struct out_sink out_csv;  /* RFC 4180: CRLF, quoting as needed  */
 void out_init(struct out_table *t, size_t ncols, const char *const *header);
 /* Append a row of ncols strings (copied). */
 void out_row(struct out_table *t, const char *const *cells);
-/* Append a row from printf-style cells separated by '\t' in fmt output. */
-void out_rowf(struct out_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void out_free(struct out_table *t);
 
-/* Write one CSV field with RFC 4180 quoting. */
-int out_csv_field(FILE *f, const char *s);
+/* A number as a sink wants it: exact SI base value for CSV (csv != 0),
+ * scaled with a prefix and unit for people.  Returns buf. */
+const char *out_num(int csv, double v, unit_dim d, char *buf, size_t n);
 
 #endif
