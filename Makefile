@@ -27,7 +27,7 @@ LIBS     := -linih -lgsl -lgslcblas -lm
 TEST_LIBS := -lcmocka
 
 B        ?= build
-CORE_SRC := $(wildcard src/base/*.c src/spec/*.c)
+CORE_SRC := $(wildcard src/base/*.c src/spec/*.c src/model/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
 DATA     := $(wildcard hw/*.ini models/*.ini)
 TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))

@@ -19,6 +19,9 @@ enum cli_opt {
     OPT_CSV = 1u << 0,
     OPT_SET = 1u << 1,
     OPT_DATA_DIR = 1u << 2,
+    OPT_SCENARIO = 1u << 3, /* -m -s -n --memoryx --sparsity --batch --tokens
+                               --overlap --price --batch-penalty */
+    OPT_SCALE = 1u << 4,    /* --systems --weak --strong */
 };
 
 struct cli_opts {
@@ -29,6 +32,11 @@ struct cli_opts {
     const char *args[CLI_MAX_ARGS]; /* positional arguments */
     size_t nargs;
     struct cat_dirs dirs; /* filled by main from the options */
+    /* Scenario options, as given (parsed by scenario_load). */
+    const char *model, *system, *nsys, *memoryx, *sparsity, *batch, *tokens, *overlap, *price;
+    int batch_penalty;
+    const char *systems; /* scale: LIST or A..B */
+    int weak, strong;
 };
 
 struct cli_cmd {
@@ -63,5 +71,9 @@ int cli_emit(const struct cli_opts *o, const struct out_table *t);
 int cmd_list(struct cli_opts *o);
 int cmd_show(struct cli_opts *o);
 int cmd_help(struct cli_opts *o);
+int cmd_estimate(struct cli_opts *o);
+int cmd_scale(struct cli_opts *o);
+int cmd_capacity(struct cli_opts *o);
+int cmd_claims(struct cli_opts *o);
 
 #endif

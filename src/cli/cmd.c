@@ -21,6 +21,16 @@ const struct cli_cmd cli_cmds[] = {
      "and activations.  With --csv the columns are quantity,value,unit in SI\n"
      "base units.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR, 1, 1, cmd_show},
+    {"estimate", "estimate [-m MODEL] [-s SYSTEM] [-n N] [scenario options] [--csv]",
+     "step time, time-to-train, energy and verdicts for one configuration",
+     "Evaluates the analytic weight-streaming model (cerebras-plan(1), MODEL) for\n"
+     "MODEL (default gpt3-175b) on N (default 1) systems of SYSTEM (default cs2).\n"
+     "Prints the step time by resource (busy time, and the time each resource\n"
+     "set the pace), the exposed latency, the time-to-train, throughput and\n"
+     "energy, and each verdict with the numbers behind it.  Exit status 1 when\n"
+     "the configuration is infeasible (MemoryX tier too small, not one sequence\n"
+     "fits in SRAM, or fewer sequences than systems).\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_estimate},
     {"help", "help [COMMAND]", "describe the program or one command", "", 0, 0, 1, cmd_help},
 };
 

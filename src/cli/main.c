@@ -38,25 +38,58 @@ int cli_emit(const struct cli_opts *o, const struct out_table *t)
     return cli_flush();
 }
 
-enum { LONG_CSV = 256, LONG_SET, LONG_DATA_DIR };
+enum {
+    LONG_CSV = 256,
+    LONG_SET,
+    LONG_DATA_DIR,
+    LONG_MEMORYX,
+    LONG_SPARSITY,
+    LONG_BATCH,
+    LONG_TOKENS,
+    LONG_OVERLAP,
+    LONG_PRICE,
+    LONG_BATCH_PENALTY,
+    LONG_SYSTEMS,
+    LONG_WEAK,
+    LONG_STRONG,
+};
 
 static const struct option long_opts[] = {
     {"csv", no_argument, NULL, LONG_CSV},
     {"set", required_argument, NULL, LONG_SET},
     {"data-dir", required_argument, NULL, LONG_DATA_DIR},
+    {"model", required_argument, NULL, 'm'},
+    {"system", required_argument, NULL, 's'},
+    {"nsystems", required_argument, NULL, 'n'},
+    {"memoryx", required_argument, NULL, LONG_MEMORYX},
+    {"sparsity", required_argument, NULL, LONG_SPARSITY},
+    {"batch", required_argument, NULL, LONG_BATCH},
+    {"tokens", required_argument, NULL, LONG_TOKENS},
+    {"overlap", required_argument, NULL, LONG_OVERLAP},
+    {"price", required_argument, NULL, LONG_PRICE},
+    {"batch-penalty", no_argument, NULL, LONG_BATCH_PENALTY},
+    {"systems", required_argument, NULL, LONG_SYSTEMS},
+    {"weak", no_argument, NULL, LONG_WEAK},
+    {"strong", no_argument, NULL, LONG_STRONG},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
 };
 
-/* "--set" or "--data-dir" (or an abbreviation getopt_long accepts) given
- * without "=value", so the next word is its value. */
+/* An option that needs a value given without "=value" (a long option or an
+ * abbreviation getopt_long accepts, or -m, -s, -n alone), so the next word
+ * is its value. */
 static int takes_value(const char *arg)
 {
+    if (arg[0] == '-' && arg[1] && arg[1] != '-' && arg[2] == '\0')
+        return strchr("msn", arg[1]) != NULL;
     size_t n = strlen(arg);
-    if (n < 3 || strchr(arg, '='))
+    if (n < 3 || arg[1] != '-' || strchr(arg, '='))
         return 0;
-    return strncmp(arg, "--set", n) == 0 || strncmp(arg, "--data-dir", n) == 0;
+    for (const struct option *lo = long_opts; lo->name; lo++)
+        if (lo->has_arg == required_argument && strncmp(arg + 2, lo->name, n - 2) == 0)
+            return 1;
+    return 0;
 }
 
 /* Index of the command word: the first argument that is not an option or
@@ -83,13 +116,72 @@ static int option_allowed(const struct cli_cmd *c, unsigned opt, const char *fla
     return 0;
 }
 
+/* "--name" of the long option whose value is ch, for messages. */
+static const char *flag_of(int ch)
+{
+    static char buf[32];
+    for (const struct option *lo = long_opts; lo->name; lo++)
+        if (lo->val == ch) {
+            snprintf(buf, sizeof buf, "--%s", lo->name);
+            return buf;
+        }
+    return "?";
+}
+
+static void scenario_option(struct cli_opts *o, int ch, const char *arg)
+{
+    switch (ch) {
+    case 'm':
+        o->model = arg;
+        break;
+    case 's':
+        o->system = arg;
+        break;
+    case 'n':
+        o->nsys = arg;
+        break;
+    case LONG_MEMORYX:
+        o->memoryx = arg;
+        break;
+    case LONG_SPARSITY:
+        o->sparsity = arg;
+        break;
+    case LONG_BATCH:
+        o->batch = arg;
+        break;
+    case LONG_TOKENS:
+        o->tokens = arg;
+        break;
+    case LONG_OVERLAP:
+        o->overlap = arg;
+        break;
+    case LONG_PRICE:
+        o->price = arg;
+        break;
+    case LONG_BATCH_PENALTY:
+        o->batch_penalty = 1;
+        break;
+    case LONG_SYSTEMS:
+        o->systems = arg;
+        break;
+    case LONG_WEAK:
+        o->weak = 1;
+        break;
+    case LONG_STRONG:
+        o->strong = 1;
+        break;
+    default:
+        break;
+    }
+}
+
 /* Parse argv (the command word removed) for command c into o.  Returns -1
  * to continue, or an exit code. */
 static int parse_options(const struct cli_cmd *c, int argc, char **argv, struct cli_opts *o)
 {
     opterr = 0;
     optind = 1;
-    for (int ch; (ch = getopt_long(argc, argv, ":hV", long_opts, NULL)) != -1;) {
+    for (int ch; (ch = getopt_long(argc, argv, ":hVm:s:n:", long_opts, NULL)) != -1;) {
         switch (ch) {
         case 'h':
             cli_cmd_help(stdout, c);
@@ -113,6 +205,27 @@ static int parse_options(const struct cli_cmd *c, int argc, char **argv, struct 
             if (!option_allowed(c, OPT_DATA_DIR, "--data-dir"))
                 return EXIT_USAGE;
             o->data_dir = optarg;
+            break;
+        case 'm':
+        case 's':
+        case 'n':
+        case LONG_MEMORYX:
+        case LONG_SPARSITY:
+        case LONG_BATCH:
+        case LONG_TOKENS:
+        case LONG_OVERLAP:
+        case LONG_PRICE:
+        case LONG_BATCH_PENALTY:
+            if (!option_allowed(c, OPT_SCENARIO, flag_of(ch)))
+                return EXIT_USAGE;
+            scenario_option(o, ch, optarg);
+            break;
+        case LONG_SYSTEMS:
+        case LONG_WEAK:
+        case LONG_STRONG:
+            if (!option_allowed(c, OPT_SCALE, flag_of(ch)))
+                return EXIT_USAGE;
+            scenario_option(o, ch, optarg);
             break;
         case ':':
             return cli_error("%s: option %s needs a value", c->name, argv[optind - 1]);

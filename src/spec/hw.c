@@ -6,6 +6,8 @@
 #define SYS(f) offsetof(struct hw_desc, wse.f)
 #define MX(f) offsetof(struct hw_desc, mx.f)
 #define SWX(f) offsetof(struct hw_desc, swx.f)
+#define SP(f) offsetof(struct hw_desc, sp.f)
+#define BAT(f) offsetof(struct hw_desc, batch.f)
 #define REQ DESC_REQUIRED
 
 static const struct desc_key hw_keys[] = {
@@ -22,6 +24,8 @@ static const struct desc_key hw_keys[] = {
      "wall power of one system"},
     {"system", "max_matmul_dim", DESC_NUM, UNIT_COUNT, REQ | DESC_INTEGER, SYS(max_matmul_dim), 0,
      NULL, 0, "largest matmul dimension held on the wafer without blocking"},
+    {"system", "util_half_tokens", DESC_NUM, UNIT_COUNT, REQ, SYS(util_half_tokens), 0, NULL, 0,
+     "tokens per system per pass at which utilization falls to half"},
     {"memoryx", "capacity", DESC_NUM, UNIT_BYTES, REQ, MX(capacity_bytes), 0, NULL, 0,
      "capacity of the default MemoryX tier"},
     {"memoryx", "dram", DESC_NUM, UNIT_BYTES, REQ, MX(dram_bytes), 0, NULL, 0,
@@ -32,12 +36,39 @@ static const struct desc_key hw_keys[] = {
      "bytes MemoryX stores per parameter in the vendor's sizing"},
     {"memoryx", "update_flops", DESC_NUM, UNIT_FLOP_RATE, REQ, MX(update_flops), 0, NULL, 0,
      "optimizer update throughput of MemoryX"},
+    {"memoryx", "update_flop_per_param", DESC_NUM, UNIT_FLOP, REQ, MX(update_flop_per_param), 0,
+     NULL, 0, "optimizer FLOP to update one parameter"},
+    {"memoryx", "dram_bandwidth", DESC_NUM, UNIT_BYTE_RATE, REQ, MX(dram_bw_Bps), 0, NULL, 0,
+     "DRAM bandwidth the update reads and writes state at"},
+    {"memoryx", "flash_bandwidth", DESC_NUM, UNIT_BYTE_RATE, REQ, MX(flash_bw_Bps), 0, NULL, 0,
+     "flash bandwidth for state that does not fit in DRAM"},
+    {"memoryx", "boundary_overlap", DESC_NUM, UNIT_FRACTION, REQ | DESC_ZERO_OK | DESC_AT_MOST_1,
+     MX(boundary_overlap), 0, NULL, 0,
+     "fraction of the iteration-boundary dependency hidden by chunk-wise updates"},
+    {"memoryx", "power", DESC_NUM, UNIT_POWER, REQ | DESC_ZERO_OK, MX(power_W), 0, NULL, 0,
+     "wall power of the MemoryX servers"},
     {"swarmx", "fanout", DESC_NUM, UNIT_COUNT, REQ | DESC_INTEGER, SWX(fanout), 0, NULL, 0,
      "children per broadcast/reduce node"},
     {"swarmx", "link_bandwidth", DESC_NUM, UNIT_BYTE_RATE, REQ, SWX(link_bw_Bps), 0, NULL, 0,
      "bandwidth of one SwarmX link in each direction"},
     {"swarmx", "hop_latency", DESC_NUM, UNIT_TIME, REQ, SWX(hop_latency_s), 0, NULL, 0,
      "latency added by one level of the tree"},
+    {"swarmx", "chunk", DESC_NUM, UNIT_BYTES, REQ, SWX(chunk_bytes), 0, NULL, 0,
+     "unit of weights or gradients a node receives before forwarding"},
+    {"swarmx", "node_power", DESC_NUM, UNIT_POWER, REQ | DESC_ZERO_OK, SWX(node_power_W), 0, NULL,
+     0, "wall power of one broadcast/reduce node"},
+    {"sparsity", "index_bytes", DESC_NUM, UNIT_BYTES, REQ | DESC_ZERO_OK, SP(index_bytes), 0, NULL,
+     0, "index bytes streamed with each nonzero weight or gradient"},
+    {"sparsity", "overhead", DESC_NUM, UNIT_FRACTION, REQ | DESC_ZERO_OK | DESC_AT_MOST_1,
+     SP(overhead), 0, NULL, 0, "fraction of the dense work that sparsity does not remove"},
+    {"batch", "critical_tokens", DESC_NUM, UNIT_COUNT, REQ, BAT(critical_tokens), 0, NULL, 0,
+     "B*: critical batch in tokens at loss 1 nat"},
+    {"batch", "critical_exponent", DESC_NUM, UNIT_COUNT, REQ, BAT(critical_exponent), 0, NULL, 0,
+     "alpha_B: B_crit(L) = B* / L^(1/alpha_B)"},
+    {"batch", "loss_params", DESC_NUM, UNIT_COUNT, REQ, BAT(loss_params), 0, NULL, 0,
+     "N_c: converged loss L(P) = (N_c / P)^alpha_N"},
+    {"batch", "loss_exponent", DESC_NUM, UNIT_COUNT, REQ, BAT(loss_exponent), 0, NULL, 0,
+     "alpha_N of the converged loss"},
 };
 
 const struct desc_schema hw_schema = {
@@ -55,6 +86,9 @@ static cp_status hw_check(const struct hw_desc *hw, const struct desc_src *src,
     if (hw->swx.fanout < 2)
         return desc_key_error(&hw_schema, src, "swarmx", "fanout", err,
                               "a tree needs at least 2 children per node");
+    if (hw->sp.overhead >= 1)
+        return desc_key_error(&hw_schema, src, "sparsity", "overhead", err,
+                              "must be below 1, or sparsity could never help");
     return CP_OK;
 }
 

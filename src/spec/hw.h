@@ -11,22 +11,28 @@
 /* The wafer-scale engine and the system around it (one CS-2 or CS-3). */
 struct wse_spec {
     char name[DESC_TEXT_MAX];
-    double peak_flops;     /* dense 16-bit peak, FLOP/s                    */
-    double sram_bytes;     /* on-wafer SRAM                               */
-    double io_bw_Bps;      /* system I/O, each direction, bytes/s         */
-    double utilization;    /* achieved fraction of peak on large matmuls  */
-    double power_W;        /* one system, wall power                      */
-    double max_matmul_dim; /* largest matmul side held without blocking   */
+    double peak_flops;       /* dense 16-bit peak, FLOP/s                    */
+    double sram_bytes;       /* on-wafer SRAM                               */
+    double io_bw_Bps;        /* system I/O, each direction, bytes/s         */
+    double utilization;      /* achieved fraction of peak on large matmuls  */
+    double power_W;          /* one system, wall power                      */
+    double max_matmul_dim;   /* largest matmul side held without blocking   */
+    double util_half_tokens; /* tokens per system at which utilisation is half */
 };
 
 /* MemoryX: off-wafer store of weights and optimizer state, runs the update. */
 struct mx_spec {
-    double capacity_bytes;  /* default tier                                */
-    double dram_bytes;      /* DRAM part of any tier; the rest is flash   */
-    double bw_Bps;          /* egress (and ingress) bandwidth, bytes/s     */
-    double bytes_per_param; /* vendor's sizing: bytes stored per parameter */
-    double update_flops;    /* optimizer update throughput, FLOP/s         */
-    struct desc_list tiers; /* published capacity tiers, bytes             */
+    double capacity_bytes;        /* default tier                                */
+    double dram_bytes;            /* DRAM part of any tier; the rest is flash   */
+    double bw_Bps;                /* egress (and ingress) bandwidth, bytes/s     */
+    double bytes_per_param;       /* vendor's sizing: bytes stored per parameter */
+    double update_flops;          /* optimizer update throughput, FLOP/s         */
+    double update_flop_per_param; /* optimizer FLOP per parameter update    */
+    double dram_bw_Bps;           /* MemoryX DRAM bandwidth for the update       */
+    double flash_bw_Bps;          /* MemoryX flash bandwidth for the update      */
+    double boundary_overlap;      /* fraction of the iteration boundary hidden  */
+    double power_W;               /* MemoryX servers, wall power                 */
+    struct desc_list tiers;       /* published capacity tiers, bytes             */
 };
 
 /* SwarmX: tree of broadcast (weights) / reduce (gradients) nodes. */
@@ -34,12 +40,32 @@ struct swx_spec {
     double fanout;        /* children per node                           */
     double link_bw_Bps;   /* per link, each direction, bytes/s           */
     double hop_latency_s; /* per tree level                              */
+    double chunk_bytes;   /* unit a node forwards (store and forward)    */
+    double node_power_W;  /* one broadcast/reduce node                   */
+};
+
+/* Unstructured weight sparsity as the system executes it. */
+struct sp_spec {
+    double index_bytes; /* index bytes streamed per nonzero weight        */
+    double overhead;    /* fixed fraction of dense work that remains      */
+};
+
+/* Large-batch training (McCandlish et al. 2018; Kaplan et al. 2020):
+ * B_crit(L) = critical_tokens / L^(1/critical_exponent) with the converged
+ * loss L(P) = (loss_params / P)^loss_exponent. */
+struct batch_spec {
+    double critical_tokens;   /* B*, tokens                                */
+    double critical_exponent; /* alpha_B                                   */
+    double loss_params;       /* N_c, parameters                           */
+    double loss_exponent;     /* alpha_N                                   */
 };
 
 struct hw_desc {
     struct wse_spec wse;
     struct mx_spec mx;
     struct swx_spec swx;
+    struct sp_spec sp;
+    struct batch_spec batch;
 };
 
 extern const struct desc_schema hw_schema;

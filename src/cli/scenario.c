@@ -1,0 +1,151 @@
+/* scenario.c - shared scenario options: resolve, load, override, check. */
+#include "scenario.h"
+
+#include "../spec/tfm.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int load_one(const struct cli_opts *o, const char *name, enum cat_kind kind,
+                    const char **sets, size_t nsets, struct scenario *s)
+{
+    struct cp_error err = {0};
+    struct cat_entry e;
+    if (cat_resolve(&o->dirs, name, kind, &e, &err) != CP_OK)
+        return cli_error("%s", err.msg);
+    if (e.kind != kind) {
+        cli_error("%s is a %s description, not a %s", e.origin,
+                  e.kind == CAT_MODEL ? "model" : "hardware",
+                  kind == CAT_MODEL ? "model (-m)" : "system (-s)");
+        cat_entry_free(&e);
+        return EXIT_USAGE;
+    }
+    cp_status st;
+    if (kind == CAT_MODEL) {
+        st = wl_load(e.text, e.origin, sets, nsets, &s->wl, NULL, &err);
+        snprintf(s->model, sizeof s->model, "%s", e.name);
+    } else {
+        st = hw_load(e.text, e.origin, sets, nsets, &s->hw, NULL, &err);
+        snprintf(s->system, sizeof s->system, "%s", e.name);
+    }
+    cat_entry_free(&e);
+    return st == CP_OK ? -1 : cli_error("%s", err.msg);
+}
+
+int scenario_load_names(const struct cli_opts *o, const char *model, const char *system,
+                        struct scenario *s)
+{
+    /* --set model.KEY goes to the workload, every other section to the
+     * hardware (whose loader names an unknown section). */
+    const char *wsets[CLI_MAX_SETS], *hsets[CLI_MAX_SETS];
+    size_t nw = 0, nh = 0;
+    for (size_t i = 0; i < o->nsets; i++) {
+        if (strncmp(o->sets[i], "model.", 6) == 0)
+            wsets[nw++] = o->sets[i];
+        else
+            hsets[nh++] = o->sets[i];
+    }
+    int rc = load_one(o, model, CAT_MODEL, wsets, nw, s);
+    if (rc < 0)
+        rc = load_one(o, system, CAT_HW, hsets, nh, s);
+    if (rc >= 0)
+        return rc;
+    cluster_init(&s->c, &s->hw, &s->wl);
+    snprintf(s->tier, sizeof s->tier, "default");
+    for (size_t i = 0; i < s->hw.mx.tiers.n; i++)
+        if (s->hw.mx.tiers.item[i].value == s->c.memoryx_bytes)
+            snprintf(s->tier, sizeof s->tier, "%s", s->hw.mx.tiers.item[i].name);
+    return -1;
+}
+
+int scenario_systems(const char *flag, const char *arg, double *out)
+{
+    char why[256];
+    double v;
+    if (unit_parse(arg, UNIT_COUNT, &v, why, sizeof why) != 0)
+        return cli_error("%s '%s': %s", flag, arg, why);
+    if (!(v >= 1 && v <= CLUSTER_MAX_SYSTEMS) || v != floor(v))
+        return cli_error("%s '%s': must be a whole number of systems from 1 to %g", flag, arg,
+                         CLUSTER_MAX_SYSTEMS);
+    *out = v;
+    return -1;
+}
+
+int scenario_memoryx(struct scenario *s, const char *arg)
+{
+    for (size_t i = 0; i < s->hw.mx.tiers.n; i++)
+        if (strcmp(s->hw.mx.tiers.item[i].name, arg) == 0) {
+            s->c.memoryx_bytes = s->hw.mx.tiers.item[i].value;
+            snprintf(s->tier, sizeof s->tier, "%s", arg);
+            return -1;
+        }
+    char why[256];
+    double v;
+    if (unit_parse(arg, UNIT_BYTES, &v, why, sizeof why) != 0 || !(v > 0)) {
+        char names[512] = "";
+        size_t len = 0;
+        for (size_t i = 0; i < s->hw.mx.tiers.n && len < sizeof names; i++)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "",
+                                    s->hw.mx.tiers.item[i].name);
+        return cli_error("--memoryx '%s': not a tier of %s (tiers: %s) nor a capacity such as "
+                         "'4 TB'",
+                         arg, s->system, names);
+    }
+    s->c.memoryx_bytes = v;
+    snprintf(s->tier, sizeof s->tier, "%s", arg);
+    return -1;
+}
+
+/* Parse arg as dimension d into *out; -1 or an exit code. */
+static int parse_opt(const char *flag, const char *arg, unit_dim d, double *out)
+{
+    char why[256];
+    if (unit_parse(arg, d, out, why, sizeof why) != 0)
+        return cli_error("%s '%s': %s", flag, arg, why);
+    return -1;
+}
+
+int scenario_load(const struct cli_opts *o, struct scenario *s)
+{
+    int rc = scenario_load_names(o, o->model ? o->model : SCENARIO_DEFAULT_MODEL,
+                                 o->system ? o->system : SCENARIO_DEFAULT_SYSTEM, s);
+    if (rc >= 0)
+        return rc;
+    struct cluster *c = &s->c;
+    if (o->nsys && (rc = scenario_systems("-n", o->nsys, &c->systems)) >= 0)
+        return rc;
+    if (o->memoryx && (rc = scenario_memoryx(s, o->memoryx)) >= 0)
+        return rc;
+    if (o->sparsity &&
+        (rc = parse_opt("--sparsity", o->sparsity, UNIT_FRACTION, &c->sparsity)) >= 0)
+        return rc;
+    if (o->batch) {
+        if ((rc = parse_opt("--batch", o->batch, UNIT_COUNT, &c->global_seqs)) >= 0)
+            return rc;
+        if (!(c->global_seqs >= 1) || c->global_seqs != floor(c->global_seqs))
+            return cli_error("--batch '%s': must be a whole number of sequences, at least 1",
+                             o->batch);
+    }
+    if (o->tokens) {
+        if (strcmp(o->tokens, "chinchilla") == 0)
+            c->tokens = WL_CHINCHILLA_TOKENS_PER_PARAM * tfm_params(&s->wl);
+        else if ((rc = parse_opt("--tokens", o->tokens, UNIT_COUNT, &c->tokens)) >= 0)
+            return rc;
+        if (!(c->tokens > 0))
+            return cli_error("--tokens '%s': must be positive", o->tokens);
+    }
+    if (o->overlap && (rc = parse_opt("--overlap", o->overlap, UNIT_FRACTION, &c->overlap)) >= 0)
+        return rc;
+    if (o->price) {
+        if ((rc = parse_opt("--price", o->price, UNIT_COUNT, &c->price)) >= 0)
+            return rc;
+        if (c->price < 0)
+            return cli_error("--price '%s': must not be negative", o->price);
+    }
+    c->batch_penalty = o->batch_penalty;
+    struct cp_error err = {0};
+    if (cluster_check(c, &err) != CP_OK)
+        return cli_error("%s", err.msg);
+    return -1;
+}

@@ -1,0 +1,37 @@
+/* scenario.h - the options every model command shares (-m -s -n --memoryx
+ * --sparsity --batch --tokens --overlap --price --batch-penalty --set),
+ * turned into a loaded workload, hardware and struct cluster. */
+#ifndef CP_SCENARIO_H
+#define CP_SCENARIO_H
+
+#include "../model/cluster.h"
+#include "cli.h"
+
+/* Defaults when -m or -s is not given: the headline job. */
+#define SCENARIO_DEFAULT_MODEL "gpt3-175b"
+#define SCENARIO_DEFAULT_SYSTEM "cs2"
+
+struct scenario {
+    char model[CAT_NAME_MAX], system[CAT_NAME_MAX];
+    char tier[DESC_NAME_MAX]; /* tier name, or the capacity as given */
+    struct wl_desc wl;
+    struct hw_desc hw;
+    struct cluster c;
+};
+
+/* Load and check everything.  Returns -1 on success, else an exit code
+ * after printing the message. */
+int scenario_load(const struct cli_opts *o, struct scenario *s);
+
+/* Load only model and system from the given names (for claims). */
+int scenario_load_names(const struct cli_opts *o, const char *model, const char *system,
+                        struct scenario *s);
+
+/* Parse a --memoryx value against hw's tiers (a tier name, or a capacity
+ * with a byte unit) into s->c.memoryx_bytes and s->tier.  -1 or exit code. */
+int scenario_memoryx(struct scenario *s, const char *arg);
+
+/* Parse a whole number of systems (1..CLUSTER_MAX_SYSTEMS) for flag. */
+int scenario_systems(const char *flag, const char *arg, double *out);
+
+#endif

@@ -1,0 +1,37 @@
+/* cluster.h - the configuration the analytic model evaluates: a workload on
+ * N systems of one generation with a MemoryX tier, a sparsity, a global
+ * batch and the options that change how training is charged. */
+#ifndef CP_CLUSTER_H
+#define CP_CLUSTER_H
+
+#include "../spec/hw.h"
+#include "../spec/wl.h"
+
+/* Largest sparsity the model accepts (the --sparsity range is 0..0.99). */
+#define CLUSTER_MAX_SPARSITY 0.99
+/* Largest cluster the model accepts: far past any built system, small
+ * enough that every derived count stays exact in a double. */
+#define CLUSTER_MAX_SYSTEMS 1e6
+
+struct cluster {
+    const struct hw_desc *hw;
+    const struct wl_desc *wl;
+    double systems;       /* N, whole number >= 1                          */
+    double memoryx_bytes; /* capacity of the chosen MemoryX tier           */
+    double sparsity;      /* fraction of block weights that are zero       */
+    double overlap;       /* fraction of the iteration boundary hidden     */
+    double global_seqs;   /* global batch, sequences per step              */
+    double tokens;        /* training tokens at the reference batch        */
+    double ref_seqs;      /* batch the token count was set for (the model's) */
+    int batch_penalty;    /* charge the extra tokens of a larger batch     */
+    double price;         /* per system-hour; < 0 when not given           */
+};
+
+/* Defaults: one system, the hardware's default tier and overlap, no
+ * sparsity, the workload's batch and tokens, no penalty, no price. */
+void cluster_init(struct cluster *c, const struct hw_desc *hw, const struct wl_desc *wl);
+
+/* CP_EINPUT with a message naming the option if a field is out of range. */
+cp_status cluster_check(const struct cluster *c, struct cp_error *err);
+
+#endif

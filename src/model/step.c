@@ -1,0 +1,147 @@
+/* step.c - per-layer step time: compute, streams, update, exposed latency. */
+#include "step.h"
+
+#include <math.h>
+
+#include "mx.h"
+#include "sparse.h"
+#include "swx.h"
+#include "wse.h"
+
+const char *const step_res_name[STEP_NRES] = {"compute", "stream_in", "stream_out", "update",
+                                              "latency"};
+
+/* Chunks in flight on the wafer: two (double-buffered) in each direction. */
+#define STEP_BUFFER_CHUNKS 4
+
+/* One kind of layer, per micro-batch on one system. */
+struct layer {
+    double count;       /* identical layers of this kind       */
+    double in_s, out_s; /* weights in, gradients out            */
+    double pass_s[TFM_NPASSES];
+    double recompute_s;
+    double update_s; /* MemoryX update, once per step        */
+};
+
+double step_buffer_bytes(const struct hw_desc *hw)
+{
+    return STEP_BUFFER_CHUNKS * hw->swx.chunk_bytes;
+}
+
+/* Charge count layers of duration max(t[]) to the resource that set it. */
+static double charge(struct step_result *r, const double t[STEP_NRES - 1], double count)
+{
+    int arg = 0;
+    for (int i = 1; i < STEP_NRES - 1; i++)
+        if (t[i] > t[arg])
+            arg = i;
+    r->critical[arg] += count * t[arg];
+    return count * t[arg];
+}
+
+/* Forward and backward of one micro-batch through every layer; with_update
+ * in the last micro-batch.  Returns its time, times reps. */
+static double micro_batch(struct step_result *r, const struct layer *ly, int nly, int with_update,
+                          double reps)
+{
+    double total = 0;
+    for (int i = 0; i < nly; i++) {
+        const struct layer *L = &ly[i];
+        double fwd[STEP_NRES - 1] = {L->pass_s[TFM_FWD], L->in_s, 0, 0};
+        double bwd[STEP_NRES - 1] = {L->pass_s[TFM_DELTA] + L->pass_s[TFM_WGRAD] + L->recompute_s,
+                                     L->in_s, L->out_s, with_update ? L->update_s : 0};
+        total += charge(r, fwd, L->count * reps) + charge(r, bwd, L->count * reps);
+    }
+    return total;
+}
+
+void step_eval(const struct cluster *c, struct step_result *r)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct wl_desc *wl = c->wl;
+    *r = (struct step_result){0};
+
+    r->local_seqs = c->global_seqs / c->systems;
+    r->max_seqs = wse_max_seqs(&hw->wse, wl, step_buffer_bytes(hw));
+    if (r->local_seqs <= 1 || r->max_seqs < 1)
+        r->micro_batches = ceil(r->local_seqs); /* one sequence at a time (or less) */
+    else
+        r->micro_batches = ceil(r->local_seqs / r->max_seqs);
+    double seqs = r->local_seqs / r->micro_batches;
+    double t = seqs * wl->seq_len;
+    r->micro_tokens = t;
+    double bw = fmin(hw->wse.io_bw_Bps, fmin(hw->swx.link_bw_Bps, hw->mx.bw_Bps));
+    r->stream_bw = bw;
+
+    double params = tfm_params(wl);
+    r->flash_fraction =
+        mx_flash_fraction(&hw->mx, c->memoryx_bytes, params * mx_bytes_per_param(wl));
+
+    double cf = sp_compute_factor(&hw->sp, c->sparsity);
+    double wf = sp_stream_factor(&hw->sp, c->sparsity, wl->weight_bytes);
+    double gf = sp_stream_factor(&hw->sp, c->sparsity, wl->grad_bytes);
+
+    /* Embedding (with the final norm): streamed and updated, no matmul. */
+    double embed = tfm_embed_params(wl);
+    /* Blocks: matmul weights may be sparse; norms and biases stay dense. */
+    double matrix = tfm_block_matrix_params(wl);
+    double other = tfm_block_params(wl) - matrix;
+    double mm_flops = 2 * matrix; /* per token, in each pass */
+    /* Logits: the vocab x hidden matrix streams whether tied or not; it is
+     * updated here only if untied (else with the embedding). */
+    double head_stream = wl->tied_embeddings ? wl->vocab * wl->hidden : tfm_head_params(wl);
+    double head_update = tfm_head_params(wl);
+
+    struct layer ly[3] = {{0}};
+    ly[0].count = 1;
+    ly[0].in_s = embed * wl->weight_bytes / bw;
+    ly[0].out_s = embed * wl->grad_bytes / bw;
+    ly[0].update_s = mx_update_time(&hw->mx, wl, embed, r->flash_fraction);
+
+    ly[1].count = wl->layers;
+    ly[1].in_s = (matrix * wf + other) * wl->weight_bytes / bw;
+    ly[1].out_s = (matrix * gf + other) * wl->grad_bytes / bw;
+    for (int p = 0; p < TFM_NPASSES; p++) {
+        double f = tfm_block_flops(wl, (enum tfm_pass)p) - mm_flops + mm_flops * cf;
+        ly[1].pass_s[p] = wse_compute_time(&hw->wse, f * t, t);
+    }
+    ly[1].recompute_s = wl->recompute ? ly[1].pass_s[TFM_FWD] : 0;
+    ly[1].update_s = mx_update_time(&hw->mx, wl, matrix * cf + other, r->flash_fraction);
+
+    ly[2].count = 1;
+    ly[2].in_s = head_stream * wl->weight_bytes / bw;
+    ly[2].out_s = head_stream * wl->grad_bytes / bw;
+    for (int p = 0; p < TFM_NPASSES; p++)
+        ly[2].pass_s[p] = wse_compute_time(&hw->wse, tfm_logits_flops(wl, (enum tfm_pass)p) * t, t);
+    ly[2].update_s = mx_update_time(&hw->mx, wl, head_update, r->flash_fraction);
+
+    double m = r->micro_batches;
+    double time = micro_batch(r, ly, 3, 0, m - 1) + micro_batch(r, ly, 3, 1, 1);
+
+    for (int i = 0; i < 3; i++) {
+        for (int p = 0; p < TFM_NPASSES; p++)
+            r->pass_s[p] += m * ly[i].count * ly[i].pass_s[p];
+        r->recompute_s += m * ly[i].count * ly[i].recompute_s;
+        r->busy[STEP_STREAM_IN] += m * ly[i].count * 2 * ly[i].in_s;
+        r->busy[STEP_STREAM_OUT] += m * ly[i].count * ly[i].out_s;
+        r->busy[STEP_UPDATE] += ly[i].count * ly[i].update_s;
+    }
+    r->busy[STEP_COMPUTE] =
+        r->pass_s[TFM_FWD] + r->pass_s[TFM_DELTA] + r->pass_s[TFM_WGRAD] + r->recompute_s;
+
+    double lat = swx_latency(&hw->swx, c->systems);
+    double chunk = hw->swx.chunk_bytes / bw;
+    r->fill_s = lat + chunk;
+    r->drain_s = lat + chunk;
+    r->update_first_s = ly[0].update_s;
+    r->boundary_s = (1 - c->overlap) * ly[0].update_s;
+    double exposed = r->fill_s + r->drain_s + r->boundary_s;
+    r->busy[STEP_LATENCY] = exposed;
+    r->critical[STEP_LATENCY] = exposed;
+    r->step_s = time + exposed;
+
+    r->bottleneck = STEP_COMPUTE;
+    for (int i = 1; i < STEP_NRES; i++)
+        if (r->critical[i] > r->critical[r->bottleneck])
+            r->bottleneck = (enum step_res)i;
+}

@@ -1,0 +1,61 @@
+/* step.h - the time of one training step, layer by layer.
+ *
+ * The model (cerebras-plan(1), MODEL, says it in words):
+ *  - Each system takes global_seqs / N sequences.  If their activations do
+ *    not fit in SRAM they run as m equal micro-batches (gradient
+ *    accumulation); weights stream in and gradients stream out once per
+ *    micro-batch, the update runs once per step.
+ *  - Layers: the embedding, l identical blocks, the logits layer.  The
+ *    stream rate is min(system I/O, SwarmX link, MemoryX bandwidth): SwarmX
+ *    replicates weights and reduces gradients, so MemoryX moves one copy
+ *    whatever N is.
+ *  - Forward of a layer: max(compute, weights in).  Backward (delta and
+ *    weight-gradient passes, and the recomputed forward): max(compute,
+ *    weights in, gradients out), and in the last micro-batch also the
+ *    MemoryX update of that layer, which runs as its gradients arrive.
+ *    A layer costs the slowest of its concurrent streams; the step sums the
+ *    layers.
+ *  - Exposed latency, once per step: fill (SwarmX broadcast latency + one
+ *    chunk at the stream rate), drain (reduce latency + one chunk) and the
+ *    iteration boundary, the first layer's update before the next forward,
+ *    of which the overlap setting hides a fraction. */
+#ifndef CP_STEP_H
+#define CP_STEP_H
+
+#include "../spec/tfm.h"
+#include "cluster.h"
+
+enum step_res {
+    STEP_COMPUTE,
+    STEP_STREAM_IN,
+    STEP_STREAM_OUT,
+    STEP_UPDATE,
+    STEP_LATENCY,
+    STEP_NRES
+};
+extern const char *const step_res_name[STEP_NRES];
+
+struct step_result {
+    double local_seqs;                  /* sequences per system per step                 */
+    double max_seqs;                    /* sequences per system that fit in SRAM          */
+    double micro_batches;               /* m                                             */
+    double micro_tokens;                /* tokens per system per micro-batch             */
+    double stream_bw;                   /* bytes/s of the weight and gradient streams     */
+    double flash_fraction;              /* of MemoryX state, on flash                     */
+    double pass_s[TFM_NPASSES];         /* wafer compute per pass, whole step        */
+    double recompute_s;                 /* the recomputed forward, whole step             */
+    double busy[STEP_NRES];             /* time each resource works, whole step      */
+    double critical[STEP_NRES];         /* time each resource sets the pace; sums to step_s */
+    double fill_s, drain_s, boundary_s; /* the parts of busy[STEP_LATENCY]   */
+    double update_first_s;              /* update of the first layer (the embedding)      */
+    double step_s;
+    enum step_res bottleneck; /* largest critical[] */
+};
+
+/* c must have passed cluster_check(). */
+void step_eval(const struct cluster *c, struct step_result *r);
+
+/* SRAM bytes set aside for double-buffered chunks in both directions. */
+double step_buffer_bytes(const struct hw_desc *hw);
+
+#endif

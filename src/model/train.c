@@ -1,0 +1,106 @@
+/* train.c - time-to-train, energy, cost and verdicts. */
+#include "train.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mx.h"
+#include "swx.h"
+#include "wse.h"
+
+static const char *const warn_name[] = {
+    "memoryx_full",         "sram_full",    "fewer_seqs_than_systems", "matmul_blocked",
+    "above_critical_batch", "stream_bound", "state_on_flash",          "gradient_accumulation",
+};
+
+const char *train_warn_names(unsigned warnings, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof warn_name / sizeof warn_name[0]; i++) {
+        if (!(warnings & (1u << i)))
+            continue;
+        int k = snprintf(buf + len, n - len, "%s%s", len ? ";" : "", warn_name[i]);
+        if (k < 0 || (size_t)k >= n - len)
+            break;
+        len += (size_t)k;
+    }
+    return buf;
+}
+
+/* Tokens per system per micro-batch at which a block's compute (at the
+ * large-batch utilisation) equals streaming its weights in twice. */
+static double balance_tokens(const struct hw_desc *hw, const struct wl_desc *wl, double bw)
+{
+    double flops = 0;
+    for (int p = 0; p < TFM_NPASSES; p++)
+        flops += tfm_block_flops(wl, (enum tfm_pass)p);
+    if (wl->recompute)
+        flops += tfm_block_flops(wl, TFM_FWD);
+    double stream_s = 2 * tfm_block_params(wl) * wl->weight_bytes / bw;
+    return stream_s * hw->wse.peak_flops * hw->wse.utilization / flops;
+}
+
+void train_eval(const struct cluster *c, struct train_result *r)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct wl_desc *wl = c->wl;
+    *r = (struct train_result){0};
+    step_eval(c, &r->step);
+    const struct step_result *s = &r->step;
+
+    r->params = tfm_params(wl);
+    r->bytes_per_param = mx_bytes_per_param(wl);
+    r->state_bytes = r->params * r->bytes_per_param;
+    r->global_tokens = c->global_seqs * wl->seq_len;
+
+    const struct batch_spec *b = &hw->batch;
+    r->loss = pow(b->loss_params / r->params, b->loss_exponent);
+    r->critical_tokens = b->critical_tokens / pow(r->loss, 1 / b->critical_exponent);
+    r->token_factor = 1;
+    if (c->batch_penalty)
+        r->token_factor = (1 + r->global_tokens / r->critical_tokens) /
+                          (1 + c->ref_seqs * wl->seq_len / r->critical_tokens);
+    r->tokens = c->tokens * r->token_factor;
+    r->steps = r->tokens / r->global_tokens;
+    r->time_s = r->steps * s->step_s;
+    r->tokens_per_s = r->global_tokens / s->step_s;
+
+    r->power_W = c->systems * hw->wse.power_W + hw->mx.power_W +
+                 swx_nodes(&hw->swx, c->systems) * hw->swx.node_power_W;
+    r->energy_J = r->power_W * r->time_s;
+    r->cost = c->price >= 0 ? c->systems * r->time_s / 3600 * c->price : -1;
+
+    r->sram_per_seq = wse_sram_per_seq(wl);
+    r->matmul_dim = wse_largest_matmul(wl);
+    r->balance_tokens = balance_tokens(hw, wl, s->stream_bw);
+
+    r->memoryx_fits = r->state_bytes <= c->memoryx_bytes;
+    r->sram_fits = s->max_seqs >= 1;
+    r->split_ok = s->local_seqs >= 1;
+    r->matmul_fits = r->matmul_dim <= hw->wse.max_matmul_dim;
+    r->batch_ok = r->global_tokens <= r->critical_tokens;
+    r->stream_balanced = s->micro_tokens >= r->balance_tokens;
+
+    unsigned w = 0;
+    w |= r->memoryx_fits ? 0 : TW_MEMORYX;
+    w |= r->sram_fits ? 0 : TW_SRAM;
+    w |= r->split_ok ? 0 : TW_SPLIT;
+    w |= r->matmul_fits ? 0 : TW_MATMUL;
+    w |= r->batch_ok ? 0 : TW_CRIT_BATCH;
+    w |= r->stream_balanced ? 0 : TW_STREAM;
+    w |= s->flash_fraction > 0 ? TW_FLASH : 0;
+    w |= s->micro_batches > 1 ? TW_ACCUM : 0;
+    r->warnings = w;
+    r->feasible = !(w & TW_INFEASIBLE);
+}
+
+void train_at(const struct cluster *base, double n, enum scaling mode, struct train_result *r)
+{
+    struct cluster c = *base;
+    c.systems = n;
+    if (mode == SCALE_WEAK)
+        c.global_seqs = base->global_seqs / base->systems * n;
+    train_eval(&c, r);
+}

@@ -1,0 +1,64 @@
+/* train.h - time-to-train, energy, cost and the feasibility verdicts of a
+ * cluster configuration, and the scaling of those with N.
+ *
+ *  - steps = tokens / (global batch x seq_len); time = steps x step time.
+ *  - Critical batch (McCandlish et al. 2018, Kaplan et al. 2020): with the
+ *    converged loss L = (loss_params / P)^loss_exponent,
+ *    B_crit = critical_tokens / L^(1 / critical_exponent) tokens.  With the
+ *    batch penalty on, the tokens needed at batch B are
+ *    tokens x (1 + B / B_crit) / (1 + B_ref / B_crit), B_ref the batch the
+ *    workload's token count is for (from E = E_min (1 + B / B_crit)).
+ *  - Power = N x system power + MemoryX power + SwarmX nodes x node power;
+ *    energy = power x time; cost = N x hours x price when a price is given.
+ *  - Verdicts: MemoryX state fits the tier; at least one sequence per
+ *    system fits in SRAM; the largest matmul dimension is within
+ *    max_matmul_dim; the global batch is within B_crit; every system has at
+ *    least one sequence; the micro-batch reaches the stream-balance point
+ *    (where a block's compute equals its weight streaming).  The
+ *    configuration is infeasible when MemoryX, SRAM or the split fails; the
+ *    others are warnings. */
+#ifndef CP_TRAIN_H
+#define CP_TRAIN_H
+
+#include <stddef.h>
+
+#include "step.h"
+
+enum train_warn {
+    TW_MEMORYX = 1u << 0,    /* state larger than the tier                  */
+    TW_SRAM = 1u << 1,       /* not even one sequence fits in SRAM          */
+    TW_SPLIT = 1u << 2,      /* fewer sequences than systems                */
+    TW_MATMUL = 1u << 3,     /* a matmul dimension needs blocking           */
+    TW_CRIT_BATCH = 1u << 4, /* global batch above the critical batch      */
+    TW_STREAM = 1u << 5,     /* micro-batch below the stream-balance point  */
+    TW_FLASH = 1u << 6,      /* part of the state is on flash               */
+    TW_ACCUM = 1u << 7,      /* local batch split into micro-batches        */
+};
+#define TW_INFEASIBLE (TW_MEMORYX | TW_SRAM | TW_SPLIT)
+
+struct train_result {
+    struct step_result step;
+    double params, bytes_per_param, state_bytes;
+    double global_tokens; /* per step                                      */
+    double loss, critical_tokens, token_factor;
+    double tokens, steps, time_s, tokens_per_s;
+    double power_W, energy_J, cost; /* cost < 0 when no price was given   */
+    double sram_per_seq, matmul_dim, balance_tokens;
+    int memoryx_fits, sram_fits, matmul_fits, batch_ok, split_ok, stream_balanced;
+    int feasible;
+    unsigned warnings; /* enum train_warn */
+};
+
+/* c must have passed cluster_check(). */
+void train_eval(const struct cluster *c, struct train_result *r);
+
+/* "name;name" for the warning bits (empty string for none).  Returns buf. */
+const char *train_warn_names(unsigned warnings, char *buf, size_t n);
+
+enum scaling { SCALE_WEAK, SCALE_STRONG };
+
+/* base evaluated at n systems: weak keeps base's sequences per system,
+ * strong keeps its global batch. */
+void train_at(const struct cluster *base, double n, enum scaling mode, struct train_result *r);
+
+#endif
