@@ -31,6 +31,27 @@ const struct cli_cmd cli_cmds[] = {
      "the configuration is infeasible (MemoryX tier too small, not one sequence\n"
      "fits in SRAM, or fewer sequences than systems).\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_estimate},
+    {"scale", "scale [-m MODEL] [-s SYSTEM] [--systems LIST] [--weak|--strong] [scenario options] [--csv]",
+     "step time, speedup, efficiency and time-to-train against the number of systems",
+     "One row per N in --systems (default 1..16; a list such as 1,2,4, a range A..B\n"
+     "or a geometric range A..BxF such as 1..2048x2).  --weak (the default, the\n"
+     "kind of scaling the vendor quotes) keeps the sequences per system of the\n"
+     "batch fixed, so the global batch grows with N; --strong keeps the global\n"
+     "batch.  Speedup is tokens per second against one system in the same mode;\n"
+     "efficiency is speedup / N; tta_speedup is the time-to-train speedup with the\n"
+     "extra tokens of a batch above the critical batch charged.  Each row names its bottleneck and whether the\n"
+     "global batch is within the critical batch (--batch-penalty charges the\n"
+     "extra tokens in time_to_train_s).  Exit status 1 if any point is infeasible.\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SCALE, 0, 0, cmd_scale},
+    {"capacity", "capacity [-m MODEL] [-s SYSTEM] [--set ...] [--csv]",
+     "MemoryX bytes per parameter and which tiers hold the model",
+     "Breaks down the bytes MemoryX keeps per parameter (streamed weight copy,\n"
+     "master copy, optimizer moments, gradient accumulator, at the model's\n"
+     "precisions), the total, and for each tier of SYSTEM (default: every\n"
+     "system that can be named) whether it holds the model, the share that\n"
+     "would sit on flash, the largest model the tier holds, and the smallest\n"
+     "tier that does.  Exit status 1 when no tier holds the model.\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_capacity},
     {"help", "help [COMMAND]", "describe the program or one command", "", 0, 0, 1, cmd_help},
 };
 

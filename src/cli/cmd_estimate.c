@@ -11,22 +11,6 @@ static const char *fmt(double v, unit_dim d, char *buf, size_t n)
     return unit_format(v, d, buf, n);
 }
 
-/* Human duration: seconds, or minutes/hours/days/years as they grow. */
-static const char *fmt_duration(double s, char *buf, size_t n)
-{
-    if (s < 120)
-        return unit_format(s, UNIT_TIME, buf, n);
-    if (s < 2 * 3600)
-        snprintf(buf, n, "%.1f min", s / 60);
-    else if (s < 2 * 86400)
-        snprintf(buf, n, "%.1f h", s / 3600);
-    else if (s < 2 * 365.25 * 86400)
-        snprintf(buf, n, "%.1f d", s / 86400);
-    else
-        snprintf(buf, n, "%.3g years", s / (365.25 * 86400));
-    return buf;
-}
-
 static void print_breakdown(const struct scenario *s, const struct train_result *r)
 {
     const struct cluster *c = &s->c;
@@ -73,7 +57,7 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
     if (r->token_factor != 1)
         printf(" (x %.3f batch penalty)", r->token_factor);
     printf(" in %s steps: %s (%s)\n", fmt(r->steps, UNIT_COUNT, b, sizeof b),
-           fmt_duration(r->time_s, d, sizeof d), fmt(r->time_s, UNIT_TIME, e, sizeof e));
+           out_duration(r->time_s, d, sizeof d), fmt(r->time_s, UNIT_TIME, e, sizeof e));
     printf("throughput %s tokens/s\n", fmt(r->tokens_per_s, UNIT_COUNT, a, sizeof a));
     printf("energy     %.4g MWh at %s\n", r->energy_J / 3.6e9,
            fmt(r->power_W, UNIT_POWER, b, sizeof b));

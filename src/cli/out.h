@@ -33,4 +33,8 @@ void out_free(struct out_table *t);
  * scaled with a prefix and unit for people.  Returns buf. */
 const char *out_num(int csv, double v, unit_dim d, char *buf, size_t n);
 
+/* A duration for people: seconds with a prefix below 2 min, then minutes,
+ * hours, days (below 2 years) or years (365.25 d).  Returns buf. */
+const char *out_duration(double s, char *buf, size_t n);
+
 #endif

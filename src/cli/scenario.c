@@ -1,6 +1,7 @@
 /* scenario.c - shared scenario options: resolve, load, override, check. */
 #include "scenario.h"
 
+#include "../model/mx.h"
 #include "../spec/tfm.h"
 
 #include <math.h>
@@ -97,6 +98,20 @@ int scenario_memoryx(struct scenario *s, const char *arg)
     return -1;
 }
 
+void scenario_auto_tier(struct scenario *s)
+{
+    const struct mx_spec *mx = &s->hw.mx;
+    if (mx->tiers.n == 0)
+        return;
+    int best = mx_smallest_tier(mx, tfm_params(&s->wl) * mx_bytes_per_param(&s->wl));
+    if (best < 0)
+        for (size_t i = 0; i < mx->tiers.n; i++)
+            if (best < 0 || mx->tiers.item[i].value > mx->tiers.item[best].value)
+                best = (int)i;
+    s->c.memoryx_bytes = mx->tiers.item[best].value;
+    snprintf(s->tier, sizeof s->tier, "%s", mx->tiers.item[best].name);
+}
+
 /* Parse arg as dimension d into *out; -1 or an exit code. */
 static int parse_opt(const char *flag, const char *arg, unit_dim d, double *out)
 {
@@ -115,8 +130,12 @@ int scenario_load(const struct cli_opts *o, struct scenario *s)
     struct cluster *c = &s->c;
     if (o->nsys && (rc = scenario_systems("-n", o->nsys, &c->systems)) >= 0)
         return rc;
-    if (o->memoryx && (rc = scenario_memoryx(s, o->memoryx)) >= 0)
-        return rc;
+    if (o->memoryx) {
+        if ((rc = scenario_memoryx(s, o->memoryx)) >= 0)
+            return rc;
+    } else {
+        scenario_auto_tier(s);
+    }
     if (o->sparsity &&
         (rc = parse_opt("--sparsity", o->sparsity, UNIT_FRACTION, &c->sparsity)) >= 0)
         return rc;

@@ -31,6 +31,10 @@ int scenario_load_names(const struct cli_opts *o, const char *model, const char 
  * with a byte unit) into s->c.memoryx_bytes and s->tier.  -1 or exit code. */
 int scenario_memoryx(struct scenario *s, const char *arg);
 
+/* Without --memoryx: the smallest tier of the system that holds the
+ * model's state, or the largest tier if none does. */
+void scenario_auto_tier(struct scenario *s);
+
 /* Parse a whole number of systems (1..CLUSTER_MAX_SYSTEMS) for flag. */
 int scenario_systems(const char *flag, const char *arg, double *out);
 

@@ -1,0 +1,112 @@
+/* cmd_capacity.c - `capacity`: MemoryX bytes per parameter, the model's
+ * total, and which tiers of one or every system hold it. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../model/mx.h"
+#include "../spec/tfm.h"
+#include "est.h"
+
+static const char *const header[] = {
+    "system",      "tier",           "capacity_bytes", "dram_bytes", "state_bytes",
+    "fits",        "flash_fraction", "max_params",     "smallest",
+};
+
+/* Rows for one system's tiers; returns how many tiers hold the model. */
+static int tiers(struct out_table *t, const struct cli_opts *o, const struct scenario *s,
+                 double state, const char **smallest_out)
+{
+    const struct mx_spec *mx = &s->hw.mx;
+    int best = mx_smallest_tier(mx, state), fits = 0;
+    for (size_t i = 0; i < mx->tiers.n; i++) {
+        double cap = mx->tiers.item[i].value;
+        char b[5][48];
+        int ok = state <= cap;
+        fits += ok;
+        out_row(t, (const char *[]){
+                       s->system, mx->tiers.item[i].name,
+                       out_num(o->csv, cap, UNIT_BYTES, b[0], sizeof b[0]),
+                       out_num(o->csv, cap < mx->dram_bytes ? cap : mx->dram_bytes, UNIT_BYTES,
+                               b[1], sizeof b[1]),
+                       out_num(o->csv, state, UNIT_BYTES, b[2], sizeof b[2]),
+                       o->csv ? (ok ? "1" : "0") : (ok ? "holds" : "fails"),
+                       out_num(o->csv, mx_flash_fraction(mx, cap, state), UNIT_FRACTION, b[3],
+                               sizeof b[3]),
+                       out_num(o->csv, floor(cap / mx_bytes_per_param(&s->wl)), UNIT_COUNT, b[4],
+                               sizeof b[4]),
+                       (int)i == best ? (o->csv ? "1" : "<- smallest") : (o->csv ? "0" : ""),
+                   });
+    }
+    *smallest_out = best >= 0 ? mx->tiers.item[best].name : NULL;
+    return fits;
+}
+
+static void breakdown(const struct scenario *s, double params)
+{
+    char a[64], b[64];
+    printf("%s: %s parameters\n\n", s->wl.name, unit_format(params, UNIT_COUNT, a, sizeof a));
+    static const char *const hdr[] = {"part", "bytes/param", "total"};
+    struct out_table t;
+    out_init(&t, 3, hdr);
+    for (int p = 0; p < MX_NPARTS; p++) {
+        double per = mx_part_bytes(&s->wl, (enum mx_part)p);
+        out_row(&t, (const char *[]){mx_part_name[p], unit_format(per, UNIT_BYTES, a, sizeof a),
+                                     unit_format(per * params, UNIT_BYTES, b, sizeof b)});
+    }
+    double per = mx_bytes_per_param(&s->wl);
+    out_row(&t, (const char *[]){"total", unit_format(per, UNIT_BYTES, a, sizeof a),
+                                 unit_format(per * params, UNIT_BYTES, b, sizeof b)});
+    out_text.write(stdout, &t);
+    out_free(&t);
+    printf("\n");
+}
+
+int cmd_capacity(struct cli_opts *o)
+{
+    if (o->nsys || o->sparsity || o->batch || o->tokens || o->overlap || o->price ||
+        o->memoryx || o->batch_penalty)
+        return cli_error("capacity: only -m, -s, --set, --csv and --data-dir apply");
+    /* Every hardware description when -s is not given. */
+    struct cat_list systems = {0};
+    struct cp_error err = {0};
+    if (!o->system && cat_list(&o->dirs, CAT_HW, &systems, &err) != CP_OK)
+        return cli_error("%s", err.msg);
+    size_t nsys = o->system ? 1 : systems.n;
+    struct out_table t;
+    out_init(&t, sizeof header / sizeof header[0], header);
+    static struct scenario s;
+    int rc = -1, fits = 0;
+    char where[1024] = "";
+    size_t wlen = 0;
+    for (size_t i = 0; i < nsys && rc < 0; i++) {
+        const char *sys = o->system ? o->system : systems.items[i].name;
+        if ((rc = scenario_load_names(o, o->model ? o->model : SCENARIO_DEFAULT_MODEL, sys, &s)) >=
+            0)
+            break;
+        if (!o->system)
+            snprintf(s.system, sizeof s.system, "%s", systems.items[i].name);
+        double params = tfm_params(&s.wl);
+        if (i == 0 && !o->csv)
+            breakdown(&s, params);
+        const char *smallest;
+        fits += tiers(&t, o, &s, params * mx_bytes_per_param(&s.wl), &smallest);
+        if (smallest && wlen < sizeof where)
+            wlen += (size_t)snprintf(where + wlen, sizeof where - wlen, "%s%s tier %s",
+                                     wlen ? "; " : "", s.system, smallest);
+    }
+    cat_list_free(&systems);
+    if (rc < 0) {
+        rc = cli_emit(o, &t);
+        if (!o->csv && rc == EXIT_OK) {
+            printf("\nsmallest tier that holds it: %s\n", fits ? where : "none");
+            printf("(vendor sizing for comparison: %g B/param for %s)\n", s.hw.mx.bytes_per_param,
+                   s.system);
+            rc = cli_flush();
+        }
+    }
+    out_free(&t);
+    if (rc == EXIT_OK && fits == 0)
+        rc = EXIT_VERDICT;
+    return rc;
+}

@@ -1,0 +1,82 @@
+/* cmd_scale.c - `scale`: step time, speedup, efficiency and time-to-train
+ * against the number of systems, under weak or strong scaling. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "est.h"
+#include "range.h"
+
+static const char *const header[] = {
+    "systems",       "global_batch_tokens", "step_time_s", "tokens_per_s", "speedup", "efficiency",
+    "time_to_train_s", "tta_speedup", "bottleneck",       "batch_ok",    "feasible",     "warnings",
+};
+
+int cmd_scale(struct cli_opts *o)
+{
+    if (o->weak && o->strong)
+        return cli_error("scale: --weak and --strong exclude each other");
+    if (o->nsys)
+        return cli_error("scale: give the cluster sizes with --systems, not -n");
+    static struct scenario s;
+    int rc = scenario_load(o, &s);
+    if (rc >= 0)
+        return rc;
+    double *ns;
+    size_t nn;
+    if ((rc = range_parse("--systems", o->systems ? o->systems : "1..16", &ns, &nn)) >= 0)
+        return rc;
+    enum scaling mode = o->strong ? SCALE_STRONG : SCALE_WEAK;
+    struct train_result ref, r, ref_pen, pen;
+    train_at(&s.c, 1, mode, &ref);
+    /* Time-to-accuracy always charges the large-batch tokens. */
+    struct cluster penalised = s.c;
+    penalised.batch_penalty = 1;
+    train_at(&penalised, 1, mode, &ref_pen);
+
+    struct out_table t;
+    out_init(&t, sizeof header / sizeof header[0], header);
+    int all_feasible = 1;
+    for (size_t i = 0; i < nn && rc < 0; i++) {
+        if (!(ns[i] >= 1 && ns[i] <= CLUSTER_MAX_SYSTEMS) || ns[i] != floor(ns[i])) {
+            rc = cli_error("--systems: %g is not a whole number of systems from 1 to %g", ns[i],
+                           CLUSTER_MAX_SYSTEMS);
+            break;
+        }
+        train_at(&s.c, ns[i], mode, &r);
+        train_at(&penalised, ns[i], mode, &pen);
+        double speedup = r.tokens_per_s / ref.tokens_per_s;
+        char b[8][48], warn[256];
+        const char *row[] = {
+            out_num(o->csv, ns[i], UNIT_COUNT, b[0], sizeof b[0]),
+            out_num(o->csv, r.global_tokens, UNIT_COUNT, b[1], sizeof b[1]),
+            out_num(o->csv, r.step.step_s, UNIT_TIME, b[2], sizeof b[2]),
+            out_num(o->csv, r.tokens_per_s, UNIT_COUNT, b[3], sizeof b[3]),
+            out_num(o->csv, speedup, UNIT_COUNT, b[4], sizeof b[4]),
+            out_num(o->csv, speedup / ns[i], UNIT_FRACTION, b[5], sizeof b[5]),
+            o->csv ? unit_format_exact(r.time_s, b[6], sizeof b[6])
+                   : out_duration(r.time_s, b[6], sizeof b[6]),
+            out_num(o->csv, ref_pen.time_s / pen.time_s, UNIT_COUNT, b[7], sizeof b[7]),
+            step_res_name[r.step.bottleneck],
+            r.batch_ok ? "1" : "0",
+            r.feasible ? "1" : "0",
+            train_warn_names(r.warnings, warn, sizeof warn),
+        };
+        out_row(&t, row);
+        all_feasible &= r.feasible;
+    }
+    free(ns);
+    if (rc < 0) {
+        if (!o->csv)
+            printf("%s on %s, MemoryX %s, sparsity %g, %s scaling (%s); speedup against 1 "
+                   "system\n\n",
+                   s.wl.name, s.hw.wse.name, s.tier, s.c.sparsity,
+                   mode == SCALE_WEAK ? "weak" : "strong",
+                   mode == SCALE_WEAK ? "sequences per system fixed" : "global batch fixed");
+        rc = cli_emit(o, &t);
+    }
+    out_free(&t);
+    if (rc == EXIT_OK && !all_feasible)
+        rc = EXIT_VERDICT;
+    return rc;
+}
