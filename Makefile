@@ -1,6 +1,6 @@
 # cerebras-plan - plain GNU Makefile.  See README.md for the quick start.
 #   make            build build/cerebras-plan
-#   make run        build and run the main job on the shipped defaults
+#   make run        build and run the headline job: estimate GPT-3 175B on CS-2
 #   make test       build and run every test; ends with "N passed, N failed"
 #   make bench      throughput figures ("name value unit" lines)
 #   make fuzz       fuzz the description loader (clang, libFuzzer)
@@ -23,13 +23,13 @@ WARN     += -Werror
 endif
 CPPFLAGS += -D_GNU_SOURCE -I$(B)/gen -Isrc
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -MMD -MP
-LIBS     := -linih -lgsl -lgslcblas -lm
+LIBS     := -lcsv -linih -lgsl -lgslcblas -lm
 TEST_LIBS := -lcmocka
 
 B        ?= build
 CORE_SRC := $(wildcard src/base/*.c src/spec/*.c src/model/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
-DATA     := $(wildcard hw/*.ini models/*.ini)
+DATA     := $(wildcard hw/*.ini models/*.ini) reports/claims.csv
 TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 
 CORE_OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(CORE_SRC)) $(B)/obj/embedded.o
@@ -44,7 +44,7 @@ deps:
 
 run: deps
 	@$(MAKE) --no-print-directory all
-	$(BIN) show gpt3-175b
+	$(BIN) estimate -m gpt3-175b -s cs2
 
 test check: deps
 	@$(MAKE) --no-print-directory all $(TESTS)
@@ -104,12 +104,13 @@ fuzz: deps $(B)/fuzz_desc
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
-	        $(DESTDIR)$(DATADIR)/hw $(DESTDIR)$(DATADIR)/models
+	        $(DESTDIR)$(DATADIR)/hw $(DESTDIR)$(DATADIR)/models $(DESTDIR)$(DATADIR)/reports
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/cerebras-plan
 	install -m 644 man/cerebras-plan.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/cerebras-plan.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 644 hw/*.ini $(DESTDIR)$(DATADIR)/hw/
 	install -m 644 models/*.ini $(DESTDIR)$(DATADIR)/models/
+	install -m 644 reports/claims.csv $(DESTDIR)$(DATADIR)/reports/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cerebras-plan $(DESTDIR)$(MANDIR)/man1/cerebras-plan.1 \

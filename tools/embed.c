@@ -1,8 +1,10 @@
-/* embed.c - build-time generator: turns hw/*.ini and models/*.ini into a C
+/* embed.c - build-time generator: turns hw/*.ini, models/*.ini and other
+ * data files (reports/claims.csv) into a C
  * table (struct cat_embedded, src/spec/catalog.h) so the binary carries its
  * own copies of the shipped descriptions.
  *
- * usage: embed OUT.c DIR/NAME.ini...   (DIR is "hw" or "models") */
+ * usage: embed OUT.c DIR/NAME.ini...   (DIR is "hw", "models" or "reports";
+ *        ".ini" is dropped from the name, other suffixes are kept) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

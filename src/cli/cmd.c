@@ -31,7 +31,8 @@ const struct cli_cmd cli_cmds[] = {
      "the configuration is infeasible (MemoryX tier too small, not one sequence\n"
      "fits in SRAM, or fewer sequences than systems).\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_estimate},
-    {"scale", "scale [-m MODEL] [-s SYSTEM] [--systems LIST] [--weak|--strong] [scenario options] [--csv]",
+    {"scale",
+     "scale [-m MODEL] [-s SYSTEM] [--systems LIST] [--weak|--strong] [scenario options] [--csv]",
      "step time, speedup, efficiency and time-to-train against the number of systems",
      "One row per N in --systems (default 1..16; a list such as 1,2,4, a range A..B\n"
      "or a geometric range A..BxF such as 1..2048x2).  --weak (the default, the\n"
@@ -39,7 +40,8 @@ const struct cli_cmd cli_cmds[] = {
      "batch fixed, so the global batch grows with N; --strong keeps the global\n"
      "batch.  Speedup is tokens per second against one system in the same mode;\n"
      "efficiency is speedup / N; tta_speedup is the time-to-train speedup with the\n"
-     "extra tokens of a batch above the critical batch charged.  Each row names its bottleneck and whether the\n"
+     "extra tokens of a batch above the critical batch charged.  Each row names its bottleneck and "
+     "whether the\n"
      "global batch is within the critical batch (--batch-penalty charges the\n"
      "extra tokens in time_to_train_s).  Exit status 1 if any point is infeasible.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SCALE, 0, 0, cmd_scale},
@@ -52,6 +54,15 @@ const struct cli_cmd cli_cmds[] = {
      "would sit on flash, the largest model the tier holds, and the smallest\n"
      "tier that does.  Exit status 1 when no tier holds the model.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_capacity},
+    {"claims", "claims [FILE] [--set ...] [--csv] [--data-dir DIR]",
+     "the vendor's headline claims, each run as a scenario, with a verdict",
+     "Reads the claims file (default: reports/claims.csv from the search path,\n"
+     "else the built-in copy; format in cerebras-plan(5)) and evaluates each\n"
+     "claim with the analytic model: the model's figure, a verdict (holds, holds\n"
+     "only under stated conditions, does not hold) and the reason with its\n"
+     "numbers.  --set overrides apply to every scenario.  A claim that does not\n"
+     "hold is a finding, not an error: the exit status is 0.\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR, 0, 1, cmd_claims},
     {"help", "help [COMMAND]", "describe the program or one command", "", 0, 0, 1, cmd_help},
 };
 

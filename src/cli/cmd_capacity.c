@@ -9,8 +9,8 @@
 #include "est.h"
 
 static const char *const header[] = {
-    "system",      "tier",           "capacity_bytes", "dram_bytes", "state_bytes",
-    "fits",        "flash_fraction", "max_params",     "smallest",
+    "system", "tier",           "capacity_bytes", "dram_bytes", "state_bytes",
+    "fits",   "flash_fraction", "max_params",     "smallest",
 };
 
 /* Rows for one system's tiers; returns how many tiers hold the model. */
@@ -25,7 +25,8 @@ static int tiers(struct out_table *t, const struct cli_opts *o, const struct sce
         int ok = state <= cap;
         fits += ok;
         out_row(t, (const char *[]){
-                       s->system, mx->tiers.item[i].name,
+                       s->system,
+                       mx->tiers.item[i].name,
                        out_num(o->csv, cap, UNIT_BYTES, b[0], sizeof b[0]),
                        out_num(o->csv, cap < mx->dram_bytes ? cap : mx->dram_bytes, UNIT_BYTES,
                                b[1], sizeof b[1]),
@@ -64,8 +65,8 @@ static void breakdown(const struct scenario *s, double params)
 
 int cmd_capacity(struct cli_opts *o)
 {
-    if (o->nsys || o->sparsity || o->batch || o->tokens || o->overlap || o->price ||
-        o->memoryx || o->batch_penalty)
+    if (o->nsys || o->sparsity || o->batch || o->tokens || o->overlap || o->price || o->memoryx ||
+        o->batch_penalty)
         return cli_error("capacity: only -m, -s, --set, --csv and --data-dir apply");
     /* Every hardware description when -s is not given. */
     struct cat_list systems = {0};

@@ -8,8 +8,12 @@
 #include "range.h"
 
 static const char *const header[] = {
-    "systems",       "global_batch_tokens", "step_time_s", "tokens_per_s", "speedup", "efficiency",
-    "time_to_train_s", "tta_speedup", "bottleneck",       "batch_ok",    "feasible",     "warnings",
+    "systems",         "global_batch_tokens",
+    "step_time_s",     "tokens_per_s",
+    "speedup",         "efficiency",
+    "time_to_train_s", "tta_speedup",
+    "bottleneck",      "batch_ok",
+    "feasible",        "warnings",
 };
 
 int cmd_scale(struct cli_opts *o)

@@ -30,8 +30,7 @@ static int push(const char *flag, const char *whole, double **vals, size_t *n, s
     return -1;
 }
 
-static int item(const char *flag, const char *whole, char *s, double **vals, size_t *n,
-                size_t *cap)
+static int item(const char *flag, const char *whole, char *s, double **vals, size_t *n, size_t *cap)
 {
     char *dots = strstr(s, "..");
     double a, b, f = 0;

@@ -226,6 +226,43 @@ cp_status cat_resolve(const struct cat_dirs *d, const char *arg, enum cat_kind w
                    what, arg);
 }
 
+cp_status cat_read_file(const char *path, struct cat_entry *out, struct cp_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = CAT_ANY;
+    cp_status st = read_file(path, &out->text, err);
+    if (st != CP_OK)
+        return not_found_is_eio(st, err);
+    snprintf(out->origin, sizeof out->origin, "%s", path);
+    base_name(path, out->name, sizeof out->name);
+    return CP_OK;
+}
+
+cp_status cat_find_data(const struct cat_dirs *d, const char *subdir, const char *file,
+                        struct cat_entry *out, struct cp_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = CAT_ANY;
+    snprintf(out->name, sizeof out->name, "%s", file);
+    for (size_t i = 0; i < d->n; i++) {
+        int w = snprintf(out->origin, sizeof out->origin, "%s/%s/%s", d->dir[i], subdir, file);
+        if (w < 0 || (size_t)w >= sizeof out->origin)
+            return cp_fail(err, CP_EINPUT, "%s: directory path too long to search", d->dir[i]);
+        cp_status st = read_file(out->origin, &out->text, err);
+        if (st != CP_ENOTFOUND)
+            return st;
+    }
+    for (size_t i = 0; i < cat_nembedded; i++) {
+        const struct cat_embedded *e = &cat_embedded[i];
+        if (strcmp(e->kind, subdir) == 0 && strcmp(e->name, file) == 0) {
+            out->text = xstrdup(e->text);
+            snprintf(out->origin, sizeof out->origin, "<built-in>/%s/%s", subdir, file);
+            return CP_OK;
+        }
+    }
+    return cp_fail(err, CP_ENOTFOUND, "no %s/%s in the search path or built in", subdir, file);
+}
+
 void cat_entry_free(struct cat_entry *e)
 {
     free(e->text);

@@ -63,6 +63,16 @@ cp_status cat_open(const struct cat_entry *item, struct cat_entry *out, struct c
  * CAT_ANY if it has neither. */
 enum cat_kind cat_kind_of(const char *text);
 
+/* Read any regular file at path (kind CAT_ANY); CP_EIO if it is missing
+ * or unreadable. */
+cp_status cat_read_file(const char *path, struct cat_entry *out, struct cp_error *err);
+
+/* A data file other than a description (e.g. "reports", "claims.csv"):
+ * DIR/subdir/file in each search directory, then the built-in copy.  The
+ * entry's kind is CAT_ANY. */
+cp_status cat_find_data(const struct cat_dirs *d, const char *subdir, const char *file,
+                        struct cat_entry *out, struct cp_error *err);
+
 /* Files compiled into the binary (generated from hw/ and models/). */
 struct cat_embedded {
     const char *kind; /* "hw" or "models" */

@@ -1,0 +1,92 @@
+/* cmd_claims.c - `claims [FILE]`: each headline claim of the vendor's
+ * documents run as a scenario, with the model's verdict and reason. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../model/claim.h"
+#include "est.h"
+
+static const char *const header[] = {"id",      "claim",  "source",   "kind",
+                                     "model",   "system", "systems",  "predicted",
+                                     "verdict", "reason", "condition"};
+
+/* The claim's model, system and tier; -1 or an exit code. */
+static int setup(const struct cli_opts *o, const struct claim *cl, const char *origin,
+                 struct scenario *s)
+{
+    int rc = scenario_load_names(o, cl->model, cl->system, s);
+    if (rc >= 0)
+        return rc;
+    if (strcmp(cl->memoryx, "auto") == 0) {
+        scenario_auto_tier(s);
+        return -1;
+    }
+    if ((rc = scenario_memoryx(s, cl->memoryx)) >= 0)
+        fprintf(stderr, "cerebras-plan: (in %s, line %d)\n", origin, cl->line);
+    return rc;
+}
+
+static const char *predicted(int csv, const struct claim *cl, const struct claim_result *r,
+                             char *buf, size_t n)
+{
+    static const unit_dim dim[CLAIM_NKINDS] = {UNIT_BYTES, UNIT_FRACTION, UNIT_COUNT, UNIT_COUNT,
+                                               UNIT_TIME};
+    if (!csv && cl->kind == CLAIM_TIME_TO_TRAIN)
+        return out_duration(r->predicted, buf, n);
+    return out_num(csv, r->predicted, dim[cl->kind], buf, n);
+}
+
+int cmd_claims(struct cli_opts *o)
+{
+    struct cp_error err = {0};
+    struct cat_entry e;
+    cp_status st;
+    if (o->nargs)
+        st = cat_read_file(o->args[0], &e, &err);
+    else
+        st = cat_find_data(&o->dirs, "reports", "claims.csv", &e, &err);
+    if (st != CP_OK)
+        return cli_error("%s", err.msg);
+    struct claim_list cl;
+    if (claim_parse(e.text, strlen(e.text), e.origin, &cl, &err) != CP_OK) {
+        cat_entry_free(&e);
+        return cli_error("%s", err.msg);
+    }
+    struct out_table t;
+    out_init(&t, sizeof header / sizeof header[0], header);
+    static struct scenario s;
+    int rc = -1;
+    for (size_t i = 0; i < cl.n && rc < 0; i++) {
+        const struct claim *c = &cl.items[i];
+        if ((rc = setup(o, c, e.origin, &s)) >= 0)
+            break;
+        struct claim_result r;
+        claim_eval(c, &s.c, &r);
+        char sys[32], pred[64];
+        snprintf(sys, sizeof sys, "%g", c->systems);
+        out_row(&t, (const char *[]){c->id, c->text, c->source, claim_kind_name[c->kind], s.model,
+                                     s.system, sys, predicted(o->csv, c, &r, pred, sizeof pred),
+                                     claim_verdict_name[r.verdict], r.reason, c->condition});
+    }
+    if (rc < 0) {
+        if (o->csv) {
+            rc = cli_emit(o, &t);
+        } else {
+            printf("Headline claims (%s) under the analytic model\n", e.origin);
+            for (size_t i = 0; i < t.nrows; i++) {
+                const char *const *row = (const char *const *)&t.cells[i * t.ncols];
+                const char *v = row[8];
+                printf("\n[%s] %s (%s)\n  verdict:   %s\n  predicted: %s\n  why:       %s\n"
+                       "  condition: %s\n",
+                       row[0], row[1], row[2],
+                       strcmp(v, "conditional") == 0 ? "holds only under stated conditions" : v,
+                       row[7], row[9], row[10]);
+            }
+            rc = cli_flush();
+        }
+    }
+    out_free(&t);
+    claim_list_free(&cl);
+    cat_entry_free(&e);
+    return rc;
+}

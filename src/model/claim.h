@@ -1,0 +1,74 @@
+/* claim.h - the vendor's headline claims as scenarios (reports/claims.csv)
+ * and their verdicts under the analytic model.
+ *
+ * A claims file is RFC 4180 CSV with a header row naming the columns
+ * id,claim,source,kind,model,system,systems,memoryx,sparsity,target,condition.
+ * kind says how the claim is checked and what target means:
+ *   capacity          the model's state fits the tier; target: the longest
+ *                     training on `systems` that still counts as training it
+ *   weak_scaling      weak-scaling efficiency at `systems` >= target
+ *   speedup           a measured weak-scaling speedup at `systems`: the
+ *                     model must predict it within CLAIM_MEASURED_TOL
+ *   sparsity_speedup  speedup at `sparsity` against dense >= target
+ *   time_to_train     time-to-train on `systems` <= target (a duration)
+ * Verdicts: holds; holds only under stated conditions (the reason names
+ * them); does not hold. */
+#ifndef CP_CLAIM_H
+#define CP_CLAIM_H
+
+#include <stddef.h>
+
+#include "cluster.h"
+
+/* Relative band within which a prediction reproduces a measurement.
+ * Assumed: 5%, the agreement the vendor's own "near-linear" wording
+ * tolerates (15.3x of 16 is 4.4% short). */
+#define CLAIM_MEASURED_TOL 0.05
+
+enum claim_kind {
+    CLAIM_CAPACITY,
+    CLAIM_WEAK_SCALING,
+    CLAIM_SPEEDUP,
+    CLAIM_SPARSITY_SPEEDUP,
+    CLAIM_TIME_TO_TRAIN,
+    CLAIM_NKINDS
+};
+extern const char *const claim_kind_name[CLAIM_NKINDS];
+
+#define CLAIM_TEXT_MAX 256
+#define CLAIM_WORD_MAX 64
+
+struct claim {
+    int line; /* in the claims file */
+    char id[CLAIM_WORD_MAX], text[CLAIM_TEXT_MAX], source[CLAIM_WORD_MAX];
+    enum claim_kind kind;
+    char model[CLAIM_WORD_MAX], system[CLAIM_WORD_MAX], memoryx[CLAIM_WORD_MAX];
+    double systems, sparsity, target; /* target in SI units for its kind */
+    char condition[CLAIM_TEXT_MAX];
+};
+
+struct claim_list {
+    size_t n;
+    struct claim *items;
+};
+
+/* Parse a claims file's text (libcsv, strict).  Errors name
+ * origin:line: column.  The caller frees with claim_list_free(). */
+cp_status claim_parse(const char *text, size_t len, const char *origin, struct claim_list *out,
+                      struct cp_error *err);
+void claim_list_free(struct claim_list *l);
+
+enum claim_verdict { CLAIM_HOLDS, CLAIM_CONDITIONAL, CLAIM_FAILS };
+extern const char *const claim_verdict_name[3]; /* "holds", "conditional", "does not hold" */
+
+struct claim_result {
+    enum claim_verdict verdict;
+    double predicted; /* the model's figure for the claim's quantity */
+    char reason[768];
+};
+
+/* Evaluate cl on c (workload, hardware, tier and sparsity already set from
+ * the claim; systems and sparsity are taken from cl). */
+void claim_eval(const struct claim *cl, const struct cluster *c, struct claim_result *r);
+
+#endif
