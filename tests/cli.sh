@@ -72,7 +72,7 @@ bad hw $H 's/^sram = .*/sram = 40 KB/' system.sram "unknown unit 'KB'"
 bad hw $H 's/^sram = .*/sram = 40 GB\/s/' system.sram "unit 'GB/s' is a bandwidth, but a size is expected"
 bad hw $H 's/^hop_latency = .*/hop_latency = 2 GB/' swarmx.hop_latency "unit 'GB' is a size, but a time is expected"
 bad hw $H 's/^io_bandwidth = .*/io_bandwidth = 150/' system.io_bandwidth "missing unit"
-bad hw $H 's/^power = .*/power = -23 kW/' system.power "must not be negative"
+bad hw $H 's/^sram = .*/sram = -40 GB/' system.sram "must not be negative"
 bad hw $H 's/^bandwidth = .*/bandwidth = 0 GB\/s/' memoryx.bandwidth "must be greater than zero"
 bad hw $H 's/^update_flops = .*/update_flops = nan FLOP\/s/' memoryx.update_flops "is not a number"
 bad hw $H 's/^update_flops = .*/update_flops = 1e400 FLOP\/s/' memoryx.update_flops "out of range"
@@ -217,6 +217,99 @@ for c in $cmds; do
     expect_rc 0 "help $c" help "$c"
 done
 expect_err "help: unknown command 'nope'" "help for an unknown command" help nope
+
+# ---- the analytic model's commands ----
+# csv_col FILE NAME: the value of column NAME in the first data row
+csv_col() { awk -F, -v want="$2" 'BEGIN{RS="\r\n"} NR==1{for(i=1;i<=NF;i++) if($i==want) c=i} NR==2{print $c}' "$1"; }
+expect_rc 0 "estimate on the defaults (GPT-3 175B, 1 CS-2)" estimate
+grep -q "bottleneck:" "$T/out" && grep -q "^memoryx  *holds" "$T/out" && ok "estimate names the bottleneck and verdicts" || nok "estimate names the bottleneck and verdicts"
+run estimate -m gpt3-175b -s cs2 -n 192 --csv
+for col in model system systems memoryx sparsity global_batch_tokens step_time_s compute_s stream_in_s stream_out_s update_s exposed_latency_s tokens_per_s time_to_train_s energy_J bottleneck memoryx_fits sram_fits matmul_fits batch_ok warnings; do
+    head -n 1 "$T/out" | tr -d '\r' | tr , '\n' | grep -qx "$col" || nok "estimate --csv has column $col"
+done
+ok "estimate --csv has the issue's columns"
+[ "$(csv_col "$T/out" systems)" = 192 ] && [ "$(csv_col "$T/out" feasible)" = 1 ] && ok "estimate -n 192 is feasible" || nok "estimate -n 192 is feasible"
+t192=$(csv_col "$T/out" time_to_train_s)
+run estimate -n 16 --csv
+t16=$(csv_col "$T/out" time_to_train_s)
+awk -v a="$t16" -v b="$t192" 'BEGIN{exit !(b < a && b > a / 12)}' && ok "192 systems train faster than 16, by less than 12x" || nok "192 systems train faster than 16, by less than 12x" "$t16 $t192"
+run estimate -m 120t --csv
+[ "$rc" -eq 1 ] && [ "$(csv_col "$T/out" sram_fits)" = 0 ] && ok "infeasible estimate exits 1 with its verdict" || nok "infeasible estimate exits 1 with its verdict" "rc $rc"
+run estimate -m 120t -s cs2 --memoryx 4TB
+[ "$rc" -eq 1 ] && grep -q "^memoryx  *fails" "$T/out" && ok "a tier too small fails the memoryx verdict" || nok "a tier too small fails the memoryx verdict"
+run estimate --sparsity 0 --csv
+s0=$(csv_col "$T/out" step_time_s)
+run estimate --csv
+[ "$(csv_col "$T/out" step_time_s)" = "$s0" ] && ok "--sparsity 0 changes nothing" || nok "--sparsity 0 changes nothing"
+run estimate --sparsity 75% --csv
+awk -v a="$s0" -v b="$(csv_col "$T/out" step_time_s)" 'BEGIN{exit !(b < a && b > a / 4)}' && ok "75% sparsity: faster, by less than 4x" || nok "75% sparsity: faster, by less than 4x"
+run estimate --price 10 --csv
+[ -n "$(csv_col "$T/out" cost)" ] && ok "--price gives a cost" || nok "--price gives a cost"
+run estimate --batch-penalty --batch 100000 --csv
+[ "$(csv_col "$T/out" batch_ok)" = 0 ] && ok "a batch above the critical batch is flagged" || nok "a batch above the critical batch is flagged"
+expect_err "-n '0': must be a whole number of systems" "-n 0" estimate -n 0
+expect_err "-n '1.5': must be a whole number" "-n 1.5" estimate -n 1.5
+expect_err "-n '1e9': must be a whole number of systems from 1 to" "-n 1e9" estimate -n 1e9
+expect_err "--sparsity: 1.5 is outside 0..0.99" "--sparsity 1.5" estimate --sparsity 1.5
+expect_err "--sparsity '2 GB'" "--sparsity with a unit" estimate --sparsity "2 GB"
+expect_err "--memoryx 'huge': not a tier of cs2" "unknown tier" estimate --memoryx huge
+expect_err "--batch '0'" "--batch 0" estimate --batch 0
+expect_err "--tokens 'lots'" "--tokens lots" estimate --tokens lots
+expect_err "--price '-3'" "negative price" estimate --price -3
+expect_err "option --systems does not apply" "--systems on estimate" estimate --systems 1..4
+expect_err "no model description named 'nope'" "unknown model" estimate -m nope
+expect_err "is a hardware description, not a model" "a system given as -m" estimate -m cs2
+expect_err "system.utilization" "--set reaches the hardware" estimate --set system.utilization=2
+expect_err "model.layers" "--set reaches the model" estimate --set model.layers=-1
+run estimate --memoryx "3 PB" --csv
+[ "$(csv_col "$T/out" memoryx_bytes)" = 3e+15 ] && ok "--memoryx takes a capacity" || nok "--memoryx takes a capacity"
+
+run scale -m megatron-1t -s cs3 --systems 1..16 --weak --csv
+[ "$rc" -eq 0 ] && [ "$(grep -c . "$T/out")" -eq 17 ] && ok "scale 1..16 gives 16 rows" || nok "scale 1..16 gives 16 rows" "rc $rc"
+awk -F, 'BEGIN{RS="\r\n"} NR>1 && ($5 > $1 + 1e-9 || $5 < 0.9 * $1 || $9 == "") {bad=1} END{exit bad}' "$T/out" && ok "weak scaling: speedup near N, never above, bottleneck named" || nok "weak scaling: speedup near N, never above, bottleneck named"
+run scale --systems 1..2048x2 --strong --csv
+[ "$(grep -c . "$T/out")" -eq 13 ] && ok "geometric range 1..2048x2" || nok "geometric range 1..2048x2"
+[ "$rc" -eq 1 ] && ok "scale exits 1 when a point is infeasible (2048 systems, 1536 sequences)" || nok "scale exits 1 when a point is infeasible" "rc $rc"
+expect_err "--weak and --strong exclude each other" "--weak --strong" scale --weak --strong
+expect_err "--systems '8..2': the range must not run backwards" "backwards range" scale --systems 8..2
+expect_err "the factor after 'x' must be above 1" "factor 1" scale --systems 1..8x1
+expect_err "not a whole number of systems" "fractional systems" scale --systems 1.5,2
+expect_err "give the cluster sizes with --systems" "-n on scale" scale -n 4
+
+run capacity -m 120t --csv
+[ "$rc" -eq 0 ] && grep -q '^cs2,2.4PB,.*,1,.*,1' "$T/out" && ok "capacity: 120 T fits the 2.4 PB CS-2 tier, the smallest" || nok "capacity: 120 T fits the 2.4 PB CS-2 tier, the smallest"
+run capacity -m 120t -s cs3
+[ "$rc" -eq 1 ] && grep -q "smallest tier that holds it: none" "$T/out" && ok "capacity exits 1 when no tier fits" || nok "capacity exits 1 when no tier fits" "rc $rc"
+run capacity -m gpt3-175b -s cs3
+grep -q "^total  *18 B" "$T/out" && ok "capacity breaks down 18 B per parameter" || nok "capacity breaks down 18 B per parameter"
+expect_err "only -m, -s" "capacity refuses -n" capacity -n 4
+
+run claims --csv
+[ "$rc" -eq 0 ] && [ "$(grep -c . "$T/out")" -eq "$(grep -c . reports/claims.csv)" ] && ok "claims: a verdict for every claim" || nok "claims: a verdict for every claim" "rc $rc"
+[ "$(grep -cE ',(holds|conditional|does not hold),"' "$T/out")" -eq "$(($(grep -c . reports/claims.csv) - 1))" ] && ok "claims verdicts are one of the three" || nok "claims verdicts are one of the three"
+grep -q '^storage-120t,.*,conditional,"holds for storage' "$T/out" && ok "120 T on one CS-2 holds for storage only" || nok "120 T on one CS-2 holds for storage only"
+printf 'id,claim\nx,y\n' >"$T/c1.csv"
+expect_err "c1.csv:1: 2 fields, expected 11" "claims file with a wrong header" claims "$T/c1.csv"
+sed '1s/,kind,/,sort,/' reports/claims.csv >"$T/c0.csv"
+expect_err "c0.csv:1: kind: header cell is 'sort'" "claims header with a wrong name" claims "$T/c0.csv"
+sed '3s/,weak_scaling,/,vibes,/' reports/claims.csv >"$T/c2.csv"
+expect_err "c2.csv:3: kind: 'vibes' is not a kind" "claims file with an unknown kind" claims "$T/c2.csv"
+sed '3s/,0.9,"near/,0.9 GB,"near/' reports/claims.csv >"$T/c3.csv"
+expect_err "c3.csv:3: target:" "claims target of the wrong dimension" claims "$T/c3.csv"
+printf 'id,claim,source,kind,model,system,systems,memoryx,sparsity,target,condition\n"a,b\n' >"$T/c4.csv"
+expect_err "c4.csv:2: malformed CSV" "malformed claims CSV" claims "$T/c4.csv"
+sed '3s/,auto,/,9XB,/' reports/claims.csv >"$T/c5.csv"
+expect_err "--memoryx '9XB': not a tier" "claims with an unknown tier" claims "$T/c5.csv"
+expect_err "nope.csv" "missing claims file" claims "$T/nope.csv"
+
+# Golden CSV of the model's commands on the shipped data (regenerate with
+# tests/golden/regen.sh after a deliberate change to the model or data).
+while IFS='|' read -r gname gargs; do
+    [ -n "$gname" ] || continue
+    # shellcheck disable=SC2086
+    "$CP" $gargs --csv >"$T/out" 2>/dev/null
+    if cmp -s "$T/out" "tests/golden/$gname.csv"; then ok "golden $gname"; else nok "golden $gname" "$(diff "tests/golden/$gname.csv" "$T/out" | head -5)"; fi
+done <tests/golden/model.list
 
 # ---- docs agree with the command table ----
 man_cmds=$(sed -n '/^\.Sh COMMANDS/,/^\.Sh /p' man/cerebras-plan.1 | sed -n 's/^\.It Cm \([a-z-]*\).*/\1/p' | sort | tr '\n' ' ')

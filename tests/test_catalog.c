@@ -442,15 +442,15 @@ static void test_list_builtin(void **state)
     struct cat_list l;
     struct cp_error err = {0};
     assert_ok(cat_list(&none, CAT_ANY, &l, &err), err);
-    static const char *const want[] = {"100t",       "10t",         "120t", "gpt3-175b", "gpt3-xl",
-                                       "llama2-70b", "megatron-1t", "cs2",  "cs3"};
+    static const char *const want[] = {"100t",    "10t",        "120t",        "24t", "gpt3-175b",
+                                       "gpt3-xl", "llama2-70b", "megatron-1t", "cs2", "cs3"};
     assert_int_equal(l.n, NELEM(want));
     for (size_t i = 0; i < l.n; i++) {
         assert_string_equal(l.items[i].name, want[i]);
-        assert_int_equal(l.items[i].kind, i < 7 ? CAT_MODEL : CAT_HW);
+        assert_int_equal(l.items[i].kind, i < 8 ? CAT_MODEL : CAT_HW);
         assert_null(l.items[i].text);
         char origin[128];
-        snprintf(origin, sizeof origin, "<built-in>/%s/%s.ini", i < 7 ? "models" : "hw", want[i]);
+        snprintf(origin, sizeof origin, "<built-in>/%s/%s.ini", i < 8 ? "models" : "hw", want[i]);
         assert_string_equal(l.items[i].origin, origin);
     }
     cat_list_free(&l);
@@ -458,15 +458,15 @@ static void test_list_builtin(void **state)
     assert_null(l.items);
 
     assert_ok(cat_list(&none, CAT_MODEL, &l, &err), err);
-    assert_int_equal(l.n, 7);
+    assert_int_equal(l.n, 8);
     cat_list_free(&l);
     assert_ok(cat_list(&none, CAT_HW, &l, &err), err);
     assert_int_equal(l.n, 2);
     assert_string_equal(l.items[0].name, "cs2");
     assert_string_equal(l.items[1].name, "cs3");
     cat_list_free(&l);
-    /* everything listed is also embedded */
-    assert_int_equal(cat_nembedded, 9);
+    /* everything listed is also embedded, and so is reports/claims.csv */
+    assert_int_equal(cat_nembedded, 11);
 }
 
 static void test_list_with_dirs(void **state)
@@ -479,9 +479,9 @@ static void test_list_with_dirs(void **state)
     assert_ok(cat_list(&d, CAT_ANY, &l, &err), err);
     /* models: 7 built-in + bin, x, y; hw: 2 + tiny.  "bad name", ".ini",
      * notes.txt and the directory dirx.ini are skipped. */
-    static const char *const want[] = {"100t",    "10t",        "120t",        "bin", "gpt3-175b",
-                                       "gpt3-xl", "llama2-70b", "megatron-1t", "x",   "y",
-                                       "cs2",     "cs3",        "tiny"};
+    static const char *const want[] = {"100t",    "10t",        "120t",        "24t", "bin",
+                                       "gpt3-175b", "gpt3-xl", "llama2-70b", "megatron-1t", "x",
+                                       "y",       "cs2",     "cs3",        "tiny"};
     if (l.n != NELEM(want)) {
         for (size_t i = 0; i < l.n; i++)
             print_error("  listed %s (%s)\n", l.items[i].name, l.items[i].origin);
@@ -553,7 +553,7 @@ static void test_every_shipped_file_loads(void **state)
     struct cat_list l;
     struct cp_error err = {0};
     assert_ok(cat_list(&none, CAT_ANY, &l, &err), err);
-    assert_int_equal(l.n, 9);
+    assert_int_equal(l.n, 10);
     for (size_t i = 0; i < l.n; i++) {
         struct cat_entry e;
         assert_ok(cat_open(&l.items[i], &e, &err), err);

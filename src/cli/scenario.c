@@ -13,8 +13,15 @@ static int load_one(const struct cli_opts *o, const char *name, enum cat_kind ki
 {
     struct cp_error err = {0};
     struct cat_entry e;
-    if (cat_resolve(&o->dirs, name, kind, &e, &err) != CP_OK)
+    cp_status st = cat_resolve(&o->dirs, name, kind, &e, &err);
+    if (st == CP_ENOTFOUND) {
+        /* the other kind, for a message that says what the name is */
+        struct cp_error other = {0};
+        if (cat_resolve(&o->dirs, name, CAT_ANY, &e, &other) != CP_OK)
+            return cli_error("%s", err.msg);
+    } else if (st != CP_OK) {
         return cli_error("%s", err.msg);
+    }
     if (e.kind != kind) {
         cli_error("%s is a %s description, not a %s", e.origin,
                   e.kind == CAT_MODEL ? "model" : "hardware",
@@ -22,7 +29,6 @@ static int load_one(const struct cli_opts *o, const char *name, enum cat_kind ki
         cat_entry_free(&e);
         return EXIT_USAGE;
     }
-    cp_status st;
     if (kind == CAT_MODEL) {
         st = wl_load(e.text, e.origin, sets, nsets, &s->wl, NULL, &err);
         snprintf(s->model, sizeof s->model, "%s", e.name);
