@@ -5,12 +5,17 @@
  *   desc_loads_per_s   parse + check of the GPT-3 175B description (libinih,
  *                      units, schema) from its built-in text
  *   tfm_evals_per_s    parameters, training FLOPs and activation bytes of
- *                      GPT-3 175B, with one key varied per evaluation */
+ *                      GPT-3 175B, with one key varied per evaluation
+ *   analytic_evals_per_s  full estimates (train_eval: step time by layer,
+ *                      verdicts, time-to-train, energy) of GPT-3 175B on
+ *                      CS-2, the number of systems varied per evaluation */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "model/train.h"
 #include "spec/catalog.h"
+#include "spec/hw.h"
 #include "spec/tfm.h"
 #include "spec/wl.h"
 
@@ -56,6 +61,25 @@ static double bench_tfm(struct wl_desc w)
     return (double)n / t;
 }
 
+static double bench_analytic(const struct wl_desc *w, const struct hw_desc *hw)
+{
+    struct cluster c;
+    cluster_init(&c, hw, w);
+    struct train_result r;
+    long n = 0;
+    double acc = 0, t0 = now_s(), t;
+    do {
+        for (int i = 0; i < 10000; i++, n++) {
+            c.systems = 1 + (double)(i & 255);
+            train_eval(&c, &r);
+            acc += r.time_s;
+        }
+        t = now_s() - t0;
+    } while (t < BENCH_SECONDS);
+    sink = acc;
+    return (double)n / t;
+}
+
 int main(void)
 {
     struct cat_dirs none = {.n = 0};
@@ -70,6 +94,15 @@ int main(void)
     double loads = bench_loads(e.text);
     printf("desc_loads_per_s %.0f 1/s\n", loads);
     printf("tfm_evals_per_s %.0f 1/s\n", bench_tfm(w));
+    struct cat_entry he;
+    struct hw_desc hw;
+    if (cat_resolve(&none, "cs2", CAT_HW, &he, &err) != CP_OK ||
+        hw_load(he.text, he.origin, NULL, 0, &hw, NULL, &err) != CP_OK) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        return 1;
+    }
+    cat_entry_free(&he);
+    printf("analytic_evals_per_s %.0f 1/s\n", bench_analytic(&w, &hw));
     cat_entry_free(&e);
     return loads > 0 ? 0 : 1;
 }

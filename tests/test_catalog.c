@@ -479,9 +479,9 @@ static void test_list_with_dirs(void **state)
     assert_ok(cat_list(&d, CAT_ANY, &l, &err), err);
     /* models: 7 built-in + bin, x, y; hw: 2 + tiny.  "bad name", ".ini",
      * notes.txt and the directory dirx.ini are skipped. */
-    static const char *const want[] = {"100t",    "10t",        "120t",        "24t", "bin",
+    static const char *const want[] = {"100t",      "10t",     "120t",       "24t",         "bin",
                                        "gpt3-175b", "gpt3-xl", "llama2-70b", "megatron-1t", "x",
-                                       "y",       "cs2",     "cs3",        "tiny"};
+                                       "y",         "cs2",     "cs3",        "tiny"};
     if (l.n != NELEM(want)) {
         for (size_t i = 0; i < l.n; i++)
             print_error("  listed %s (%s)\n", l.items[i].name, l.items[i].origin);

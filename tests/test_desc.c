@@ -25,46 +25,46 @@
 /* ---- fixtures: valid descriptions, one key per line (line numbers are
  * what the error tests check) ---- */
 
-static const char hw_ok[] = "[system]\n"                     /*  1 */
-                            "name = Test WSE\n"              /*  2 */
-                            "peak_flops = 7.385 PFLOP/s\n"   /*  3 */
-                            "sram = 40.25 GB\n"              /*  4 */
-                            "io_bandwidth = 1.2 Tb/s\n"      /*  5 */
-                            "utilization = 45.5 %\n"         /*  6 */
-                            "power = 23.5 kW\n"              /*  7 */
-                            "max_matmul_dim = 100000\n"      /*  8 */
-                            "[memoryx]\n"                    /*  9 */
-                            "capacity = 4.5 TB\n"            /* 10 */
-                            "dram = 3.75 TiB\n"              /* 11 */
-                            "bandwidth = 150 GB/s\n"         /* 12 */
-                            "bytes_per_param = 20.5 B\n"     /* 13 */
-                            "update_flops = 1.125 TFLOP/s\n" /* 14 */
-                            "[swarmx]\n"                     /* 15 */
-                            "fanout = 3\n"                   /* 16 */
-                            "link_bandwidth = 1.2 Tb/s\n"    /* 17 */
-                            "hop_latency = 2.385 us\n"       /* 18 */
-                            "[system]\n" /* 19 */
-                            "util_half_tokens = 2048\n" /* 20 */
-                            "[memoryx]\n" /* 21 */
+static const char hw_ok[] = "[system]\n"                        /*  1 */
+                            "name = Test WSE\n"                 /*  2 */
+                            "peak_flops = 7.385 PFLOP/s\n"      /*  3 */
+                            "sram = 40.25 GB\n"                 /*  4 */
+                            "io_bandwidth = 1.2 Tb/s\n"         /*  5 */
+                            "utilization = 45.5 %\n"            /*  6 */
+                            "power = 23.5 kW\n"                 /*  7 */
+                            "max_matmul_dim = 100000\n"         /*  8 */
+                            "[memoryx]\n"                       /*  9 */
+                            "capacity = 4.5 TB\n"               /* 10 */
+                            "dram = 3.75 TiB\n"                 /* 11 */
+                            "bandwidth = 150 GB/s\n"            /* 12 */
+                            "bytes_per_param = 20.5 B\n"        /* 13 */
+                            "update_flops = 1.125 TFLOP/s\n"    /* 14 */
+                            "[swarmx]\n"                        /* 15 */
+                            "fanout = 3\n"                      /* 16 */
+                            "link_bandwidth = 1.2 Tb/s\n"       /* 17 */
+                            "hop_latency = 2.385 us\n"          /* 18 */
+                            "[system]\n"                        /* 19 */
+                            "util_half_tokens = 2048\n"         /* 20 */
+                            "[memoryx]\n"                       /* 21 */
                             "update_flop_per_param = 12 FLOP\n" /* 22 */
-                            "dram_bandwidth = 3 TB/s\n" /* 23 */
-                            "flash_bandwidth = 50 GB/s\n" /* 24 */
-                            "boundary_overlap = 0\n" /* 25 */
-                            "power = 20 kW\n" /* 26 */
-                            "[swarmx]\n" /* 27 */
-                            "chunk = 1 MB\n" /* 28 */
-                            "node_power = 1 kW\n" /* 29 */
-                            "[sparsity]\n" /* 30 */
-                            "index_bytes = 0.5 B\n" /* 31 */
-                            "overhead = 0.02\n" /* 32 */
-                            "[batch]\n" /* 33 */
-                            "critical_tokens = 2e8\n" /* 34 */
-                            "critical_exponent = 0.21\n" /* 35 */
-                            "loss_params = 8.8e13\n" /* 36 */
-                            "loss_exponent = 0.076\n" /* 37 */
-                            "[tiers]\n"                      /* 38 */
-                            "small = 1.5 TB\n"               /* 39 */
-                            "big = 2.4 PB\n";                /* 40 */
+                            "dram_bandwidth = 3 TB/s\n"         /* 23 */
+                            "flash_bandwidth = 50 GB/s\n"       /* 24 */
+                            "boundary_overlap = 0\n"            /* 25 */
+                            "power = 20 kW\n"                   /* 26 */
+                            "[swarmx]\n"                        /* 27 */
+                            "chunk = 1 MB\n"                    /* 28 */
+                            "node_power = 1 kW\n"               /* 29 */
+                            "[sparsity]\n"                      /* 30 */
+                            "index_bytes = 0.5 B\n"             /* 31 */
+                            "overhead = 0.02\n"                 /* 32 */
+                            "[batch]\n"                         /* 33 */
+                            "critical_tokens = 2e8\n"           /* 34 */
+                            "critical_exponent = 0.21\n"        /* 35 */
+                            "loss_params = 8.8e13\n"            /* 36 */
+                            "loss_exponent = 0.076\n"           /* 37 */
+                            "[tiers]\n"                         /* 38 */
+                            "small = 1.5 TB\n"                  /* 39 */
+                            "big = 2.4 PB\n";                   /* 40 */
 
 static const char wl_ok[] = "[model]\n"         /* 1 */
                             "name = Test GPT\n" /* 2 */

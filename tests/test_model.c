@@ -521,6 +521,33 @@ static void test_step_stream_bound(void **state)
             assert_true(r.busy[STEP_COMPUTE] < 0.5 * r.step_s);
         }
     }
+
+    /* Precisions that break the symmetry.  8-bit gradients: the weights
+     * still stream in for the forward and again for the backward pass, so
+     * the bound is unchanged.  32-bit gradients: the backward pass waits
+     * for gradients out (2 x the weight bytes), so the step is weights in
+     * once plus gradients out once, (2 + 4) B per parameter. */
+    struct hw_desc h;
+    load_hw("cs2", NULL, 0, &h);
+    const char *g1[] = {"model.grad_bytes=1 B"};
+    const char *g4[] = {"model.grad_bytes=4 B"};
+    struct cluster c;
+    struct step_result r;
+    load_model("gpt3-175b", g1, 1, &w);
+    make_cluster(&c, &h, &w, 1, 1);
+    step_eval(&c, &r);
+    double bound = 2 * tfm_weight_bytes(&w) / 150e9;
+    assert_true(r.step_s >= bound);
+    assert_rel(r.step_s, bound, 0.02);
+    assert_int_equal(r.bottleneck, STEP_STREAM_IN);
+    load_model("gpt3-175b", g4, 1, &w);
+    make_cluster(&c, &h, &w, 1, 1);
+    step_eval(&c, &r);
+    bound = (tfm_weight_bytes(&w) + tfm_grad_bytes(&w)) / 150e9;
+    assert_rel(tfm_grad_bytes(&w), 2 * tfm_weight_bytes(&w), 1e-15);
+    assert_true(r.step_s >= bound);
+    assert_rel(r.step_s, bound, 0.02);
+    assert_int_equal(r.bottleneck, STEP_STREAM_OUT);
 }
 
 /* A huge local batch (4096 sequences per system, made to fit in SRAM with
@@ -723,6 +750,24 @@ static void test_weak_scaling_at_most_linear(void **state)
             }
         }
     }
+
+    /* from a base of several systems: the per-system batch is kept */
+    struct hw_desc h;
+    struct wl_desc w;
+    load_hw("cs3", NULL, 0, &h);
+    load_model("gpt3-175b", NULL, 0, &w);
+    struct cluster base;
+    struct train_result r4, r64;
+    make_cluster(&base, &h, &w, 4, 1536);
+    train_at(&base, 4, SCALE_WEAK, &r4);
+    train_at(&base, 64, SCALE_WEAK, &r64);
+    assert_rel(r64.step.local_seqs, 384, 0);
+    assert_rel(r64.global_tokens, 64 * 384 * 2048.0, 0);
+    assert_true(r64.tokens_per_s / r4.tokens_per_s <= 16);
+    /* strong scaling keeps the global batch */
+    train_at(&base, 64, SCALE_STRONG, &r64);
+    assert_rel(r64.step.local_seqs, 1536 / 64.0, 0);
+    assert_rel(r64.global_tokens, 1536 * 2048.0, 0);
 }
 
 /* ---- physical bounds and the critical path ---- */
