@@ -84,19 +84,20 @@ static void print_verdicts(const struct scenario *s, const struct train_result *
              fmt(r->sram_per_seq, UNIT_BYTES, a, sizeof a),
              fmt(s->hw.wse.sram_bytes, UNIT_BYTES, b, sizeof b));
     out_row(&t, (const char *[]){"sram", est_verdict(r->sram_fits), why});
-    snprintf(why, sizeof why, "%g sequences per system (%g systems)", st->local_seqs, c->systems);
+    snprintf(why, sizeof why, "%g sequences per system on %g system%s", st->local_seqs,
+             c->systems, c->systems == 1 ? "" : "s");
     out_row(&t, (const char *[]){"split", est_verdict(r->split_ok), why});
     snprintf(why, sizeof why, "largest dimension %g vs %g without blocking", r->matmul_dim,
              s->hw.wse.max_matmul_dim);
-    out_row(&t, (const char *[]){"matmul", est_verdict(r->matmul_fits), why});
+    out_row(&t, (const char *[]){"matmul", r->matmul_fits ? "holds" : "warning", why});
     snprintf(why, sizeof why, "global batch %s tokens vs critical %s",
              fmt(r->global_tokens, UNIT_COUNT, a, sizeof a),
              fmt(r->critical_tokens, UNIT_COUNT, b, sizeof b));
-    out_row(&t, (const char *[]){"batch", est_verdict(r->batch_ok), why});
+    out_row(&t, (const char *[]){"batch", r->batch_ok ? "holds" : "warning", why});
     snprintf(why, sizeof why, "%s tokens per micro-batch vs balance %s",
              fmt(st->micro_tokens, UNIT_COUNT, a, sizeof a),
              fmt(r->balance_tokens, UNIT_COUNT, d, sizeof d));
-    out_row(&t, (const char *[]){"stream", est_verdict(r->stream_balanced), why});
+    out_row(&t, (const char *[]){"stream", r->stream_balanced ? "holds" : "warning", why});
     printf("\n");
     out_text.write(stdout, &t);
     out_free(&t);

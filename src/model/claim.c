@@ -270,13 +270,13 @@ static void judge_capacity(const struct claim *cl, const struct cluster *c, stru
         o->verdict = CLAIM_CONDITIONAL;
         infeasible_why(c, &r, why, sizeof why);
         snprintf(o->reason, sizeof o->reason,
-                 "holds for storage (%s of %s, %.0f%% on flash); training on %g systems is "
+                 "holds for storage (%s of %s, %.0f%% on flash); training on %g system(s) is "
                  "infeasible: %s",
                  a, b, 100 * r.step.flash_fraction, c->systems, why);
     } else if (r.time_s > cl->target) {
         o->verdict = CLAIM_CONDITIONAL;
         snprintf(o->reason, sizeof o->reason,
-                 "holds for storage (%s of %s, %.0f%% on flash); training on %g systems would "
+                 "holds for storage (%s of %s, %.0f%% on flash); training on %g system(s) would "
                  "take %s, bottleneck %s",
                  a, b, 100 * r.step.flash_fraction, c->systems, dur(r.time_s, t, sizeof t),
                  step_res_name[r.step.bottleneck]);
