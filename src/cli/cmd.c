@@ -21,7 +21,9 @@ const struct cli_cmd cli_cmds[] = {
      "and activations.  With --csv the columns are quantity,value,unit in SI\n"
      "base units.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR, 1, 1, cmd_show},
-    {"estimate", "estimate [-m MODEL] [-s SYSTEM] [-n N] [scenario options] [--csv]",
+    {"estimate",
+     "estimate [-m MODEL] [-s SYSTEM] [-n N] [scenario options] [--set ...] [--csv] [--data-dir "
+     "DIR]",
      "step time, time-to-train, energy and verdicts for one configuration",
      "Evaluates the analytic weight-streaming model (cerebras-plan(1), MODEL) for\n"
      "MODEL (default gpt3-175b) on N (default 1) systems of SYSTEM (default cs2).\n"
@@ -32,7 +34,8 @@ const struct cli_cmd cli_cmds[] = {
      "fits in SRAM, or fewer sequences than systems).\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_estimate},
     {"scale",
-     "scale [-m MODEL] [-s SYSTEM] [--systems LIST] [--weak|--strong] [scenario options] [--csv]",
+     "scale [-m MODEL] [-s SYSTEM] [--systems LIST] [--weak|--strong] [scenario options]\n"
+     "       [--set ...] [--csv] [--data-dir DIR]",
      "step time, speedup, efficiency and time-to-train against the number of systems",
      "One row per N in --systems (default 1..16; a list such as 1,2,4, a range A..B\n"
      "or a geometric range A..BxF such as 1..2048x2).  --weak (the default, the\n"
@@ -45,7 +48,7 @@ const struct cli_cmd cli_cmds[] = {
      "global batch is within the critical batch (--batch-penalty charges the\n"
      "extra tokens in time_to_train_s).  Exit status 1 if any point is infeasible.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SCALE, 0, 0, cmd_scale},
-    {"capacity", "capacity [-m MODEL] [-s SYSTEM] [--set ...] [--csv]",
+    {"capacity", "capacity [-m MODEL] [-s SYSTEM] [--set ...] [--csv] [--data-dir DIR]",
      "MemoryX bytes per parameter and which tiers hold the model",
      "Breaks down the bytes MemoryX keeps per parameter (streamed weight copy,\n"
      "master copy, optimizer moments, gradient accumulator, at the model's\n"
@@ -84,7 +87,7 @@ void cli_usage(FILE *f)
           "commands:\n",
           f);
     for (size_t i = 0; i < cli_ncmds; i++)
-        fprintf(f, "  %-6s  %s\n", cli_cmds[i].name, cli_cmds[i].summary);
+        fprintf(f, "  %-8s  %s\n", cli_cmds[i].name, cli_cmds[i].summary);
     fputs("\noptions (where a command takes them):\n"
           "  --csv                    RFC 4180 CSV in SI base units\n"
           "  --set section.key=value  override a description key (repeatable)\n"

@@ -78,8 +78,8 @@ int cmd_capacity(struct cli_opts *o)
     out_init(&t, sizeof header / sizeof header[0], header);
     static struct scenario s;
     int rc = -1, fits = 0;
-    char where[1024] = "";
-    size_t wlen = 0;
+    char where[1024] = "", vendor[1024] = "";
+    size_t wlen = 0, vlen = 0;
     for (size_t i = 0; i < nsys && rc < 0; i++) {
         const char *sys = o->system ? o->system : systems.items[i].name;
         if ((rc = scenario_load_names(o, o->model ? o->model : SCENARIO_DEFAULT_MODEL, sys, &s)) >=
@@ -92,6 +92,9 @@ int cmd_capacity(struct cli_opts *o)
             breakdown(&s, params);
         const char *smallest;
         fits += tiers(&t, o, &s, params * mx_bytes_per_param(&s.wl), &smallest);
+        if (vlen < sizeof vendor)
+            vlen += (size_t)snprintf(vendor + vlen, sizeof vendor - vlen, "%s%s %g B/param",
+                                     vlen ? ", " : "", s.system, s.hw.mx.bytes_per_param);
         if (smallest && wlen < sizeof where)
             wlen += (size_t)snprintf(where + wlen, sizeof where - wlen, "%s%s tier %s",
                                      wlen ? "; " : "", s.system, smallest);
@@ -101,8 +104,7 @@ int cmd_capacity(struct cli_opts *o)
         rc = cli_emit(o, &t);
         if (!o->csv && rc == EXIT_OK) {
             printf("\nsmallest tier that holds it: %s\n", fits ? where : "none");
-            printf("(vendor sizing for comparison: %g B/param for %s)\n", s.hw.mx.bytes_per_param,
-                   s.system);
+            printf("(vendor sizing for comparison: %s)\n", vendor);
             rc = cli_flush();
         }
     }

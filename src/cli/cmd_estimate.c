@@ -84,8 +84,8 @@ static void print_verdicts(const struct scenario *s, const struct train_result *
              fmt(r->sram_per_seq, UNIT_BYTES, a, sizeof a),
              fmt(s->hw.wse.sram_bytes, UNIT_BYTES, b, sizeof b));
     out_row(&t, (const char *[]){"sram", est_verdict(r->sram_fits), why});
-    snprintf(why, sizeof why, "%g sequences per system on %g system%s", st->local_seqs,
-             c->systems, c->systems == 1 ? "" : "s");
+    snprintf(why, sizeof why, "%g sequences per system on %g system%s", st->local_seqs, c->systems,
+             c->systems == 1 ? "" : "s");
     out_row(&t, (const char *[]){"split", est_verdict(r->split_ok), why});
     snprintf(why, sizeof why, "largest dimension %g vs %g without blocking", r->matmul_dim,
              s->hw.wse.max_matmul_dim);

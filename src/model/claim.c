@@ -132,8 +132,8 @@ static cp_status record(struct parse *p)
     if (!(c.systems >= 1 && c.systems <= CLUSTER_MAX_SYSTEMS) || c.systems != floor(c.systems))
         return row_fail(p, C_SYSTEMS, "'%s' is not a whole number of systems from 1",
                         p->cell[C_SYSTEMS]);
-    if (!(c.sparsity <= CLUSTER_MAX_SPARSITY))
-        return row_fail(p, C_SPARSITY, "'%s' is above %g", p->cell[C_SPARSITY],
+    if (!(c.sparsity >= 0 && c.sparsity <= CLUSTER_MAX_SPARSITY))
+        return row_fail(p, C_SPARSITY, "'%s' is outside 0..%g", p->cell[C_SPARSITY],
                         CLUSTER_MAX_SPARSITY);
     if (!(c.target > 0))
         return row_fail(p, C_TARGET, "'%s' must be positive", p->cell[C_TARGET]);
@@ -349,6 +349,13 @@ static void judge_sparsity(const struct claim *cl, const struct cluster *c, stru
     train_eval(c, &s);
     double speedup = s.tokens_per_s / d.tokens_per_s;
     o->predicted = speedup;
+    if (!s.feasible) {
+        char why[256];
+        infeasible_why(c, &s, why, sizeof why);
+        o->verdict = CLAIM_FAILS;
+        snprintf(o->reason, sizeof o->reason, "infeasible on %g system(s): %s", c->systems, why);
+        return;
+    }
     double bound = 1 / fmin(1, 1 - c->sparsity + c->hw->sp.overhead);
     if (speedup >= cl->target) {
         o->verdict = CLAIM_HOLDS;

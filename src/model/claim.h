@@ -6,7 +6,9 @@
  * kind says how the claim is checked and what target means:
  *   capacity          the model's state fits the tier; target: the longest
  *                     training on `systems` that still counts as training it
- *   weak_scaling      weak-scaling efficiency at `systems` >= target
+ *   weak_scaling      weak-scaling efficiency at `systems` >= target; the
+ *                     model's batch is the global batch at `systems`, so
+ *                     each system keeps batch / systems sequences
  *   speedup           a measured weak-scaling speedup at `systems`: the
  *                     model must predict it within CLAIM_MEASURED_TOL
  *   sparsity_speedup  speedup at `sparsity` against dense >= target

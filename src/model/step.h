@@ -3,8 +3,9 @@
  * The model (cerebras-plan(1), MODEL, says it in words):
  *  - Each system takes global_seqs / N sequences.  If their activations do
  *    not fit in SRAM they run as m equal micro-batches (gradient
- *    accumulation); weights stream in and gradients stream out once per
- *    micro-batch, the update runs once per step.
+ *    accumulation); in each micro-batch the weights stream in twice (forward
+ *    and backward) and the gradients out once; the update runs once per
+ *    step.
  *  - Layers: the embedding, l identical blocks, the logits layer.  The
  *    stream rate is min(system I/O, SwarmX link, MemoryX bandwidth): SwarmX
  *    replicates weights and reduces gradients, so MemoryX moves one copy

@@ -29,17 +29,15 @@ const char *train_warn_names(unsigned warnings, char *buf, size_t n)
     return buf;
 }
 
-/* Tokens per system per micro-batch at which a block's compute (at the
- * large-batch utilisation) equals streaming its weights in twice. */
+/* Tokens per system per micro-batch at which a block's forward pass (at
+ * the large-batch utilisation) takes as long as streaming its weights in
+ * once.  The forward is the binding pass: the backward streams the weights
+ * once too but computes at least twice as much, so above this point every
+ * pass is compute-bound. */
 static double balance_tokens(const struct hw_desc *hw, const struct wl_desc *wl, double bw)
 {
-    double flops = 0;
-    for (int p = 0; p < TFM_NPASSES; p++)
-        flops += tfm_block_flops(wl, (enum tfm_pass)p);
-    if (wl->recompute)
-        flops += tfm_block_flops(wl, TFM_FWD);
-    double stream_s = 2 * tfm_block_params(wl) * wl->weight_bytes / bw;
-    return stream_s * hw->wse.peak_flops * hw->wse.utilization / flops;
+    double stream_s = tfm_block_params(wl) * wl->weight_bytes / bw;
+    return stream_s * hw->wse.peak_flops * hw->wse.utilization / tfm_block_flops(wl, TFM_FWD);
 }
 
 void train_eval(const struct cluster *c, struct train_result *r)

@@ -14,7 +14,8 @@
  *    system fits in SRAM; the largest matmul dimension is within
  *    max_matmul_dim; the global batch is within B_crit; every system has at
  *    least one sequence; the micro-batch reaches the stream-balance point
- *    (where a block's compute equals its weight streaming).  The
+ *    (where a block's forward pass, the binding one, computes as long as
+ *    its weights take to stream in).  The
  *    configuration is infeasible when MemoryX, SRAM or the split fails; the
  *    others are warnings. */
 #ifndef CP_TRAIN_H
