@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "check.h"
+#include "load.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,35 +21,6 @@
 #include "spec/wl.h"
 
 /* ---- helpers ---- */
-
-/* Load a shipped model by name from the built-in copies (no directories). */
-static void load_builtin(const char *name, const char *const *sets, size_t nsets, struct wl_desc *w)
-{
-    struct cat_dirs none = {0};
-    struct cat_entry e;
-    struct cp_error err = {0};
-    cp_status st = cat_resolve(&none, name, CAT_MODEL, &e, &err);
-    if (st != CP_OK) {
-        print_error("cat_resolve(%s): %s\n", name, err.msg);
-        fail();
-    }
-    assert_int_equal(e.kind, CAT_MODEL);
-    st = wl_load(e.text, e.origin, sets, nsets, w, NULL, &err);
-    cat_entry_free(&e);
-    if (st != CP_OK) {
-        print_error("wl_load(%s): %s\n", name, err.msg);
-        fail();
-    }
-}
-
-static void load_text(const char *text, const char *const *sets, size_t nsets, struct wl_desc *w)
-{
-    struct cp_error err = {0};
-    if (wl_load(text, "test.ini", sets, nsets, w, NULL, &err) != CP_OK) {
-        print_error("wl_load: %s\n", err.msg);
-        fail();
-    }
-}
 
 /* Narayanan et al. 2021 ("Efficient Large-Scale Language Model Training on
  * GPU Clusters Using Megatron-LM"), section 5.1: training FLOPs per
@@ -95,7 +67,7 @@ static void test_gpt3_175b_params_brown2020(void **state)
 {
     (void)state;
     struct wl_desc w;
-    load_builtin("gpt3-175b", NULL, 0, &w);
+    load_model("gpt3-175b", NULL, 0, &w);
     assert_rel(w.layers, 96, 0);
     assert_rel(w.hidden, 12288, 0);
     assert_rel(w.heads, 96, 0);
@@ -121,7 +93,7 @@ static void test_gpt3_175b_train_flops_brown2020(void **state)
     struct wl_desc w;
     /* the shipped file recomputes activations; Brown et al. did not count it */
     const char *no_recompute[] = {"model.recompute=false"};
-    load_builtin("gpt3-175b", no_recompute, 1, &w);
+    load_model("gpt3-175b", no_recompute, 1, &w);
     assert_rel(tfm_tokens(&w), 300e9, 0);
     assert_rel(tfm_train_flops(&w), 3.14e23, 0.03);
     /* 6 N D with our N reproduces the paper's figure to 0.1% */
@@ -145,7 +117,7 @@ static void test_megatron_1t_params_narayanan2021(void **state)
               "batch = 3072\n",
               NULL, 0, &t);
     assert_rel(tfm_params(&t), 1.008e12, 0.01);
-    load_builtin("megatron-1t", NULL, 0, &w);
+    load_model("megatron-1t", NULL, 0, &w);
     assert_rel(tfm_params(&w), tfm_params(&t), 0);
     assert_rel(tfm_params(&w), 1.008e12, 0.01);
 }
@@ -177,7 +149,7 @@ static void test_llama2_70b_params_touvron2023(void **state)
     struct wl_desc t, w;
     load_text(llama2_70b, NULL, 0, &t);
     assert_rel(tfm_params(&t), 70e9, 0.015);
-    load_builtin("llama2-70b", NULL, 0, &w);
+    load_model("llama2-70b", NULL, 0, &w);
     assert_rel(tfm_params(&w), tfm_params(&t), 0);
     /* Exact count by hand from the same shapes:
      *   attention  8192 x (8192 + 2 x 1024) + 8192^2 = 150,994,944
@@ -199,7 +171,7 @@ static void test_gpt3_xl_params_brown2020(void **state)
 {
     (void)state;
     struct wl_desc w;
-    load_builtin("gpt3-xl", NULL, 0, &w);
+    load_model("gpt3-xl", NULL, 0, &w);
     assert_rel(tfm_params(&w), 1.3e9, 0.015);
 }
 
@@ -209,11 +181,11 @@ static void test_designed_models_match_their_files(void **state)
 {
     (void)state;
     struct wl_desc w;
-    load_builtin("10t", NULL, 0, &w);
+    load_model("10t", NULL, 0, &w);
     assert_rel(tfm_params(&w), 9.98e12, 0.0005);
-    load_builtin("100t", NULL, 0, &w);
+    load_model("100t", NULL, 0, &w);
     assert_rel(tfm_params(&w), 1.002e14, 0.0005);
-    load_builtin("120t", NULL, 0, &w);
+    load_model("120t", NULL, 0, &w);
     assert_rel(tfm_params(&w), 1.201e14, 0.0005);
 }
 
@@ -285,7 +257,7 @@ static void test_train_flops_equal_narayanan2021(void **state)
     };
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
         struct wl_desc w;
-        load_builtin(m[i].name, NULL, 0, &w);
+        load_model(m[i].name, NULL, 0, &w);
         assert_rel(tfm_train_flops_per_token(&w, 0),
                    narayanan_per_token(m[i].l, m[i].h, m[i].s, m[i].V), 1e-12);
         assert_rel(tfm_train_flops_per_token(&w, 1),
@@ -311,7 +283,7 @@ static void test_train_is_three_forward(void **state)
                                         "100t"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         struct wl_desc w;
-        load_builtin(names[i], NULL, 0, &w);
+        load_model(names[i], NULL, 0, &w);
         double fwd = tfm_fwd_flops_per_token(&w);
         assert_rel(tfm_train_flops_per_token(&w, 0), 3 * fwd, 1e-14);
         double blocks_fwd = w.layers * tfm_block_flops(&w, TFM_FWD);
@@ -364,7 +336,7 @@ static void test_chinchilla_tokens_hoffmann2022(void **state)
     assert_rel(tfm_train_flops(&w), 20.0 * tfm_params(&w) * tfm_train_flops_per_token(&w, 0),
                1e-15);
     /* the shipped designed models use it */
-    load_builtin("120t", NULL, 0, &w);
+    load_model("120t", NULL, 0, &w);
     assert_int_equal(w.tokens_chinchilla, 1);
     assert_rel(tfm_tokens(&w), WL_CHINCHILLA_TOKENS_PER_PARAM * tfm_params(&w), 1e-15);
     assert_rel(WL_CHINCHILLA_TOKENS_PER_PARAM, 20.0, 0);
@@ -385,7 +357,7 @@ static void test_activation_bytes_korthikanti2022(void **state)
     };
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
         struct wl_desc w;
-        load_builtin(m[i].name, NULL, 0, &w);
+        load_model(m[i].name, NULL, 0, &w);
         assert_rel(tfm_act_bytes_per_seq_block(&w, 0), korthikanti_bytes(m[i].s, m[i].h, m[i].a),
                    1e-12);
         /* Korthikanti et al. 2022, section 4.2 (full recomputation): only
@@ -436,7 +408,7 @@ static void test_state_bytes(void **state)
 {
     (void)state;
     struct wl_desc w;
-    load_builtin("gpt3-175b", NULL, 0, &w);
+    load_model("gpt3-175b", NULL, 0, &w);
     double n = tfm_params(&w);
     assert_rel(tfm_weight_bytes(&w), 2 * n, 1e-15);
     assert_rel(tfm_grad_bytes(&w), 2 * n, 1e-15);
