@@ -273,7 +273,7 @@ run scale --systems 1..2048x2 --strong --csv
 expect_err "--weak and --strong exclude each other" "--weak --strong" scale --weak --strong
 expect_err "--systems '8..2': the range must not run backwards" "backwards range" scale --systems 8..2
 expect_err "the factor after 'x' must be above 1" "factor 1" scale --systems 1..8x1
-expect_err "not a whole number of systems" "fractional systems" scale --systems 1.5,2
+expect_err "must be a whole number of systems from 1 to 1e+06 (not 1.5)" "fractional systems" scale --systems 1.5,2
 expect_err "give the cluster sizes with --systems" "-n on scale" scale -n 4
 
 run capacity -m 120t --csv

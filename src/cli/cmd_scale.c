@@ -1,6 +1,5 @@
 /* cmd_scale.c - `scale`: step time, speedup, efficiency and time-to-train
  * against the number of systems, under weak or strong scaling. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -28,7 +27,9 @@ int cmd_scale(struct cli_opts *o)
         return rc;
     double *ns;
     size_t nn;
-    if ((rc = range_parse("--systems", o->systems ? o->systems : "1..16", &ns, &nn)) >= 0)
+    if (!o->systems)
+        o->systems = "1..16";
+    if ((rc = range_parse("--systems", o->systems, &ns, &nn)) >= 0)
         return rc;
     enum scaling mode = o->strong ? SCALE_STRONG : SCALE_WEAK;
     struct train_result ref, r, ref_pen, pen;
@@ -42,11 +43,8 @@ int cmd_scale(struct cli_opts *o)
     out_init(&t, sizeof header / sizeof header[0], header);
     int all_feasible = 1;
     for (size_t i = 0; i < nn && rc < 0; i++) {
-        if (!(ns[i] >= 1 && ns[i] <= CLUSTER_MAX_SYSTEMS) || ns[i] != floor(ns[i])) {
-            rc = cli_error("--systems: %g is not a whole number of systems from 1 to %g", ns[i],
-                           CLUSTER_MAX_SYSTEMS);
+        if ((rc = scenario_whole_systems("--systems", o->systems, ns[i])) >= 0)
             break;
-        }
         train_at(&s.c, ns[i], mode, &r);
         train_at(&penalised, ns[i], mode, &pen);
         double speedup = r.tokens_per_s / ref.tokens_per_s;

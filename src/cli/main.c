@@ -128,6 +128,30 @@ static const char *flag_of(int ch)
     return "?";
 }
 
+/* The option group a scenario option belongs to (enum cli_opt), or 0. */
+static unsigned scenario_mask(int ch)
+{
+    switch (ch) {
+    case 'm':
+    case 's':
+    case 'n':
+    case LONG_MEMORYX:
+    case LONG_SPARSITY:
+    case LONG_BATCH:
+    case LONG_TOKENS:
+    case LONG_OVERLAP:
+    case LONG_PRICE:
+    case LONG_BATCH_PENALTY:
+        return OPT_SCENARIO;
+    case LONG_SYSTEMS:
+    case LONG_WEAK:
+    case LONG_STRONG:
+        return OPT_SCALE;
+    default:
+        return 0;
+    }
+}
+
 static void scenario_option(struct cli_opts *o, int ch, const char *arg)
 {
     switch (ch) {
@@ -206,30 +230,15 @@ static int parse_options(const struct cli_cmd *c, int argc, char **argv, struct 
                 return EXIT_USAGE;
             o->data_dir = optarg;
             break;
-        case 'm':
-        case 's':
-        case 'n':
-        case LONG_MEMORYX:
-        case LONG_SPARSITY:
-        case LONG_BATCH:
-        case LONG_TOKENS:
-        case LONG_OVERLAP:
-        case LONG_PRICE:
-        case LONG_BATCH_PENALTY:
-            if (!option_allowed(c, OPT_SCENARIO, flag_of(ch)))
-                return EXIT_USAGE;
-            scenario_option(o, ch, optarg);
-            break;
-        case LONG_SYSTEMS:
-        case LONG_WEAK:
-        case LONG_STRONG:
-            if (!option_allowed(c, OPT_SCALE, flag_of(ch)))
-                return EXIT_USAGE;
-            scenario_option(o, ch, optarg);
-            break;
         case ':':
             return cli_error("%s: option %s needs a value", c->name, argv[optind - 1]);
         default:
+            if (scenario_mask(ch)) {
+                if (!option_allowed(c, scenario_mask(ch), flag_of(ch)))
+                    return EXIT_USAGE;
+                scenario_option(o, ch, optarg);
+                break;
+            }
             if (optopt > 0 && optopt < 256) /* an unknown letter, maybe in a cluster */
                 return cli_error("%s: unknown option '-%c' (see 'cerebras-plan help %s')", c->name,
                                  optopt, c->name);

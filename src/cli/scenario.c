@@ -59,24 +59,24 @@ int scenario_load_names(const struct cli_opts *o, const char *model, const char 
     if (rc >= 0)
         return rc;
     cluster_init(&s->c, &s->hw, &s->wl);
-    snprintf(s->tier, sizeof s->tier, "default");
-    for (size_t i = 0; i < s->hw.mx.tiers.n; i++)
-        if (s->hw.mx.tiers.item[i].value == s->c.memoryx_bytes)
-            snprintf(s->tier, sizeof s->tier, "%s", s->hw.mx.tiers.item[i].name);
+    snprintf(s->tier, sizeof s->tier, "memoryx.capacity"); /* until a tier is chosen */
+    return -1;
+}
+
+int scenario_whole_systems(const char *flag, const char *arg, double v)
+{
+    if (!(v >= 1 && v <= CLUSTER_MAX_SYSTEMS) || v != floor(v))
+        return cli_error("%s '%s': must be a whole number of systems from 1 to %g (not %g)",
+                         flag, arg, CLUSTER_MAX_SYSTEMS, v);
     return -1;
 }
 
 int scenario_systems(const char *flag, const char *arg, double *out)
 {
     char why[256];
-    double v;
-    if (unit_parse(arg, UNIT_COUNT, &v, why, sizeof why) != 0)
+    if (unit_parse(arg, UNIT_COUNT, out, why, sizeof why) != 0)
         return cli_error("%s '%s': %s", flag, arg, why);
-    if (!(v >= 1 && v <= CLUSTER_MAX_SYSTEMS) || v != floor(v))
-        return cli_error("%s '%s': must be a whole number of systems from 1 to %g", flag, arg,
-                         CLUSTER_MAX_SYSTEMS);
-    *out = v;
-    return -1;
+    return scenario_whole_systems(flag, arg, *out);
 }
 
 int scenario_memoryx(struct scenario *s, const char *arg)

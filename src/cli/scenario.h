@@ -35,6 +35,10 @@ int scenario_memoryx(struct scenario *s, const char *arg);
  * model's state, or the largest tier if none does. */
 void scenario_auto_tier(struct scenario *s);
 
+/* Check that v (given as arg) is a whole number of systems
+ * (1..CLUSTER_MAX_SYSTEMS); -1 or an exit code after a message. */
+int scenario_whole_systems(const char *flag, const char *arg, double v);
+
 /* Parse a whole number of systems (1..CLUSTER_MAX_SYSTEMS) for flag. */
 int scenario_systems(const char *flag, const char *arg, double *out);
 
