@@ -94,18 +94,18 @@ static void test_wse_util(void **state)
         assert_rel(w->utilization, 0.5, 0);
         assert_rel(w->util_half_tokens, 2048, 0);
         /* half of the file's utilization at util_half_tokens */
-        assert_rel(wse_util(w, 2048), 0.25, 1e-15);
-        assert_rel(wse_util(w, 0), 0, 0);
-        assert_rel(wse_util(w, 6144), 0.5 * 6144 / 8192, 1e-15);
-        assert_rel(wse_util(w, 1), 0.5 / 2049, 1e-15);
+        assert_rel(hw_util(w, 2048), 0.25, 1e-15);
+        assert_rel(hw_util(w, 0), 0, 0);
+        assert_rel(hw_util(w, 6144), 0.5 * 6144 / 8192, 1e-15);
+        assert_rel(hw_util(w, 1), 0.5 / 2049, 1e-15);
         /* tends to utilization from below */
-        double big = wse_util(w, 1e15);
+        double big = hw_util(w, 1e15);
         assert_true(big < 0.5);
         assert_rel(big, 0.5, 1e-11);
         /* increasing in t */
         double prev = 0;
         for (double t = 1; t < 1e9; t *= 3) {
-            double u = wse_util(w, t);
+            double u = hw_util(w, t);
             assert_true(u > prev);
             prev = u;
         }
@@ -114,9 +114,9 @@ static void test_wse_util(void **state)
     const char *sets[] = {"system.utilization=37 %", "system.util_half_tokens=300"};
     struct hw_desc h;
     load_hw("cs3", sets, 2, &h);
-    assert_rel(wse_util(&h.wse, 300), 0.37 / 2, 1e-15);
-    assert_rel(wse_util(&h.wse, 1000), 0.37 * 1000 / 1300, 1e-15);
-    assert_rel(wse_util(&h.wse, 1e14), 0.37, 1e-11);
+    assert_rel(hw_util(&h.wse, 300), 0.37 / 2, 1e-15);
+    assert_rel(hw_util(&h.wse, 1000), 0.37 * 1000 / 1300, 1e-15);
+    assert_rel(hw_util(&h.wse, 1e14), 0.37, 1e-11);
 }
 
 static void test_wse_compute_time(void **state)
@@ -138,7 +138,7 @@ static void test_wse_compute_time(void **state)
 /* wse.h: per sequence, the kept activations of every block (the block
  * input only with recompute, plus one block's full working set), and the
  * s x V logits at act_bytes. */
-static void test_wse_sram_per_seq(void **state)
+static void test_tfm_sram_per_seq(void **state)
 {
     (void)state;
     struct wl_desc w;
@@ -147,8 +147,8 @@ static void test_wse_sram_per_seq(void **state)
     assert_int_equal(w.recompute, 1);
     double l = 96, s = 2048, h = 12288, a = 96, V = 50257;
     double want = l * 2 * s * h + s * h * (34 + 5 * a * s / h) + 2 * s * V;
-    assert_rel(wse_sram_per_seq(&w), want, 1e-15);
-    assert_rel(wse_sram_per_seq(&w),
+    assert_rel(tfm_sram_per_seq(&w), want, 1e-15);
+    assert_rel(tfm_sram_per_seq(&w),
                l * tfm_act_bytes_per_seq_block(&w, 1) + tfm_act_bytes_per_seq_block(&w, 0) +
                    s * V * w.act_bytes,
                1e-15);
@@ -158,14 +158,14 @@ static void test_wse_sram_per_seq(void **state)
     assert_int_equal(w.recompute, 0);
     l = 24, s = 2048, h = 2048, a = 16, V = 50257;
     want = l * s * h * (34 + 5 * a * s / h) + 2 * s * V;
-    assert_rel(wse_sram_per_seq(&w), want, 1e-15);
-    assert_rel(wse_sram_per_seq(&w), l * tfm_act_bytes_per_seq_block(&w, 0) + s * V * w.act_bytes,
+    assert_rel(tfm_sram_per_seq(&w), want, 1e-15);
+    assert_rel(tfm_sram_per_seq(&w), l * tfm_act_bytes_per_seq_block(&w, 0) + s * V * w.act_bytes,
                1e-15);
 
     /* 32-bit activations double everything */
     const char *fp32[] = {"model.act_bytes=4 B"};
     load_model("gpt3-xl", fp32, 1, &w);
-    assert_rel(wse_sram_per_seq(&w), 2 * want, 1e-15);
+    assert_rel(tfm_sram_per_seq(&w), 2 * want, 1e-15);
 }
 
 static void test_wse_max_seqs(void **state)
@@ -396,28 +396,28 @@ static void test_sparse_factors(void **state)
     struct hw_desc h;
     load_hw("cs2", NULL, 0, &h); /* index 0.5 B, overhead 0.02 */
     const struct sp_spec *sp = &h.sp;
-    assert_true(sp_compute_factor(sp, 0) == 1.0);
-    assert_true(sp_stream_factor(sp, 0, 2) == 1.0);
-    assert_true(sp_stream_factor(sp, 0, 1) == 1.0);
+    assert_true(hw_sparse_compute(sp, 0) == 1.0);
+    assert_true(hw_sparse_stream(sp, 0, 2) == 1.0);
+    assert_true(hw_sparse_stream(sp, 0, 1) == 1.0);
 
     static const double s[] = {0.3, 0.5, 0.75, 0.9, 0.99};
     for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
         double d = 1 - s[i];
-        assert_rel(sp_compute_factor(sp, s[i]), d + 0.02, 1e-15);
-        assert_rel(sp_stream_factor(sp, s[i], 2), d * 1.25 + 0.02, 1e-15);
-        assert_rel(sp_stream_factor(sp, s[i], 4), d * 1.125 + 0.02, 1e-15);
+        assert_rel(hw_sparse_compute(sp, s[i]), d + 0.02, 1e-15);
+        assert_rel(hw_sparse_stream(sp, s[i], 2), d * 1.25 + 0.02, 1e-15);
+        assert_rel(hw_sparse_stream(sp, s[i], 4), d * 1.125 + 0.02, 1e-15);
     }
     /* capped at 1: at 10% sparsity value + index is larger than dense */
-    assert_true(sp_stream_factor(sp, 0.1, 2) == 1.0);
-    assert_true(sp_stream_factor(sp, 0.1, 1) == 1.0);
-    assert_true(sp_compute_factor(sp, 0.01) == 1.0);
-    assert_rel(sp_compute_factor(sp, 0.1), 0.92, 1e-15);
+    assert_true(hw_sparse_stream(sp, 0.1, 2) == 1.0);
+    assert_true(hw_sparse_stream(sp, 0.1, 1) == 1.0);
+    assert_true(hw_sparse_compute(sp, 0.01) == 1.0);
+    assert_rel(hw_sparse_compute(sp, 0.1), 0.92, 1e-15);
 
     /* never below density, never above 1, never rising with sparsity */
     double pc = 1, ps = 1;
     for (int k = 0; k <= 99; k++) {
         double x = k / 100.0, d = 1 - x;
-        double c = sp_compute_factor(sp, x), f = sp_stream_factor(sp, x, 2);
+        double c = hw_sparse_compute(sp, x), f = hw_sparse_stream(sp, x, 2);
         assert_true(c >= d && c <= 1 && c <= pc);
         assert_true(f >= d && f <= 1 && f <= ps);
         assert_true(f >= c); /* indices only add */
@@ -430,8 +430,8 @@ static void test_sparse_factors(void **state)
     load_hw("cs3", ideal, 2, &h);
     for (int k = 1; k <= 99; k++) {
         double x = k / 100.0;
-        assert_rel(sp_compute_factor(&h.sp, x), 1 - x, 1e-15);
-        assert_rel(sp_stream_factor(&h.sp, x, 2), 1 - x, 1e-15);
+        assert_rel(hw_sparse_compute(&h.sp, x), 1 - x, 1e-15);
+        assert_rel(hw_sparse_stream(&h.sp, x, 2), 1 - x, 1e-15);
     }
 }
 
@@ -1073,7 +1073,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wse_util),
         cmocka_unit_test(test_wse_compute_time),
-        cmocka_unit_test(test_wse_sram_per_seq),
+        cmocka_unit_test(test_tfm_sram_per_seq),
         cmocka_unit_test(test_wse_max_seqs),
         cmocka_unit_test(test_wse_largest_matmul),
         cmocka_unit_test(test_swx_depth),

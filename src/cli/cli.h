@@ -22,6 +22,7 @@ enum cli_opt {
     OPT_SCENARIO = 1u << 3, /* -m -s -n --memoryx --sparsity --batch --tokens
                                --overlap --price --batch-penalty */
     OPT_SCALE = 1u << 4,    /* --systems --weak --strong */
+    OPT_SIM = 1u << 5,      /* --steps --trace --functional --memoryx-units --optimizer */
 };
 
 struct cli_opts {
@@ -37,6 +38,8 @@ struct cli_opts {
     int batch_penalty;
     const char *systems; /* scale: LIST or A..B */
     int weak, strong;
+    const char *steps, *trace, *units, *optimizer; /* simulate */
+    int functional;
 };
 
 struct cli_cmd {
@@ -75,5 +78,7 @@ int cmd_estimate(struct cli_opts *o);
 int cmd_scale(struct cli_opts *o);
 int cmd_capacity(struct cli_opts *o);
 int cmd_claims(struct cli_opts *o);
+int cmd_simulate(struct cli_opts *o);
+int cmd_crosscheck(struct cli_opts *o);
 
 #endif

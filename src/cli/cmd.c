@@ -66,6 +66,25 @@ const struct cli_cmd cli_cmds[] = {
      "numbers.  --set overrides apply to every scenario.  A claim that does not\n"
      "hold is a finding, not an error: the exit status is 0.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR, 0, 1, cmd_claims},
+    {"simulate",
+     "simulate [-m MODEL] [-s SYSTEM] [-n N] [scenario options] [--steps K] [--memoryx-units U]\n"
+     "       [--trace FILE.csv] [--set ...] [--csv] [--data-dir DIR]\n"
+     "       simulate --functional [-n N] [--sparsity S] [--steps K] [--batch B]\n"
+     "       [--memoryx-units U] [--optimizer sgd|adam] [--csv]",
+     "discrete-event simulation of the weight-streaming pipeline, or a functional run",
+     "Simulates K steps (default 3) of the configuration event by event: MemoryX\n"
+     "units, the SwarmX tree and every system's ingress, compute and egress\n"
+     "(cerebras-plan(1), SIMULATOR).  Prints the steady-state step time, the\n"
+     "utilisation and bytes per step of each component class and the time compute\n"
+     "waits.  --trace writes one CSV row per busy interval.  It does not use the\n"
+     "analytic model; crosscheck compares the two.\n\n"
+     "--functional trains a small MLP with real single-precision numbers: data\n"
+     "sharded over N simulated systems, weights streamed (sparse-encoded under a\n"
+     "mask when --sparsity > 0), gradients reduced up the tree, SGD or Adam in\n"
+     "MemoryX; it compares the weights after K steps with one system trained on\n"
+     "the whole batch.  Exit status 1 when the largest relative difference\n"
+     "exceeds the tolerance (1e-5) or the loss does not fall.\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SIM, 0, 0, cmd_simulate},
     {"help", "help [COMMAND]", "describe the program or one command", "", 0, 0, 1, cmd_help},
 };
 

@@ -10,7 +10,7 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
 {
     const struct cluster *c = &s->c;
     const struct step_result *st = &r->step;
-    char a[64], b[64], d[64], e[64];
+    char a[64], b[64], d[64], e[64], f[64];
     printf("%s on %g x %s, MemoryX %s (%s), sparsity %g\n\n", s->wl.name, c->systems,
            s->hw.wse.name, s->tier, unit_format(c->memoryx_bytes, UNIT_BYTES, a, sizeof a),
            c->sparsity);
@@ -44,12 +44,13 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
            unit_format(st->pass_s[TFM_WGRAD], UNIT_TIME, d, sizeof d));
     if (s->wl.recompute)
         printf(", recompute %s", unit_format(st->recompute_s, UNIT_TIME, e, sizeof e));
-    printf("\nlatency    fill %s + drain %s (SwarmX depth %g) + boundary %s (first-layer update "
-           "%s, overlap %g)\n\n",
+    printf("\nlatency    fill %s + drain %s (SwarmX depth %g) + boundary %s (update of one "
+           "chunk)\n           - hidden %s (overlap %g of the first layer's backward, %s)\n\n",
            unit_format(st->fill_s, UNIT_TIME, a, sizeof a),
            unit_format(st->drain_s, UNIT_TIME, b, sizeof b), swx_depth(&s->hw.swx, c->systems),
            unit_format(st->boundary_s, UNIT_TIME, d, sizeof d),
-           unit_format(st->update_first_s, UNIT_TIME, e, sizeof e), c->overlap);
+           unit_format(st->hidden_s, UNIT_TIME, e, sizeof e), c->overlap,
+           unit_format(st->first_bwd_s, UNIT_TIME, f, sizeof f));
 
     printf("training   %s tokens", unit_format(r->tokens, UNIT_COUNT, a, sizeof a));
     if (r->token_factor != 1)

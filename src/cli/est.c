@@ -34,6 +34,7 @@ const char *const est_header[] = {
     "fill_s",
     "drain_s",
     "boundary_s",
+    "hidden_s",
     "tokens",
     "steps",
     "tokens_per_s",
@@ -108,6 +109,7 @@ void est_row(struct out_table *t, const struct scenario *s, const struct cluster
     put_n(&w, st->fill_s);
     put_n(&w, st->drain_s);
     put_n(&w, st->boundary_s);
+    put_n(&w, st->hidden_s);
     put_n(&w, r->tokens);
     put_n(&w, r->steps);
     put_n(&w, r->tokens_per_s);

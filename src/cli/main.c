@@ -52,6 +52,11 @@ enum {
     LONG_SYSTEMS,
     LONG_WEAK,
     LONG_STRONG,
+    LONG_STEPS,
+    LONG_TRACE,
+    LONG_FUNCTIONAL,
+    LONG_UNITS,
+    LONG_OPTIMIZER,
 };
 
 static const struct option long_opts[] = {
@@ -71,6 +76,11 @@ static const struct option long_opts[] = {
     {"systems", required_argument, NULL, LONG_SYSTEMS},
     {"weak", no_argument, NULL, LONG_WEAK},
     {"strong", no_argument, NULL, LONG_STRONG},
+    {"steps", required_argument, NULL, LONG_STEPS},
+    {"trace", required_argument, NULL, LONG_TRACE},
+    {"functional", no_argument, NULL, LONG_FUNCTIONAL},
+    {"memoryx-units", required_argument, NULL, LONG_UNITS},
+    {"optimizer", required_argument, NULL, LONG_OPTIMIZER},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -147,6 +157,12 @@ static unsigned scenario_mask(int ch)
     case LONG_WEAK:
     case LONG_STRONG:
         return OPT_SCALE;
+    case LONG_STEPS:
+    case LONG_TRACE:
+    case LONG_FUNCTIONAL:
+    case LONG_UNITS:
+    case LONG_OPTIMIZER:
+        return OPT_SIM;
     default:
         return 0;
     }
@@ -193,6 +209,21 @@ static void scenario_option(struct cli_opts *o, int ch, const char *arg)
         break;
     case LONG_STRONG:
         o->strong = 1;
+        break;
+    case LONG_STEPS:
+        o->steps = arg;
+        break;
+    case LONG_TRACE:
+        o->trace = arg;
+        break;
+    case LONG_FUNCTIONAL:
+        o->functional = 1;
+        break;
+    case LONG_UNITS:
+        o->units = arg;
+        break;
+    case LONG_OPTIMIZER:
+        o->optimizer = arg;
         break;
     default:
         break;

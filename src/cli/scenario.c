@@ -66,8 +66,8 @@ int scenario_load_names(const struct cli_opts *o, const char *model, const char 
 int scenario_whole_systems(const char *flag, const char *arg, double v)
 {
     if (!(v >= 1 && v <= CLUSTER_MAX_SYSTEMS) || v != floor(v))
-        return cli_error("%s '%s': must be a whole number of systems from 1 to %g (not %g)",
-                         flag, arg, CLUSTER_MAX_SYSTEMS, v);
+        return cli_error("%s '%s': must be a whole number of systems from 1 to %g (not %g)", flag,
+                         arg, CLUSTER_MAX_SYSTEMS, v);
     return -1;
 }
 

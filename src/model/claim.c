@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "../base/xalloc.h"
-#include "sparse.h"
 #include "train.h"
 
 const char *const claim_kind_name[CLAIM_NKINDS] = {"capacity", "weak_scaling", "speedup",
@@ -357,7 +356,7 @@ static void judge_sparsity(const struct claim *cl, const struct cluster *c, stru
         snprintf(o->reason, sizeof o->reason, "infeasible on %g system(s): %s", c->systems, why);
         return;
     }
-    double bound = 1 / sp_compute_factor(&c->hw->sp, c->sparsity);
+    double bound = 1 / hw_sparse_compute(&c->hw->sp, c->sparsity);
     if (speedup >= cl->target) {
         o->verdict = CLAIM_HOLDS;
         snprintf(o->reason, sizeof o->reason, "%.3gx at %.0f%% sparsity", speedup,

@@ -4,7 +4,6 @@
 #include <math.h>
 
 #include "mx.h"
-#include "sparse.h"
 #include "swx.h"
 #include "wse.h"
 
@@ -77,9 +76,9 @@ void step_eval(const struct cluster *c, struct step_result *r)
     r->flash_fraction =
         mx_flash_fraction(&hw->mx, c->memoryx_bytes, params * mx_bytes_per_param(wl));
 
-    double cf = sp_compute_factor(&hw->sp, c->sparsity);
-    double wf = sp_stream_factor(&hw->sp, c->sparsity, wl->weight_bytes);
-    double gf = sp_stream_factor(&hw->sp, c->sparsity, wl->grad_bytes);
+    double cf = hw_sparse_compute(&hw->sp, c->sparsity);
+    double wf = hw_sparse_stream(&hw->sp, c->sparsity, wl->weight_bytes);
+    double gf = hw_sparse_stream(&hw->sp, c->sparsity, wl->grad_bytes);
 
     /* Embedding (with the final norm): streamed and updated, no matmul. */
     double embed = tfm_embed_params(wl);
@@ -129,13 +128,21 @@ void step_eval(const struct cluster *c, struct step_result *r)
     r->busy[STEP_COMPUTE] =
         r->pass_s[TFM_FWD] + r->pass_s[TFM_DELTA] + r->pass_s[TFM_WGRAD] + r->recompute_s;
 
+    /* The iteration boundary: the next step's first layer waits for the
+     * update of this step's last gradient chunk of it: the last chunk goes
+     * up the tree (drain), is applied, and the first chunk of the next step
+     * comes down (fill).  The overlap lets that layer's next forward start
+     * while that fraction of its backward is still running, hiding up to
+     * overlap x its backward time (first layer, last micro-batch). */
     double lat = swx_latency(&hw->swx, c->systems);
-    double chunk = hw->swx.chunk_bytes / bw;
-    r->fill_s = lat + chunk;
-    r->drain_s = lat + chunk;
-    r->update_first_s = ly[0].update_s;
-    r->boundary_s = (1 - c->overlap) * ly[0].update_s;
-    double exposed = r->fill_s + r->drain_s + r->boundary_s;
+    double chunk_params = fmin(embed, hw->swx.chunk_bytes / wl->grad_bytes);
+    r->fill_s = lat + hw->swx.chunk_bytes / bw;
+    r->drain_s = lat;
+    r->boundary_s = mx_update_time(&hw->mx, wl, chunk_params, r->flash_fraction);
+    r->first_bwd_s = fmax(ly[0].update_s, fmax(ly[0].in_s, ly[0].out_s));
+    double boundary = r->fill_s + r->drain_s + r->boundary_s;
+    r->hidden_s = fmin(boundary, c->overlap * r->first_bwd_s);
+    double exposed = boundary - r->hidden_s;
     r->busy[STEP_LATENCY] = exposed;
     r->critical[STEP_LATENCY] = exposed;
     r->step_s = time + exposed;

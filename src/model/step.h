@@ -16,10 +16,13 @@
  *    MemoryX update of that layer, which runs as its gradients arrive.
  *    A layer costs the slowest of its concurrent streams; the step sums the
  *    layers.
- *  - Exposed latency, once per step: fill (SwarmX broadcast latency + one
- *    chunk at the stream rate), drain (reduce latency + one chunk) and the
- *    iteration boundary, the first layer's update before the next forward,
- *    of which the overlap setting hides a fraction. */
+ *  - Exposed latency, once per step, at the iteration boundary: the next
+ *    step's first layer waits for its updated weights.  Updates run chunk
+ *    by chunk as gradients arrive, so what is exposed is the last chunk's
+ *    trip up the tree (drain: SwarmX latency), its update (boundary) and the
+ *    first chunk's trip down (fill: SwarmX latency + one chunk at the stream
+ *    rate), less what the overlap hides: overlap x the first layer's
+ *    backward time, when its next forward may start that much early. */
 #ifndef CP_STEP_H
 #define CP_STEP_H
 
@@ -47,8 +50,10 @@ struct step_result {
     double recompute_s;                 /* the recomputed forward, whole step             */
     double busy[STEP_NRES];             /* time each resource works, whole step      */
     double critical[STEP_NRES];         /* time each resource sets the pace; sums to step_s */
-    double fill_s, drain_s, boundary_s; /* the parts of busy[STEP_LATENCY]   */
-    double update_first_s;              /* update of the first layer (the embedding)      */
+    double fill_s, drain_s, boundary_s; /* boundary: update of one chunk */
+    double first_bwd_s;                 /* first layer's backward, last micro-batch */
+    double hidden_s;                    /* hidden by the overlap; busy[STEP_LATENCY] =
+                                           fill + drain + boundary - hidden */
     double step_s;
     enum step_res bottleneck; /* largest critical[] */
 };

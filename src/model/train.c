@@ -70,7 +70,7 @@ void train_eval(const struct cluster *c, struct train_result *r)
     r->energy_J = r->power_W * r->time_s;
     r->cost = c->price >= 0 ? c->systems * r->time_s / 3600 * c->price : -1;
 
-    r->sram_per_seq = wse_sram_per_seq(wl);
+    r->sram_per_seq = tfm_sram_per_seq(wl);
     r->matmul_dim = wse_largest_matmul(wl);
     r->balance_tokens = balance_tokens(hw, wl, s->stream_bw);
 

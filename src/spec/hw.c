@@ -1,6 +1,7 @@
 /* hw.c - the hardware description schema and its cross-key checks. */
 #include "hw.h"
 
+#include <math.h>
 #include <stddef.h>
 
 #define SYS(f) offsetof(struct hw_desc, wse.f)
@@ -100,4 +101,25 @@ cp_status hw_load(const char *text, const char *origin, const char *const *sets,
         src = &local;
     cp_status st = desc_load_set(&hw_schema, text, origin, sets, nsets, hw, src, err);
     return st == CP_OK ? hw_check(hw, src, err) : st;
+}
+
+double hw_util(const struct wse_spec *w, double tokens)
+{
+    if (tokens <= 0)
+        return 0;
+    return w->utilization * tokens / (tokens + w->util_half_tokens);
+}
+
+double hw_sparse_compute(const struct sp_spec *sp, double sparsity)
+{
+    if (sparsity <= 0)
+        return 1;
+    return fmin(1, (1 - sparsity) + sp->overhead);
+}
+
+double hw_sparse_stream(const struct sp_spec *sp, double sparsity, double value_bytes)
+{
+    if (sparsity <= 0)
+        return 1;
+    return fmin(1, (1 - sparsity) * (1 + sp->index_bytes / value_bytes) + sp->overhead);
 }

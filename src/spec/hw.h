@@ -73,6 +73,24 @@ extern const struct desc_schema hw_schema;
 /* Parse a hardware description from text named origin, apply the nsets
  * "section.key=value" overrides, and check cross-key constraints.
  * Returns CP_OK or CP_EINPUT with err filled. */
+/* What the description says about execution, shared by the analytic model
+ * and the simulator (each composes them into a step in its own way). */
+
+/* Achieved fraction of peak for a pass of tokens tokens on one system:
+ * utilization x tokens / (tokens + util_half_tokens); 0 for no tokens. */
+double hw_util(const struct wse_spec *w, double tokens);
+
+/* Unstructured weight sparsity as the system executes it.  At sparsity 0
+ * the dense format is used and every factor is exactly 1.  Above 0, with
+ * density d = 1 - sparsity and the fixed overhead c:
+ *   compute and update  x min(1, d + c)
+ *   streamed bytes      x min(1, d x (1 + index_bytes / value_bytes) + c)
+ * (a format larger than dense is never chosen).  Only the weights of the
+ * blocks' matmuls are sparse; embeddings, logits, norms and biases stay
+ * dense, so speedup is 1 at 0 and stays below 1 / d. */
+double hw_sparse_compute(const struct sp_spec *sp, double sparsity);
+double hw_sparse_stream(const struct sp_spec *sp, double sparsity, double value_bytes);
+
 cp_status hw_load(const char *text, const char *origin, const char *const *sets, size_t nsets,
                   struct hw_desc *hw, struct desc_src *src, struct cp_error *err);
 

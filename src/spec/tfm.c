@@ -149,3 +149,11 @@ double tfm_optimizer_bytes(const struct wl_desc *w)
 {
     return tfm_params(w) * (w->master_bytes + w->optimizer_bytes);
 }
+
+double tfm_sram_per_seq(const struct wl_desc *wl)
+{
+    double kept = wl->layers * tfm_act_bytes_per_seq_block(wl, wl->recompute);
+    double working = wl->recompute ? tfm_act_bytes_per_seq_block(wl, 0) : 0;
+    double logits = wl->seq_len * wl->vocab * wl->act_bytes;
+    return kept + working + logits;
+}

@@ -53,6 +53,11 @@ double tfm_train_flops(const struct wl_desc *w);
 /* Activation bytes kept for the backward pass, one sequence, one block. */
 double tfm_act_bytes_per_seq_block(const struct wl_desc *w, int recompute);
 
+/* SRAM bytes one sequence needs for the backward pass: the activations kept
+ * for every block (only block inputs with recompute, plus one block's full
+ * working set while it is recomputed) and the logits. */
+double tfm_sram_per_seq(const struct wl_desc *w);
+
 /* Bytes for the whole model at the workload's precisions. */
 double tfm_weight_bytes(const struct wl_desc *w);    /* streamed weights     */
 double tfm_grad_bytes(const struct wl_desc *w);      /* streamed gradients   */

@@ -1,0 +1,214 @@
+/* cmd_simulate.c - `simulate`: the discrete-event simulator on one
+ * configuration (timing), or the functional simulator (--functional). */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "../sim/sim.h"
+#include "atomic.h"
+#include "scenario.h"
+
+static double wall_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A whole-number option in lo..hi into *out (left alone when not given). */
+static int whole_opt(const char *flag, const char *arg, double lo, double hi, double *out)
+{
+    if (!arg)
+        return -1;
+    char why[256];
+    double v;
+    if (unit_parse(arg, UNIT_COUNT, &v, why, sizeof why) != 0)
+        return cli_error("%s '%s': %s", flag, arg, why);
+    if (!(v >= lo && v <= hi) || v != (double)(long long)v)
+        return cli_error("%s '%s': must be a whole number from %g to %g", flag, arg, lo, hi);
+    *out = v;
+    return -1;
+}
+
+static int trace_row(void *ctx, const struct sim_interval *iv)
+{
+    FILE *f = ctx;
+    return fprintf(f, "%.9e,%.9e,%s,%d,%s,%d,%d,%d,%d,%.9e\n", iv->start_s, iv->end_s,
+                   sim_comp_name[iv->comp], iv->index, iv->activity, iv->step, iv->micro_batch,
+                   iv->layer, iv->packet, iv->bytes) < 0;
+}
+
+static const char *const sim_header[] = {"systems",
+                                         "memoryx_units",
+                                         "step_time_s",
+                                         "first_step_s",
+                                         "events",
+                                         "sim_wall_s",
+                                         "events_per_s",
+                                         "micro_batches",
+                                         "packets_per_step",
+                                         "swarmx_depth",
+                                         "swarmx_nodes",
+                                         "flash_fraction",
+                                         "compute_wait_s",
+                                         "util_memoryx_egress",
+                                         "util_swarmx_down",
+                                         "util_system_ingress",
+                                         "util_compute",
+                                         "util_system_egress",
+                                         "util_swarmx_up",
+                                         "util_memoryx_ingress",
+                                         "util_update",
+                                         "bytes_memoryx_egress",
+                                         "bytes_swarmx_down",
+                                         "bytes_system_ingress",
+                                         "bytes_system_egress",
+                                         "bytes_swarmx_up",
+                                         "bytes_memoryx_ingress"};
+#define SIM_NCOLS (sizeof sim_header / sizeof sim_header[0])
+
+/* Mean utilisation of a class over the last step (0 when it has none). */
+static double util(const struct sim_result *r, int k)
+{
+    return r->count[k] ? r->busy_s[k] / (r->count[k] * r->step_s) : 0;
+}
+
+static void csv_row(struct out_table *t, const struct sim_config *c, const struct sim_result *r,
+                    double wall)
+{
+    char b[SIM_NCOLS][64];
+    const char *cell[SIM_NCOLS];
+    double v[] = {c->systems,         c->units, r->step_s,        r->first_step_s,
+                  (double)r->events,  wall,     r->events / wall, r->micro_batches,
+                  (double)r->packets, r->depth, r->nodes,         r->flash_fraction,
+                  r->compute_wait_s};
+    size_t nv = sizeof v / sizeof v[0], i = 0;
+    for (; i < nv; i++)
+        snprintf(b[i], sizeof b[i], "%.10g", v[i]);
+    for (int k = 0; k < SIM_NCOMP; k++, i++)
+        snprintf(b[i], sizeof b[i], "%.6g", util(r, k));
+    for (int k = 0; k < SIM_NCOMP; k++)
+        if (k != SIM_COMPUTE && k != SIM_UPDATE)
+            snprintf(b[i++], sizeof b[i], "%.10g", r->bytes[k]);
+    for (i = 0; i < SIM_NCOLS; i++)
+        cell[i] = b[i];
+    out_row(t, cell);
+}
+
+static void print_text(const struct scenario *s, const struct sim_config *c,
+                       const struct sim_result *r, double wall)
+{
+    char a[64], b[64], d[64];
+    printf("%s on %g x %s, MemoryX %s in %g unit%s, sparsity %g, overlap %g\n", s->wl.name,
+           c->systems, s->hw.wse.name, unit_format(c->memoryx_bytes, UNIT_BYTES, a, sizeof a),
+           c->units, c->units == 1 ? "" : "s", c->sparsity, c->overlap);
+    printf("batch      %g sequences; at most %g per system in %g micro-batch%s (SRAM holds %g)\n",
+           c->global_seqs, r->seqs_per_system, r->micro_batches, r->micro_batches == 1 ? "" : "es",
+           r->max_seqs);
+    printf("swarmx     depth %d, %d nodes; %lld packets per step\n\n", r->depth, r->nodes,
+           r->packets);
+    printf("step time  %s (steady state, step %g of %g); first step %s\n",
+           unit_format(r->step_s, UNIT_TIME, a, sizeof a), c->steps, c->steps,
+           unit_format(r->first_step_s, UNIT_TIME, b, sizeof b));
+    printf("events     %lld in %s of wall time (%s events/s)\n\n", r->events,
+           unit_format(wall, UNIT_TIME, a, sizeof a),
+           unit_format(r->events / wall, UNIT_COUNT, d, sizeof d));
+    static const char *const hdr[] = {"component", "count", "busy per step", "utilisation",
+                                      "bytes per step"};
+    struct out_table t;
+    out_init(&t, 5, hdr);
+    for (int k = 0; k < SIM_NCOMP; k++) {
+        if (!r->count[k])
+            continue;
+        char n[32], busy[64], u[32], by[64];
+        snprintf(n, sizeof n, "%d", r->count[k]);
+        unit_format(r->busy_s[k] / r->count[k], UNIT_TIME, busy, sizeof busy);
+        snprintf(u, sizeof u, "%.1f %%", 100 * util(r, k));
+        if (k == SIM_COMPUTE || k == SIM_UPDATE)
+            snprintf(by, sizeof by, "-");
+        else
+            unit_format(r->bytes[k], UNIT_BYTES, by, sizeof by);
+        out_row(&t, (const char *[]){sim_comp_name[k], n, busy, u, by});
+    }
+    out_text.write(stdout, &t);
+    out_free(&t);
+    printf("\nwaiting    a compute engine is idle %s per step (%.1f %%)\n",
+           unit_format(r->compute_wait_s, UNIT_TIME, a, sizeof a),
+           100 * r->compute_wait_s / r->step_s);
+    if (r->max_seqs < 1)
+        printf("warning    not one sequence fits in SRAM; simulated one sequence at a time\n");
+}
+
+/* Run with the trace (if any) written to a temporary file renamed into
+ * place on success. */
+static int run_timing(const struct cli_opts *o, struct sim_config *c, struct sim_result *r,
+                      double *wall)
+{
+    struct atomic_file af;
+    if (o->trace) {
+        if (atomic_open(&af, o->trace) != 0)
+            return EXIT_USAGE;
+        fputs("start_s,end_s,component,index,activity,step,micro_batch,layer,packet,bytes\n", af.f);
+        c->trace = trace_row;
+        c->trace_ctx = af.f;
+    }
+    struct cp_error err = {0};
+    double t0 = wall_s();
+    cp_status st = sim_run(c, r, &err);
+    *wall = wall_s() - t0;
+    if (o->trace) {
+        if (st != CP_OK) {
+            atomic_abort(&af);
+            return cli_error("--trace %s: %s", o->trace, err.msg);
+        }
+        if (atomic_commit(&af) != 0)
+            return EXIT_USAGE;
+    }
+    return st == CP_OK ? -1 : cli_error("simulate: %s", err.msg);
+}
+
+int cmd_simulate_functional(struct cli_opts *o);
+
+static int timing(struct cli_opts *o)
+{
+    static struct scenario s;
+    int rc = scenario_load(o, &s);
+    if (rc >= 0)
+        return rc;
+    struct sim_config c;
+    sim_config_init(&c, &s.hw, &s.wl);
+    c.systems = s.c.systems;
+    c.memoryx_bytes = s.c.memoryx_bytes;
+    c.sparsity = s.c.sparsity;
+    c.overlap = s.c.overlap;
+    c.global_seqs = s.c.global_seqs;
+    if ((rc = whole_opt("--steps", o->steps, 1, SIM_MAX_STEPS, &c.steps)) >= 0 ||
+        (rc = whole_opt("--memoryx-units", o->units, 1, SIM_MAX_UNITS, &c.units)) >= 0)
+        return rc;
+    if (c.global_seqs != (double)(long long)c.global_seqs)
+        return cli_error("simulate: --batch %g: the simulator needs a whole number of sequences",
+                         c.global_seqs);
+    struct sim_result r;
+    double wall;
+    if ((rc = run_timing(o, &c, &r, &wall)) >= 0)
+        return rc;
+    if (o->csv) {
+        struct out_table t;
+        out_init(&t, SIM_NCOLS, sim_header);
+        csv_row(&t, &c, &r, wall);
+        rc = cli_emit(o, &t);
+        out_free(&t);
+        return rc;
+    }
+    print_text(&s, &c, &r, wall);
+    return cli_flush();
+}
+
+int cmd_simulate(struct cli_opts *o)
+{
+    if (o->functional)
+        return cmd_simulate_functional(o);
+    if (o->optimizer)
+        return cli_error("simulate: --optimizer applies only with --functional");
+    return timing(o);
+}

@@ -1,0 +1,134 @@
+/* sim.h - discrete-event simulation of the weight-streaming pipeline (the
+ * timing simulator behind `cerebras-plan simulate` and `crosscheck`).
+ *
+ * An independent second computation of the step time: it shares the
+ * hardware and workload descriptions and the transformer arithmetic with the
+ * analytic model (src/model), and nothing else; neither includes the other.
+ *
+ * What is simulated (cerebras-plan(1), SIMULATOR, says it in words):
+ *  - Components: U MemoryX units, each with an egress link, an ingress link
+ *    and an update engine, holding 1/U of every layer's parameters; a tree
+ *    of SwarmX nodes of the configured fan-out over the N systems (the
+ *    systems are the leaves; every level groups up to fanout items, so every
+ *    system sits at depth ceil(log_fanout N)); each system with an ingress
+ *    link, a compute engine and an egress link.  Every link has a bandwidth
+ *    (the SwarmX link, capped by the MemoryX share or the system I/O at its
+ *    ends) and a link leaving a SwarmX node adds the hop latency.
+ *  - Work moves as packets: one per block layer and pass, the first layer
+ *    (the embedding) split into up to SIM_FIRST_PACKETS packets so that the
+ *    iteration boundary is resolved.  A packet is a train of SwarmX chunks:
+ *    a component may start on it once the first chunk has reached it
+ *    (store and forward per chunk), and cannot finish before its last chunk
+ *    has arrived plus one chunk of its own work.  Every component holds at
+ *    most SIM_BUFFER_CHUNKS chunks ahead of the next: a faster upstream
+ *    waits (back-pressure), so layers run in lock step as they do on a
+ *    wafer with small stream buffers.
+ *  - A step: for each micro-batch, the forward pass streams every layer's
+ *    weights to every system in order; the backward pass streams them again
+ *    in reverse, each system computes its share and sends the weight
+ *    gradients up; every SwarmX node reduces its children's gradients;
+ *    MemoryX accumulates them, and in the last micro-batch updates each
+ *    packet's parameters as it arrives.  The next step's forward of a
+ *    layer's packet j waits for the update of packet max(j, ceil((1 -
+ *    overlap) P) - 1) of that layer: overlap 0 waits for the whole layer.
+ *  - The global batch is sharded in whole sequences: systems get G/N
+ *    rounded down or up; a system's share runs as m micro-batches when it
+ *    does not fit in SRAM beside the stream buffers (m is the same on every
+ *    system, set by the most loaded one).
+ *  - MemoryX stripes every parameter's state over DRAM and flash in the
+ *    proportion the tier's DRAM share gives; an update reads and writes the
+ *    state (DRAM part, then flash part) or is bound by its FLOPs.
+ * The step time reported is the time between the ends of the last two
+ * steps' updates (steady state once steps >= 2). */
+#ifndef CP_SIM_H
+#define CP_SIM_H
+
+#include "../base/status.h"
+#include "../spec/hw.h"
+#include "../spec/wl.h"
+
+/* Packets the first layer is split into (simulation resolution, not
+ * hardware): enough that one packet of the boundary is under 2% of it. */
+#define SIM_FIRST_PACKETS 64
+/* Chunks a component may hold ahead of its consumer: double buffering,
+ * the same stream buffers the analytic model sets aside in SRAM. */
+#define SIM_BUFFER_CHUNKS 2
+#define SIM_MAX_SYSTEMS 1000000
+#define SIM_MAX_UNITS 64
+#define SIM_MAX_STEPS 1000
+#define SIM_DEFAULT_STEPS 3
+
+/* Component classes (utilisation and bytes are reported per class). */
+enum sim_comp {
+    SIM_MX_EGRESS,   /* MemoryX -> SwarmX root                         */
+    SIM_SWX_DOWN,    /* SwarmX node -> SwarmX node                     */
+    SIM_SYS_INGRESS, /* -> system (from a leaf node, or from MemoryX)  */
+    SIM_COMPUTE,     /* system compute engine                          */
+    SIM_SYS_EGRESS,  /* system -> (leaf node or MemoryX)               */
+    SIM_SWX_UP,      /* SwarmX node -> SwarmX node, reducing           */
+    SIM_MX_INGRESS,  /* SwarmX root -> MemoryX                         */
+    SIM_UPDATE,      /* MemoryX update engine                          */
+    SIM_NCOMP
+};
+extern const char *const sim_comp_name[SIM_NCOMP];
+
+/* One busy interval of one component, for --trace. */
+struct sim_interval {
+    double start_s, end_s;
+    enum sim_comp comp;
+    int index;            /* which component of its class             */
+    const char *activity; /* "forward", "backward", "update"          */
+    int step, micro_batch, layer, packet;
+    double bytes; /* moved (links) or of weights consumed (compute, update) */
+};
+
+struct sim_config {
+    const struct hw_desc *hw;
+    const struct wl_desc *wl;
+    double systems;       /* N, whole, 1..SIM_MAX_SYSTEMS                 */
+    double units;         /* MemoryX units, whole, 1..SIM_MAX_UNITS       */
+    double memoryx_bytes; /* tier capacity (sets the DRAM/flash split)    */
+    double sparsity;      /* 0..0.99                                      */
+    double overlap;       /* 0..1                                         */
+    double global_seqs;   /* whole number of sequences per step, >= 1     */
+    double steps;         /* whole, 1..SIM_MAX_STEPS                      */
+    /* Called once per busy interval when non-NULL; nonzero stops the run
+     * (sim_run then returns CP_EIO with the callback's reason). */
+    int (*trace)(void *ctx, const struct sim_interval *iv);
+    void *trace_ctx;
+};
+
+struct sim_result {
+    double step_s;       /* steady-state step time (the last step)        */
+    double first_step_s; /* the first step, from an empty pipeline        */
+    double micro_batches;
+    double max_seqs;        /* sequences that fit in SRAM per system (0: none) */
+    double seqs_per_system; /* the most loaded system's share              */
+    double flash_fraction;  /* of MemoryX state on flash                       */
+    int depth;              /* SwarmX levels                                 */
+    int nodes;              /* SwarmX nodes                                  */
+    long long packets;      /* per step                                      */
+    long long events;       /* processed, whole run                          */
+    int count[SIM_NCOMP];   /* components per class                          */
+    /* Last step, summed over the components of a class. */
+    double busy_s[SIM_NCOMP];
+    double bytes[SIM_NCOMP];
+    double compute_wait_s; /* mean time a compute engine is idle per step   */
+    /* Conservation, whole run: bytes each link class sent, and bytes its
+     * receivers took in; gradient packets reduced at SwarmX nodes (one per
+     * node per backward packet) and taken in by MemoryX. */
+    double sent_bytes[SIM_NCOMP], recv_bytes[SIM_NCOMP];
+    long long reductions, mx_received;
+};
+
+/* Defaults: one system, one unit, no sparsity, the hardware's overlap and
+ * default tier, the workload's batch, SIM_DEFAULT_STEPS steps, no trace. */
+void sim_config_init(struct sim_config *c, const struct hw_desc *hw, const struct wl_desc *wl);
+
+/* Run the simulation.  CP_EINPUT with a message naming the option
+ * (--systems, --memoryx-units, --steps, --batch, --sparsity, --overlap)
+ * when a field is out of range; CP_EIO when the trace callback stopped it.
+ * r is filled on CP_OK. */
+cp_status sim_run(const struct sim_config *c, struct sim_result *r, struct cp_error *err);
+
+#endif
