@@ -22,7 +22,6 @@
 
 #include "model/cluster.h"
 #include "model/mx.h"
-#include "model/sparse.h"
 #include "model/step.h"
 #include "model/swx.h"
 #include "model/train.h"
@@ -564,23 +563,37 @@ static void test_step_latency_bound(void **state)
     double level = 1e-3 + 1e6 / h.swx.link_bw_Bps;
     double fill = 16 * level + 1e6 / bw; /* broadcast + one chunk */
     assert_rel(r.fill_s, fill, 1e-14);
-    assert_rel(r.drain_s, fill, 1e-14);
-    /* boundary: the embedding's update (12 ps a parameter), overlap 0 */
+    assert_rel(r.drain_s, 16 * level, 1e-14); /* the last gradient chunk up */
+    /* boundary: the update of the last chunk of the embedding (smaller than
+     * a chunk here: all of it, at 12 ps a parameter), overlap 0 */
     double embed = 64 * 64 + 8 * 64 + 2 * 64; /* tokens, positions, final norm */
-    assert_rel(r.update_first_s, embed * 12e-12, 1e-12);
     assert_rel(r.boundary_s, embed * 12e-12, 1e-12);
-    double exposed = 2 * fill + embed * 12e-12;
+    assert_rel(r.hidden_s, 0, 0);
+    double exposed = fill + 16 * level + embed * 12e-12;
     assert_rel(r.busy[STEP_LATENCY], exposed, 1e-12);
     assert_rel(r.critical[STEP_LATENCY], exposed, 1e-12);
     assert_int_equal(r.bottleneck, STEP_LATENCY);
     assert_true(r.step_s >= exposed);
     assert_rel(r.step_s, exposed, 1e-3);
 
-    /* overlap hides the boundary */
+    /* overlap 1 hides at most the embedding's backward (its weights in,
+     * gradients out, update: the longest), here far less than the trip */
     c.overlap = 1;
     step_eval(&c, &r);
-    assert_rel(r.boundary_s, 0, 0);
-    assert_rel(r.busy[STEP_LATENCY], 2 * fill, 1e-12);
+    double first = fmax(embed * 12e-12, embed * 2 / bw);
+    assert_rel(r.first_bwd_s, first, 1e-12);
+    assert_rel(r.hidden_s, first, 1e-12);
+    assert_rel(r.busy[STEP_LATENCY], exposed - first, 1e-12);
+    /* a long first layer hides the whole boundary */
+    c.overlap = 0.5;
+    struct wl_desc wide = w;
+    wide.vocab = 5e8;
+    c.wl = &wide;
+    step_eval(&c, &r);
+    assert_true(r.first_bwd_s * 0.5 > r.fill_s + r.drain_s + r.boundary_s);
+    assert_rel(r.busy[STEP_LATENCY], 0, 0);
+    c.wl = &w;
+    c.overlap = 0;
 
     /* fewer systems, shallower tree */
     make_cluster(&c, &h, &w, 1, 1);

@@ -60,7 +60,8 @@ void step_eval(const struct cluster *c, struct step_result *r)
     const struct wl_desc *wl = c->wl;
     *r = (struct step_result){0};
 
-    r->local_seqs = c->global_seqs / c->systems;
+    /* Whole sequences: the most loaded system sets the pace. */
+    r->local_seqs = ceil(c->global_seqs / c->systems);
     r->max_seqs = wse_max_seqs(&hw->wse, wl, step_buffer_bytes(hw));
     if (r->local_seqs <= 1 || r->max_seqs < 1)
         r->micro_batches = ceil(r->local_seqs); /* one sequence at a time (or less) */

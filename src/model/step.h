@@ -40,7 +40,7 @@ enum step_res {
 extern const char *const step_res_name[STEP_NRES];
 
 struct step_result {
-    double local_seqs;                  /* sequences per system per step                 */
+    double local_seqs; /* sequences per step on the most loaded system: ceil(G / N) */
     double max_seqs;                    /* sequences per system that fit in SRAM          */
     double micro_batches;               /* m                                             */
     double micro_tokens;                /* tokens per system per micro-batch             */

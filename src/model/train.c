@@ -76,7 +76,7 @@ void train_eval(const struct cluster *c, struct train_result *r)
 
     r->memoryx_fits = r->state_bytes <= c->memoryx_bytes;
     r->sram_fits = s->max_seqs >= 1;
-    r->split_ok = s->local_seqs >= 1;
+    r->split_ok = c->global_seqs >= c->systems;
     r->matmul_fits = r->matmul_dim <= hw->wse.max_matmul_dim;
     r->batch_ok = r->global_tokens <= r->critical_tokens;
     r->stream_balanced = s->micro_tokens >= r->balance_tokens;

@@ -185,63 +185,36 @@ static void add_values(struct buf *acc, const struct buf *src)
 
 /* ---- parameters and the optimizer ---- */
 
-struct params {
-    float *w[NL], *b[NL];
-};
+/* All parameters live in flat arrays of FSIM_PARAMS floats, layer by layer,
+ * W (row-major) then b: the layout fsim_run_params hands out. */
+_Static_assert(FSIM_PARAMS == FSIM_HIDDEN * FSIM_IN + FSIM_HIDDEN + FSIM_HIDDEN * FSIM_HIDDEN +
+                                  FSIM_HIDDEN + FSIM_OUT * FSIM_HIDDEN + FSIM_OUT,
+               "FSIM_PARAMS does not match the layer widths");
 
-static void params_new(struct params *p)
+/* Index of layer l's first weight; its biases follow at w_at(l) + n_w(l). */
+static size_t w_at(int l)
 {
-    for (int l = 0; l < NL; l++) {
-        p->w[l] = falloc(n_w(l));
-        p->b[l] = falloc(n_out(l));
-    }
+    size_t at = 0;
+    for (int j = 0; j < l; j++)
+        at += n_w(j) + n_out(j);
+    return at;
 }
 
-static void params_free(struct params *p)
+static size_t b_at(int l)
 {
-    for (int l = 0; l < NL; l++) {
-        free(p->w[l]);
-        free(p->b[l]);
-    }
-}
-
-static void params_copy(struct params *dst, const struct params *src)
-{
-    for (int l = 0; l < NL; l++) {
-        memcpy(dst->w[l], src->w[l], n_w(l) * sizeof(float));
-        memcpy(dst->b[l], src->b[l], n_out(l) * sizeof(float));
-    }
-}
-
-/* Layer by layer, W then b: FSIM_PARAMS floats. */
-static void params_flatten(const struct params *p, float *out)
-{
-    for (int l = 0; l < NL; l++) {
-        memcpy(out, p->w[l], n_w(l) * sizeof *out);
-        out += n_w(l);
-        memcpy(out, p->b[l], n_out(l) * sizeof *out);
-        out += n_out(l);
-    }
+    return w_at(l) + n_w(l);
 }
 
 /* Weights with their optimizer state (Adam's moments; unused by SGD). */
 struct state {
-    struct params p, m, v;
+    float p[FSIM_PARAMS], m[FSIM_PARAMS], v[FSIM_PARAMS];
 };
 
-static void state_new(struct state *s, const struct params *init)
+static void state_init(struct state *s, const float *init)
 {
-    params_new(&s->p);
-    params_new(&s->m);
-    params_new(&s->v);
-    params_copy(&s->p, init);
-}
-
-static void state_free(struct state *s)
-{
-    params_free(&s->p);
-    params_free(&s->m);
-    params_free(&s->v);
+    memcpy(s->p, init, sizeof s->p);
+    memset(s->m, 0, sizeof s->m);
+    memset(s->v, 0, sizeof s->v);
 }
 
 struct opt {
@@ -260,9 +233,10 @@ static struct opt opt_for_step(enum fsim_optimizer kind, int t)
     return o;
 }
 
-/* Element i of tensor (w, m, v) takes a step along g, the batch-mean gradient. */
-static void opt_elem(const struct opt *o, float *w, float *m, float *v, size_t i, float g)
+/* Parameter i of s takes a step along g, its batch-mean gradient. */
+static void opt_elem(const struct opt *o, struct state *s, size_t i, float g)
 {
+    float *w = s->p, *m = s->m, *v = s->v;
     if (o->kind == FSIM_SGD) {
         w[i] -= o->lr * g;
         return;
@@ -383,7 +357,7 @@ struct problem {
     unsigned char *mask[NL]; /* 1 = weight kept */
     uint16_t *pos[NL];       /* kept positions, increasing */
     size_t nnz[NL];          /* kept weights */
-    struct params init;      /* initial weights, zero off the mask */
+    float init[FSIM_PARAMS]; /* initial parameters, weights zero off the mask */
     float *x, *t;            /* batch x FSIM_IN inputs, batch x FSIM_OUT targets */
 };
 
@@ -446,10 +420,12 @@ static void problem_draw(gsl_rng *rng, struct problem *pb, double sparsity)
     for (int l = 0; l < NL; l++)
         draw_mask(rng, pb, l, sparsity);
     for (int l = 0; l < NL; l++) {
-        draw_gauss(rng, pb->init.w[l], n_out(l), n_in(l));
+        float *w = pb->init + w_at(l);
+        draw_gauss(rng, w, n_out(l), n_in(l));
         for (size_t i = 0; i < n_w(l); i++)
             if (!pb->mask[l][i])
-                pb->init.w[l][i] = 0.0f;
+                w[i] = 0.0f;
+        memset(pb->init + b_at(l), 0, n_out(l) * sizeof(float));
     }
     draw_data(rng, pb);
 }
@@ -460,7 +436,6 @@ static void problem_free(struct problem *pb)
         free(pb->mask[l]);
         free(pb->pos[l]);
     }
-    params_free(&pb->init);
     free(pb->x);
     free(pb->t);
 }
@@ -477,7 +452,6 @@ static cp_status problem_new(struct problem *pb, const struct fsim_config *c, st
         pb->mask[l] = xmalloc(n_w(l));
         pb->pos[l] = xmalloc(n_w(l) * sizeof *pb->pos[l]);
     }
-    params_new(&pb->init);
     pb->x = falloc(pb->batch * FSIM_IN);
     pb->t = falloc(pb->batch * FSIM_OUT);
     problem_draw(rng, pb, c->sparsity);
@@ -487,20 +461,16 @@ static cp_status problem_new(struct problem *pb, const struct fsim_config *c, st
 
 /* ---- the cluster: MemoryX, the SwarmX tree, the systems ---- */
 
-struct node {
-    struct buf down, up; /* from the parent; the reduced sum for the parent */
-    uint64_t reductions;
+/* A system's or a tree node's message buffers: the inbox its parent writes
+ * (weights down) and the outbox its parent reads (gradients up). */
+struct port {
+    struct buf down, up;
 };
 
 struct tree {
     int levels, nodes;
-    int first[MAX_LEVELS], count[MAX_LEVELS]; /* per level, level 0 lowest */
-    struct node *node;
-};
-
-struct sys {
-    struct worker wk;
-    struct buf down, up; /* inbox, outbox */
+    int first[MAX_LEVELS], count[MAX_LEVELS]; /* nodes per level, level 0 lowest */
+    uint64_t *reductions;                     /* per node */
 };
 
 struct cluster {
@@ -508,8 +478,11 @@ struct cluster {
     struct fsim_result *r;
     int k, n_sys, units;
     struct tree tree;
-    struct sys *sys;
-    struct state mx; /* MemoryX: master weights and optimizer state */
+    /* Ports of the systems 0..n_sys-1, then of the nodes level by level, the
+     * root last; MemoryX talks to the last port (the only system if N = 1). */
+    struct port *port;
+    struct worker *wk; /* per system */
+    struct state mx;   /* MemoryX: master weights and optimizer state */
     struct buf mx_msg;
     /* Shared scratch: the decoded layer (or gradient) and its positions. */
     float w[MAX_W], b[MAX_B], gw[MAX_W], gb[MAX_B];
@@ -528,51 +501,32 @@ static void tree_new(struct tree *t, int n_sys, int k)
         t->count[t->levels++] = below;
         t->nodes += below;
     }
-    t->node = xmalloc((size_t)(t->nodes ? t->nodes : 1) * sizeof *t->node);
-    memset(t->node, 0, (size_t)(t->nodes ? t->nodes : 1) * sizeof *t->node);
+    t->reductions = xmalloc((size_t)(t->nodes + 1) * sizeof *t->reductions);
+    memset(t->reductions, 0, (size_t)(t->nodes + 1) * sizeof *t->reductions);
 }
 
-static void tree_free(struct tree *t)
+static struct port *node_port(struct cluster *cl, int lv, int j)
 {
-    for (int j = 0; j < t->nodes; j++) {
-        free(t->node[j].down.p);
-        free(t->node[j].up.p);
-    }
-    free(t->node);
+    return &cl->port[cl->n_sys + cl->tree.first[lv] + j];
 }
 
-static struct node *node_at(struct cluster *cl, int lv, int j)
+/* Child c of a node of level lv: a node of level lv - 1, or a system. */
+static struct port *child_port(struct cluster *cl, int lv, int c)
 {
-    return &cl->tree.node[cl->tree.first[lv] + j];
+    return lv ? node_port(cl, lv - 1, c) : &cl->port[c];
 }
 
-/* Children of node j of level lv: [*lo, *hi) in level lv - 1, or systems. */
+static struct port *top_port(struct cluster *cl)
+{
+    return &cl->port[cl->n_sys + cl->tree.nodes - 1];
+}
+
+/* Children of node j of level lv: [*lo, *hi). */
 static void children(const struct cluster *cl, int lv, int j, int *lo, int *hi)
 {
     int below = lv ? cl->tree.count[lv - 1] : cl->n_sys;
     *lo = j * cl->k;
     *hi = below - *lo > cl->k ? *lo + cl->k : below;
-}
-
-static struct buf *child_down(struct cluster *cl, int lv, int c)
-{
-    return lv ? &node_at(cl, lv - 1, c)->down : &cl->sys[c].down;
-}
-
-static struct buf *child_up(struct cluster *cl, int lv, int c)
-{
-    return lv ? &node_at(cl, lv - 1, c)->up : &cl->sys[c].up;
-}
-
-/* The end of the tree MemoryX talks to: the root, or the only system. */
-static struct buf *top_down(struct cluster *cl)
-{
-    return cl->tree.levels ? &node_at(cl, cl->tree.levels - 1, 0)->down : &cl->sys[0].down;
-}
-
-static struct buf *top_up(struct cluster *cl)
-{
-    return cl->tree.levels ? &node_at(cl, cl->tree.levels - 1, 0)->up : &cl->sys[0].up;
 }
 
 /* Link class of the link above level lv (lv = -1: above the systems). */
@@ -598,12 +552,12 @@ static void note_recv(struct cluster *cl, enum fsim_dir d, enum fsim_link k, con
 /* Node j of level lv takes its inbox and copies it to every child's inbox. */
 static void node_broadcast(struct cluster *cl, int lv, int j)
 {
-    struct node *nd = node_at(cl, lv, j);
+    struct port *nd = node_port(cl, lv, j);
     int lo, hi;
     note_recv(cl, FSIM_DOWN, link_above(cl, lv), &nd->down);
     children(cl, lv, j, &lo, &hi);
     for (int c = lo; c < hi; c++) {
-        buf_copy(child_down(cl, lv, c), &nd->down);
+        buf_copy(&child_port(cl, lv, c)->down, &nd->down);
         note_sent(cl, FSIM_DOWN, link_above(cl, lv - 1), &nd->down);
     }
 }
@@ -611,7 +565,7 @@ static void node_broadcast(struct cluster *cl, int lv, int j)
 /* MemoryX's message down to every system's inbox. */
 static void broadcast(struct cluster *cl, const struct buf *msg)
 {
-    buf_copy(top_down(cl), msg);
+    buf_copy(&top_port(cl)->down, msg);
     note_sent(cl, FSIM_DOWN, FSIM_LINK_MX, msg);
     for (int lv = cl->tree.levels - 1; lv >= 0; lv--)
         for (int j = 0; j < cl->tree.count[lv]; j++)
@@ -622,18 +576,18 @@ static void broadcast(struct cluster *cl, const struct buf *msg)
  * own outbox. */
 static void node_reduce(struct cluster *cl, int lv, int j)
 {
-    struct node *nd = node_at(cl, lv, j);
+    struct port *nd = node_port(cl, lv, j);
     int lo, hi;
     children(cl, lv, j, &lo, &hi);
     for (int c = lo; c < hi; c++) {
-        const struct buf *in = child_up(cl, lv, c);
+        const struct buf *in = &child_port(cl, lv, c)->up;
         note_recv(cl, FSIM_UP, link_above(cl, lv - 1), in);
         if (c == lo)
             buf_copy(&nd->up, in);
         else
             add_values(&nd->up, in);
     }
-    nd->reductions++;
+    cl->tree.reductions[cl->tree.first[lv] + j]++;
     cl->r->buffers_reduced += (uint64_t)(hi - lo);
     note_sent(cl, FSIM_UP, link_above(cl, lv), &nd->up);
 }
@@ -650,8 +604,8 @@ static void reduce(struct cluster *cl)
 static void mx_stream(struct cluster *cl, int l)
 {
     const struct problem *pb = cl->pb;
-    encode(&cl->mx_msg, l, pb->sparse ? pb->pos[l] : NULL, pb->nnz[l], cl->mx.p.w[l],
-           cl->mx.p.b[l]);
+    encode(&cl->mx_msg, l, pb->sparse ? pb->pos[l] : NULL, pb->nnz[l], cl->mx.p + w_at(l),
+           cl->mx.p + b_at(l));
     cl->r->values_streamed[l] += get_u32(&cl->mx_msg, 4);
     cl->r->broadcasts++;
     broadcast(cl, &cl->mx_msg);
@@ -662,16 +616,16 @@ static void mx_stream(struct cluster *cl, int l)
 static void mx_unit_update(struct cluster *cl, int u, int l, const struct opt *o)
 {
     struct state *s = &cl->mx;
-    size_t lo, hi;
+    size_t lo, hi, w0 = w_at(l), b0 = b_at(l);
     shard(n_w(l), (size_t)cl->units, (size_t)u, &lo, &hi);
     for (size_t i = lo; i < hi; i++)
         if (cl->pb->mask[l][i]) {
-            opt_elem(o, s->p.w[l], s->m.w[l], s->v.w[l], i, cl->gw[i]);
+            opt_elem(o, s, w0 + i, cl->gw[i]);
             cl->r->unit_updates++;
         }
     shard(n_out(l), (size_t)cl->units, (size_t)u, &lo, &hi);
     for (size_t i = lo; i < hi; i++) {
-        opt_elem(o, s->p.b[l], s->m.b[l], s->v.b[l], i, cl->gb[i]);
+        opt_elem(o, s, b0 + i, cl->gb[i]);
         cl->r->unit_updates++;
     }
 }
@@ -682,8 +636,8 @@ static void mx_apply(struct cluster *cl, int l, const struct opt *o)
 {
     size_t npos;
     float batch = (float)cl->pb->batch;
-    note_recv(cl, FSIM_UP, FSIM_LINK_MX, top_up(cl));
-    decode(top_up(cl), l, cl->gw, cl->gb, cl->pos, &npos);
+    note_recv(cl, FSIM_UP, FSIM_LINK_MX, &top_port(cl)->up);
+    decode(&top_port(cl)->up, l, cl->gw, cl->gb, cl->pos, &npos);
     assert(npos == (cl->pb->sparse ? cl->pb->nnz[l] : n_w(l)));
     for (size_t i = 0; i < n_w(l); i++)
         cl->gw[i] /= batch;
@@ -704,27 +658,30 @@ static struct cluster *cluster_new(const struct problem *pb, const struct fsim_c
     cl->n_sys = c->systems;
     cl->units = c->units;
     tree_new(&cl->tree, c->systems, c->fanout);
-    state_new(&cl->mx, &pb->init);
-    cl->sys = xmalloc((size_t)c->systems * sizeof *cl->sys);
-    memset(cl->sys, 0, (size_t)c->systems * sizeof *cl->sys);
+    state_init(&cl->mx, pb->init);
+    size_t ports = (size_t)(c->systems + cl->tree.nodes);
+    cl->port = xmalloc(ports * sizeof *cl->port);
+    memset(cl->port, 0, ports * sizeof *cl->port);
+    cl->wk = xmalloc((size_t)c->systems * sizeof *cl->wk);
     for (int k = 0; k < c->systems; k++) {
         size_t lo, hi;
         shard(pb->batch, (size_t)c->systems, (size_t)k, &lo, &hi);
-        worker_new(&cl->sys[k].wk, pb->x + lo * FSIM_IN, pb->t + lo * FSIM_OUT, hi - lo);
+        worker_new(&cl->wk[k], pb->x + lo * FSIM_IN, pb->t + lo * FSIM_OUT, hi - lo);
     }
     return cl;
 }
 
 static void cluster_free(struct cluster *cl)
 {
-    for (int k = 0; k < cl->n_sys; k++) {
-        worker_free(&cl->sys[k].wk);
-        free(cl->sys[k].down.p);
-        free(cl->sys[k].up.p);
+    for (int k = 0; k < cl->n_sys; k++)
+        worker_free(&cl->wk[k]);
+    for (int k = 0; k < cl->n_sys + cl->tree.nodes; k++) {
+        free(cl->port[k].down.p);
+        free(cl->port[k].up.p);
     }
-    free(cl->sys);
-    state_free(&cl->mx);
-    tree_free(&cl->tree);
+    free(cl->wk);
+    free(cl->port);
+    free(cl->tree.reductions);
     free(cl->mx_msg.p);
     free(cl);
 }
@@ -733,8 +690,8 @@ static void cluster_free(struct cluster *cl)
  * the layer came sparse and leaves its positions in the scratch. */
 static int sys_receive(struct cluster *cl, int k, int l, size_t *npos)
 {
-    note_recv(cl, FSIM_DOWN, link_above(cl, -1), &cl->sys[k].down);
-    return decode(&cl->sys[k].down, l, cl->w, cl->b, cl->pos, npos);
+    note_recv(cl, FSIM_DOWN, link_above(cl, -1), &cl->port[k].down);
+    return decode(&cl->port[k].down, l, cl->w, cl->b, cl->pos, npos);
 }
 
 /* System k's backward pass of layer l: gradient sums into its outbox. */
@@ -742,9 +699,9 @@ static void sys_backward(struct cluster *cl, int k, int l)
 {
     size_t npos;
     int sparse = sys_receive(cl, k, l, &npos);
-    worker_backward(&cl->sys[k].wk, l, cl->w, cl->gw, cl->gb);
-    encode(&cl->sys[k].up, l, sparse ? cl->pos : NULL, npos, cl->gw, cl->gb);
-    note_sent(cl, FSIM_UP, link_above(cl, -1), &cl->sys[k].up);
+    worker_backward(&cl->wk[k], l, cl->w, cl->gw, cl->gb);
+    encode(&cl->port[k].up, l, sparse ? cl->pos : NULL, npos, cl->gw, cl->gb);
+    note_sent(cl, FSIM_UP, link_above(cl, -1), &cl->port[k].up);
 }
 
 /* One training step of the cluster; returns the batch loss before it. */
@@ -756,11 +713,11 @@ static double cluster_step(struct cluster *cl, const struct opt *o)
         mx_stream(cl, l);
         for (int k = 0; k < cl->n_sys; k++) {
             sys_receive(cl, k, l, &npos);
-            worker_forward(&cl->sys[k].wk, l, cl->w, cl->b);
+            worker_forward(&cl->wk[k], l, cl->w, cl->b);
         }
     }
     for (int k = 0; k < cl->n_sys; k++)
-        loss += worker_loss(&cl->sys[k].wk);
+        loss += worker_loss(&cl->wk[k]);
     for (int l = NL - 1; l >= 0; l--) {
         mx_stream(cl, l);
         for (int k = 0; k < cl->n_sys; k++)
@@ -783,7 +740,7 @@ struct ref {
 static struct ref *ref_new(const struct problem *pb)
 {
     struct ref *rf = xmalloc(sizeof *rf);
-    state_new(&rf->st, &pb->init);
+    state_init(&rf->st, pb->init);
     worker_new(&rf->wk, pb->x, pb->t, pb->batch);
     for (int l = 0; l < NL; l++)
         rf->wm[l] = falloc(n_w(l));
@@ -792,7 +749,6 @@ static struct ref *ref_new(const struct problem *pb)
 
 static void ref_free(struct ref *rf)
 {
-    state_free(&rf->st);
     worker_free(&rf->wk);
     for (int l = 0; l < NL; l++)
         free(rf->wm[l]);
@@ -805,19 +761,21 @@ static void ref_update(struct ref *rf, const struct problem *pb, int l, const st
 {
     struct state *s = &rf->st;
     float batch = (float)pb->batch;
+    size_t w0 = w_at(l), b0 = b_at(l);
     worker_backward(&rf->wk, l, rf->wm[l], rf->gw, rf->gb);
     for (size_t i = 0; i < n_w(l); i++)
-        opt_elem(o, s->p.w[l], s->m.w[l], s->v.w[l], i, rf->gw[i] * pb->mask[l][i] / batch);
+        opt_elem(o, s, w0 + i, rf->gw[i] * pb->mask[l][i] / batch);
     for (size_t i = 0; i < n_out(l); i++)
-        opt_elem(o, s->p.b[l], s->m.b[l], s->v.b[l], i, rf->gb[i] / batch);
+        opt_elem(o, s, b0 + i, rf->gb[i] / batch);
 }
 
 static double ref_step(struct ref *rf, const struct problem *pb, const struct opt *o)
 {
     for (int l = 0; l < NL; l++) {
+        const float *w = rf->st.p + w_at(l);
         for (size_t i = 0; i < n_w(l); i++)
-            rf->wm[l][i] = rf->st.p.w[l][i] * pb->mask[l][i];
-        worker_forward(&rf->wk, l, rf->wm[l], rf->st.p.b[l]);
+            rf->wm[l][i] = w[i] * pb->mask[l][i];
+        worker_forward(&rf->wk, l, rf->wm[l], rf->st.p + b_at(l));
     }
     double loss = worker_loss(&rf->wk) / (double)pb->batch;
     for (int l = NL - 1; l >= 0; l--)
@@ -850,16 +808,12 @@ static cp_status check_config(const struct fsim_config *c, struct cp_error *err)
 }
 
 /* max_i |a_i - b_i| / max_i |b_i| over layer l's weights and biases. */
-static double layer_rel_diff(const struct params *a, const struct params *b, int l)
+static double layer_rel_diff(const float *a, const float *b, int l)
 {
     double diff = 0, ref = 0;
-    for (size_t i = 0; i < n_w(l); i++) {
-        diff = fmax(diff, fabs((double)a->w[l][i] - b->w[l][i]));
-        ref = fmax(ref, fabs((double)b->w[l][i]));
-    }
-    for (size_t i = 0; i < n_out(l); i++) {
-        diff = fmax(diff, fabs((double)a->b[l][i] - b->b[l][i]));
-        ref = fmax(ref, fabs((double)b->b[l][i]));
+    for (size_t i = w_at(l); i < w_at(l + 1); i++) {
+        diff = fmax(diff, fabs((double)a[i] - b[i]));
+        ref = fmax(ref, fabs((double)b[i]));
     }
     return ref > 0 ? diff / ref : diff;
 }
@@ -871,14 +825,15 @@ static void finish(struct fsim_result *r, const struct cluster *cl, const struct
     r->depth = cl->tree.levels;
     r->nodes = cl->tree.nodes;
     for (int l = 0; l < NL; l++) {
-        r->max_rel_diff = fmax(r->max_rel_diff, layer_rel_diff(&cl->mx.p, &rf->st.p, l));
+        r->max_rel_diff = fmax(r->max_rel_diff, layer_rel_diff(cl->mx.p, rf->st.p, l));
         r->weight_count[l] = n_w(l);
         r->mask_nnz[l] = pb->nnz[l];
+        const float *w = cl->mx.p + w_at(l);
         for (size_t i = 0; i < n_w(l); i++)
-            r->off_mask_nonzero += !pb->mask[l][i] && cl->mx.p.w[l][i] != 0.0f;
+            r->off_mask_nonzero += !pb->mask[l][i] && w[i] != 0.0f;
     }
     for (int j = 0; j < cl->tree.nodes; j++) {
-        uint64_t n = cl->tree.node[j].reductions;
+        uint64_t n = cl->tree.reductions[j];
         r->node_reductions_min = j == 0 || n < r->node_reductions_min ? n : r->node_reductions_min;
         r->node_reductions_max = n > r->node_reductions_max ? n : r->node_reductions_max;
     }
@@ -929,9 +884,9 @@ cp_status fsim_run_params(const struct fsim_config *c, struct fsim_result *r, fl
     train(cl, rf, c, &res);
     finish(&res, cl, rf);
     if (sim_params)
-        params_flatten(&cl->mx.p, sim_params);
+        memcpy(sim_params, cl->mx.p, sizeof cl->mx.p);
     if (ref_params)
-        params_flatten(&rf->st.p, ref_params);
+        memcpy(ref_params, rf->st.p, sizeof rf->st.p);
     ref_free(rf);
     cluster_free(cl);
     problem_free(&pb);

@@ -429,11 +429,11 @@ static int serves(const struct comp *x, const struct packet *p)
 }
 
 /* Queue x's next start if everything it needs is known. */
-static void try_queue(struct sim *s, struct comp *x, double now)
+static void try_queue(struct sim *s, struct comp *x)
 {
     if (x->queued || x->busy || x->pos >= x->limit || x->arrived < x->nup)
         return;
-    double t = fmax(now, fmax(x->free_s, x->first_s));
+    double t = fmax(x->free_s, x->first_s);
     if (x->kind != SIM_UPDATE && x->shard && x->serves == SERVE_ALL) {
         int step;
         const struct packet *p = packet_at(s, x, x->pos, &step);
@@ -471,12 +471,12 @@ static double work_of(const struct sim *s, const struct comp *x, const struct pa
     }
 }
 
-static void release(struct sim *s, struct comp *u, double when, double now)
+static void release(struct sim *s, struct comp *u, double when)
 {
     u->free_s = fmax(u->free_s, when);
     if (++u->released == u->need) {
         u->busy = 0;
-        try_queue(s, u, now);
+        try_queue(s, u);
     }
 }
 
@@ -502,7 +502,7 @@ static void record(struct sim *s, struct comp *x, const struct packet *p, int64_
         struct comp *out = &s->c[s->mx_out0 + x->index];
         if (out->gate_wait == k + 1) {
             out->gate_wait = 0;
-            try_queue(s, out, now);
+            try_queue(s, out);
         }
     }
     if (s->cfg->trace && s->st == CP_OK) {
@@ -537,7 +537,8 @@ static void start(struct sim *s, struct comp *x, double now)
     for (int i = 0; i < x->nup; i++) {
         struct comp *u = &s->c[s->ups[x->up0 + i]];
         u->recv += u->bytes;
-        release(s, u, fmax(u->end_s, end - SIM_BUFFER_CHUNKS * q), now);
+        double lead = SIM_BUFFER_CHUNKS * fmax(q, u->q_s) + x->lat_s;
+        release(s, u, fmax(u->end_s, end - lead));
     }
     x->queued = 0;
     x->pos++;
@@ -557,11 +558,11 @@ static void start(struct sim *s, struct comp *x, double now)
         d->arrived++;
         d->first_s = fmax(d->first_s, now + q + d->lat_s);
         d->last_s = fmax(d->last_s, end + d->lat_s);
-        try_queue(s, d, now);
+        try_queue(s, d);
     }
     if (need == 0) {
         x->recv += bytes;
-        try_queue(s, x, now);
+        try_queue(s, x);
     } else {
         x->busy = 1;
         x->need = need;
@@ -576,7 +577,7 @@ static void run_events(struct sim *s)
         x->limit = (int64_t)s->cfg->steps * s->seqlen[x->serves];
     }
     for (int i = 0; i < s->nc; i++)
-        try_queue(s, &s->c[i], 0);
+        try_queue(s, &s->c[i]);
     struct evq_event e;
     while (s->st == CP_OK && evq_pop(&s->q, &e)) {
         s->r->events++;
