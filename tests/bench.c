@@ -8,12 +8,21 @@
  *                      GPT-3 175B, with one key varied per evaluation
  *   analytic_evals_per_s  full estimates (train_eval: step time by layer,
  *                      verdicts, time-to-train, energy) of GPT-3 175B on
- *                      CS-2, the number of systems varied per evaluation */
+ *                      CS-2, the number of systems varied per evaluation
+ *   sim_events_per_s   discrete events the timing simulator processes per
+ *                      second: GPT-3 175B on 2048 CS-2 (one sequence each),
+ *                      two steps (target >= 1e7)
+ *   sim_gpt3_192_step_wall_s  wall time to simulate one GPT-3 175B step on
+ *                      192 CS-2 at the model's batch (target < 2 s)
+ *   sim_120t_2048_wall_s  wall time of two steps of the 120T model on 2048
+ *                      CS-3, one sequence each (the memory target, well under
+ *                      1 GiB, is checked with /usr/bin/time in the README) */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "model/train.h"
+#include "sim/sim.h"
 #include "spec/catalog.h"
 #include "spec/hw.h"
 #include "spec/tfm.h"
@@ -80,6 +89,70 @@ static double bench_analytic(const struct wl_desc *w, const struct hw_desc *hw)
     return (double)n / t;
 }
 
+/* One simulation; returns its wall time in seconds (< 0 on error). */
+static double sim_once(const struct hw_desc *hw, const struct wl_desc *w, double n, double seqs,
+                       double steps, long long *events)
+{
+    struct sim_config c;
+    sim_config_init(&c, hw, w);
+    c.systems = n;
+    c.global_seqs = seqs;
+    c.steps = steps;
+    c.memoryx_bytes = hw->mx.tiers.item[hw->mx.tiers.n - 1].value;
+    struct sim_result r;
+    struct cp_error err;
+    double t0 = now_s();
+    if (sim_run(&c, &r, &err) != CP_OK) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        return -1;
+    }
+    *events = r.events;
+    sink = r.step_s;
+    return now_s() - t0;
+}
+
+static int load_pair(const char *model, const char *sys, struct wl_desc *w, struct hw_desc *hw)
+{
+    struct cat_dirs none = {.n = 0};
+    struct cat_entry e;
+    struct cp_error err;
+    int ok = cat_resolve(&none, model, CAT_MODEL, &e, &err) == CP_OK;
+    ok = ok && wl_load(e.text, e.origin, NULL, 0, w, NULL, &err) == CP_OK;
+    if (ok)
+        cat_entry_free(&e);
+    ok = ok && cat_resolve(&none, sys, CAT_HW, &e, &err) == CP_OK;
+    ok = ok && hw_load(e.text, e.origin, NULL, 0, hw, NULL, &err) == CP_OK;
+    if (ok)
+        cat_entry_free(&e);
+    else
+        fprintf(stderr, "bench: %s\n", err.msg);
+    return ok;
+}
+
+static int bench_sim(void)
+{
+    struct wl_desc w;
+    struct hw_desc hw;
+    long long ev;
+    if (!load_pair("gpt3-175b", "cs2", &w, &hw))
+        return 0;
+    double t = sim_once(&hw, &w, 2048, 2048, 2, &ev);
+    if (t < 0)
+        return 0;
+    printf("sim_events_per_s %.0f 1/s\n", (double)ev / t);
+    t = sim_once(&hw, &w, 192, w.batch, 1, &ev);
+    if (t < 0)
+        return 0;
+    printf("sim_gpt3_192_step_wall_s %.3f s\n", t);
+    if (!load_pair("120t", "cs3", &w, &hw))
+        return 0;
+    t = sim_once(&hw, &w, 2048, 2048, 2, &ev);
+    if (t < 0)
+        return 0;
+    printf("sim_120t_2048_wall_s %.3f s\n", t);
+    return 1;
+}
+
 int main(void)
 {
     struct cat_dirs none = {.n = 0};
@@ -104,5 +177,6 @@ int main(void)
     cat_entry_free(&he);
     printf("analytic_evals_per_s %.0f 1/s\n", bench_analytic(&w, &hw));
     cat_entry_free(&e);
-    return loads > 0 ? 0 : 1;
+    int ok = bench_sim();
+    return loads > 0 && ok ? 0 : 1;
 }

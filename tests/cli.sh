@@ -311,6 +311,80 @@ while IFS='|' read -r gname gargs; do
     if cmp -s "$T/out" "tests/golden/$gname.csv"; then ok "golden $gname"; else nok "golden $gname" "$(diff "tests/golden/$gname.csv" "$T/out" | head -5)"; fi
 done <tests/golden/model.list
 
+# ---- the simulator: simulate, simulate --functional, crosscheck ----
+# rel A B: |A - B| / |B| as a number
+rel() { awk -v a="$1" -v b="$2" 'BEGIN { d = (a - b) / b; if (d < 0) d = -d; printf "%.3g", d }'; }
+# Done means: simulate and estimate agree on the published configurations.
+for cfg in "-m gpt3-175b -s cs2 -n 1" "-m gpt3-175b -s cs2 -n 192" "-m megatron-1t -s cs3 -n 16"; do
+    # shellcheck disable=SC2086
+    "$CP" simulate $cfg --csv >"$T/sim.csv" 2>"$T/err"; src=$?
+    # shellcheck disable=SC2086
+    "$CP" estimate $cfg --csv >"$T/est.csv" 2>>"$T/err"
+    a=$(csv_col "$T/sim.csv" step_time_s) b=$(csv_col "$T/est.csv" step_time_s)
+    d=$(rel "$a" "$b")
+    if [ "$src" -eq 0 ] && awk -v d="$d" 'BEGIN { exit !(d <= 0.005) }'; then
+        ok "simulate agrees with estimate ($cfg): rel $d"
+    else
+        nok "simulate agrees with estimate ($cfg)" "sim $a est $b rel $d rc $src $(head -c 200 "$T/err")"
+    fi
+done
+run simulate -n 16 --csv
+if [ "$rc" -eq 0 ] && head -n 1 "$T/out" | grep -q '^systems,memoryx_units,step_time_s,first_step_s,events,sim_wall_s,'; then
+    ok "simulate --csv columns"
+else
+    nok "simulate --csv columns" "$(head -c 300 "$T/out")"
+fi
+run simulate -m gpt3-xl -n 4 --batch 16
+if [ "$rc" -eq 0 ] && grep -q '^step time' "$T/out" && grep -q 'system_ingress' "$T/out" && grep -q '^waiting' "$T/out"; then
+    ok "simulate prints step time, components and waiting"
+else
+    nok "simulate prints step time, components and waiting" "$(head -c 300 "$T/out")"
+fi
+# --trace: one row per interval, written whole; the same inputs give the same trace
+run simulate -m gpt3-xl -n 3 --batch 6 --steps 2 --trace "$T/t1.csv" --csv
+ev=$(csv_col "$T/out" events)
+rows=$(($(wc -l <"$T/t1.csv") - 1))
+[ "$rc" -eq 0 ] && [ "$rows" -eq "$ev" ] && ok "--trace has one row per event ($rows)" || nok "--trace rows" "rc $rc rows $rows events $ev"
+"$CP" simulate -m gpt3-xl -n 3 --batch 6 --steps 2 --trace "$T/t2.csv" >/dev/null 2>&1
+cmp -s "$T/t1.csv" "$T/t2.csv" && ok "same inputs, same trace" || nok "same inputs, same trace"
+head -n 1 "$T/t1.csv" | grep -q '^start_s,end_s,component,index,activity,step,micro_batch,layer,packet,bytes$' &&
+    ok "--trace header" || nok "--trace header" "$(head -n 1 "$T/t1.csv")"
+expect_err "cannot create" "--trace into a missing directory" simulate -n 2 --trace "$T/no/such/dir/t.csv"
+ls "$T"/no 2>/dev/null | grep -q . && nok "no trace file left behind" || ok "no trace file left behind"
+expect_err "--steps '0'" "simulate --steps 0" simulate --steps 0
+expect_err "--memoryx-units '65'" "simulate --memoryx-units 65" simulate --memoryx-units 65
+expect_err "--optimizer applies only with --functional" "--optimizer without --functional" simulate --optimizer sgd
+expect_err "--steps" "estimate refuses --steps" estimate --steps 3
+# functional: the cluster computes the same training as one system
+for args in "-n 7" "-n 16 --sparsity 0.75" "-n 5 --optimizer sgd --memoryx-units 3" "-n 9 --set swarmx.fanout=3 --sparsity 0.5 --optimizer adam"; do
+    # shellcheck disable=SC2086
+    run simulate --functional $args --csv
+    d=$(csv_col "$T/out" max_rel_diff) v=$(csv_col "$T/out" verdict)
+    l0=$(csv_col "$T/out" loss_first) l1=$(csv_col "$T/out" loss_last)
+    if [ "$rc" -eq 0 ] && [ "$v" = agrees ] && awk -v d="$d" -v a="$l0" -v b="$l1" 'BEGIN { exit !(d <= 1e-5 && b < a) }'; then
+        ok "functional $args: max_rel_diff $d, loss $l0 -> $l1"
+    else
+        nok "functional $args" "rc $rc diff $d verdict $v loss $l0 -> $l1"
+    fi
+done
+expect_err "-n '0'" "functional -n 0" simulate --functional -n 0
+expect_err "--batch '3'" "functional batch below systems" simulate --functional -n 4 --batch 3
+expect_err "--optimizer 'rms'" "functional unknown optimizer" simulate --functional --optimizer rms
+expect_err "does not apply" "functional refuses --memoryx" simulate --functional --memoryx 4TB
+# crosscheck: every point within 2 %, median within 0.5 %
+run crosscheck --csv
+if [ "$rc" -eq 0 ] && head -n 1 "$T/out" | grep -q 'regime.*rel_diff'; then
+    worst=$(awk -F, 'NR > 1 { d = $11; if (d < 0) d = -d; if (d > m) m = d } END { print m + 0 }' "$T/out")
+    regimes=$(awk -F, 'NR > 1 { print $8 }' "$T/out" | sort -u | tr '\n' ' ')
+    npts=$(($(wc -l <"$T/out") - 1))
+    ok "crosscheck passes: $npts points, worst $worst, regimes $regimes"
+    for r in compute stream_in update latency; do
+        case " $regimes" in *" $r "*) ok "crosscheck covers $r" ;; *) nok "crosscheck covers $r" "$regimes" ;; esac
+    done
+else
+    nok "crosscheck passes" "rc $rc $(head -c 300 "$T/err")"
+fi
+
 # ---- docs agree with the command table ----
 man_cmds=$(sed -n '/^\.Sh COMMANDS/,/^\.Sh /p' man/cerebras-plan.1 | sed -n 's/^\.It Cm \([a-z-]*\).*/\1/p' | sort | tr '\n' ' ')
 help_cmds=$(printf '%s\n' $cmds | sort | tr '\n' ' ')
