@@ -10,16 +10,10 @@ int cmd_simulate_functional(struct cli_opts *o);
 
 static int int_opt(const char *flag, const char *arg, double lo, double hi, int *out)
 {
-    if (!arg)
-        return -1;
-    char why[256];
-    double v;
-    if (unit_parse(arg, UNIT_COUNT, &v, why, sizeof why) != 0)
-        return cli_error("%s '%s': %s", flag, arg, why);
-    if (!(v >= lo && v <= hi) || v != (double)(long long)v)
-        return cli_error("%s '%s': must be a whole number from %g to %g", flag, arg, lo, hi);
+    double v = *out;
+    int rc = scenario_whole_opt(flag, arg, lo, hi, &v);
     *out = (int)v;
-    return -1;
+    return rc;
 }
 
 /* The options that mean nothing to the functional run. */

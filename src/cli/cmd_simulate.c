@@ -15,21 +15,6 @@ static double wall_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* A whole-number option in lo..hi into *out (left alone when not given). */
-static int whole_opt(const char *flag, const char *arg, double lo, double hi, double *out)
-{
-    if (!arg)
-        return -1;
-    char why[256];
-    double v;
-    if (unit_parse(arg, UNIT_COUNT, &v, why, sizeof why) != 0)
-        return cli_error("%s '%s': %s", flag, arg, why);
-    if (!(v >= lo && v <= hi) || v != (double)(long long)v)
-        return cli_error("%s '%s': must be a whole number from %g to %g", flag, arg, lo, hi);
-    *out = v;
-    return -1;
-}
-
 static int trace_row(void *ctx, const struct sim_interval *iv)
 {
     FILE *f = ctx;
@@ -182,8 +167,8 @@ static int timing(struct cli_opts *o)
     c.sparsity = s.c.sparsity;
     c.overlap = s.c.overlap;
     c.global_seqs = s.c.global_seqs;
-    if ((rc = whole_opt("--steps", o->steps, 1, SIM_MAX_STEPS, &c.steps)) >= 0 ||
-        (rc = whole_opt("--memoryx-units", o->units, 1, SIM_MAX_UNITS, &c.units)) >= 0)
+    if ((rc = scenario_whole_opt("--steps", o->steps, 1, SIM_MAX_STEPS, &c.steps)) >= 0 ||
+        (rc = scenario_whole_opt("--memoryx-units", o->units, 1, SIM_MAX_UNITS, &c.units)) >= 0)
         return rc;
     if (c.global_seqs != (double)(long long)c.global_seqs)
         return cli_error("simulate: --batch %g: the simulator needs a whole number of sequences",

@@ -174,3 +174,17 @@ int scenario_load(const struct cli_opts *o, struct scenario *s)
         return cli_error("%s", err.msg);
     return -1;
 }
+
+int scenario_whole_opt(const char *flag, const char *arg, double lo, double hi, double *out)
+{
+    if (!arg)
+        return -1;
+    char why[256];
+    double v;
+    if (unit_parse(arg, UNIT_COUNT, &v, why, sizeof why) != 0)
+        return cli_error("%s '%s': %s", flag, arg, why);
+    if (!(v >= lo && v <= hi) || v != floor(v))
+        return cli_error("%s '%s': must be a whole number from %g to %g", flag, arg, lo, hi);
+    *out = v;
+    return -1;
+}

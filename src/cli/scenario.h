@@ -42,4 +42,8 @@ int scenario_whole_systems(const char *flag, const char *arg, double v);
 /* Parse a whole number of systems (1..CLUSTER_MAX_SYSTEMS) for flag. */
 int scenario_systems(const char *flag, const char *arg, double *out);
 
+/* A whole-number option (flag given arg) in lo..hi into *out, left alone
+ * when arg is NULL; -1 or an exit code after a message. */
+int scenario_whole_opt(const char *flag, const char *arg, double lo, double hi, double *out);
+
 #endif

@@ -19,7 +19,8 @@ struct cluster {
     double systems;       /* N, whole number >= 1                          */
     double memoryx_bytes; /* capacity of the chosen MemoryX tier           */
     double sparsity;      /* fraction of block weights that are zero       */
-    double overlap;       /* fraction of the iteration boundary hidden     */
+    double overlap;       /* share of a layer's update still to run when its
+                             next forward may start (0..1)                 */
     double global_seqs;   /* global batch, sequences per step              */
     double tokens;        /* training tokens at the reference batch        */
     double ref_seqs;      /* batch the token count was set for (the model's) */

@@ -1,0 +1,554 @@
+/* test_sim.c - the timing discrete-event simulator (src/sim/sim.h), checked
+ * on its own: nothing from src/model is used, so the two step-time
+ * computations stay independent.
+ *
+ * Expected counts come from the topology and packet layout sim.h documents
+ * (tree of SwarmX nodes, one packet per layer and pass, the embedding split
+ * into up to SIM_FIRST_PACKETS), and the lower bounds from the description
+ * and src/spec/tfm.h; none is read back from the counter it checks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "check.h"
+#include "load.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/sim.h"
+#include "spec/hw.h"
+#include "spec/tfm.h"
+#include "spec/wl.h"
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- helpers ---- */
+
+/* A shipped model on a shipped system, with an optional hardware --set. */
+struct setup {
+    struct wl_desc wl;
+    struct hw_desc hw;
+};
+
+static void load(struct setup *s, const char *model, const char *hw, const char *hw_set)
+{
+    const char *sets[1] = {hw_set};
+    load_model(model, NULL, 0, &s->wl);
+    load_hw(hw, sets, hw_set ? 1 : 0, &s->hw);
+}
+
+static struct sim_config config(const struct setup *s, double systems, double units,
+                                double sparsity, double global_seqs, double steps)
+{
+    struct sim_config c;
+    sim_config_init(&c, &s->hw, &s->wl);
+    c.systems = systems;
+    c.units = units;
+    c.sparsity = sparsity;
+    c.global_seqs = global_seqs;
+    c.steps = steps;
+    return c;
+}
+
+static void run(const struct sim_config *c, struct sim_result *r)
+{
+    struct cp_error err = {0};
+    memset(r, 0, sizeof *r);
+    assert_ok(sim_run(c, r, &err), err);
+}
+
+/* SwarmX levels and nodes of the tree sim.h describes: every level groups
+ * up to fanout items of the one below until one is left; with one system
+ * and several MemoryX units one node joins them. */
+static void tree_shape(long n, long fanout, long units, int *depth, long *nodes)
+{
+    *depth = 0;
+    *nodes = 0;
+    if (n == 1) {
+        if (units > 1) {
+            *depth = 1;
+            *nodes = 1;
+        }
+        return;
+    }
+    for (long len = n; len > 1;) {
+        len = (len + fanout - 1) / fanout;
+        *nodes += len;
+        ++*depth;
+    }
+}
+
+/* Packets per step (sim.h): per micro-batch and pass, one per block and one
+ * for the logits, and the embedding split into chunk-sized packets, at most
+ * SIM_FIRST_PACKETS (the embedding is never sparse). */
+static long long packets_per_step(const struct setup *s, double micro_batches)
+{
+    double chunks = ceil(tfm_embed_params(&s->wl) * s->wl.weight_bytes / s->hw.swx.chunk_bytes);
+    double first = fmin(SIM_FIRST_PACKETS, fmax(1, chunks));
+    return 2 * (long long)micro_batches * ((long long)first + (long long)s->wl.layers + 1);
+}
+
+/* ---- 1. conservation ---- */
+
+struct conservation_case {
+    const char *model, *hw, *hw_set;
+    double systems, units, sparsity, global_seqs;
+    long fanout;
+};
+
+/* Checks one configuration; prints every mismatch and returns how many. */
+static int check_conservation(const struct conservation_case *k)
+{
+    struct setup s;
+    load(&s, k->model, k->hw, k->hw_set);
+    assert_int_equal((long)s.hw.swx.fanout, k->fanout);
+    const double steps = 3;
+    struct sim_config c = config(&s, k->systems, k->units, k->sparsity, k->global_seqs, steps);
+    struct sim_result r;
+    run(&c, &r);
+
+    int depth;
+    long nodes;
+    tree_shape((long)k->systems, k->fanout, (long)k->units, &depth, &nodes);
+    assert_int_equal(r.depth, depth);
+    assert_int_equal(r.nodes, nodes);
+    assert_int_equal(r.packets, packets_per_step(&s, r.micro_batches));
+
+    int bad = 0;
+    for (int i = 0; i < SIM_NCOMP; i++) {
+        double sent = r.sent_bytes[i], recv = r.recv_bytes[i];
+        double rel = sent == 0 ? fabs(recv) : fabs(recv - sent) / fabs(sent);
+        if (!(rel <= 1e-12)) {
+            print_error("%s on %s%s%s, N=%g, units=%g, sparsity=%g: %s sent %.17g, "
+                        "received %.17g (x%.6g)\n",
+                        k->model, k->hw, k->hw_set ? " --set " : "", k->hw_set ? k->hw_set : "",
+                        k->systems, k->units, k->sparsity, sim_comp_name[i], sent, recv,
+                        recv / sent);
+            bad++;
+        }
+    }
+    /* Forward and backward passes have the same packets; every SwarmX node
+     * reduces each backward packet once, every MemoryX unit takes it in. */
+    long long bwd = r.packets / 2, nsteps = (long long)steps;
+    assert_int_equal(r.packets % 2, 0);
+    assert_int_equal(r.reductions, (long long)nodes * bwd * nsteps);
+    assert_int_equal(r.mx_received, (long long)k->units * bwd * nsteps);
+    return bad;
+}
+
+static void test_conservation(void **state)
+{
+    (void)state;
+    const char *f3 = "swarmx.fanout=3";
+    const struct conservation_case cases[] = {
+        {"gpt3-xl", "cs2", NULL, 1, 1, 0, 8, 2},     {"gpt3-xl", "cs2", NULL, 1, 3, 0.9, 8, 2},
+        {"gpt3-xl", "cs2", NULL, 2, 1, 0, 8, 2},     {"gpt3-xl", "cs2", f3, 2, 3, 0.9, 8, 3},
+        {"gpt3-xl", "cs2", NULL, 7, 3, 0.9, 14, 2},  {"gpt3-xl", "cs2", f3, 7, 1, 0, 7, 3},
+        {"gpt3-xl", "cs2", NULL, 64, 1, 0.9, 64, 2}, {"gpt3-xl", "cs2", f3, 64, 3, 0, 64, 3},
+        {"gpt3-175b", "cs3", f3, 7, 3, 0, 7, 3},
+    };
+    int bad = 0;
+    for (size_t i = 0; i < NELEM(cases); i++)
+        bad += check_conservation(&cases[i]);
+    if (bad) {
+        print_error("%d byte counts do not balance\n", bad);
+        fail();
+    }
+}
+
+/* ---- 2. determinism ---- */
+
+struct trace_hash {
+    uint64_t h;
+    long long n;
+};
+
+static void fnv(uint64_t *h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        *h ^= b[i];
+        *h *= 1099511628211u;
+    }
+}
+
+static int hash_interval(void *ctx, const struct sim_interval *iv)
+{
+    struct trace_hash *t = ctx;
+    int ints[] = {(int)iv->comp, iv->index, iv->step, iv->micro_batch, iv->layer, iv->packet};
+    double nums[] = {iv->start_s, iv->end_s, iv->bytes};
+    fnv(&t->h, nums, sizeof nums);
+    fnv(&t->h, ints, sizeof ints);
+    fnv(&t->h, iv->activity, strlen(iv->activity) + 1);
+    t->n++;
+    return 0;
+}
+
+static void hashed_run(struct sim_config *c, struct sim_result *r, struct trace_hash *t)
+{
+    *t = (struct trace_hash){14695981039346656037u, 0};
+    c->trace = hash_interval;
+    c->trace_ctx = t;
+    run(c, r);
+}
+
+static void test_deterministic(void **state)
+{
+    (void)state;
+    struct setup s;
+    load(&s, "gpt3-xl", "cs2", NULL);
+    struct sim_config c = config(&s, 7, 3, 0.5, 16, 3);
+    struct sim_result a, b;
+    struct trace_hash ta, tb;
+    hashed_run(&c, &a, &ta);
+    hashed_run(&c, &b, &tb);
+    assert_memory_equal(&a, &b, sizeof a);
+    assert_true(ta.n > 0);
+    assert_int_equal(ta.n, tb.n);
+    assert_true(ta.h == tb.h);
+    c.sparsity = 0.6;
+    hashed_run(&c, &b, &tb);
+    assert_true(ta.h != tb.h);
+    assert_true(a.step_s != b.step_s);
+}
+
+/* ---- 3. trace sanity ---- */
+
+struct trace_check {
+    const struct setup *s;
+    const struct sim_config *c;
+    long long n, bad;
+    double bytes[SIM_NCOMP], bytes_last[SIM_NCOMP]; /* whole run; last step */
+};
+
+static int check_interval(void *ctx, const struct sim_interval *iv)
+{
+    struct trace_check *t = ctx;
+    const struct wl_desc *wl = &t->s->wl;
+    int comp_ok = (int)iv->comp >= 0 && (int)iv->comp < SIM_NCOMP;
+    int is_update = comp_ok && iv->comp == SIM_UPDATE;
+    const char *want = NULL;
+    if (iv->activity && strcmp(iv->activity, "update") == 0)
+        want = is_update ? "update" : NULL;
+    else if (iv->activity && !is_update &&
+             (strcmp(iv->activity, "forward") == 0 || strcmp(iv->activity, "backward") == 0))
+        want = iv->activity;
+    int ok = comp_ok && want && iv->start_s >= 0 && iv->end_s >= iv->start_s &&
+             isfinite(iv->end_s) && iv->step >= 0 && iv->step < (int)t->c->steps &&
+             iv->index >= 0 && iv->micro_batch >= 0 && iv->layer >= 0 &&
+             iv->layer <= (int)wl->layers + 1 && iv->packet >= 0 &&
+             iv->packet < SIM_FIRST_PACKETS && (iv->layer == 0 || iv->packet == 0) &&
+             iv->bytes >= 0 && isfinite(iv->bytes);
+    if (!ok) {
+        if (t->bad++ < 5)
+            print_error("bad interval %lld: comp %d index %d %s step %d mb %d layer %d packet %d "
+                        "[%.17g, %.17g] bytes %.17g\n",
+                        t->n, (int)iv->comp, iv->index, iv->activity ? iv->activity : "(null)",
+                        iv->step, iv->micro_batch, iv->layer, iv->packet, iv->start_s, iv->end_s,
+                        iv->bytes);
+    } else {
+        t->bytes[iv->comp] += iv->bytes;
+        if (iv->step == (int)t->c->steps - 1)
+            t->bytes_last[iv->comp] += iv->bytes;
+    }
+    t->n++;
+    return 0;
+}
+
+static void check_trace(const char *model, const char *hw, double systems, double units,
+                        double sparsity, double global_seqs)
+{
+    struct setup s;
+    load(&s, model, hw, NULL);
+    struct sim_config c = config(&s, systems, units, sparsity, global_seqs, 3);
+    struct trace_check t = {.s = &s, .c = &c};
+    c.trace = check_interval;
+    c.trace_ctx = &t;
+    struct sim_result r;
+    run(&c, &r);
+    assert_int_equal(t.bad, 0);
+    /* sim.c's event loop starts one packet on one component per event, and
+     * every start is one busy interval. */
+    assert_int_equal(t.n, r.events);
+    for (int k = 0; k < SIM_NCOMP; k++) {
+        assert_rel(t.bytes[k], r.sent_bytes[k], 1e-9);
+        assert_rel(t.bytes_last[k], r.bytes[k], 1e-9);
+    }
+}
+
+static void test_trace_sane(void **state)
+{
+    (void)state;
+    check_trace("gpt3-xl", "cs2", 1, 1, 0, 8);
+    check_trace("gpt3-xl", "cs3", 7, 3, 0.9, 20);
+    check_trace("gpt3-175b", "cs2", 5, 2, 0, 5);
+}
+
+/* ---- 4. steady state ---- */
+
+static void check_steady(const char *model, const char *hw, double systems, double units,
+                         double global_seqs, double overlap)
+{
+    struct setup s;
+    load(&s, model, hw, NULL);
+    struct sim_result r2, r;
+    struct sim_config c = config(&s, systems, units, 0, global_seqs, 2);
+    c.overlap = overlap;
+    run(&c, &r2);
+    assert_true(r2.first_step_s > 0);
+    assert_true(r2.step_s > 0);
+    for (double steps = 3; steps <= 4; steps++) {
+        c.steps = steps;
+        run(&c, &r);
+        assert_rel(r.step_s, r2.step_s, 1e-9);
+        assert_true(r.first_step_s == r2.first_step_s); /* later steps cannot change it */
+    }
+}
+
+static void test_steady_state(void **state)
+{
+    (void)state;
+    check_steady("gpt3-xl", "cs2", 4, 1, 32, 0);
+    check_steady("gpt3-xl", "cs3", 9, 2, 30, 1);
+    check_steady("gpt3-175b", "cs2", 1, 1, 4, 0);
+    check_steady("gpt3-175b", "cs3", 2, 3, 8, 1);
+}
+
+/* ---- 5. physical bounds ---- */
+
+static void check_bounds(const char *model, const char *hw, double systems, double units,
+                         double global_seqs)
+{
+    struct setup s;
+    load(&s, model, hw, NULL);
+    struct sim_config c = config(&s, systems, units, 0, global_seqs, 3);
+    struct sim_result r;
+    run(&c, &r);
+    const struct hw_desc *h = &s.hw;
+    const struct wl_desc *w = &s.wl;
+    double m = r.micro_batches;
+    assert_true(m >= 1 && m == floor(m));
+
+    /* Streaming, dense (sparsity 0 streams every weight): each micro-batch
+     * takes every weight in twice (forward, backward) and sends every
+     * gradient out once, in and out on separate links. */
+    double rate = fmin(h->wse.io_bw_Bps, fmin(h->swx.link_bw_Bps, h->mx.bw_Bps));
+    double in_s = 2 * m * tfm_weight_bytes(w) / rate;
+    double out_s = m * tfm_grad_bytes(w) / rate;
+    double stream_s = fmax(in_s, out_s);
+
+    /* Compute on the most loaded system: ceil(G/N) sequences in m
+     * micro-batches of t_i tokens, each at hw_util(t_i) = u t_i / (t_i + h)
+     * of peak, so sum t_i / util(t_i) = (T + m h) / u whatever the split. */
+    double tokens = ceil(global_seqs / systems) * w->seq_len;
+    double flops = tfm_train_flops_per_token(w, w->recompute);
+    double compute_s = flops * tokens / h->wse.peak_flops;
+    double compute_util_s =
+        flops * (tokens + m * h->wse.util_half_tokens) / (h->wse.peak_flops * h->wse.utilization);
+
+    if (!(r.step_s >= stream_s * (1 - 1e-9) && r.step_s >= compute_s * (1 - 1e-9) &&
+          r.step_s >= compute_util_s * (1 - 1e-9))) {
+        print_error("%s on %s, N=%g, units=%g, batch %g: step %.9g s, streaming bound %.9g s, "
+                    "compute bound %.9g s (%.9g s at the description's utilisation)\n",
+                    model, hw, systems, units, global_seqs, r.step_s, stream_s, compute_s,
+                    compute_util_s);
+        fail();
+    }
+}
+
+static void test_physical_bounds(void **state)
+{
+    (void)state;
+    check_bounds("gpt3-xl", "cs2", 1, 1, 8);
+    check_bounds("gpt3-xl", "cs3", 4, 3, 16);
+    check_bounds("gpt3-xl", "cs2", 3, 1, 100);
+    check_bounds("gpt3-175b", "cs2", 1, 1, 5); /* nearly compute-bound */
+    check_bounds("gpt3-175b", "cs3", 2, 2, 12);
+    check_bounds("gpt3-175b", "cs2", 16, 1, 16);
+}
+
+/* ---- 6. weak scaling ---- */
+
+static void test_weak_scaling(void **state)
+{
+    (void)state;
+    struct setup s;
+    load(&s, "gpt3-xl", "cs2", NULL);
+    const double n[] = {1, 4, 16};
+    double step[NELEM(n)];
+    for (size_t i = 0; i < NELEM(n); i++) {
+        struct sim_config c = config(&s, n[i], 1, 0, 8 * n[i], 3);
+        struct sim_result r;
+        run(&c, &r);
+        step[i] = r.step_s;
+        if (i > 0 && !(step[i] > step[i - 1])) {
+            print_error("step at N=%g (%.17g s) not above N=%g (%.17g s)\n", n[i], step[i],
+                        n[i - 1], step[i - 1]);
+            fail();
+        }
+    }
+    assert_true(step[0] > 0);
+    assert_true((step[NELEM(n) - 1] - step[0]) / step[0] < 0.05);
+}
+
+/* ---- 7. boundary overlap ---- */
+
+static void check_overlap(const char *hw, double systems, double global_seqs)
+{
+    struct setup s;
+    load(&s, "gpt3-175b", hw, NULL);
+    struct sim_config c = config(&s, systems, 1, 0, global_seqs, 3);
+    struct sim_result r0, rh, r1;
+    c.overlap = 0;
+    run(&c, &r0);
+    c.overlap = 0.5;
+    run(&c, &rh);
+    c.overlap = 1;
+    run(&c, &r1);
+    if (!(r1.step_s < r0.step_s && r1.step_s <= rh.step_s && rh.step_s <= r0.step_s &&
+          r0.step_s - r1.step_s < 0.01 * r0.step_s)) {
+        print_error("%s, N=%g, batch %g: step %.17g s at overlap 0, %.17g at 0.5, %.17g at 1\n", hw,
+                    systems, global_seqs, r0.step_s, rh.step_s, r1.step_s);
+        fail();
+    }
+}
+
+static void test_overlap(void **state)
+{
+    (void)state;
+    struct setup s;
+    load(&s, "gpt3-175b", "cs2", NULL);
+    check_overlap("cs2", 1, s.wl.batch);
+    check_overlap("cs2", 1, 4);
+    check_overlap("cs3", 16, 64);
+}
+
+/* ---- 8. bad configuration ---- */
+
+enum field { F_SYSTEMS, F_UNITS, F_STEPS, F_SEQS, F_SPARSITY, F_OVERLAP, F_MEMORYX };
+
+static void test_bad_config(void **state)
+{
+    (void)state;
+    struct setup s;
+    load(&s, "gpt3-xl", "cs2", NULL);
+    const struct {
+        const char *option; /* the message must start with it and a colon */
+        enum field f;
+        double value;
+    } bad[] = {
+        {"--systems", F_SYSTEMS, 0},       {"--systems", F_SYSTEMS, 1.5},
+        {"--memoryx-units", F_UNITS, 0},   {"--memoryx-units", F_UNITS, 65},
+        {"--steps", F_STEPS, 0},           {"--batch", F_SEQS, 0},
+        {"--batch", F_SEQS, 2.5},          {"--sparsity", F_SPARSITY, -0.1},
+        {"--sparsity", F_SPARSITY, 0.995}, {"--sparsity", F_SPARSITY, NAN},
+        {"--overlap", F_OVERLAP, 1.5},     {"--memoryx", F_MEMORYX, 0},
+    };
+    for (size_t i = 0; i < NELEM(bad); i++) {
+        struct sim_config c = config(&s, 2, 1, 0, 8, 2);
+        switch (bad[i].f) {
+        case F_SYSTEMS:
+            c.systems = bad[i].value;
+            break;
+        case F_UNITS:
+            c.units = bad[i].value;
+            break;
+        case F_STEPS:
+            c.steps = bad[i].value;
+            break;
+        case F_SEQS:
+            c.global_seqs = bad[i].value;
+            break;
+        case F_SPARSITY:
+            c.sparsity = bad[i].value;
+            break;
+        case F_OVERLAP:
+            c.overlap = bad[i].value;
+            break;
+        case F_MEMORYX:
+            c.memoryx_bytes = bad[i].value;
+            break;
+        }
+        struct sim_result r;
+        struct cp_error err = {0};
+        assert_int_equal(sim_run(&c, &r, &err), CP_EINPUT);
+        assert_int_equal(err.status, CP_EINPUT);
+        size_t len = strlen(bad[i].option);
+        if (strncmp(err.msg, bad[i].option, len) != 0 || err.msg[len] != ':') {
+            print_error("case %zu: message \"%s\" does not start with %s:\n", i, err.msg,
+                        bad[i].option);
+            fail();
+        }
+    }
+    /* The same base configuration is accepted. */
+    struct sim_config c = config(&s, 2, 1, 0, 8, 2);
+    struct sim_result r;
+    run(&c, &r);
+}
+
+/* ---- 9. a trace callback that fails ---- */
+
+struct stop_after {
+    long long calls, stop_at;
+};
+
+static int stop_trace(void *ctx, const struct sim_interval *iv)
+{
+    struct stop_after *t = ctx;
+    (void)iv;
+    return ++t->calls >= t->stop_at;
+}
+
+static void test_trace_stops(void **state)
+{
+    (void)state;
+    struct setup s;
+    load(&s, "gpt3-xl", "cs2", NULL);
+    const long long stop_at[] = {1, 1000};
+    for (size_t i = 0; i < NELEM(stop_at); i++) {
+        struct sim_config c = config(&s, 4, 2, 0, 8, 3);
+        struct stop_after t = {0, stop_at[i]};
+        c.trace = stop_trace;
+        c.trace_ctx = &t;
+        struct sim_result r;
+        struct cp_error err = {0};
+        assert_int_equal(sim_run(&c, &r, &err), CP_EIO);
+        assert_int_equal(err.status, CP_EIO);
+        assert_true(err.msg[0] != '\0');
+        assert_int_equal(t.calls, stop_at[i]); /* not called again */
+    }
+}
+
+/* ---- 10. scale ---- */
+
+static void test_large_tree(void **state)
+{
+    (void)state;
+    struct setup s;
+    load(&s, "gpt3-175b", "cs2", NULL);
+    struct sim_config c = config(&s, 2048, 1, 0, 2048, 2);
+    struct sim_result r;
+    run(&c, &r);
+    assert_true(isfinite(r.step_s) && r.step_s > 0);
+    assert_int_equal(r.count[SIM_COMPUTE], 2048);
+    assert_int_equal(r.count[SIM_SYS_INGRESS], 2048);
+    assert_int_equal(r.depth, 11);
+    assert_int_equal(r.nodes, 2047);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_conservation),    cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_trace_sane),      cmocka_unit_test(test_steady_state),
+        cmocka_unit_test(test_physical_bounds), cmocka_unit_test(test_weak_scaling),
+        cmocka_unit_test(test_overlap),         cmocka_unit_test(test_bad_config),
+        cmocka_unit_test(test_trace_stops),     cmocka_unit_test(test_large_tree),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
