@@ -475,6 +475,7 @@ static void release(struct sim *s, struct comp *u, double when)
 {
     u->free_s = fmax(u->free_s, when);
     if (++u->released == u->need) {
+        u->recv += u->bytes; /* every receiver has taken the packet */
         u->busy = 0;
         try_queue(s, u);
     }
@@ -536,7 +537,6 @@ static void start(struct sim *s, struct comp *x, double now)
         end = fmax(end, x->last_s + q);
     for (int i = 0; i < x->nup; i++) {
         struct comp *u = &s->c[s->ups[x->up0 + i]];
-        u->recv += u->bytes;
         double lead = SIM_BUFFER_CHUNKS * fmax(q, u->q_s) + x->lat_s;
         release(s, u, fmax(u->end_s, end - lead));
     }
