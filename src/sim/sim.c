@@ -69,7 +69,6 @@ struct sim {
     double *upd_end; /* [unit][update index] */
     int *upd_step;
     double *step_end;
-    double gate_frac;
     double tokens_seq;
     long long g_seqs;
     struct evq q;
