@@ -27,7 +27,7 @@ LIBS     := -lcsv -linih -lgsl -lgslcblas -lm
 TEST_LIBS := -lcmocka
 
 B        ?= build
-CORE_SRC := $(wildcard src/base/*.c src/spec/*.c src/model/*.c src/sim/*.c)
+CORE_SRC := $(wildcard src/base/*.c src/spec/*.c src/model/*.c src/sim/*.c src/plan/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
 DATA     := $(wildcard hw/*.ini models/*.ini) reports/claims.csv
 TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Run every test: the cmocka programs in build/tests/ and the command-line
-# tests in tests/cli.sh; print each failure and end with "N passed, N failed".
+# tests in tests/cli*.sh; print each failure and end with "N passed, N failed".
 # Exit status 0 only if nothing failed.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -34,18 +34,21 @@ for t in "$B"/tests/test_*; do
     fail=$((fail + f))
 done
 
-B="$B" sh tests/cli.sh >"$log" 2>&1
-grep -E '^not ok' "$log"
-p=$(grep -c '^ok ' "$log")
-f=$(grep -c '^not ok' "$log")
-if ! grep -q '^# cli done' "$log"; then
-    echo "FAIL: tests/cli.sh stopped early:"
-    tail -n 5 "$log"
-    f=$((f + 1))
-fi
-echo "tests/cli.sh: $p passed, $f failed"
-pass=$((pass + p))
-fail=$((fail + f))
+# Command-line test scripts: TAP lines, ending with "# NAME done".
+for script in tests/cli*.sh; do
+    B="$B" sh "$script" >"$log" 2>&1
+    grep -E '^not ok' "$log"
+    p=$(grep -c '^ok ' "$log")
+    f=$(grep -c '^not ok' "$log")
+    if ! grep -q '^# .* done$' "$log"; then
+        echo "FAIL: $script stopped early:"
+        tail -n 5 "$log"
+        f=$((f + 1))
+    fi
+    echo "$script: $p passed, $f failed"
+    pass=$((pass + p))
+    fail=$((fail + f))
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

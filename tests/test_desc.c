@@ -62,9 +62,11 @@ static const char hw_ok[] = "[system]\n"                        /*  1 */
                             "critical_exponent = 0.21\n"        /* 35 */
                             "loss_params = 8.8e13\n"            /* 36 */
                             "loss_exponent = 0.076\n"           /* 37 */
-                            "[tiers]\n"                         /* 38 */
-                            "small = 1.5 TB\n"                  /* 39 */
-                            "big = 2.4 PB\n";                   /* 40 */
+                            "[system]\n"                        /* 38 */
+                            "max_systems = 192\n"               /* 39 */
+                            "[tiers]\n"                         /* 40 */
+                            "small = 1.5 TB\n"                  /* 41 */
+                            "big = 2.4 PB\n";                   /* 42 */
 
 static const char wl_ok[] = "[model]\n"         /* 1 */
                             "name = Test GPT\n" /* 2 */
@@ -565,7 +567,7 @@ static void test_set_tiers(void **state)
         size_t o = strlen(more);
         snprintf(more + o, sizeof more - o, "%st%d = %d TB", i ? "\n" : "", i, i + 1);
     }
-    char *text = edit(hw_ok, 41, more); /* 16 tiers */
+    char *text = edit(hw_ok, 43, more); /* 16 tiers */
     const char *s17[] = {"tiers.small=3 TB", "tiers.one_more=9 TB"};
     st = hw_load(text, ORIGIN, s17, 2, &h, NULL, &err);
     assert_msg(err, st, "--set tiers.one_more: more than 16 entries", NULL);
@@ -651,14 +653,14 @@ static void test_err_wrong_dimension(void **state)
     HW_EXPECT(6, "utilization = 45 GB", "t.ini:6: system.utilization: unit 'GB' is a size", NULL);
     WL_EXPECT(3, "layers = 24 GB", "t.ini:3: model.layers: unit 'GB' is a size",
               "a count is expected");
-    HW_EXPECT(40, "big = 2.4 PB/s", "t.ini:40: tiers.big: unit 'PB/s' is a bandwidth", NULL);
+    HW_EXPECT(42, "big = 2.4 PB/s", "t.ini:42: tiers.big: unit 'PB/s' is a bandwidth", NULL);
 }
 
 static void test_err_missing_unit(void **state)
 {
     (void)state;
     HW_EXPECT(7, "power = 23000", "t.ini:7: system.power: missing unit", "e.g. 23 kW");
-    HW_EXPECT(39, "small = 1.5e12", "t.ini:39: tiers.small: missing unit", NULL);
+    HW_EXPECT(41, "small = 1.5e12", "t.ini:41: tiers.small: missing unit", NULL);
 }
 
 static void test_err_missing_required(void **state)
@@ -685,11 +687,11 @@ static void test_err_missing_required(void **state)
     assert_msg(err, st, "t.ini:3: model.hidden: missing required key", NULL);
     /* a whole section missing: reported at the end of the file */
     char buf[sizeof hw_ok];
-    const char *cut = strstr(hw_ok, "[batch]"), *rest = strstr(hw_ok, "[tiers]");
+    const char *cut = strstr(hw_ok, "[batch]"), *rest = strstr(hw_ok, "[system]\nmax_systems");
     snprintf(buf, sizeof buf, "%.*s%s", (int)(cut - hw_ok), hw_ok, rest);
     struct hw_desc h;
     st = hw_load(buf, ORIGIN, NULL, 0, &h, NULL, &err);
-    assert_msg(err, st, "t.ini:35: batch.critical_tokens: missing required key",
+    assert_msg(err, st, "t.ini:37: batch.critical_tokens: missing required key",
                "under [batch], a section this file lacks: B*");
     st = wl_load("# only a comment\n\n", "c.ini", NULL, 0, &w, NULL, &err);
     assert_msg(err, st, "c.ini:2: model.layers: missing required key",
@@ -741,7 +743,7 @@ static void test_err_duplicate_key(void **state)
     /* a second [model] header does not reset the check */
     WL_EXPECT(10, "[model]\nvocab = 50257",
               "t.ini:11: model.vocab: duplicate key (first given on line 7)", NULL);
-    HW_EXPECT(41, "small = 3 TB", "t.ini:41: tiers.small: duplicate key", NULL);
+    HW_EXPECT(43, "small = 3 TB", "t.ini:43: tiers.small: duplicate key", NULL);
 }
 
 static void test_err_negative(void **state)
@@ -751,7 +753,7 @@ static void test_err_negative(void **state)
     HW_EXPECT(7, "power = -23.5 kW", "t.ini:7: system.power: must not be negative", NULL);
     WL_EXPECT(10, "master_bytes = -4 B", "t.ini:10: model.master_bytes: must not be negative",
               NULL);
-    HW_EXPECT(39, "small = -1.5 TB", "t.ini:39: tiers.small: must be greater than zero", NULL);
+    HW_EXPECT(41, "small = -1.5 TB", "t.ini:41: tiers.small: must be greater than zero", NULL);
 }
 
 static void test_err_zero(void **state)
@@ -763,7 +765,7 @@ static void test_err_zero(void **state)
               NULL);
     WL_EXPECT(10, "ffn = 0", "t.ini:10: model.ffn: must be greater than zero", NULL);
     WL_EXPECT(10, "act_bytes = 0 B", "t.ini:10: model.act_bytes: must be greater than zero", NULL);
-    HW_EXPECT(40, "big = 0 PB", "t.ini:40: tiers.big: must be greater than zero", NULL);
+    HW_EXPECT(42, "big = 0 PB", "t.ini:42: tiers.big: must be greater than zero", NULL);
 }
 
 static void test_err_nan_inf(void **state)
@@ -828,7 +830,7 @@ static void test_err_syntax(void **state)
               "comment",
               NULL);
     WL_EXPECT(9, "[model", "t.ini:9: syntax error", NULL);
-    HW_EXPECT(40, "big 2.4 PB", "t.ini:40: syntax error", NULL);
+    HW_EXPECT(42, "big 2.4 PB", "t.ini:42: syntax error", NULL);
     /* inih takes "= 5" as an empty key name: still an error on its line */
     WL_EXPECT(10, "= 5", "t.ini:10: model.: empty key name", NULL);
     /* inih's continuation lines are turned off: an indented line is an error */
@@ -913,15 +915,15 @@ static void test_err_tiers(void **state)
         size_t o = strlen(more);
         snprintf(more + o, sizeof more - o, "%st%d = %d.5 TB", i ? "\n" : "", i, i + 1);
     }
-    char *text = edit(hw_ok, 41, more); /* 2 + 15 = 17 tiers */
+    char *text = edit(hw_ok, 43, more); /* 2 + 15 = 17 tiers */
     struct hw_desc h;
     struct cp_error err = {0};
     cp_status st = hw_load(text, ORIGIN, NULL, 0, &h, NULL, &err);
-    assert_msg(err, st, "t.ini:55: tiers.t14: more than 16 entries", NULL);
+    assert_msg(err, st, "t.ini:57: tiers.t14: more than 16 entries", NULL);
     free(text);
     char *less = strrchr(more, '\n');
     *less = '\0';
-    text = edit(hw_ok, 41, more); /* 16 tiers */
+    text = edit(hw_ok, 43, more); /* 16 tiers */
     assert_ok(hw_load(text, ORIGIN, NULL, 0, &h, NULL, &err), err);
     assert_int_equal(h.mx.tiers.n, 16);
     assert_string_equal(h.mx.tiers.item[15].name, "t13");

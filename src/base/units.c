@@ -20,6 +20,7 @@ static const struct dim_info dims[UNIT_NDIMS] = {
     [UNIT_FLOP_RATE] = {"FLOP rate", "FLOP/s", "7.5 PFLOP/s"},
     [UNIT_TIME] = {"time", "s", "1.5 us"},
     [UNIT_POWER] = {"power", "W", "23 kW"},
+    [UNIT_ENERGY] = {"energy", "J", "500 MWh"},
 };
 
 const char *unit_dim_name(unit_dim d)
@@ -64,7 +65,8 @@ static const struct base_unit bases[] = {
     {"B", UNIT_BYTES, 1.0, 1},       {"b", UNIT_BYTES, 0.125, 1},
     {"B/s", UNIT_BYTE_RATE, 1.0, 1}, {"b/s", UNIT_BYTE_RATE, 0.125, 1},
     {"FLOP", UNIT_FLOP, 1.0, 0},     {"FLOP/s", UNIT_FLOP_RATE, 1.0, 0},
-    {"W", UNIT_POWER, 1.0, 0},       {"", UNIT_COUNT, 1.0, 0},
+    {"W", UNIT_POWER, 1.0, 0},       {"J", UNIT_ENERGY, 1.0, 0},
+    {"Wh", UNIT_ENERGY, 3600.0, 0},  {"", UNIT_COUNT, 1.0, 0},
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

@@ -14,6 +14,7 @@
  *   FLOP rate    FLOP/s                         e.g. 7.5 PFLOP/s
  *   time         s ms us ns min h d             e.g. 1.5 us
  *   power        W (with prefixes)              e.g. 23 kW
+ *   energy       J, Wh (with prefixes)          e.g. 500 MWh, 3.6 GJ
  *   count        no unit, or a bare decimal prefix   e.g. 3e11, 300 G
  *   fraction     no unit (0..1) or %            e.g. 0.45, 45 %
  */
@@ -31,6 +32,7 @@ typedef enum {
     UNIT_FLOP_RATE,
     UNIT_TIME,
     UNIT_POWER,
+    UNIT_ENERGY,
     UNIT_NDIMS
 } unit_dim;
 

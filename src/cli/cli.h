@@ -23,6 +23,10 @@ enum cli_opt {
                                --overlap --price --batch-penalty */
     OPT_SCALE = 1u << 4,    /* --systems --weak --strong */
     OPT_SIM = 1u << 5,      /* --steps --trace --functional --memoryx-units --optimizer */
+    OPT_PLAN = 1u << 6,     /* --deadline --budget --energy --allow-sparsity --allow-batch
+                               --verbose */
+    OPT_CALIB = 1u << 7,    /* --fit -o */
+    OPT_UNC = 1u << 8,      /* --uncertainty[=SAMPLES] --seed */
 };
 
 struct cli_opts {
@@ -30,6 +34,7 @@ struct cli_opts {
     const char *data_dir;
     const char *sets[CLI_MAX_SETS];
     size_t nsets;
+    const char *overlay;            /* --hw-overlay FILE (with --set)                */
     const char *args[CLI_MAX_ARGS]; /* positional arguments */
     size_t nargs;
     struct cat_dirs dirs; /* filled by main from the options */
@@ -40,6 +45,10 @@ struct cli_opts {
     int weak, strong;
     const char *steps, *trace, *units, *optimizer; /* simulate */
     int functional;
+    const char *deadline, *budget, *energy; /* plan targets */
+    int allow_sparsity, allow_batch, verbose;
+    const char *fit, *output;       /* calibrate */
+    const char *uncertainty, *seed; /* "" for --uncertainty without a count */
 };
 
 struct cli_cmd {
@@ -80,5 +89,8 @@ int cmd_capacity(struct cli_opts *o);
 int cmd_claims(struct cli_opts *o);
 int cmd_simulate(struct cli_opts *o);
 int cmd_crosscheck(struct cli_opts *o);
+int cmd_plan(struct cli_opts *o);
+int cmd_calibrate(struct cli_opts *o);
+int cmd_sensitivity(struct cli_opts *o);
 
 #endif

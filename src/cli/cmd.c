@@ -94,6 +94,50 @@ const struct cli_cmd cli_cmds[] = {
      "of the step times, worst first, then a summary.  Exit status 1 when the\n"
      "largest |rel_diff| exceeds 2 % or the median exceeds 0.5 %.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR, 0, 0, cmd_crosscheck},
+    {"plan",
+     "plan [-m MODEL] [-s SYSTEM] --deadline TIME | --energy ENERGY | --budget AMOUNT --price P\n"
+     "       [--allow-sparsity] [--allow-batch] [--verbose] [--uncertainty[=SAMPLES]] [--seed S]\n"
+     "       [scenario options] [--set ...] [--csv] [--data-dir DIR]",
+     "the smallest cluster that meets a deadline or energy target, or the largest a budget buys",
+     "Finds the number of systems (and MemoryX tier) for a target: --deadline,\n"
+     "the smallest cluster that trains within TIME; --energy, the smallest that\n"
+     "uses at most ENERGY; --budget with --price (per system-hour), the largest\n"
+     "cluster whose cost stays within AMOUNT.  Targets combine: every one given\n"
+     "must hold.  The global batch is the model's; the cluster is searched from\n"
+     "1 to the smaller of the generation's max_systems and the batch.  With\n"
+     "--allow-sparsity, the least sparsity that makes the target reachable is\n"
+     "added; with --allow-batch the batch may grow to one sequence per system\n"
+     "(the extra tokens of a larger batch are charged) up to the critical batch.\n"
+     "Prints the chosen configuration's estimate and the runners-up either side;\n"
+     "--verbose shows the solver's iterations.  --csv: the chosen configuration,\n"
+     "then the runners-up, with the columns of estimate --csv.  Exit status 1\n"
+     "when the target cannot be reached (the best achievable figure is shown).\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_PLAN | OPT_UNC, 0, 0, cmd_plan},
+    {"calibrate",
+     "calibrate DATA.csv --fit section.key[,section.key...] [-o OVERLAY.ini] [--set ...]\n"
+     "       [--csv] [--data-dir DIR]",
+     "fit hardware keys to measured step times, throughputs or speedups",
+     "Reads measured points (CSV, format in cerebras-plan(5)): model, system,\n"
+     "systems, sparsity, batch, the quantity measured (step_time_s, tokens_per_s\n"
+     "or speedup against one system under weak scaling) and its value.  Fits the\n"
+     "numeric hardware keys named by --fit by nonlinear least squares on the\n"
+     "relative residuals ln(model / measured), and prints each fitted value with\n"
+     "its standard error, every point's residual and the fit's quality.  -o\n"
+     "writes the fitted values as an overlay that --hw-overlay applies to any\n"
+     "command.  A malformed file is exit status 2 with its line and column.\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_CALIB, 1, 1, cmd_calibrate},
+    {"sensitivity",
+     "sensitivity [-m MODEL] [-s SYSTEM] [-n N] [scenario options] [--set ...] [--csv]\n"
+     "       [--data-dir DIR]",
+     "elasticity of time-to-train to every numeric hardware key, largest first",
+     "For each numeric key of SYSTEM's description, the elasticity\n"
+     "d ln(time-to-train) / d ln(value) at the configuration (a central\n"
+     "difference in ln(value)), with the key's value and +- range, sorted by\n"
+     "size: +1 means time grows in proportion to the value, -1 in inverse\n"
+     "proportion, 0 that it does not matter here.  Keys whose value is 0 have no\n"
+     "elasticity and are listed last.  The first rows are the figures that most\n"
+     "deserve to be measured.\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_sensitivity},
     {"help", "help [COMMAND]", "describe the program or one command", "", 0, 0, 1, cmd_help},
 };
 
@@ -115,10 +159,11 @@ void cli_usage(FILE *f)
           "commands:\n",
           f);
     for (size_t i = 0; i < cli_ncmds; i++)
-        fprintf(f, "  %-8s  %s\n", cli_cmds[i].name, cli_cmds[i].summary);
+        fprintf(f, "  %-11s  %s\n", cli_cmds[i].name, cli_cmds[i].summary);
     fputs("\noptions (where a command takes them):\n"
           "  --csv                    RFC 4180 CSV in SI base units\n"
           "  --set section.key=value  override a description key (repeatable)\n"
+          "  --hw-overlay FILE        apply a hardware overlay (e.g. from calibrate -o)\n"
           "  --data-dir DIR           look for DIR/models/NAME.ini and DIR/hw/NAME.ini first\n"
           "  -h, --help               help for the program or the command\n"
           "  -V, --version            print the version\n\n"

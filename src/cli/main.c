@@ -57,6 +57,16 @@ enum {
     LONG_FUNCTIONAL,
     LONG_UNITS,
     LONG_OPTIMIZER,
+    LONG_OVERLAY,
+    LONG_DEADLINE,
+    LONG_BUDGET,
+    LONG_ENERGY,
+    LONG_ALLOW_SPARSITY,
+    LONG_ALLOW_BATCH,
+    LONG_VERBOSE,
+    LONG_FIT,
+    LONG_UNCERTAINTY,
+    LONG_SEED,
 };
 
 static const struct option long_opts[] = {
@@ -81,6 +91,17 @@ static const struct option long_opts[] = {
     {"functional", no_argument, NULL, LONG_FUNCTIONAL},
     {"memoryx-units", required_argument, NULL, LONG_UNITS},
     {"optimizer", required_argument, NULL, LONG_OPTIMIZER},
+    {"hw-overlay", required_argument, NULL, LONG_OVERLAY},
+    {"deadline", required_argument, NULL, LONG_DEADLINE},
+    {"budget", required_argument, NULL, LONG_BUDGET},
+    {"energy", required_argument, NULL, LONG_ENERGY},
+    {"allow-sparsity", no_argument, NULL, LONG_ALLOW_SPARSITY},
+    {"allow-batch", no_argument, NULL, LONG_ALLOW_BATCH},
+    {"verbose", no_argument, NULL, LONG_VERBOSE},
+    {"fit", required_argument, NULL, LONG_FIT},
+    {"output", required_argument, NULL, 'o'},
+    {"uncertainty", optional_argument, NULL, LONG_UNCERTAINTY},
+    {"seed", required_argument, NULL, LONG_SEED},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -92,7 +113,7 @@ static const struct option long_opts[] = {
 static int takes_value(const char *arg)
 {
     if (arg[0] == '-' && arg[1] && arg[1] != '-' && arg[2] == '\0')
-        return strchr("msn", arg[1]) != NULL;
+        return strchr("msno", arg[1]) != NULL;
     size_t n = strlen(arg);
     if (n < 3 || arg[1] != '-' || strchr(arg, '='))
         return 0;
@@ -163,6 +184,21 @@ static unsigned scenario_mask(int ch)
     case LONG_UNITS:
     case LONG_OPTIMIZER:
         return OPT_SIM;
+    case LONG_DEADLINE:
+    case LONG_BUDGET:
+    case LONG_ENERGY:
+    case LONG_ALLOW_SPARSITY:
+    case LONG_ALLOW_BATCH:
+    case LONG_VERBOSE:
+        return OPT_PLAN;
+    case LONG_FIT:
+    case 'o':
+        return OPT_CALIB;
+    case LONG_UNCERTAINTY:
+    case LONG_SEED:
+        return OPT_UNC;
+    case LONG_OVERLAY:
+        return OPT_SET;
     default:
         return 0;
     }
@@ -225,6 +261,39 @@ static void scenario_option(struct cli_opts *o, int ch, const char *arg)
     case LONG_OPTIMIZER:
         o->optimizer = arg;
         break;
+    case LONG_OVERLAY:
+        o->overlay = arg;
+        break;
+    case LONG_DEADLINE:
+        o->deadline = arg;
+        break;
+    case LONG_BUDGET:
+        o->budget = arg;
+        break;
+    case LONG_ENERGY:
+        o->energy = arg;
+        break;
+    case LONG_ALLOW_SPARSITY:
+        o->allow_sparsity = 1;
+        break;
+    case LONG_ALLOW_BATCH:
+        o->allow_batch = 1;
+        break;
+    case LONG_VERBOSE:
+        o->verbose = 1;
+        break;
+    case LONG_FIT:
+        o->fit = arg;
+        break;
+    case 'o':
+        o->output = arg;
+        break;
+    case LONG_UNCERTAINTY:
+        o->uncertainty = arg ? arg : "";
+        break;
+    case LONG_SEED:
+        o->seed = arg;
+        break;
     default:
         break;
     }
@@ -236,7 +305,7 @@ static int parse_options(const struct cli_cmd *c, int argc, char **argv, struct 
 {
     opterr = 0;
     optind = 1;
-    for (int ch; (ch = getopt_long(argc, argv, ":hVm:s:n:", long_opts, NULL)) != -1;) {
+    for (int ch; (ch = getopt_long(argc, argv, ":hVm:s:n:o:", long_opts, NULL)) != -1;) {
         switch (ch) {
         case 'h':
             cli_cmd_help(stdout, c);
@@ -281,6 +350,13 @@ static int parse_options(const struct cli_cmd *c, int argc, char **argv, struct 
         if (o->nargs == CLI_MAX_ARGS)
             return cli_error("%s: too many arguments", c->name);
         o->args[o->nargs++] = argv[i];
+    }
+    /* "--uncertainty 500": a count after the option, for commands without
+     * positional arguments (getopt takes optional values only after '='). */
+    if (o->uncertainty && !*o->uncertainty && c->max_args == 0 && o->nargs == 1 &&
+        strspn(o->args[0], "0123456789") == strlen(o->args[0])) {
+        o->uncertainty = o->args[0];
+        o->nargs = 0;
     }
     if (o->nargs < c->min_args || o->nargs > c->max_args)
         return cli_error("%s: wrong number of arguments; usage: cerebras-plan %s", c->name,

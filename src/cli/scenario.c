@@ -33,7 +33,14 @@ static int load_one(const struct cli_opts *o, const char *name, enum cat_kind ki
         st = wl_load(e.text, e.origin, sets, nsets, &s->wl, NULL, &err);
         snprintf(s->model, sizeof s->model, "%s", e.name);
     } else {
-        st = hw_load(e.text, e.origin, sets, nsets, &s->hw, NULL, &err);
+        struct cat_entry ov = {.text = NULL};
+        if (o->overlay)
+            st = cat_read_file(o->overlay, &ov, &err);
+        if (st == CP_OK)
+            st = hw_load_overlay(e.text, e.origin, ov.text, o->overlay, sets, nsets, &s->hw,
+                                 &s->hw_src, &err);
+        if (o->overlay && ov.text)
+            cat_entry_free(&ov);
         snprintf(s->system, sizeof s->system, "%s", e.name);
     }
     cat_entry_free(&e);
@@ -162,6 +169,7 @@ int scenario_load(const struct cli_opts *o, struct scenario *s)
     }
     if (o->overlap && (rc = parse_opt("--overlap", o->overlap, UNIT_FRACTION, &c->overlap)) >= 0)
         return rc;
+    c->overlap_set = o->overlap != NULL;
     if (o->price) {
         if ((rc = parse_opt("--price", o->price, UNIT_COUNT, &c->price)) >= 0)
             return rc;

@@ -16,6 +16,7 @@ struct scenario {
     char tier[DESC_NAME_MAX]; /* tier name, or the capacity as given */
     struct wl_desc wl;
     struct hw_desc hw;
+    struct desc_src hw_src; /* origins and +- ranges of the hardware keys */
     struct cluster c;
 };
 

@@ -13,6 +13,7 @@ void cluster_init(struct cluster *c, const struct hw_desc *hw, const struct wl_d
     c->memoryx_bytes = hw->mx.capacity_bytes;
     c->sparsity = 0;
     c->overlap = hw->mx.boundary_overlap;
+    c->overlap_set = 0;
     c->global_seqs = wl->batch;
     c->tokens = tfm_tokens(wl);
     c->ref_seqs = wl->batch;

@@ -21,6 +21,7 @@ struct cluster {
     double sparsity;      /* fraction of block weights that are zero       */
     double overlap;       /* share of a layer's update still to run when its
                              next forward may start (0..1)                 */
+    int overlap_set;      /* overlap was given; else it is hw's boundary_overlap */
     double global_seqs;   /* global batch, sequences per step              */
     double tokens;        /* training tokens at the reference batch        */
     double ref_seqs;      /* batch the token count was set for (the model's) */

@@ -40,16 +40,16 @@ enum step_res {
 extern const char *const step_res_name[STEP_NRES];
 
 struct step_result {
-    double local_seqs; /* sequences per step on the most loaded system: ceil(G / N) */
-    double max_seqs;                    /* sequences per system that fit in SRAM          */
-    double micro_batches;               /* m                                             */
-    double micro_tokens;                /* tokens per system per micro-batch             */
-    double stream_bw;                   /* bytes/s of the weight and gradient streams     */
-    double flash_fraction;              /* of MemoryX state, on flash                     */
-    double pass_s[TFM_NPASSES];         /* wafer compute per pass, whole step        */
-    double recompute_s;                 /* the recomputed forward, whole step             */
-    double busy[STEP_NRES];             /* time each resource works, whole step      */
-    double critical[STEP_NRES];         /* time each resource sets the pace; sums to step_s */
+    double local_seqs;          /* sequences per step on the most loaded system: ceil(G / N) */
+    double max_seqs;            /* sequences per system that fit in SRAM          */
+    double micro_batches;       /* m                                             */
+    double micro_tokens;        /* tokens per system per micro-batch             */
+    double stream_bw;           /* bytes/s of the weight and gradient streams     */
+    double flash_fraction;      /* of MemoryX state, on flash                     */
+    double pass_s[TFM_NPASSES]; /* wafer compute per pass, whole step        */
+    double recompute_s;         /* the recomputed forward, whole step             */
+    double busy[STEP_NRES];     /* time each resource works, whole step      */
+    double critical[STEP_NRES]; /* time each resource sets the pace; sums to step_s */
     double fill_s, drain_s, boundary_s; /* boundary: update of one chunk */
     double first_bwd_s;                 /* first layer's backward, last micro-batch */
     double hidden_s;                    /* hidden by the overlap; busy[STEP_LATENCY] =

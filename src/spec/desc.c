@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* inih's buffer holds INI_MAX_LINE bytes including "\r\n\0". */
@@ -43,7 +44,8 @@ struct parse {
     struct desc_src *src;
     struct reader rd;
     struct cp_error *err;
-    int failed; /* line of the first error the handler found, or 0 */
+    int failed;  /* line of the first error the handler found, or 0 */
+    int overlay; /* desc_overlay(): keys land on a loaded description */
     int seen[DESC_MAX_KEYS];
     char list_seen[DESC_LIST_MAX];
 };
@@ -143,22 +145,80 @@ static int check_number(const struct desc_key *k, double v, char *why, size_t n)
     return 0;
 }
 
-/* Convert value for key k into target; on failure write why. */
-static int store(const struct desc_key *k, const char *value, void *target, char *why, size_t n)
+/* Split "V +- R" (or "V ± R") in buf: cut buf after V and return R, or
+ * NULL when there is no range. */
+static char *split_range(char *buf)
+{
+    char *p = strstr(buf, "+-"), *q = strstr(buf, "\xc2\xb1");
+    if (q && (!p || q < p))
+        p = q;
+    if (!p)
+        return NULL;
+    *p = '\0';
+    trim_end(buf);
+    p += 2;
+    while (isspace((unsigned char)*p))
+        p++;
+    return p;
+}
+
+/* Parse the range text r of key k around centre v into *spread. */
+static int parse_spread(const struct desc_key *k, double v, const char *r, double *spread,
+                        char *why, size_t n)
+{
+    if (k->flags & DESC_INTEGER)
+        return snprintf(why, n, "a whole-number key takes no +- range"), -1;
+    size_t len = strlen(r);
+    if (len > 0 && r[len - 1] == '%') {
+        char *end;
+        double pct = strtod(r, &end);
+        while (isspace((unsigned char)*end))
+            end++;
+        if (end == r || *end != '%' || !isfinite(pct) || pct < 0)
+            return snprintf(why, n, "range '+- %s': expected a percentage such as 50%%", r), -1;
+        *spread = pct / 100 * fabs(v);
+    } else if (unit_parse(r, k->dim, spread, why, n) != 0) {
+        return -1;
+    }
+    if (!(*spread >= 0) || !isfinite(*spread))
+        return snprintf(why, n, "range '+- %s' must be a finite non-negative amount", r), -1;
+    char sub[160];
+    double ends[2] = {v - *spread, v + *spread};
+    for (int i = 0; i < 2; i++)
+        if (check_number(k, ends[i], sub, sizeof sub) != 0)
+            return snprintf(why, n, "range reaches %g, which %s", ends[i], sub), -1;
+    return 0;
+}
+
+/* Convert value for key k into target and its range into *spread (0 for
+ * none); on failure write why. */
+static int store(const struct desc_key *k, const char *value, void *target, double *spread,
+                 char *why, size_t n)
 {
     char *field = (char *)target + k->off;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", value);
+    char *range = split_range(buf);
+    *spread = 0;
+    if (range && k->type != DESC_NUM && k->type != DESC_NUM_OR_WORD)
+        return snprintf(why, n, "only a number takes a +- range"), -1;
     switch (k->type) {
     case DESC_NUM_OR_WORD:
-        if (strcmp(value, k->choices) == 0) {
+        if (strcmp(buf, k->choices) == 0) {
+            if (range)
+                return snprintf(why, n, "'%s' takes no +- range", k->choices), -1;
             *(int *)((char *)target + k->word_off) = 1;
             return 0;
         }
         /* fall through */
     case DESC_NUM: {
-        double v;
-        if (unit_parse(value, k->dim, &v, why, n) != 0 || check_number(k, v, why, n) != 0)
+        double v, r = 0;
+        if (unit_parse(buf, k->dim, &v, why, n) != 0 || check_number(k, v, why, n) != 0)
+            return -1;
+        if (range && parse_spread(k, v, range, &r, why, n) != 0)
             return -1;
         *(double *)field = v + 0.0; /* -0 becomes 0 */
+        *spread = r;
         if (k->type == DESC_NUM_OR_WORD)
             *(int *)((char *)target + k->word_off) = 0;
         return 0;
@@ -194,11 +254,11 @@ static int fail_at(struct parse *p, const char *section, const char *name, const
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
+    const char *origin = p->overlay ? p->src->overlay : p->src->origin;
     if (*section)
-        cp_fail(p->err, CP_EINPUT, "%s:%d: %s.%s: %s", p->src->origin, p->rd.line, section, name,
-                why);
+        cp_fail(p->err, CP_EINPUT, "%s:%d: %s.%s: %s", origin, p->rd.line, section, name, why);
     else
-        cp_fail(p->err, CP_EINPUT, "%s:%d: %s: %s", p->src->origin, p->rd.line, name, why);
+        cp_fail(p->err, CP_EINPUT, "%s:%d: %s: %s", origin, p->rd.line, name, why);
     p->failed = p->rd.line;
     return 0;
 }
@@ -243,10 +303,12 @@ static int list_store(const struct desc_schema *s, void *target, const char *nam
 static int handle_list(struct parse *p, const char *name, const char *value)
 {
     char why[160];
-    if (list_index(list_of(p->s, p->target), name) >= 0)
+    int at = list_index(list_of(p->s, p->target), name);
+    if (at >= 0 && (!p->overlay || p->list_seen[at]))
         return fail_at(p, p->s->list_section, name, "duplicate key");
     if (list_store(p->s, p->target, name, value, why, sizeof why) != 0)
         return fail_at(p, p->s->list_section, name, "%s", why);
+    p->list_seen[list_index(list_of(p->s, p->target), name)] = 1;
     return 1;
 }
 
@@ -278,10 +340,11 @@ static int handler(void *user, const char *section, const char *name, const char
     char why[CP_ERROR_MAX / 4];
     if (*value == '\0')
         return fail_at(p, section, name, "empty value (%s)", p->s->keys[i].help);
-    if (store(&p->s->keys[i], value, p->target, why, sizeof why) != 0)
+    if (store(&p->s->keys[i], value, p->target, &p->src->spread[i], why, sizeof why) != 0)
         return fail_at(p, section, name, "%s", why);
     p->seen[i] = 1;
     p->src->line[i] = p->rd.line;
+    p->src->in_overlay[i] = p->overlay;
     return 1;
 }
 
@@ -386,6 +449,26 @@ static cp_status check_required(struct parse *p, const char *text)
     return CP_OK;
 }
 
+/* Run inih over text with p set up; CP_OK or the first error. */
+static cp_status run_parse(struct parse *p, const char *text, const char *origin)
+{
+    if (check_lines(p->s, text, origin, p->err) != 0)
+        return CP_EINPUT;
+    p->rd.p = text;
+    ini_allow_multiline = false;
+    int rc = ini_parse_stream(read_line, &p->rd, handler, p);
+    /* inih goes on after a syntax error; report whichever error came first. */
+    if (p->failed && !(rc > 0 && rc < p->failed))
+        return CP_EINPUT;
+    if (rc > 0)
+        return cp_fail(p->err, CP_EINPUT,
+                       "%s:%d: syntax error: expected '[section]', 'key = value' or a comment",
+                       origin, rc);
+    if (rc < 0)
+        return cp_fail(p->err, CP_ENOMEM, "%s: out of memory while parsing", origin);
+    return CP_OK;
+}
+
 cp_status desc_load(const struct desc_schema *s, const char *text, const char *origin, void *target,
                     struct desc_src *src, struct cp_error *err)
 {
@@ -393,22 +476,29 @@ cp_status desc_load(const struct desc_schema *s, const char *text, const char *o
     struct parse p = {.s = s, .target = target, .src = src ? src : &local, .err = err};
     memset(p.src, 0, sizeof *p.src);
     snprintf(p.src->origin, sizeof p.src->origin, "%s", origin);
-    if (check_lines(s, text, origin, err) != 0)
-        return CP_EINPUT;
     apply_defaults(s, target);
-    p.rd.p = text;
-    ini_allow_multiline = false;
-    int rc = ini_parse_stream(read_line, &p.rd, handler, &p);
-    /* inih goes on after a syntax error; report whichever error came first. */
-    if (p.failed && !(rc > 0 && rc < p.failed))
-        return CP_EINPUT;
-    if (rc > 0)
-        return cp_fail(err, CP_EINPUT,
-                       "%s:%d: syntax error: expected '[section]', 'key = value' or a comment",
-                       origin, rc);
-    if (rc < 0)
-        return cp_fail(err, CP_ENOMEM, "%s: out of memory while parsing", origin);
-    return check_required(&p, text);
+    cp_status st = run_parse(&p, text, origin);
+    return st == CP_OK ? check_required(&p, text) : st;
+}
+
+cp_status desc_overlay(const struct desc_schema *s, const char *text, const char *origin,
+                       void *target, struct desc_src *src, struct cp_error *err)
+{
+    struct parse p = {.s = s, .target = target, .src = src, .err = err, .overlay = 1};
+    snprintf(src->overlay, sizeof src->overlay, "%s", origin);
+    return run_parse(&p, text, origin);
+}
+
+const char *desc_where(const struct desc_src *src, int i, char *buf, size_t n)
+{
+    int line = i >= 0 ? src->line[i] : 0;
+    if (line > 0)
+        snprintf(buf, n, "%s:%d", src->in_overlay[i] ? src->overlay : src->origin, line);
+    else if (line < 0)
+        snprintf(buf, n, "--set");
+    else
+        snprintf(buf, n, "%s (default)", src->origin);
+    return buf;
 }
 
 cp_status desc_set(const struct desc_schema *s, const char *assign, void *target,
@@ -439,10 +529,14 @@ cp_status desc_set(const struct desc_schema *s, const char *assign, void *target
     if (i < 0)
         return cp_fail(err, CP_EINPUT, "--set %s.%s: no such key in a %s description", sec, key,
                        s->kind);
-    if (store(&s->keys[i], value, target, why, sizeof why) != 0)
+    double spread;
+    if (store(&s->keys[i], value, target, &spread, why, sizeof why) != 0)
         return cp_fail(err, CP_EINPUT, "--set %s.%s: %s", sec, key, why);
-    if (src)
+    if (src) {
         src->line[i] = -1;
+        src->in_overlay[i] = 0;
+        src->spread[i] = spread;
+    }
     return CP_OK;
 }
 
@@ -466,11 +560,12 @@ cp_status desc_key_error(const struct desc_schema *s, const struct desc_src *src
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
     int i = desc_find(s, section, name);
-    int line = i >= 0 ? src->line[i] : 0;
-    if (line > 0)
-        return cp_fail(err, CP_EINPUT, "%s:%d: %s.%s: %s", src->origin, line, section, name, why);
-    if (line < 0)
+    char where[DESC_ORIGIN_MAX + 16];
+    desc_where(src, i, where, sizeof where);
+    if (i >= 0 && src->line[i] < 0)
         return cp_fail(err, CP_EINPUT, "--set %s.%s: %s", section, name, why);
+    if (i >= 0 && src->line[i] > 0)
+        return cp_fail(err, CP_EINPUT, "%s: %s.%s: %s", where, section, name, why);
     return cp_fail(err, CP_EINPUT, "%s: %s.%s (default): %s", src->origin, section, name, why);
 }
 

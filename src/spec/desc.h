@@ -10,7 +10,14 @@
  * same parsing and checks.
  *
  * An optional "list section" accepts any key name with values of one
- * dimension (hardware files use it for the MemoryX capacity tiers). */
+ * dimension (hardware files use it for the MemoryX capacity tiers).
+ *
+ * A number may carry an uncertainty range: "2 us +- 50%" (relative) or
+ * "2 us +- 1 us" (absolute, same dimension; "±" works too).  The range is
+ * symmetric, must stay inside the key's valid values, and is not allowed on
+ * whole-number keys.  The value is the centre; the half-width goes to
+ * desc_src.spread.  desc_overlay() applies a partial file of the same
+ * format on top of a loaded description. */
 #ifndef CP_DESC_H
 #define CP_DESC_H
 
@@ -71,8 +78,11 @@ struct desc_schema {
 
 /* Where each key's value came from, for later checks and for `show`. */
 struct desc_src {
-    char origin[DESC_ORIGIN_MAX]; /* file name, or "<built-in>/hw/cs2.ini" */
-    int line[DESC_MAX_KEYS];      /* 0: default; -1: --set; else the line  */
+    char origin[DESC_ORIGIN_MAX];  /* file name, or "<built-in>/hw/cs2.ini" */
+    char overlay[DESC_ORIGIN_MAX]; /* the overlay file applied, or ""       */
+    int line[DESC_MAX_KEYS];       /* 0: default; -1: --set; else the line  */
+    int in_overlay[DESC_MAX_KEYS]; /* line[] is a line of the overlay file   */
+    double spread[DESC_MAX_KEYS];  /* half-width of the range, SI; 0: none   */
 };
 
 /* Parse text (NUL-terminated INI) named origin into target, which the
@@ -87,6 +97,11 @@ cp_status desc_load_set(const struct desc_schema *s, const char *text, const cha
                         const char *const *sets, size_t nsets, void *target, struct desc_src *src,
                         struct cp_error *err);
 
+/* Apply the INI text named origin (keys of the schema, any subset) on top
+ * of target, which desc_load() filled with src.  Errors name origin:line. */
+cp_status desc_overlay(const struct desc_schema *s, const char *text, const char *origin,
+                       void *target, struct desc_src *src, struct cp_error *err);
+
 /* Apply "section.key=value" to target.  Unknown key or bad value: CP_EINPUT,
  * message naming "--set section.key". */
 cp_status desc_set(const struct desc_schema *s, const char *assign, void *target,
@@ -100,6 +115,9 @@ int desc_find(const struct desc_schema *s, const char *section, const char *name
 cp_status desc_key_error(const struct desc_schema *s, const struct desc_src *src,
                          const char *section, const char *name, struct cp_error *err,
                          const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* "origin:line", "--set" or "origin (default)" for key i, for messages. */
+const char *desc_where(const struct desc_src *src, int i, char *buf, size_t n);
 
 /* Format key k's current value from target for people ("7.5 PFLOP/s",
  * "true", "rmsnorm").  Returns buf. */

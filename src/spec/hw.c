@@ -25,6 +25,8 @@ static const struct desc_key hw_keys[] = {
      "wall power of one system"},
     {"system", "max_matmul_dim", DESC_NUM, UNIT_COUNT, REQ | DESC_INTEGER, SYS(max_matmul_dim), 0,
      NULL, 0, "largest matmul dimension held on the wafer without blocking"},
+    {"system", "max_systems", DESC_NUM, UNIT_COUNT, REQ | DESC_INTEGER, SYS(max_systems), 0, NULL,
+     0, "largest cluster of this generation that can be built (systems)"},
     {"system", "util_half_tokens", DESC_NUM, UNIT_COUNT, REQ, SYS(util_half_tokens), 0, NULL, 0,
      "tokens per system per pass at which utilization falls to half"},
     {"memoryx", "capacity", DESC_NUM, UNIT_BYTES, REQ, MX(capacity_bytes), 0, NULL, 0,
@@ -81,25 +83,44 @@ const struct desc_schema hw_schema = {
     .list_off = offsetof(struct hw_desc, mx.tiers),
 };
 
+const char *hw_inconsistency(const struct hw_desc *hw, const char **section, const char **name)
+{
+    if (hw->swx.fanout < 2) {
+        *section = "swarmx", *name = "fanout";
+        return "a tree needs at least 2 children per node";
+    }
+    if (hw->sp.overhead >= 1) {
+        *section = "sparsity", *name = "overhead";
+        return "must be below 1, or sparsity could never help";
+    }
+    return NULL;
+}
+
 static cp_status hw_check(const struct hw_desc *hw, const struct desc_src *src,
                           struct cp_error *err)
 {
-    if (hw->swx.fanout < 2)
-        return desc_key_error(&hw_schema, src, "swarmx", "fanout", err,
-                              "a tree needs at least 2 children per node");
-    if (hw->sp.overhead >= 1)
-        return desc_key_error(&hw_schema, src, "sparsity", "overhead", err,
-                              "must be below 1, or sparsity could never help");
-    return CP_OK;
+    const char *sec, *name, *why = hw_inconsistency(hw, &sec, &name);
+    return why ? desc_key_error(&hw_schema, src, sec, name, err, "%s", why) : CP_OK;
 }
 
 cp_status hw_load(const char *text, const char *origin, const char *const *sets, size_t nsets,
                   struct hw_desc *hw, struct desc_src *src, struct cp_error *err)
 {
+    return hw_load_overlay(text, origin, NULL, NULL, sets, nsets, hw, src, err);
+}
+
+cp_status hw_load_overlay(const char *text, const char *origin, const char *overlay,
+                          const char *overlay_origin, const char *const *sets, size_t nsets,
+                          struct hw_desc *hw, struct desc_src *src, struct cp_error *err)
+{
     struct desc_src local;
     if (!src)
         src = &local;
-    cp_status st = desc_load_set(&hw_schema, text, origin, sets, nsets, hw, src, err);
+    cp_status st = desc_load(&hw_schema, text, origin, hw, src, err);
+    if (st == CP_OK && overlay)
+        st = desc_overlay(&hw_schema, overlay, overlay_origin, hw, src, err);
+    for (size_t i = 0; st == CP_OK && i < nsets; i++)
+        st = desc_set(&hw_schema, sets[i], hw, src, err);
     return st == CP_OK ? hw_check(hw, src, err) : st;
 }
 

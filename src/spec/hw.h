@@ -18,6 +18,7 @@ struct wse_spec {
     double power_W;          /* one system, wall power                      */
     double max_matmul_dim;   /* largest matmul side held without blocking   */
     double util_half_tokens; /* tokens per system at which utilisation is half */
+    double max_systems;      /* largest cluster of this generation           */
 };
 
 /* MemoryX: off-wafer store of weights and optimizer state, runs the update. */
@@ -93,5 +94,14 @@ double hw_sparse_stream(const struct sp_spec *sp, double sparsity, double value_
 
 cp_status hw_load(const char *text, const char *origin, const char *const *sets, size_t nsets,
                   struct hw_desc *hw, struct desc_src *src, struct cp_error *err);
+
+/* The first rule spanning keys that hw breaks (and its key), or NULL. */
+const char *hw_inconsistency(const struct hw_desc *hw, const char **section, const char **name);
+
+/* hw_load() with an overlay (INI text of any subset of the keys, named
+ * overlay_origin; NULL for none) applied before the overrides. */
+cp_status hw_load_overlay(const char *text, const char *origin, const char *overlay,
+                          const char *overlay_origin, const char *const *sets, size_t nsets,
+                          struct hw_desc *hw, struct desc_src *src, struct cp_error *err);
 
 #endif

@@ -1,0 +1,8 @@
+/* cmd_sensitivity.c - `sensitivity` (being written). */
+#include "cli.h"
+
+int cmd_sensitivity(struct cli_opts *o)
+{
+    (void)o;
+    return cli_error("sensitivity: not implemented yet");
+}
