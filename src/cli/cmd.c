@@ -32,7 +32,7 @@ const struct cli_cmd cli_cmds[] = {
      "energy, and each verdict with the numbers behind it.  Exit status 1 when\n"
      "the configuration is infeasible (MemoryX tier too small, not one sequence\n"
      "fits in SRAM, or fewer sequences than systems).\n",
-     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_estimate},
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_UNC, 0, 0, cmd_estimate},
     {"scale",
      "scale [-m MODEL] [-s SYSTEM] [--systems LIST] [--weak|--strong] [scenario options]\n"
      "       [--set ...] [--csv] [--data-dir DIR]",
@@ -47,7 +47,7 @@ const struct cli_cmd cli_cmds[] = {
      "whether the\n"
      "global batch is within the critical batch (--batch-penalty charges the\n"
      "extra tokens in time_to_train_s).  Exit status 1 if any point is infeasible.\n",
-     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SCALE, 0, 0, cmd_scale},
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SCALE | OPT_UNC, 0, 0, cmd_scale},
     {"capacity", "capacity [-m MODEL] [-s SYSTEM] [--set ...] [--csv] [--data-dir DIR]",
      "MemoryX bytes per parameter and which tiers hold the model",
      "Breaks down the bytes MemoryX keeps per parameter (streamed weight copy,\n"

@@ -3,8 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../base/xalloc.h"
+
 #include "est.h"
 #include "range.h"
+#include "unc_opt.h"
 
 static const char *const header[] = {
     "systems",         "global_batch_tokens",
@@ -22,8 +25,9 @@ int cmd_scale(struct cli_opts *o)
     if (o->nsys)
         return cli_error("scale: give the cluster sizes with --systems, not -n");
     static struct scenario s;
-    int rc = scenario_load(o, &s);
-    if (rc >= 0)
+    struct unc_opt uo;
+    int rc = unc_opt_parse(o, &uo);
+    if (rc >= 0 || (rc = scenario_load(o, &s)) >= 0)
         return rc;
     double *ns;
     size_t nn;
@@ -41,6 +45,7 @@ int cmd_scale(struct cli_opts *o)
 
     struct out_table t;
     out_init(&t, sizeof header / sizeof header[0], header);
+    struct cluster *cs = xmalloc((nn ? nn : 1) * sizeof *cs); /* for the bands */
     int all_feasible = 1;
     for (size_t i = 0; i < nn && rc < 0; i++) {
         if ((rc = scenario_whole_systems("--systems", o->systems, ns[i])) >= 0)
@@ -65,9 +70,16 @@ int cmd_scale(struct cli_opts *o)
             train_warn_names(r.warnings, warn, sizeof warn),
         };
         out_row(&t, row);
+        cs[i] = s.c;
+        cs[i].systems = ns[i];
+        if (mode == SCALE_WEAK)
+            cs[i].global_seqs = s.c.global_seqs / s.c.systems * ns[i];
         all_feasible &= r.feasible;
     }
     free(ns);
+    if (rc < 0)
+        rc = unc_opt_columns(&uo, &s, o->csv, &t, cs);
+    free(cs);
     if (rc < 0) {
         if (!o->csv)
             printf("%s on %s, MemoryX %s, sparsity %g, %s scaling (%s); speedup against 1 "

@@ -8,30 +8,47 @@
 #include "../spec/wl.h"
 #include "cli.h"
 
-static const char *const text_header[] = {"quantity", "value", "source"};
-static const char *const csv_header[] = {"quantity", "value", "unit"};
+static const char *const text_header[] = {"quantity", "value", "range", "source"};
+static const char *const csv_header[] = {"quantity", "value", "unit", "spread"};
 
 struct show {
     struct out_table t;
     int csv;
 };
 
-/* One numeric row: SI value with its unit in CSV, scaled with a prefix in text. */
+/* One numeric row: SI value with its unit in CSV, scaled with a prefix in
+ * text; spread is the +- half-width of its range (0: none). */
+static void row_range(struct show *s, const char *q, double v, double spread, unit_dim d,
+                      const char *source)
+{
+    char val[64], sp[64] = "";
+    if (spread > 0) {
+        if (s->csv)
+            unit_format_exact(spread, sp, sizeof sp);
+        else
+            snprintf(sp, sizeof sp, "+- %s (%.3g %%)", unit_format(spread, d, val, sizeof val),
+                     v != 0 ? 100 * spread / v : 0);
+    }
+    out_row(&s->t,
+            s->csv ? (const char *[]){q, out_num(1, v, d, val, sizeof val), unit_base_symbol(d), sp}
+                   : (const char *[]){q, out_num(0, v, d, val, sizeof val), sp, source});
+}
+
 static void row_num(struct show *s, const char *q, double v, unit_dim d, const char *source)
 {
-    char val[64];
-    out_row(&s->t, (const char *[]){q, out_num(s->csv, v, d, val, sizeof val),
-                                    s->csv ? unit_base_symbol(d) : source});
+    row_range(s, q, v, 0, d, source);
 }
 
 static void row_text(struct show *s, const char *q, const char *v, const char *source)
 {
-    out_row(&s->t, (const char *[]){q, v, s->csv ? "" : source});
+    out_row(&s->t, s->csv ? (const char *[]){q, v, "", ""} : (const char *[]){q, v, "", source});
 }
 
 static const char *source_of(const struct desc_src *src, int i, char *buf, size_t n)
 {
-    if (src->line[i] > 0)
+    if (src->line[i] > 0 && src->in_overlay[i])
+        snprintf(buf, n, "overlay line %d", src->line[i]);
+    else if (src->line[i] > 0)
         snprintf(buf, n, "line %d", src->line[i]);
     else
         snprintf(buf, n, "%s", src->line[i] < 0 ? "--set" : "default");
@@ -55,7 +72,8 @@ static void show_keys(struct show *s, const struct desc_schema *sc, const void *
         if (k->type == DESC_NUM_OR_WORD && strcmp(k->name, "tokens") == 0)
             continue; /* shown resolved among the derived quantities */
         if (k->type == DESC_NUM)
-            row_num(s, q, *(const double *)((const char *)target + k->off), k->dim, where);
+            row_range(s, q, *(const double *)((const char *)target + k->off), src->spread[i],
+                      k->dim, where);
         else
             row_text(s, q, desc_format(k, target, val, sizeof val), where);
     }
@@ -102,9 +120,20 @@ int cmd_show(struct cli_opts *o)
         return cli_error("%s", err.msg);
 
     struct show s = {.csv = o->csv};
-    out_init(&s.t, 3, o->csv ? csv_header : text_header);
+    out_init(&s.t, 4, o->csv ? csv_header : text_header);
     struct desc_src src;
     cp_status st;
+    struct cat_entry ov = {.text = NULL};
+    if (o->overlay && e.kind == CAT_MODEL) {
+        cat_entry_free(&e);
+        out_free(&s.t);
+        return cli_error("--hw-overlay: %s is a model; overlays apply to hardware", o->args[0]);
+    }
+    if (o->overlay && cat_read_file(o->overlay, &ov, &err) != CP_OK) {
+        cat_entry_free(&e);
+        out_free(&s.t);
+        return cli_error("--hw-overlay: %s", err.msg);
+    }
     if (e.kind == CAT_MODEL) {
         struct wl_desc w;
         st = wl_load(e.text, e.origin, o->sets, o->nsets, &w, &src, &err);
@@ -112,7 +141,10 @@ int cmd_show(struct cli_opts *o)
             show_model(&s, &w, &src);
     } else {
         struct hw_desc hw;
-        st = hw_load(e.text, e.origin, o->sets, o->nsets, &hw, &src, &err);
+        st = hw_load_overlay(e.text, e.origin, ov.text, o->overlay, o->sets, o->nsets, &hw, &src,
+                             &err);
+        if (ov.text)
+            cat_entry_free(&ov);
         if (st == CP_OK)
             show_hw(&s, &hw, &src);
     }

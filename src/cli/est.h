@@ -14,6 +14,10 @@ extern const size_t est_ncols;
 void est_row(struct out_table *t, const struct scenario *s, const struct cluster *c,
              const struct train_result *r);
 
+/* The estimate for people: configuration, step-time breakdown by
+ * resource, latency, training time, energy, cost, then the verdicts. */
+void est_print(const struct scenario *s, const struct train_result *r);
+
 /* "holds" / "fails" */
 const char *est_verdict(int ok);
 

@@ -32,6 +32,25 @@ void out_free(struct out_table *t)
     memset(t, 0, sizeof *t);
 }
 
+void out_widen(struct out_table *t, size_t ncols, const char *const *header)
+{
+    size_t old = t->ncols;
+    char **cells = xmalloc((t->cap ? t->cap : 1) * ncols * sizeof *cells);
+    for (size_t r = 0; r < t->nrows; r++)
+        for (size_t c = 0; c < ncols; c++)
+            cells[r * ncols + c] = c < old ? t->cells[r * old + c] : xstrdup("");
+    free(t->cells);
+    t->cells = cells;
+    t->ncols = ncols;
+    t->header = header;
+}
+
+void out_set(struct out_table *t, size_t r, size_t c, const char *text)
+{
+    free(t->cells[r * t->ncols + c]);
+    t->cells[r * t->ncols + c] = xstrdup(text);
+}
+
 static const char *cell(const struct out_table *t, size_t r, size_t c)
 {
     return t->cells[r * t->ncols + c];
@@ -39,8 +58,8 @@ static const char *cell(const struct out_table *t, size_t r, size_t c)
 
 static int text_write(FILE *f, const struct out_table *t)
 {
-    size_t w[16] = {0};
-    for (size_t c = 0; c < t->ncols && c < 16; c++) {
+    size_t *w = xmalloc((t->ncols ? t->ncols : 1) * sizeof *w);
+    for (size_t c = 0; c < t->ncols; c++) {
         w[c] = strlen(t->header[c]);
         for (size_t r = 0; r < t->nrows; r++)
             if (strlen(cell(t, r, c)) > w[c])
@@ -55,6 +74,7 @@ static int text_write(FILE *f, const struct out_table *t)
                 fprintf(f, "%-*s  ", (int)w[c], s);
         }
     }
+    free(w);
     return ferror(f) ? -1 : 0;
 }
 

@@ -29,6 +29,12 @@ void out_init(struct out_table *t, size_t ncols, const char *const *header);
 void out_row(struct out_table *t, const char *const *cells);
 void out_free(struct out_table *t);
 
+/* Give t ncols columns (at least its current count) named by header; the
+ * new cells of existing rows are empty until out_set() fills them. */
+void out_widen(struct out_table *t, size_t ncols, const char *const *header);
+/* Replace the cell at row r, column c with a copy of text. */
+void out_set(struct out_table *t, size_t r, size_t c, const char *text);
+
 /* A number as a sink wants it: exact SI base value for CSV (csv != 0),
  * scaled with a prefix and unit for people.  Returns buf. */
 const char *out_num(int csv, double v, unit_dim d, char *buf, size_t n);

@@ -34,8 +34,10 @@ static int load_one(const struct cli_opts *o, const char *name, enum cat_kind ki
         snprintf(s->model, sizeof s->model, "%s", e.name);
     } else {
         struct cat_entry ov = {.text = NULL};
-        if (o->overlay)
-            st = cat_read_file(o->overlay, &ov, &err);
+        if (o->overlay && (st = cat_read_file(o->overlay, &ov, &err)) != CP_OK) {
+            cat_entry_free(&e);
+            return cli_error("--hw-overlay: %s", err.msg);
+        }
         if (st == CP_OK)
             st = hw_load_overlay(e.text, e.origin, ov.text, o->overlay, sets, nsets, &s->hw,
                                  &s->hw_src, &err);

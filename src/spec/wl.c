@@ -107,6 +107,12 @@ cp_status wl_load(const char *text, const char *origin, const char *const *sets,
     cp_status st = desc_load_set(&wl_schema, text, origin, sets, nsets, wl, src, err);
     if (st != CP_OK)
         return st;
+    for (size_t i = 0; i < wl_schema.nkeys; i++)
+        if (src->spread[i] > 0)
+            return desc_key_error(&wl_schema, src, wl_schema.keys[i].section,
+                                  wl_schema.keys[i].name, err,
+                                  "a model is what you train, not an uncertain figure: +- ranges "
+                                  "belong in hardware descriptions");
     if (wl->ffn == 0)
         wl->ffn = 4 * wl->hidden;
     if (wl->kv_heads == 0)

@@ -1,0 +1,125 @@
+/* unc_opt.c - the --uncertainty option of estimate, scale and plan. */
+#include "unc_opt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../base/xalloc.h"
+#include "../plan/unc.h"
+
+int unc_opt_parse(const struct cli_opts *o, struct unc_opt *u)
+{
+    u->on = o->uncertainty != NULL;
+    u->samples = UNC_DEFAULT_SAMPLES;
+    u->seed = UNC_DEFAULT_SEED;
+    double v;
+    int rc;
+    if (o->uncertainty && *o->uncertainty) {
+        if ((rc = scenario_whole_opt("--uncertainty", o->uncertainty, 1, UNC_MAX_SAMPLES, &v)) >= 0)
+            return rc;
+        u->samples = (size_t)v;
+    }
+    if (o->seed) {
+        if (!u->on)
+            return cli_error("--seed: only with --uncertainty");
+        if ((rc = scenario_whole_opt("--seed", o->seed, 0, 4294967295.0, &v)) >= 0)
+            return rc;
+        u->seed = (unsigned long)v;
+    }
+    return -1;
+}
+
+/* The draws for c; times (may be NULL) gets each draw's time-to-train. */
+static int run(const struct unc_opt *u, const struct scenario *s, const struct cluster *c,
+               struct unc_result *r, double *times)
+{
+    struct cp_error err = {0};
+    if (unc_run(c, &s->hw_src, u->samples, u->seed, r, times, &err) != CP_OK)
+        return cli_error("--uncertainty: %s", err.msg);
+    return -1;
+}
+
+static const char *band(const struct unc_band *b, unit_dim d, int duration, char *buf, size_t n)
+{
+    char a[3][48];
+    const double v[3] = {b->p05, b->p50, b->p95};
+    for (int i = 0; i < 3; i++) {
+        if (duration)
+            out_duration(v[i], a[i], sizeof a[i]);
+        else if (d == UNIT_ENERGY)
+            snprintf(a[i], sizeof a[i], "%.4g MWh", v[i] / 3.6e9);
+        else
+            unit_format(v[i], d, a[i], sizeof a[i]);
+    }
+    snprintf(buf, n, "%s [%s, %s]", a[1], a[0], a[2]);
+    return buf;
+}
+
+int unc_opt_print(const struct unc_opt *u, const struct scenario *s, double deadline)
+{
+    if (!u->on)
+        return -1;
+    struct unc_result r;
+    double *times = deadline > 0 ? xmalloc(u->samples * sizeof *times) : NULL;
+    int rc = run(u, s, &s->c, &r, times);
+    if (rc >= 0) {
+        free(times);
+        return rc;
+    }
+    char b[160];
+    printf("\nuncertainty: %zu draws of the %zu hardware keys with a +- range (seed %lu);\n"
+           "median [5th, 95th percentile]\n",
+           r.samples, r.ranged, u->seed);
+    printf("  step time      %s\n", band(&r.step_s, UNIT_TIME, 0, b, sizeof b));
+    printf("  time to train  %s\n", band(&r.time_s, UNIT_TIME, 1, b, sizeof b));
+    printf("  energy         %s\n", band(&r.energy_J, UNIT_ENERGY, 0, b, sizeof b));
+    if (times) {
+        size_t k = 0;
+        for (size_t i = 0; i < r.samples; i++)
+            k += times[i] <= deadline;
+        printf("  meets the deadline in %.1f %% of draws\n", 100.0 * (double)k / (double)r.samples);
+        free(times);
+    }
+    return -1;
+}
+
+static const char *const csv_cols[] = {
+    "step_time_p05_s",     "step_time_p50_s",     "step_time_p95_s",
+    "time_to_train_p05_s", "time_to_train_p50_s", "time_to_train_p95_s",
+};
+static const char *const text_cols[] = {"step time median [5%, 95%]",
+                                        "time to train median [5%, 95%]"};
+
+int unc_opt_columns(const struct unc_opt *u, const struct scenario *s, int csv, struct out_table *t,
+                    const struct cluster *cs)
+{
+    if (!u->on)
+        return -1;
+    size_t old = t->ncols, add = csv ? 6 : 2;
+    /* the header must outlive t: keep the widest one built so far */
+    static const char *hdr[128];
+    if (old + add > sizeof hdr / sizeof hdr[0])
+        return cli_error("--uncertainty: table too wide");
+    for (size_t c = 0; c < old; c++)
+        hdr[c] = t->header[c];
+    for (size_t c = 0; c < add; c++)
+        hdr[old + c] = csv ? csv_cols[c] : text_cols[c];
+    out_widen(t, old + add, hdr);
+    for (size_t i = 0; i < t->nrows; i++) {
+        struct unc_result r;
+        int rc = run(u, s, &cs[i], &r, NULL);
+        if (rc >= 0)
+            return rc;
+        char b[160];
+        if (csv) {
+            const double v[6] = {r.step_s.p05, r.step_s.p50, r.step_s.p95,
+                                 r.time_s.p05, r.time_s.p50, r.time_s.p95};
+            for (size_t c = 0; c < 6; c++)
+                out_set(t, i, old + c, unit_format_exact(v[c], b, sizeof b));
+        } else {
+            out_set(t, i, old, band(&r.step_s, UNIT_TIME, 0, b, sizeof b));
+            out_set(t, i, old + 1, band(&r.time_s, UNIT_TIME, 1, b, sizeof b));
+        }
+    }
+    return -1;
+}

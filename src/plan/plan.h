@@ -1,0 +1,86 @@
+/* plan.h - planning backwards from a target: the smallest cluster that
+ * trains a model by a deadline or within an energy budget, or the largest
+ * cluster a money budget buys, and (optionally) the least sparsity or the
+ * larger batch that makes the target reachable.
+ *
+ * The search (cerebras-plan(1), PLAN, says it in words):
+ *  - Candidates are whole numbers of systems N from 1 to N_max, the
+ *    smallest of the generation's system.max_systems, the global batch in
+ *    sequences (every system needs one), and with allow_batch, where the
+ *    batch grows to N sequences once N passes it, the critical batch.
+ *  - Each target is a metric that must not exceed a limit: time-to-train
+ *    (deadline), energy, cost (budget).  The first given of deadline,
+ *    energy, budget is the one searched; the others are checked.
+ *  - The metric's minimum over N is found on a coarse grid in ln N refined
+ *    with GSL's Brent minimiser; N is continuous there and rounded up to
+ *    whole systems inside the function.  Deadline and energy then want the
+ *    smallest N on the falling side, budget the largest N on the rising
+ *    side: a root of ln(metric / limit) in ln N by GSL's Brent solver,
+ *    rounded to whole systems and checked against its neighbours.
+ *  - If the limit is not met even at the minimum and allow_sparsity is set,
+ *    the least sparsity (Brent root in the sparsity, rounded up to
+ *    PLAN_SPARSITY_STEP) that meets it at the minimum's N is taken, and N
+ *    searched again at that sparsity. */
+#ifndef CP_PLAN_H
+#define CP_PLAN_H
+
+#include "../model/train.h"
+
+/* Sparsity is planned in steps of 0.1 %: finer is not a decision anyone
+ * takes, and rounding up keeps the plan on the meeting side. */
+#define PLAN_SPARSITY_STEP 0.001
+/* Points of the coarse grid in ln N that brackets the metric's minimum. */
+#define PLAN_GRID 24
+/* Iteration cap of each GSL solver. */
+#define PLAN_MAX_ITER 100
+
+enum plan_metric { PLAN_TIME, PLAN_ENERGY, PLAN_COST, PLAN_NMETRICS };
+extern const char *const plan_metric_name[PLAN_NMETRICS]; /* "deadline", ... */
+
+struct plan_opts {
+    double limit[PLAN_NMETRICS]; /* s, J, currency; <= 0 when not given   */
+    int allow_sparsity;          /* may raise the sparsity                 */
+    int allow_batch;             /* may grow the batch to N sequences      */
+};
+
+/* One solver iteration, for --verbose. */
+struct plan_iter {
+    const char *stage; /* "minimum", "systems", "sparsity" */
+    int iter;
+    double lo, hi, x; /* bracket and estimate, in systems or sparsity */
+    double value;     /* the metric at x (rounded to whole systems)   */
+};
+typedef void (*plan_trace_fn)(const struct plan_iter *it, void *user);
+
+/* Why N_max is what it is. */
+enum plan_cap { PLAN_CAP_GENERATION, PLAN_CAP_BATCH, PLAN_CAP_CRITICAL };
+
+struct plan_result {
+    int reached; /* every target met by best                   */
+    enum plan_metric primary;
+    struct cluster best;   /* the plan, or the best achievable           */
+    struct train_result r; /* best evaluated                             */
+    int has_below, has_above;
+    struct cluster below, above; /* N - 1 and N + 1 at the plan's sparsity */
+    struct train_result rb, ra;
+    double max_systems; /* N_max */
+    enum plan_cap cap;  /* what sets N_max                                */
+    int sparsity_raised;
+    int iterations; /* solver iterations in all                      */
+    char why[512];  /* unreachable: why, with the numbers             */
+};
+
+/* The metric m of r (time_s, energy_J or cost). */
+double plan_metric_of(const struct train_result *r, enum plan_metric m);
+
+/* 1 if r is feasible and meets every limit in po. */
+int plan_meets(const struct plan_opts *po, const struct train_result *r);
+
+/* Plan base (its systems field is ignored) for po.  fn (may be NULL) sees
+ * every solver iteration.  CP_OK with res filled, reached or not;
+ * CP_EINPUT when po has no target, or a budget without base->price;
+ * CP_EIO (err filled) when a GSL solver fails. */
+cp_status plan_solve(const struct cluster *base, const struct plan_opts *po, plan_trace_fn fn,
+                     void *user, struct plan_result *res, struct cp_error *err);
+
+#endif
