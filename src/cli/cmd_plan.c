@@ -108,8 +108,8 @@ static void print_plan(const struct scenario *s, const struct plan_opts *po,
                                            : "the critical batch",
            res->iterations);
     if (!res->reached) {
-        printf("unreachable: %s\n\nbest achievable: %g systems at sparsity %g\n\n", res->why,
-               b->systems, b->sparsity);
+        printf("unreachable: %s\n\nbest achievable: %g system%s at sparsity %g\n\n", res->why,
+               b->systems, b->systems == 1 ? "" : "s", b->sparsity);
         est_print(s, &res->r);
         return;
     }

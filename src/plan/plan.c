@@ -305,9 +305,10 @@ static void why_unreachable(const struct ctx *x, const struct plan_result *res, 
     fmt(metric_at(x, n, sparsity), x->m, a, sizeof a);
     fmt(x->po->limit[x->m], x->m, b, sizeof b);
     snprintf(buf, len,
-             "the least %s over 1..%g systems (%s) is %s, at %g systems and sparsity %g; the "
+             "the least %s over 1..%g systems (%s) is %s, at %g system%s and sparsity %g; the "
              "%s is %s%s",
-             metric_what[x->m], res->max_systems, capname[res->cap], a, n, sparsity,
+             metric_what[x->m], res->max_systems, capname[res->cap], a, n, n == 1 ? "" : "s",
+             sparsity,
              plan_metric_name[x->m], b,
              x->po->allow_sparsity ? " (even at the largest sparsity allowed)"
                                    : "; --allow-sparsity may reach it");

@@ -1,0 +1,136 @@
+#!/bin/sh
+# Command-line tests of `sensitivity`: one row per numeric hardware key,
+# sorted by |elasticity|, the leading key right for the regime, undefined
+# rows last, the ranges from the file, help and usage errors.  Prints
+# "ok N - what" or "not ok N - what" per check and "# cli_sensitivity done".
+set -u
+cd "$(dirname "$0")/.." || exit 2
+B=${B:-build}
+case "$B" in /*) CP="$B/cerebras-plan" ;; *) CP="$PWD/$B/cerebras-plan" ;; esac
+T=$(mktemp -d) || exit 2
+trap 'rm -rf "$T"' EXIT INT TERM
+n=0
+unset CEREBRAS_PLAN_PATH
+export CEREBRAS_PLAN_DATADIR=
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; [ $# -gt 1 ] && printf '#   %s\n' "$2"; }
+# check WHAT COMMAND...: ok when the command succeeds
+check() {
+    what=$1
+    shift
+    if "$@"; then ok "$what"; else nok "$what"; fi
+}
+
+# run ARGS...: sets $rc; stdout in $T/out (CR stripped), stderr in $T/err
+run() {
+    "$CP" "$@" >"$T/raw" 2>"$T/err"
+    rc=$?
+    tr -d '\r' <"$T/raw" >"$T/out"
+}
+
+# The numeric keys of a shipped hardware file: every "key = value" outside
+# [tiers] except system.name, as section.key, sorted.
+file_keys() {
+    awk '/^\[/ { sec = substr($0, 2, index($0, "]") - 2); next }
+         /^[a-z_]+ *=/ && sec != "tiers" { k = $1; sub(/=.*/, "", k);
+             if (!(sec == "system" && k == "name")) print sec "." k }' "$1" | sort
+}
+
+# ---- GPT-3 175B on 192 CS-2, CSV ----
+run sensitivity -m gpt3-175b -s cs2 -n 192 --csv
+csv="$T/gpt3.csv"
+cp "$T/out" "$csv"
+if [ "$rc" -eq 0 ] && [ -s "$csv" ]; then ok "sensitivity --csv exits 0"; else nok "sensitivity --csv exits 0" "exit $rc: $(head -c 300 "$T/err")"; fi
+want='key,value,unit,spread,elasticity,abserr,below,above'
+if [ "$(head -n 1 "$csv")" = "$want" ]; then ok "csv header"; else nok "csv header" "$(head -n 1 "$csv")"; fi
+
+tail -n +2 "$csv" | cut -d, -f1 | sort >"$T/keys"
+file_keys hw/cs2.ini >"$T/want_keys"
+if [ "$(wc -l <"$T/want_keys")" -ge 25 ] && cmp -s "$T/keys" "$T/want_keys"; then
+    ok "one row per numeric key of hw/cs2.ini ($(wc -l <"$T/keys" | tr -d ' '))"
+else
+    nok "one row per numeric key of hw/cs2.ini" "$(diff "$T/want_keys" "$T/keys" | head -n 5 | tr '\n' ' ')"
+fi
+
+# sorted: |elasticity| never grows down the table; empty cells only at the end
+sorted=$(tail -n +2 "$csv" | awk -F, '
+    $5 == "" { blank = 1; next }
+    blank { print "defined row " $1 " after an undefined one"; exit }
+    { e = $5 < 0 ? -$5 : $5; if (NR > 1 && e > prev + 1e-15) { print $1 " (" e ") above " prev; exit } prev = e }')
+if [ -z "$sorted" ]; then ok "rows sorted by |elasticity|, undefined last"; else nok "rows sorted by |elasticity|, undefined last" "$sorted"; fi
+
+# compute-bound at 192 CS-2 (estimate says so): the wafer's rate leads
+bn=$("$CP" estimate -m gpt3-175b -s cs2 -n 192 | sed -n 's/.*bottleneck: *\([a-z_]*\).*/\1/p')
+top=$(sed -n 2p "$csv" | cut -d, -f1)
+top_e=$(sed -n 2p "$csv" | cut -d, -f5)
+case "$bn:$top" in
+compute:system.peak_flops | compute:system.utilization) ok "top key $top for a $bn-bound job" ;;
+*) nok "top key for the regime" "bottleneck '$bn', top key '$top'" ;;
+esac
+check "top elasticity between -1 and -0.3 ($top_e)" \
+    awk -v e="$top_e" 'BEGIN { exit !(e != "" && e >= -1 && e <= -0.3) }'
+
+last=$(tail -n 1 "$csv")
+case "$last" in
+memoryx.boundary_overlap,0,,0,,,,) ok "zero-valued key last with empty cells" ;;
+*) nok "zero-valued key last with empty cells" "$last" ;;
+esac
+
+u=$(grep '^system.utilization,' "$csv" | cut -d, -f2,4)
+check "utilization 0.5 with the file's +- 40 % (0.2) range ($u)" \
+    awk -v u="$u" 'BEGIN { split(u, a, ","); exit !(a[1] == 0.5 && a[2] > 0.19999 && a[2] < 0.20001) }'
+
+# three equal 150 GB/s stream rates: lowering MemoryX hurts, raising it does nothing
+mx=$(grep '^memoryx.bandwidth,' "$csv")
+check "memoryx.bandwidth: below < -0.3, above 0 ($mx)" \
+    awk -v r="$mx" 'BEGIN { split(r, a, ","); exit !(a[7] < -0.3 && a[8] == 0) }'
+
+np=$(grep '^swarmx.node_power,' "$csv" | cut -d, -f5)
+if [ "$np" = "0" ]; then ok "node power does not enter time"; else nok "node power does not enter time" "$np"; fi
+
+# ---- text ----
+run sensitivity -m gpt3-175b -s cs2 -n 192
+if [ "$rc" -eq 0 ] && head -n 1 "$T/out" | grep -q '^GPT-3 175B on 192 x CS-2.*time-to-train [0-9.]* d'; then
+    ok "text: header names the configuration and its time-to-train"
+else
+    nok "text: header names the configuration and its time-to-train" "exit $rc: $(head -n 1 "$T/out")"
+fi
+if grep -q '^system.peak_flops  *7.5 PFLOP/s  *-0\.[0-9]\{3\}  *time ~ value^-0\.' "$T/out"; then
+    ok "text: value with unit, elasticity and reading"
+else
+    nok "text: value with unit, elasticity and reading" "$(grep peak_flops "$T/out")"
+fi
+if grep -q '^system.utilization .*+- 0.2 (40 %)' "$T/out" &&
+    grep -q '^memoryx.bandwidth .*kink: ' "$T/out"; then
+    ok "text: range and kink shown"
+else
+    nok "text: range and kink shown" "$(grep -e '^system.utilization' -e '^memoryx.bandwidth' "$T/out" | tr '\n' ' ')"
+fi
+
+# ---- a stream-bound job: Megatron 1T on 16 CS-3 ----
+run sensitivity -m megatron-1t -s cs3 -n 16 --csv
+top=$(sed -n 2,4p "$T/out" | cut -d, -f1 | sort | tr '\n' ' ')
+if [ "$rc" -eq 0 ] && [ "$top" = "memoryx.bandwidth swarmx.link_bandwidth system.io_bandwidth " ]; then
+    ok "stream-bound job: the three stream rates lead"
+else
+    nok "stream-bound job: the three stream rates lead" "exit $rc; top three: $top"
+fi
+pf=$(grep '^system.peak_flops,' "$T/out" | cut -d, -f5)
+if [ "$pf" = "0" ]; then ok "stream-bound job: peak FLOP/s does not matter"; else nok "stream-bound job: peak FLOP/s does not matter" "$pf"; fi
+
+# ---- help and usage ----
+run sensitivity --help
+if [ "$rc" -eq 0 ] && grep -q '^usage: cerebras-plan sensitivity' "$T/out"; then ok "sensitivity --help"; else nok "sensitivity --help" "exit $rc"; fi
+run help sensitivity
+if [ "$rc" -eq 0 ] && grep -q 'elasticity' "$T/out"; then ok "help sensitivity"; else nok "help sensitivity" "exit $rc"; fi
+run sensitivity --no-such-option
+if [ "$rc" -eq 2 ] && [ -s "$T/err" ] && [ ! -s "$T/out" ]; then ok "bad option: exit 2"; else nok "bad option: exit 2" "exit $rc"; fi
+run sensitivity --weak
+if [ "$rc" -eq 2 ] && grep -q 'weak' "$T/err"; then ok "option of another command: exit 2"; else nok "option of another command: exit 2" "exit $rc"; fi
+run sensitivity -n 0
+if [ "$rc" -eq 2 ] && grep -q -- '-n' "$T/err"; then ok "bad -n: exit 2"; else nok "bad -n: exit 2" "exit $rc: $(cat "$T/err")"; fi
+run sensitivity -m no-such-model
+if [ "$rc" -eq 2 ] && [ ! -s "$T/out" ]; then ok "unknown model: exit 2"; else nok "unknown model: exit 2" "exit $rc"; fi
+
+echo "# cli_sensitivity done"
