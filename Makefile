@@ -104,11 +104,13 @@ fuzz: deps $(B)/fuzz_desc
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
-	        $(DESTDIR)$(DATADIR)/hw $(DESTDIR)$(DATADIR)/models $(DESTDIR)$(DATADIR)/reports
+	        $(DESTDIR)$(DATADIR)/hw $(DESTDIR)$(DATADIR)/hw/calibration \
+	        $(DESTDIR)$(DATADIR)/models $(DESTDIR)$(DATADIR)/reports
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/cerebras-plan
 	install -m 644 man/cerebras-plan.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/cerebras-plan.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 644 hw/*.ini $(DESTDIR)$(DATADIR)/hw/
+	install -m 644 hw/calibration/*.csv $(DESTDIR)$(DATADIR)/hw/calibration/
 	install -m 644 models/*.ini $(DESTDIR)$(DATADIR)/models/
 	install -m 644 reports/claims.csv $(DESTDIR)$(DATADIR)/reports/
 

@@ -135,6 +135,12 @@ static const char *unit_hint(const char *u)
     return "see cerebras-plan(5) for the units";
 }
 
+/* "a" or "an" before the dimension's name. */
+static const char *article(unit_dim d)
+{
+    return strchr("aeiou", unit_dim_name(d)[0]) ? "an" : "a";
+}
+
 static int compatible(unit_dim want, unit_dim got)
 {
     return want == got || (want == UNIT_FRACTION && got == UNIT_COUNT);
@@ -183,11 +189,12 @@ int unit_parse(const char *text, unit_dim want, double *out, char *why, size_t w
     }
     if (!compatible(want, got)) {
         if (got == UNIT_COUNT && f == 1.0)
-            snprintf(why, why_n, "missing unit: a %s needs one, e.g. %s", unit_dim_name(want),
-                     unit_example(want));
+            snprintf(why, why_n, "missing unit: %s %s needs one, e.g. %s", article(want),
+                     unit_dim_name(want), unit_example(want));
         else
-            snprintf(why, why_n, "unit '%s' is a %s, but a %s is expected, e.g. %s", u,
-                     unit_dim_name(got), unit_dim_name(want), unit_example(want));
+            snprintf(why, why_n, "unit '%s' is %s %s, but %s %s is expected, e.g. %s", u,
+                     article(got), unit_dim_name(got), article(want), unit_dim_name(want),
+                     unit_example(want));
         return -1;
     }
     v *= f;

@@ -115,16 +115,18 @@ const struct cli_cmd cli_cmds[] = {
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_PLAN | OPT_UNC, 0, 0, cmd_plan},
     {"calibrate",
      "calibrate DATA.csv --fit section.key[,section.key...] [-o OVERLAY.ini] [--set ...]\n"
-     "       [--csv] [--data-dir DIR]",
+     "       [--hw-overlay FILE] [--csv] [--data-dir DIR]",
      "fit hardware keys to measured step times, throughputs or speedups",
      "Reads measured points (CSV, format in cerebras-plan(5)): model, system,\n"
-     "systems, sparsity, batch, the quantity measured (step_time_s, tokens_per_s\n"
-     "or speedup against one system under weak scaling) and its value.  Fits the\n"
+     "systems, the quantity measured (step_time_s, tokens_per_s or speedup\n"
+     "against one system under weak scaling) and its value, and optionally\n"
+     "sparsity, batch, memoryx and source.  Fits the\n"
      "numeric hardware keys named by --fit by nonlinear least squares on the\n"
      "relative residuals ln(model / measured), and prints each fitted value with\n"
      "its standard error, every point's residual and the fit's quality.  -o\n"
      "writes the fitted values as an overlay that --hw-overlay applies to any\n"
-     "command.  A malformed file is exit status 2 with its line and column.\n",
+     "command.  A malformed file is exit status 2 with its line and column; a\n"
+     "fit that does not converge is exit status 1 and writes no overlay.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_CALIB, 1, 1, cmd_calibrate},
     {"sensitivity",
      "sensitivity [-m MODEL] [-s SYSTEM] [-n N] [scenario options] [--set ...] [--csv]\n"

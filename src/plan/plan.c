@@ -2,7 +2,6 @@
 #include "plan.h"
 
 #include <gsl/gsl_errno.h>
-#include <gsl/gsl_min.h>
 #include <gsl/gsl_roots.h>
 #include <math.h>
 #include <stdio.h>
@@ -69,30 +68,6 @@ static double metric_at(const struct ctx *x, double n, double sparsity)
     return plan_metric_of(&r, x->m);
 }
 
-static int primary_ok(const struct ctx *x, double n, double sparsity)
-{
-    return metric_at(x, n, sparsity) <= x->po->limit[x->m];
-}
-
-/* ln N to whole systems, rounded up, within 1..N_max. */
-static double whole(const struct ctx *x, double u)
-{
-    double n = ceil(exp(u) * (1 - 1e-12));
-    return fmin(fmax(n, 1), x->nmax);
-}
-
-static double ln_metric_u(double u, void *p)
-{
-    const struct ctx *x = p;
-    return log(metric_at(x, whole(x, u), x->sparsity));
-}
-
-static double excess_u(double u, void *p)
-{
-    const struct ctx *x = p;
-    return log(metric_at(x, whole(x, u), x->sparsity) / x->po->limit[x->m]);
-}
-
 static void trace(struct ctx *x, const char *stage, int iter, double lo, double hi, double at,
                   double value)
 {
@@ -101,138 +76,26 @@ static void trace(struct ctx *x, const char *stage, int iter, double lo, double 
         x->fn(&(struct plan_iter){stage, iter, lo, hi, at, value}, x->user);
 }
 
-/* N at which the metric is smallest (at x->sparsity). */
-static cp_status minimum_n(struct ctx *x, double *n_out, struct cp_error *err)
+/* Scan 1..N_max at sparsity s: *pick is the smallest N that meets every
+ * target (the largest when the budget is searched), 0 if none; *n_least
+ * the N where the primary metric is least (the first such). */
+static void scan(struct ctx *x, double s, double *pick, double *n_least)
 {
-    double umax = log(x->nmax), best_u = 0, best = INFINITY;
-    int best_i = 0;
-    double fu[PLAN_GRID];
-    for (int i = 0; i < PLAN_GRID; i++) {
-        double u = umax * i / (PLAN_GRID - 1);
-        fu[i] = ln_metric_u(u, x);
-        if (fu[i] < best)
-            best = fu[i], best_u = u, best_i = i;
+    int largest = x->m == PLAN_COST;
+    double least = INFINITY;
+    *pick = 0, *n_least = 1;
+    for (double n = 1; n <= x->nmax; n++) {
+        struct cluster c;
+        struct train_result r;
+        eval_at(x, n, s, &c, &r);
+        double v = plan_metric_of(&r, x->m);
+        if (v < least)
+            least = v, *n_least = n;
+        if (plan_meets(x->po, &r) && (largest || *pick == 0))
+            *pick = n;
     }
-    *n_out = whole(x, best_u);
-    if (best_i == 0 || best_i == PLAN_GRID - 1 || x->nmax < 3)
-        return CP_OK; /* at an end of the range: nothing to refine */
-    double a = umax * (best_i - 1) / (PLAN_GRID - 1), b = umax * (best_i + 1) / (PLAN_GRID - 1);
-    if (!(fu[best_i] < fu[best_i - 1] && fu[best_i] < fu[best_i + 1]))
-        return CP_OK; /* a flat step: the grid point is as good */
-    gsl_function F = {ln_metric_u, x};
-    gsl_min_fminimizer *s = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
-    if (!s)
-        return cp_fail(err, CP_ENOMEM, "plan: out of memory for the minimiser");
-    int st = gsl_min_fminimizer_set(s, &F, best_u, a, b);
-    for (int it = 1; st == GSL_SUCCESS && it <= PLAN_MAX_ITER; it++) {
-        st = gsl_min_fminimizer_iterate(s);
-        if (st != GSL_SUCCESS)
-            break;
-        double lo = gsl_min_fminimizer_x_lower(s), hi = gsl_min_fminimizer_x_upper(s);
-        double m = gsl_min_fminimizer_x_minimum(s);
-        trace(x, "minimum", it, whole(x, lo), whole(x, hi), whole(x, m), exp(ln_metric_u(m, x)));
-        if (whole(x, hi) - whole(x, lo) <= 1)
-            break;
-    }
-    if (st == GSL_SUCCESS) {
-        double m = gsl_min_fminimizer_x_minimum(s);
-        if (ln_metric_u(m, x) < best)
-            *n_out = whole(x, m);
-    }
-    gsl_min_fminimizer_free(s);
-    /* the step function may hide a lower neighbour from Brent */
-    for (double n = *n_out - 1; n >= 1 && n >= *n_out - 2; n--)
-        if (metric_at(x, n, x->sparsity) < metric_at(x, *n_out, x->sparsity))
-            *n_out = n;
-    if (st != GSL_SUCCESS && st != GSL_EINVAL)
-        return cp_fail(err, CP_EIO, "plan: minimiser failed: %s", gsl_strerror(st));
-    return CP_OK;
-}
-
-/* Brent root of f in [a, b] (f(a), f(b) of opposite signs) until the
- * bracket spans at most one whole step as judged by done(); *lo, *hi get
- * the final bracket. */
-static cp_status brent(struct ctx *x, const char *stage, gsl_function *F, double a, double b,
-                       int (*done)(const struct ctx *, double, double), double *lo, double *hi,
-                       double (*show)(const struct ctx *, double), struct cp_error *err)
-{
-    gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
-    if (!s)
-        return cp_fail(err, CP_ENOMEM, "plan: out of memory for the root solver");
-    int st = gsl_root_fsolver_set(s, F, a, b);
-    *lo = a, *hi = b;
-    for (int it = 1; st == GSL_SUCCESS && it <= PLAN_MAX_ITER; it++) {
-        st = gsl_root_fsolver_iterate(s);
-        if (st != GSL_SUCCESS)
-            break;
-        *lo = gsl_root_fsolver_x_lower(s), *hi = gsl_root_fsolver_x_upper(s);
-        double r = gsl_root_fsolver_root(s);
-        trace(x, stage, it, show(x, *lo), show(x, *hi), show(x, r),
-              exp(GSL_FN_EVAL(F, r)) * x->po->limit[x->m]);
-        if (done(x, *lo, *hi))
-            break;
-    }
-    gsl_root_fsolver_free(s);
-    if (st != GSL_SUCCESS)
-        return cp_fail(err, CP_EIO, "plan: root solver failed in %s: %s", stage, gsl_strerror(st));
-    return CP_OK;
-}
-
-static int systems_done(const struct ctx *x, double lo, double hi)
-{
-    return whole(x, hi) - whole(x, lo) <= 1;
-}
-
-static double systems_show(const struct ctx *x, double u)
-{
-    return whole(x, u);
-}
-
-static int sparsity_done(const struct ctx *x, double lo, double hi)
-{
-    (void)x;
-    return hi - lo < PLAN_SPARSITY_STEP / 4;
-}
-
-static double sparsity_show(const struct ctx *x, double s)
-{
-    (void)x;
-    return s;
-}
-
-/* The N the primary limit picks at x->sparsity, given the metric's
- * minimum at n_min (where the limit is met). */
-static cp_status pick_n(struct ctx *x, double n_min, double *n_out, struct cp_error *err)
-{
-    gsl_function F = {excess_u, x};
-    double s = x->sparsity, lo, hi, n;
-    if (x->m != PLAN_COST) { /* smallest N: the falling side, 1..n_min */
-        if (primary_ok(x, 1, s) || n_min == 1)
-            return *n_out = 1, CP_OK;
-        cp_status st =
-            brent(x, "systems", &F, 0, log(n_min), systems_done, &lo, &hi, systems_show, err);
-        if (st != CP_OK)
-            return st;
-        n = whole(x, hi);
-        while (n > 1 && primary_ok(x, n - 1, s))
-            n--;
-        while (n < n_min && !primary_ok(x, n, s))
-            n++;
-    } else { /* largest N: the rising side, n_min..N_max */
-        if (primary_ok(x, x->nmax, s) || n_min == x->nmax)
-            return *n_out = x->nmax, CP_OK;
-        cp_status st = brent(x, "systems", &F, log(n_min), log(x->nmax), systems_done, &lo, &hi,
-                             systems_show, err);
-        if (st != CP_OK)
-            return st;
-        n = whole(x, lo);
-        while (n < x->nmax && primary_ok(x, n + 1, s))
-            n++;
-        while (n > n_min && !primary_ok(x, n, s))
-            n--;
-    }
-    *n_out = n;
-    return CP_OK;
+    double at = *pick ? *pick : *n_least;
+    trace(x, "scan", 1, 1, x->nmax, at, metric_at(x, at, s));
 }
 
 struct sp_ctx {
@@ -246,24 +109,51 @@ static double excess_s(double sparsity, void *p)
     return log(metric_at(c->x, c->n, sparsity) / c->x->po->limit[c->x->m]);
 }
 
-/* Least sparsity (in PLAN_SPARSITY_STEP) above x->sparsity at which n
- * meets the primary limit, or -1 if even CLUSTER_MAX_SPARSITY does not. */
-static cp_status least_sparsity(struct ctx *x, double n, double *out, struct cp_error *err)
+/* The least sparsity in [x->sparsity, CLUSTER_MAX_SPARSITY] at which n
+ * meets the primary limit, rounded up to PLAN_SPARSITY_STEP; -1 if even
+ * the largest does not.  The metric falls with the sparsity (less compute
+ * and fewer bytes), so the root is bracketed; fn sees the iterations when
+ * traced. */
+static cp_status least_sparsity(struct ctx *x, double n, int traced, double *out,
+                                struct cp_error *err)
 {
     struct sp_ctx c = {x, n};
     gsl_function F = {excess_s, &c};
-    double a = x->sparsity, b = CLUSTER_MAX_SPARSITY, lo, hi;
+    double a = x->sparsity, b = CLUSTER_MAX_SPARSITY;
+    *out = -1;
     if (excess_s(b, &c) > 0)
-        return *out = -1, CP_OK;
-    cp_status st = brent(x, "sparsity", &F, a, b, sparsity_done, &lo, &hi, sparsity_show, err);
-    if (st != CP_OK)
-        return st;
-    double s = fmin(ceil(hi / PLAN_SPARSITY_STEP - 1e-9) * PLAN_SPARSITY_STEP, b);
-    while (s > a && excess_s(s - PLAN_SPARSITY_STEP, &c) <= 0)
-        s -= PLAN_SPARSITY_STEP;
-    while (s < b && excess_s(s, &c) > 0)
-        s = fmin(s + PLAN_SPARSITY_STEP, b);
-    *out = s;
+        return CP_OK;
+    double hi = a;
+    if (excess_s(a, &c) > 0) {
+        gsl_root_fsolver *sv = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+        if (!sv)
+            return cp_fail(err, CP_ENOMEM, "plan: out of memory for the root solver");
+        int st = gsl_root_fsolver_set(sv, &F, a, b);
+        hi = b;
+        for (int it = 1; st == GSL_SUCCESS && it <= PLAN_MAX_ITER; it++) {
+            st = gsl_root_fsolver_iterate(sv);
+            if (st != GSL_SUCCESS)
+                break;
+            double lo = gsl_root_fsolver_x_lower(sv), r = gsl_root_fsolver_root(sv);
+            hi = gsl_root_fsolver_x_upper(sv);
+            if (traced)
+                trace(x, "sparsity", it, lo, hi, r, metric_at(x, n, r));
+            if (hi - lo < PLAN_SPARSITY_STEP / 4)
+                break;
+        }
+        gsl_root_fsolver_free(sv);
+        if (st != GSL_SUCCESS)
+            return cp_fail(err, CP_EIO, "plan: root solver failed on the sparsity: %s",
+                           gsl_strerror(st));
+    }
+    /* whole steps: k / 1000 is the double nearest the decimal, k x 0.001
+     * is not */
+    double steps = 1 / PLAN_SPARSITY_STEP, k = ceil(hi * steps - 1e-9);
+    while (k / steps > a && excess_s((k - 1) / steps, &c) <= 0)
+        k--;
+    while (k / steps < b && excess_s(k / steps, &c) > 0)
+        k++;
+    *out = fmax(a, fmin(k / steps, b));
     return CP_OK;
 }
 
@@ -308,8 +198,7 @@ static void why_unreachable(const struct ctx *x, const struct plan_result *res, 
              "the least %s over 1..%g systems (%s) is %s, at %g system%s and sparsity %g; the "
              "%s is %s%s",
              metric_what[x->m], res->max_systems, capname[res->cap], a, n, n == 1 ? "" : "s",
-             sparsity,
-             plan_metric_name[x->m], b,
+             sparsity, plan_metric_name[x->m], b,
              x->po->allow_sparsity ? " (even at the largest sparsity allowed)"
                                    : "; --allow-sparsity may reach it");
 }
@@ -324,6 +213,22 @@ static void finish(struct ctx *x, double n, double sparsity, struct plan_result 
     if (res->has_above)
         eval_at(x, n + 1, sparsity, &res->above, &res->ra);
     res->iterations = x->iters;
+}
+
+/* The least sparsity over every N (each N's own least, by Brent), the N
+ * that needs it traced; *s_out -1 when no N reaches the limit. */
+static cp_status least_over_n(struct ctx *x, double *s_out, struct cp_error *err)
+{
+    double best = -1, best_n = 0, s;
+    for (double n = 1; n <= x->nmax; n++) {
+        cp_status st = least_sparsity(x, n, 0, &s, err);
+        if (st != CP_OK)
+            return st;
+        if (s >= 0 && (best < 0 || s < best))
+            best = s, best_n = n;
+    }
+    *s_out = best;
+    return best < 0 ? CP_OK : least_sparsity(x, best_n, 1, &s, err);
 }
 
 cp_status plan_solve(const struct cluster *base, const struct plan_opts *po, plan_trace_fn fn,
@@ -352,39 +257,39 @@ cp_status plan_solve(const struct cluster *base, const struct plan_opts *po, pla
                  train_warn_names(r.warnings & (TW_MEMORYX | TW_SRAM), w, sizeof w));
         return CP_OK;
     }
-    double n_min, n;
-    cp_status st = minimum_n(&x, &n_min, err);
-    if (st != CP_OK)
-        return st;
-    if (!primary_ok(&x, n_min, x.sparsity)) {
-        double s = -1;
-        if (po->allow_sparsity && (st = least_sparsity(&x, n_min, &s, err)) != CP_OK)
+    double pick, n_least;
+    scan(&x, x.sparsity, &pick, &n_least);
+    if (!pick && po->allow_sparsity) {
+        double s;
+        cp_status st = least_over_n(&x, &s, err);
+        if (st != CP_OK)
             return st;
-        if (s < 0) {
-            double best_s = po->allow_sparsity ? CLUSTER_MAX_SPARSITY : x.sparsity;
-            why_unreachable(&x, res, n_min, best_s, res->why, sizeof res->why);
-            finish(&x, n_min, best_s, res);
-            return CP_OK;
+        if (s >= 0) {
+            /* at that sparsity some N meets the searched target; the scan
+             * finds the plan's N, or none if another target fails */
+            x.sparsity = s;
+            res->sparsity_raised = s > base->sparsity;
+            scan(&x, s, &pick, &n_least);
         }
-        res->sparsity_raised = 1;
-        x.sparsity = s;
-        if ((st = minimum_n(&x, &n_min, err)) != CP_OK)
-            return st;
     }
-    if ((st = pick_n(&x, n_min, &n, err)) != CP_OK)
-        return st;
-    /* the other targets: move away from the primary's edge until all hold */
-    double n0 = n, step = x.m == PLAN_COST ? -1 : 1, end = x.m == PLAN_COST ? 1 : x.nmax;
-    for (;; n += step) {
-        eval_at(&x, n, x.sparsity, &c, &r);
-        if (plan_meets(po, &r) || n == end)
-            break;
+    if (!pick) {
+        if (!(metric_at(&x, n_least, x.sparsity) <= po->limit[x.m])) {
+            double s = po->allow_sparsity ? CLUSTER_MAX_SPARSITY : x.sparsity;
+            double p2;
+            if (po->allow_sparsity)
+                scan(&x, s, &p2, &n_least);
+            why_unreachable(&x, res, n_least, s, res->why, sizeof res->why);
+            finish(&x, n_least, s, res);
+        } else {
+            snprintf(res->why, sizeof res->why,
+                     "no cluster size meets every target at once (the %s alone is met from %g "
+                     "systems)",
+                     plan_metric_name[x.m], n_least);
+            finish(&x, n_least, x.sparsity, res);
+        }
+        return CP_OK;
     }
-    finish(&x, n, x.sparsity, res);
-    res->reached = plan_meets(po, &res->r);
-    if (!res->reached)
-        snprintf(res->why, sizeof res->why,
-                 "no cluster size meets every target at once (the %s alone needs %g systems)",
-                 plan_metric_name[x.m], n0);
+    finish(&x, pick, x.sparsity, res);
+    res->reached = 1;
     return CP_OK;
 }

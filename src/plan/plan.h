@@ -9,18 +9,21 @@
  *    sequences (every system needs one), and with allow_batch, where the
  *    batch grows to N sequences once N passes it, the critical batch.
  *  - Each target is a metric that must not exceed a limit: time-to-train
- *    (deadline), energy, cost (budget).  The first given of deadline,
- *    energy, budget is the one searched; the others are checked.
- *  - The metric's minimum over N is found on a coarse grid in ln N refined
- *    with GSL's Brent minimiser; N is continuous there and rounded up to
- *    whole systems inside the function.  Deadline and energy then want the
- *    smallest N on the falling side, budget the largest N on the rising
- *    side: a root of ln(metric / limit) in ln N by GSL's Brent solver,
- *    rounded to whole systems and checked against its neighbours.
- *  - If the limit is not met even at the minimum and allow_sparsity is set,
- *    the least sparsity (Brent root in the sparsity, rounded up to
- *    PLAN_SPARSITY_STEP) that meets it at the minimum's N is taken, and N
- *    searched again at that sparsity. */
+ *    (deadline), energy, cost (budget).  With a deadline or an energy limit
+ *    the plan is the smallest N that meets every target; with a budget
+ *    alone, the largest (the fastest finish the budget buys).
+ *  - N is scanned, every value from 1 to N_max: the metrics are step
+ *    functions of N (a system's whole sequences, ceil(B / N), set the step
+ *    time) with small rises inside each step (SwarmX depth) and, for energy
+ *    and cost, zigzags between steps, so no bracketing solver finds the
+ *    smallest meeting N reliably.  One evaluation takes well under a
+ *    microsecond, so a scan of 2048 sizes costs about a millisecond.
+ *  - If no N meets the targets and allow_sparsity is set: for each N the
+ *    least sparsity that meets the searched limit is a root of
+ *    ln(metric / limit) in the sparsity (the metric falls with the
+ *    sparsity), found by GSL's Brent solver and rounded up to
+ *    PLAN_SPARSITY_STEP; the least over all N is taken and N scanned again
+ *    at it. */
 #ifndef CP_PLAN_H
 #define CP_PLAN_H
 
@@ -29,9 +32,7 @@
 /* Sparsity is planned in steps of 0.1 %: finer is not a decision anyone
  * takes, and rounding up keeps the plan on the meeting side. */
 #define PLAN_SPARSITY_STEP 0.001
-/* Points of the coarse grid in ln N that brackets the metric's minimum. */
-#define PLAN_GRID 24
-/* Iteration cap of each GSL solver. */
+/* Iteration cap of the GSL root solver. */
 #define PLAN_MAX_ITER 100
 
 enum plan_metric { PLAN_TIME, PLAN_ENERGY, PLAN_COST, PLAN_NMETRICS };
@@ -45,7 +46,7 @@ struct plan_opts {
 
 /* One solver iteration, for --verbose. */
 struct plan_iter {
-    const char *stage; /* "minimum", "systems", "sparsity" */
+    const char *stage; /* "scan" (one per scan), "sparsity" (Brent) */
     int iter;
     double lo, hi, x; /* bracket and estimate, in systems or sparsity */
     double value;     /* the metric at x (rounded to whole systems)   */
@@ -77,9 +78,10 @@ double plan_metric_of(const struct train_result *r, enum plan_metric m);
 int plan_meets(const struct plan_opts *po, const struct train_result *r);
 
 /* Plan base (its systems field is ignored) for po.  fn (may be NULL) sees
- * every solver iteration.  CP_OK with res filled, reached or not;
- * CP_EINPUT when po has no target, or a budget without base->price;
- * CP_EIO (err filled) when a GSL solver fails. */
+ * every scan and solver iteration.  CP_OK with res filled, reached or
+ * not; CP_EINPUT when po has no target, or a budget without base->price;
+ * CP_EIO (err filled) when the GSL solver fails, which needs GSL's error
+ * handler off (gsl_set_error_handler_off(); else GSL aborts). */
 cp_status plan_solve(const struct cluster *base, const struct plan_opts *po, plan_trace_fn fn,
                      void *user, struct plan_result *res, struct cp_error *err);
 

@@ -1,0 +1,70 @@
+/* calib.h - calibration: fit numeric hardware keys to measured points by
+ * nonlinear least squares (GSL gsl_multifit_nlinear, trust region, finite-
+ * difference Jacobian).
+ *
+ *  - Each point is a configuration (a struct cluster on its own hardware),
+ *    a measured quantity (step time, tokens/s or weak-scaling speedup, see
+ *    meas.h) and its value.  Its residual is relative: ln(model / measured).
+ *  - A fitted key takes one value across all points; each point is
+ *    evaluated (param_eval) on a copy of its own hardware with the fitted
+ *    keys set.  The starting value is the first point's.
+ *  - Keys are fitted in a space that keeps them valid: v = v0 e^x for a
+ *    positive key, v = 1 / (1 + e^-x) for a fraction (DESC_AT_MOST_1).  A
+ *    key whose start is 0, a fraction starting at 1 and a whole-number key
+ *    cannot be fitted.
+ *  - Standard errors come from the covariance at the solution,
+ *    (J^T J)^-1 chi2 / dof, carried back to the key's units by the delta
+ *    method.  With as many points as keys (dof = 0), or a key the points do
+ *    not constrain, there is none (NAN). */
+#ifndef CP_CALIB_H
+#define CP_CALIB_H
+
+#include <stddef.h>
+
+#include "../model/train.h"
+#include "../spec/meas.h"
+
+#define CALIB_MAX_KEYS 16
+
+struct calib_point {
+    const struct cluster *c; /* as measured; c->hw is its hardware as loaded */
+    enum meas_quantity quantity;
+    double measured; /* SI base units, > 0                                   */
+    double before;   /* out: the model on c->hw                              */
+    double after;    /* out: the model with the fitted keys                  */
+};
+
+struct calib_key {
+    int key;            /* hw_schema index                                        */
+    double start;       /* SI, the first point's value                           */
+    double fitted;      /* SI                                                     */
+    double se;          /* standard error, SI; NAN when it cannot be estimated   */
+    const char *se_why; /* why se is NAN, or NULL                            */
+};
+
+struct calib_result {
+    size_t nkeys, npoints, dof;
+    struct calib_key keys[CALIB_MAX_KEYS];
+    double chi2_before; /* sum of ln(before / measured)^2                   */
+    double chi2;        /* sum of ln(after / measured)^2 at the solution    */
+    size_t iterations;
+    int converged;
+    char stop[160]; /* why the solver stopped, in words                     */
+};
+
+/* The model's value of quantity q for c evaluated on hardware hw (hw's
+ * boundary_overlap unless c->overlap_set): the step time in seconds, the
+ * tokens per second, or the weak-scaling speedup against one system running
+ * c->global_seqs / c->systems sequences. */
+double calib_predict(const struct cluster *c, const struct hw_desc *hw, enum meas_quantity q);
+
+/* Fit the nkeys hw_schema keys to the npts points; fills res and each
+ * point's before and after.  CP_OK when the fit ran (res->converged says
+ * whether it converged; if not, res holds the best values found);
+ * CP_EINPUT with err for a key that cannot be fitted, a repeated key, fewer
+ * points than keys, a point the model cannot evaluate, or a solver error;
+ * CP_ENOMEM if GSL cannot allocate. */
+cp_status calib_fit(struct calib_point *pts, size_t npts, const int *keys, size_t nkeys,
+                    struct calib_result *res, struct cp_error *err);
+
+#endif

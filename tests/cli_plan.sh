@@ -1,0 +1,318 @@
+#!/bin/sh
+# Command-line tests of `plan`: exit codes, the --csv rows against
+# `estimate --csv` at the chosen configuration, the minimality of the answer
+# checked with `estimate`, --verbose, --uncertainty.  Prints "ok N - what" or
+# "not ok N - what" per check (run.sh counts them) and "# cli_plan done" at
+# the end.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+B=${B:-build}
+case "$B" in /*) CP="$B/cerebras-plan" ;; *) CP="$PWD/$B/cerebras-plan" ;; esac
+T=$(mktemp -d) || exit 2
+trap 'rm -rf "$T"' EXIT INT TERM
+n=0
+unset CEREBRAS_PLAN_PATH
+# An installed copy on this machine must not change what the tests see.
+export CEREBRAS_PLAN_DATADIR=
+
+pass() { n=$((n + 1)); echo "ok $n - $1"; }
+flunk() {
+    n=$((n + 1))
+    echo "not ok $n - $1"
+    [ $# -gt 1 ] && printf '%s\n' "$2" | head -n 8 | cut -c 1-240 | sed 's/^/#   /'
+    return 0
+}
+# check WHAT CONDITION...: ok if the command CONDITION succeeds
+check() {
+    what=$1
+    shift
+    if "$@"; then pass "$what"; else flunk "$what" "$(head -c 400 "$T/err" 2>/dev/null)"; fi
+}
+
+# plan ARGS...: run the binary; $rc, stdout in $T/out, stderr in $T/err
+plan() {
+    "$CP" plan "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+}
+
+# want_rc CODE WHAT ARGS...
+want_rc() {
+    code=$1 what=$2
+    shift 2
+    plan "$@"
+    if [ "$rc" -eq "$code" ]; then
+        pass "$what"
+    else
+        flunk "$what" "exit $rc, wanted $code; stderr: $(head -c 300 "$T/err")"
+    fi
+}
+
+# bad_input SUBSTRING WHAT ARGS...: exit 2, the message on stderr, nothing on stdout
+bad_input() {
+    msg=$1 what=$2
+    shift 2
+    plan "$@"
+    if [ "$rc" -eq 2 ] && grep -qF -- "$msg" "$T/err" && [ ! -s "$T/out" ]; then
+        pass "$what"
+    else
+        flunk "$what" "exit $rc; stderr: $(head -c 300 "$T/err"); wanted: $msg"
+    fi
+}
+
+# col FILE ROW NAME: column NAME of data row ROW (1 = first after the header)
+col() {
+    tr -d '\r' <"$1" | awk -F, -v row="$2" -v want="$3" '
+        NR == 1 { for (i = 1; i <= NF; i++) if ($i == want) c = i }
+        NR == row + 1 && c { print $c }'
+}
+
+# le A B / gt A B: numeric comparisons
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
+gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
+
+# The CS-2 maximum stated in cerebras-plan(1).
+CS2_MAX=192
+
+# ---- help and exit codes ----
+"$CP" plan --help >"$T/out" 2>"$T/err"
+rc=$?
+check "plan --help exits 0 and shows the usage" \
+    test "$rc" -eq 0 -a -s "$T/out"
+if grep -q -- '--deadline' "$T/out" && grep -q -- '--allow-sparsity' "$T/out"; then
+    pass "plan --help names --deadline and --allow-sparsity"
+else
+    flunk "plan --help names --deadline and --allow-sparsity" "$(head -n 3 "$T/out")"
+fi
+
+want_rc 0 "a reachable deadline exits 0" -m gpt3-175b -s cs2 --deadline 30d
+check "a reachable deadline prints an answer" grep -q '^answer: [0-9][0-9]* systems' "$T/out"
+want_rc 1 "an unreachable deadline exits 1" -m gpt3-175b -s cs2 --deadline 1d
+if grep -q '^unreachable: ' "$T/out" && grep -q 'max_systems' "$T/out" &&
+    grep -q -- '--allow-sparsity' "$T/out" && grep -q '^best achievable: ' "$T/out"; then
+    pass "unreachable: why, the hint and the best achievable"
+else
+    flunk "unreachable: why, the hint and the best achievable" "$(head -n 6 "$T/out")"
+fi
+want_rc 1 "an unreachable energy target exits 1" -m gpt3-175b -s cs2 --energy 1MWh
+want_rc 1 "an unaffordable budget exits 1" -m gpt3-175b -s cs2 --budget 1 --price 100
+want_rc 1 "a model that fits no cluster exits 1" -m 120t -s cs3 --deadline 3650d
+check "an infeasible model says so" grep -q '^unreachable: infeasible' "$T/out"
+
+bad_input "a time is expected" "--deadline '5 GB' is bad input" -m gpt3-175b -s cs2 --deadline '5 GB'
+bad_input "greater than zero" "--deadline -1d is bad input" -m gpt3-175b -s cs2 --deadline -1d
+bad_input "greater than zero" "--deadline 0s is bad input" -m gpt3-175b -s cs2 --deadline 0s
+bad_input "--energy" "--energy '5 s' is bad input" -m gpt3-175b -s cs2 --energy '5 s'
+bad_input "give a target" "no target is bad input" -m gpt3-175b -s cs2
+bad_input "--price" "--budget without --price is bad input" -m gpt3-175b -s cs2 --budget 2M
+bad_input "-n" "-n is bad input for plan" -m gpt3-175b -s cs2 --deadline 30d -n 4
+bad_input "--seed" "--seed without --uncertainty is bad input" -m gpt3-175b -s cs2 --deadline 30d --seed 3
+bad_input "--uncertainty" "--uncertainty=0 is bad input" -m gpt3-175b -s cs2 --deadline 30d --uncertainty=0
+
+# ---- --csv against estimate --csv ----
+# csv_vs_estimate WHAT PLAN-ARGS... -- SCENARIO-ARGS...: plan --csv; each of
+# its rows equals, byte for byte, the data row of estimate --csv with the
+# scenario options, -n, --sparsity and --batch of that row (and
+# --batch-penalty with --allow-batch, which charges a grown batch).  Sets
+# $rows (data rows), $N (the chosen systems).
+csv_vs_estimate() {
+    what=$1
+    shift
+    pargs=
+    while [ "$1" != -- ]; do
+        pargs="$pargs $1"
+        shift
+    done
+    shift
+    penalty=
+    case "$pargs" in *--allow-batch*) penalty=--batch-penalty ;; esac
+    # shellcheck disable=SC2086
+    "$CP" plan "$@" $pargs --csv >"$T/plan.csv" 2>"$T/err"
+    prc=$?
+    rows=$(($(wc -l <"$T/plan.csv") - 1))
+    N=$(col "$T/plan.csv" 1 systems)
+    good=1
+    detail=
+    r=1
+    while [ "$r" -le "$rows" ]; do
+        sys=$(col "$T/plan.csv" "$r" systems)
+        sp=$(col "$T/plan.csv" "$r" sparsity)
+        gb=$(col "$T/plan.csv" "$r" global_batch_seqs)
+        # shellcheck disable=SC2086
+        "$CP" estimate "$@" -n "$sys" --sparsity "$sp" --batch "$gb" $penalty --csv >"$T/est.csv" 2>>"$T/err"
+        if ! cmp -s "$T/est.csv" /dev/null && [ "$(sed -n 1p "$T/est.csv")" = "$(sed -n 1p "$T/plan.csv")" ] &&
+            [ "$(sed -n 2p "$T/est.csv")" = "$(sed -n "$((r + 1))p" "$T/plan.csv")" ]; then
+            :
+        else
+            good=0
+            detail="row $r (systems $sys): $(diff "$T/est.csv" "$T/plan.csv" | head -n 4)"
+        fi
+        r=$((r + 1))
+    done
+    if [ "$rows" -ge 1 ] && [ "$good" -eq 1 ]; then
+        pass "$what: --csv rows equal estimate --csv"
+    else
+        flunk "$what: --csv rows equal estimate --csv" "exit $prc, $rows rows; $detail $(head -c 200 "$T/err")"
+    fi
+}
+
+# A reachable plan: three rows N, N-1, N+1 (two at an end of the range).
+# expect_rows WHAT NMAX
+expect_rows() {
+    s1=$(col "$T/plan.csv" 2 systems)
+    s2=$(col "$T/plan.csv" 3 systems)
+    if [ "$N" -eq 1 ] || [ "$N" -eq "$2" ]; then want=2; else want=3; fi
+    ok_rows=1
+    [ "$rows" -eq "$want" ] || ok_rows=0
+    if [ "$N" -gt 1 ] && [ "$s1" != $((N - 1)) ]; then ok_rows=0; fi
+    if [ "$N" -lt "$2" ] && [ "$N" -gt 1 ] && [ "$s2" != $((N + 1)) ]; then ok_rows=0; fi
+    if [ "$ok_rows" -eq 1 ]; then
+        pass "$1: --csv rows are N=$N, then N-1 and N+1 where searched"
+    else
+        flunk "$1: --csv rows are N=$N, then N-1 and N+1 where searched" "$rows rows: $N $s1 $s2"
+    fi
+}
+
+csv_vs_estimate "30 d" --deadline 30d -- -m gpt3-175b -s cs2
+expect_rows "30 d" "$CS2_MAX"
+check "30 d --csv exits 0" test "$prc" -eq 0
+# the plan in text names the same N as --csv
+plan -m gpt3-175b -s cs2 --deadline 30d
+check "30 d: the text answer names the --csv N ($N)" grep -q "^answer: $N systems" "$T/out"
+if grep -q "^  N - 1: $((N - 1)) systems.*(misses)" "$T/out" && grep -q '^  time-to-train .*(meets)' "$T/out"; then
+    pass "30 d: the answer meets, N - 1 misses"
+else
+    flunk "30 d: the answer meets, N - 1 misses" "$(sed -n 4,7p "$T/out")"
+fi
+# minimal, by estimate: N meets 30 days, N - 1 does not
+t_n=$(col "$T/plan.csv" 1 time_to_train_s)
+t_b=$(col "$T/plan.csv" 2 time_to_train_s)
+check "30 d: time at N <= 30 d < time at N - 1" sh -c "awk -v a='$t_n' -v b='$t_b' 'BEGIN{exit !(a <= 2592000 && b > 2592000)}'"
+# and no smaller N meets it (brute force with estimate over 1..N-1, coarsely
+# every 7 systems plus N-1's neighbours)
+found=
+k=1
+while [ "$k" -lt "$N" ]; do
+    "$CP" estimate -m gpt3-175b -s cs2 -n "$k" --csv >"$T/k.csv" 2>/dev/null
+    tk=$(col "$T/k.csv" 1 time_to_train_s)
+    if le "$tk" 2592000; then found="$found $k"; fi
+    if [ "$k" -ge $((N - 3)) ]; then k=$((k + 1)); else k=$((k + 7)); fi
+done
+check "30 d: no smaller cluster meets the deadline (estimate scan)" test -z "$found"
+
+csv_vs_estimate "1 d with --allow-sparsity" --deadline 1d --allow-sparsity -- -m gpt3-175b -s cs2
+check "1 d with --allow-sparsity exits 0" test "$prc" -eq 0
+expect_rows "1 d with --allow-sparsity" "$CS2_MAX"
+sp=$(col "$T/plan.csv" 1 sparsity)
+check "GPT-3 in a day: $CS2_MAX systems" test "$N" = "$CS2_MAX"
+check "GPT-3 in a day: sparsity $sp between 0.9 and 0.99" sh -c "awk -v s='$sp' 'BEGIN{exit !(s > 0.9 && s < 0.99)}'"
+check "GPT-3 in a day: sparsity $sp is a whole number of 0.1 %" sh -c "awk -v s='$sp' 'BEGIN{k = s * 1000; d = k - int(k + 0.5); exit !(d < 1e-6 && d > -1e-6)}'"
+t_n=$(col "$T/plan.csv" 1 time_to_train_s)
+less=$(awk -v s="$sp" 'BEGIN{printf "%.3f", s - 0.001}')
+"$CP" estimate -m gpt3-175b -s cs2 -n "$N" --sparsity "$less" --csv >"$T/k.csv" 2>/dev/null
+t_less=$(col "$T/k.csv" 1 time_to_train_s)
+check "GPT-3 in a day: meets at $sp, misses at $less" sh -c "awk -v a='$t_n' -v b='$t_less' 'BEGIN{exit !(a <= 86400 && b > 86400)}'"
+plan -m gpt3-175b -s cs2 --deadline 1d --allow-sparsity
+if grep -q "^answer: $CS2_MAX systems, .*sparsity 0\.9[0-9]* (raised to meet it)" "$T/out"; then
+    pass "GPT-3 in a day: the text names $CS2_MAX systems and the raised sparsity"
+else
+    flunk "GPT-3 in a day: the text names $CS2_MAX systems and the raised sparsity" "$(sed -n 4p "$T/out")"
+fi
+
+csv_vs_estimate "energy 1300 MWh" --energy 1300MWh -- -m gpt3-175b -s cs2
+check "energy 1300 MWh exits 0" test "$prc" -eq 0
+expect_rows "energy 1300 MWh" "$CS2_MAX"
+e_n=$(col "$T/plan.csv" 1 energy_J)
+e_b=$(col "$T/plan.csv" 2 energy_J)
+check "energy: N within 1300 MWh, N - 1 above" sh -c "awk -v a='$e_n' -v b='$e_b' 'BEGIN{exit !(a <= 1300 * 3.6e9 && b > 1300 * 3.6e9)}'"
+
+csv_vs_estimate "budget 5.5M at 100" --budget 5.5M -- -m gpt3-175b -s cs2 --price 100
+check "budget 5.5M exits 0" test "$prc" -eq 0
+c_n=$(col "$T/plan.csv" 1 cost)
+check "budget: the cost is within it" le "$c_n" 5.5e6
+if [ "$N" -lt "$CS2_MAX" ]; then
+    c_a=$(col "$T/plan.csv" 3 cost)
+    check "budget: N + 1 costs more than the budget" gt "$c_a" 5.5e6
+fi
+
+csv_vs_estimate "megatron-1t on cs3 in 30 d with --allow-batch" --deadline 30d --allow-batch -- -m megatron-1t -s cs3
+check "megatron-1t 30 d --allow-batch exits 0" test "$prc" -eq 0
+
+csv_vs_estimate "batch 64 grown with --allow-batch" --deadline 40d --allow-batch -- -m gpt3-175b -s cs2 --batch 64
+check "batch 64 with --allow-batch exits 0" test "$prc" -eq 0
+gb=$(col "$T/plan.csv" 1 global_batch_seqs)
+check "batch 64 with --allow-batch: N=$N > 64 and the batch grew to N" test "$N" -gt 64 -a "$gb" = "$N"
+plan -m gpt3-175b -s cs2 --batch 64 --deadline 40d
+check "batch 64 without --allow-batch: 40 d is out of reach" test "$rc" -eq 1
+if grep -q '^search: 1\.\.64 systems (one sequence per system of the batch)' "$T/out" &&
+    grep -q -- '--allow-batch' "$T/out"; then
+    pass "batch 64: the search stops at 64 systems and says why"
+else
+    flunk "batch 64: the search stops at 64 systems and says why" "$(sed -n 2,4p "$T/out")"
+fi
+plan -m gpt3-175b -s cs2 --deadline 30d
+check "the CS-2 search runs to $CS2_MAX systems" grep -q "^search: 1\.\.$CS2_MAX systems (system.max_systems)" "$T/out"
+
+csv_vs_estimate "unreachable" --deadline 1d -- -m gpt3-175b -s cs2
+check "unreachable --csv: exit 1, one row (the best achievable)" test "$prc" -eq 1 -a "$rows" -eq 1
+
+# ---- --verbose ----
+plan -m gpt3-175b -s cs2 --energy 1300MWh --verbose
+its=$(sed -n 's/^search: .*, \([0-9][0-9]*\) solver iterations$/\1/p' "$T/out")
+lines=$(grep -cE '^  (scan|sparsity) +[0-9]+  bracket ' "$T/out")
+if [ "$rc" -eq 0 ] && grep -q '^solver iterations' "$T/out" && [ -n "$its" ] && [ "$its" -gt 0 ] &&
+    [ "$lines" -eq "$its" ]; then
+    pass "--verbose prints each of the $its solver iterations"
+else
+    flunk "--verbose prints each of the solver iterations" "exit $rc, $lines lines, search says '$its'"
+fi
+plan -m gpt3-175b -s cs2 --deadline 1d --allow-sparsity --verbose
+check "--verbose shows the sparsity stage" grep -qE '^  sparsity +[0-9]+  bracket 0\.[0-9]+\.\.[01]\.[0-9]+  at ' "$T/out"
+plan -m gpt3-175b -s cs2 --energy 1300MWh
+check "without --verbose no iteration lines" sh -c "! grep -qE '^  (scan|sparsity) +[0-9]+  bracket ' '$T/out'"
+plan -m gpt3-175b -s cs2 --energy 1300MWh --verbose --csv
+check "--verbose --csv is still only CSV" sh -c "head -n 1 '$T/out' | grep -q '^model,' && ! grep -q 'bracket' '$T/out'"
+
+# ---- --uncertainty ----
+# a ranged key of our own, so that the band has a width whatever the files say
+R="system.utilization=0.5 +- 20%"
+plan -m gpt3-175b -s cs2 --deadline 30d --set "$R" --uncertainty=200 --seed 3
+cp "$T/out" "$T/u1"
+band=$(sed -n 's/^  time to train  .*\[\(.*\)\]$/\1/p' "$T/u1")
+share=$(sed -n 's/^  meets the deadline in \([0-9.]*\) % of draws$/\1/p' "$T/u1")
+if [ "$rc" -eq 0 ] && grep -q '^uncertainty: 200 draws .*(seed 3)' "$T/u1" && [ -n "$band" ] &&
+    [ "${band%%,*}" != "${band#*, }" ]; then
+    pass "--uncertainty=200 --seed 3 adds a time-to-train band [$band]"
+else
+    flunk "--uncertainty=200 --seed 3 adds a time-to-train band" "exit $rc; $(tail -n 6 "$T/u1")"
+fi
+check "--uncertainty gives the share of draws meeting the deadline ($share %)" \
+    sh -c "[ -n '$share' ] && awk -v s='$share' 'BEGIN{exit !(s >= 0 && s <= 100)}'"
+plan -m gpt3-175b -s cs2 --deadline 30d --set "$R" --uncertainty=200 --seed 3
+check "--uncertainty with a fixed seed is deterministic" cmp -s "$T/out" "$T/u1"
+plan -m gpt3-175b -s cs2 --deadline 30d --set "$R" --uncertainty=200 --seed 4
+check "another seed draws differently" sh -c "! cmp -s '$T/out' '$T/u1'"
+plan -m gpt3-175b -s cs2 --deadline 30d --set "$R"
+sed -n '/^answer: /,/^$/p' "$T/out" >"$T/a0"
+sed -n '/^answer: /,/^$/p' "$T/u1" >"$T/a1"
+check "--uncertainty does not change the plan" sh -c "[ -s '$T/a0' ] && cmp -s '$T/a0' '$T/a1'"
+plan -m gpt3-175b -s cs2 --deadline 30d --set "$R" --uncertainty 200
+cp "$T/out" "$T/u2"
+plan -m gpt3-175b -s cs2 --deadline 30d --set "$R" --uncertainty=200 --seed 1
+if [ "$rc" -eq 0 ] && grep -q '^uncertainty: 200 draws ' "$T/u2" && cmp -s "$T/out" "$T/u2"; then
+    pass "--uncertainty 200 (count after a space) is --uncertainty=200 with the default seed"
+else
+    flunk "--uncertainty 200 (count after a space) is --uncertainty=200 with the default seed" "$(grep '^uncertainty' "$T/u2" "$T/out")"
+fi
+# the band in --csv brackets the point value, and matches estimate's
+"$CP" plan -m gpt3-175b -s cs2 --deadline 30d --set "$R" --uncertainty=200 --seed 3 --csv >"$T/uc.csv" 2>"$T/err"
+p05=$(col "$T/uc.csv" 1 time_to_train_p05_s)
+p95=$(col "$T/uc.csv" 1 time_to_train_p95_s)
+t_n=$(col "$T/uc.csv" 1 time_to_train_s)
+check "--uncertainty --csv: time-to-train p05 < point < p95" sh -c "[ -n '$p05' ] && awk -v a='$p05' -v t='$t_n' -v b='$p95' 'BEGIN{exit !(a < t && t < b)}'"
+uc_rows=$(($(wc -l <"$T/uc.csv") - 1))
+check "--uncertainty --csv keeps the N, N-1, N+1 rows" test "$uc_rows" -eq 3
+"$CP" estimate -m gpt3-175b -s cs2 --set "$R" -n "$(col "$T/uc.csv" 1 systems)" --uncertainty=200 --seed 3 --csv >"$T/ue.csv" 2>>"$T/err"
+check "--uncertainty --csv: the first row equals estimate's with the same seed" \
+    sh -c "[ \"\$(sed -n 2p '$T/ue.csv')\" = \"\$(sed -n 2p '$T/uc.csv')\" ]"
+
+echo "# cli_plan done"

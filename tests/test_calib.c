@@ -1,0 +1,416 @@
+/* test_calib.c - calibration: the measurement CSV reader (src/spec/meas)
+ * with every error placed at its line and column, and the fit
+ * (src/plan/calib): keys planted in the hardware are recovered from points
+ * the model computes with them, starting from the shipped values; standard
+ * errors exist only when the points allow; keys that cannot be fitted are
+ * refused.
+ *
+ * The planted points are computed here with train_eval()/train_at() on a
+ * copy of the hardware with the planted values, not with calib_predict(). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "check.h"
+#include "load.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/cluster.h"
+#include "model/train.h"
+#include "plan/calib.h"
+#include "plan/param.h"
+#include "spec/meas.h"
+
+/* ---- the CSV reader ---- */
+
+#define HDR "model,system,systems,quantity,value\n"
+
+static cp_status parse(const char *text, struct meas_list *l, struct cp_error *err)
+{
+    memset(err, 0, sizeof *err);
+    return meas_parse(text, "t.csv", l, err);
+}
+
+/* text fails with a message that starts with prefix and contains what. */
+static void expect_error(const char *text, const char *prefix, const char *what)
+{
+    struct meas_list l;
+    struct cp_error err;
+    cp_status st = parse(text, &l, &err);
+    if (st != CP_EINPUT || strncmp(err.msg, prefix, strlen(prefix)) != 0 ||
+        !strstr(err.msg, what)) {
+        print_error("input:\n%s\nstatus %d, message '%s'; wanted '%s...%s'\n", text, st, err.msg,
+                    prefix, what);
+        fail();
+    }
+    assert_int_equal(l.n, 0);
+    assert_null(l.rows);
+}
+
+static void test_meas_good(void **state)
+{
+    (void)state;
+    const char *text = "\xef\xbb\xbf# measured points\r\n"
+                       "\r\n"
+                       "source,value,quantity , systems,system,model,batch,sparsity,memoryx\r\n"
+                       "  # a comment between records\r\n"
+                       "\"run 1, first\",43 min,step_time_s,16,cs3,megatron-1t,3072,75%,55TB\r\n"
+                       "\"two\nlines\",2583.9,step_time_s,2,cs2,gpt3-xl,,,\r\n"
+                       "x,2.385 k,tokens_per_s,1,cs2,./models/m.ini,64,0.25,4 TB\n"
+                       "\t\n"
+                       "y,15.3,speedup,16,cs3,megatron-1t,,0,";
+    struct meas_list l;
+    struct cp_error err;
+    assert_ok(parse(text, &l, &err), err);
+    assert_int_equal(l.n, 4);
+    const struct meas_row *r = l.rows;
+    assert_int_equal(r[0].line, 5);
+    assert_string_equal(r[0].model, "megatron-1t");
+    assert_string_equal(r[0].system, "cs3");
+    assert_string_equal(r[0].memoryx, "55TB");
+    assert_int_equal(r[0].quantity, MEAS_STEP_TIME);
+    assert_rel(r[0].value, 2580, 1e-15);
+    assert_rel(r[0].systems, 16, 0);
+    assert_rel(r[0].batch, 3072, 0);
+    assert_rel(r[0].sparsity, 0.75, 1e-15);
+    /* cells know where they are: value is the second field, after
+     * "\"run 1, first\"," (15 bytes) */
+    assert_int_equal(r[0].at[MEAS_VALUE].line, 5);
+    assert_int_equal(r[0].at[MEAS_VALUE].col, 16);
+    assert_int_equal(r[0].at[MEAS_SOURCE].col, 1);
+    /* a bare step time is seconds; empty optional cells are defaults */
+    assert_int_equal(r[1].line, 6);
+    assert_rel(r[1].value, 2583.9, 1e-15);
+    assert_rel(r[1].batch, 0, 0);
+    assert_rel(r[1].sparsity, 0, 0);
+    assert_string_equal(r[1].memoryx, "");
+    /* the quoted source held a line break: the next record is on line 8 */
+    assert_int_equal(r[2].line, 8);
+    assert_int_equal(r[2].quantity, MEAS_TOKENS_PER_S);
+    assert_rel(r[2].value, 2385, 1e-15);
+    assert_string_equal(r[2].model, "./models/m.ini");
+    assert_string_equal(r[2].memoryx, "4 TB");
+    /* the last record has no line end */
+    assert_int_equal(r[3].line, 10);
+    assert_int_equal(r[3].quantity, MEAS_SPEEDUP);
+    assert_rel(r[3].value, 15.3, 1e-15);
+    assert_int_equal(r[3].at[MEAS_SYSTEMS].col, 16);
+    meas_list_free(&l);
+    assert_int_equal(l.n, 0);
+
+    /* the optional columns may be left out */
+    assert_ok(parse(HDR "gpt3-xl,cs2,1,speedup,1\n", &l, &err), err);
+    assert_int_equal(l.n, 1);
+    assert_int_equal(l.rows[0].at[MEAS_BATCH].line, 0);
+    meas_list_free(&l);
+}
+
+static void test_meas_errors(void **state)
+{
+    (void)state;
+    /* quote not closed: placed at the quote that opened the field */
+    expect_error(HDR "gpt3-xl,cs2,1,step_time_s,\"1.5\n", "t.csv:2:27: ", "quote not closed");
+    expect_error(HDR "# c\n\n\"gpt3-xl,cs2,1,step_time_s,1\n", "t.csv:4:1: ", "quote not closed");
+    /* strict quoting inside a record */
+    expect_error(HDR "gpt3-xl,c\"s2,1,step_time_s,1\n", "t.csv:2:10: ", "double quote");
+    expect_error(HDR "\"gpt3-xl\"x,cs2,1,step_time_s,1\n", "t.csv:2:10: ", "closing quote");
+    /* unknown, repeated and missing columns */
+    expect_error("model,system,nodes,quantity,value\n", "t.csv:1:14: ", "unknown column 'nodes'");
+    expect_error("# c\nmodel,system,systems,quantity,value,model\n", "t.csv:2:37: ", "named twice");
+    expect_error("model,system,systems,quantity\ngpt3-xl,cs2,1,speedup\n",
+                 "t.csv:1: ", "missing column 'value'");
+    /* bad numbers, with the column's name */
+    expect_error(HDR "gpt3-xl,cs2,x2,step_time_s,1\n", "t.csv:2:13: ", "systems: ");
+    expect_error(HDR "gpt3-xl,cs2,2.5,step_time_s,1\n", "t.csv:2:13: ", "whole number");
+    expect_error(HDR "gpt3-xl,cs2,2,step_time_s,3 GB\n", "t.csv:2:27: ", "value: ");
+    expect_error(HDR "gpt3-xl,cs2,2,step_time_s,0\n", "t.csv:2:27: ", "greater than zero");
+    expect_error(HDR "gpt3-xl,cs2,2,speedup,nan\n", "t.csv:2:23: ", "value: ");
+    expect_error("model,system,systems,quantity,value,sparsity\ngpt3-xl,cs2,2,speedup,2,1\n",
+                 "t.csv:2:25: ", "sparsity: ");
+    expect_error("model,system,systems,quantity,value,batch\ngpt3-xl,cs2,2,speedup,2,0\n",
+                 "t.csv:2:25: ", "batch: ");
+    expect_error(HDR "gpt3-xl,,2,speedup,2\n", "t.csv:2:9: ", "system: empty");
+    /* a quantity not in the list */
+    expect_error(HDR "gpt3-xl,cs2,2,flops,2\n", "t.csv:2:15: ", "not a quantity");
+    /* too many and too few fields */
+    expect_error(HDR "gpt3-xl,cs2,2,speedup,2,extra\n", "t.csv:2:25: ", "too many fields");
+    expect_error(HDR "gpt3-xl,cs2,2,speedup\n", "t.csv:2:22: ", "4 fields");
+    /* no header, no rows */
+    expect_error("", "t.csv:1: ", "no header row");
+    expect_error("# only a comment\n\n", "t.csv:1: ", "no header row");
+    expect_error("# c\n" HDR "\n# c\n", "t.csv:2: ", "no measurements");
+    /* a cell longer than the reader keeps */
+    char big[600];
+    snprintf(big, sizeof big, HDR "%0300d,cs2,1,speedup,1\n", 7);
+    expect_error(big, "t.csv:2:1: ", "longer than");
+}
+
+/* Any bytes: an answer and no crash (run under valgrind or ASan to see
+ * more).  Inputs are a valid header and rows mutated byte by byte from a
+ * fixed pseudo-random sequence. */
+static void test_meas_any_bytes(void **state)
+{
+    (void)state;
+    static const char seed[] = HDR "gpt3-xl,cs2,1,step_time_s,\"1.5 s\"\n"
+                                   "# c\r\nllama2-70b,cs3,16,speedup,15.3\r\n";
+    static const char alphabet[] = ",\"\r\n# \t0a.\xff";
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    size_t ok = 0;
+    for (int n = 0; n < 4000; n++) {
+        char text[sizeof seed + 8];
+        memcpy(text, seed, sizeof seed);
+        size_t len = sizeof seed - 1;
+        for (int m = 0; m < 1 + n % 5; m++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            size_t at = (size_t)(x % len);
+            char b = (x >> 32) % 4 ? alphabet[(x >> 40) % (sizeof alphabet - 1)]
+                                   : (char)((x >> 48) & 0xff);
+            text[at] = b ? b : ' ';
+        }
+        if ((x >> 20) % 7 == 0)
+            text[(x >> 24) % len] = '\0'; /* truncated */
+        struct meas_list l;
+        struct cp_error err;
+        cp_status st = parse(text, &l, &err);
+        if (st == CP_OK) {
+            ok++;
+            assert_true(l.n >= 1 && l.n <= 2);
+            for (size_t i = 0; i < l.n; i++)
+                assert_true(l.rows[i].value > 0 && l.rows[i].systems >= 1);
+        } else {
+            assert_int_equal(st, CP_EINPUT);
+            assert_memory_equal(err.msg, "t.csv:", 6);
+        }
+        meas_list_free(&l);
+    }
+    assert_true(ok > 0 && ok < 4000);
+}
+
+/* ---- the fit ---- */
+
+enum { XL, G175, L70, NMODELS };
+static const char *const model_names[NMODELS] = {"gpt3-xl", "gpt3-175b", "llama2-70b"};
+
+#define MAX_POINTS 16
+struct setup {
+    struct wl_desc wl[NMODELS];
+    struct hw_desc start, planted;
+    struct cluster c[MAX_POINTS];
+    struct calib_point p[MAX_POINTS];
+    size_t n;
+};
+
+static struct setup *setup_new(const char *system, const char *const *planted, size_t nplanted)
+{
+    struct setup *s = calloc(1, sizeof *s);
+    assert_non_null(s);
+    for (int m = 0; m < NMODELS; m++)
+        load_model(model_names[m], NULL, 0, &s->wl[m]);
+    load_hw(system, NULL, 0, &s->start);
+    load_hw(system, planted, nplanted, &s->planted);
+    return s;
+}
+
+/* The figure of quantity q for c on the planted hardware, from the model's
+ * own entry points. */
+static double measure(const struct cluster *c, const struct hw_desc *hw, enum meas_quantity q)
+{
+    struct cluster m = *c;
+    struct train_result r, r1;
+    m.hw = hw;
+    m.overlap = hw->mx.boundary_overlap;
+    train_eval(&m, &r);
+    if (q == MEAS_STEP_TIME)
+        return r.step.step_s;
+    if (q == MEAS_TOKENS_PER_S)
+        return r.global_tokens / r.step.step_s;
+    train_at(&m, 1, SCALE_WEAK, &r1);
+    return r.tokens_per_s / r1.tokens_per_s;
+}
+
+/* Add a point: model m on n systems with a global batch of b sequences. */
+static void add_point(struct setup *s, int m, double n, double b, enum meas_quantity q)
+{
+    assert_true(s->n < MAX_POINTS);
+    struct cluster *c = &s->c[s->n];
+    cluster_init(c, &s->start, &s->wl[m]);
+    c->systems = n;
+    c->global_seqs = b;
+    c->memoryx_bytes = 12e12;
+    struct cp_error err = {0};
+    assert_ok(cluster_check(c, &err), err);
+    s->p[s->n++] = (struct calib_point){c, q, measure(c, &s->planted, q), 0, 0};
+}
+
+static void fit_keys(struct setup *s, const char *const *names, size_t nkeys,
+                     struct calib_result *res)
+{
+    int keys[CALIB_MAX_KEYS];
+    for (size_t j = 0; j < nkeys; j++) {
+        keys[j] = param_find(names[j]);
+        assert_true(keys[j] >= 0);
+    }
+    struct cp_error err = {0};
+    assert_ok(calib_fit(s->p, s->n, keys, nkeys, res, &err), err);
+}
+
+/* Keys planted at values[] come back within 1 %, and every point is
+ * reproduced. */
+static void check_recovered(const struct setup *s, const struct calib_result *res,
+                            const double *values)
+{
+    assert_true(res->converged);
+    assert_int_equal(res->npoints, s->n);
+    assert_int_equal(res->dof, s->n - res->nkeys);
+    for (size_t j = 0; j < res->nkeys; j++) {
+        const struct calib_key *k = &res->keys[j];
+        char name[128];
+        print_message("# %s: start %.6g, planted %.6g, fitted %.9g (error %.2g), s.e. %.2g\n",
+                      param_name(k->key, name, sizeof name), k->start, values[j], k->fitted,
+                      fabs(k->fitted / values[j] - 1), k->se);
+        assert_rel(k->start, param_get(&s->start, k->key), 0);
+        assert_rel(k->fitted, values[j], 0.01);
+        assert_false(isnan(k->se));
+        assert_true(k->se >= 0 && k->se < 0.01 * values[j]);
+        assert_null(k->se_why);
+    }
+    for (size_t i = 0; i < s->n; i++)
+        assert_rel(s->p[i].after, s->p[i].measured, 1e-6);
+    assert_true(res->chi2 < 1e-12);
+    assert_true(res->chi2_before > 1e-4); /* the start was off */
+}
+
+/* system.utilization from compute-bound points (Llama 2 70B, GPT-3 175B)
+ * and memoryx.bandwidth from stream-bound ones (GPT-3 XL), planted together
+ * on CS-2. */
+static void test_fit_two_keys(void **state)
+{
+    (void)state;
+    const char *planted[] = {"system.utilization=0.4123", "memoryx.bandwidth=97.31 GB/s"};
+    struct setup *s = setup_new("cs2", planted, 2);
+    add_point(s, L70, 1, 64, MEAS_STEP_TIME);
+    add_point(s, L70, 4, 512, MEAS_STEP_TIME);
+    add_point(s, G175, 16, 1536, MEAS_TOKENS_PER_S);
+    add_point(s, XL, 1, 64, MEAS_STEP_TIME);
+    add_point(s, XL, 4, 512, MEAS_TOKENS_PER_S);
+    add_point(s, XL, 16, 512, MEAS_SPEEDUP);
+    const char *names[] = {"system.utilization", "memoryx.bandwidth"};
+    struct calib_result res;
+    fit_keys(s, names, 2, &res);
+    check_recovered(s, &res, (const double[]){0.4123, 97.31e9});
+    free(s);
+}
+
+/* Three at once on CS-3: utilization and util_half_tokens are told apart
+ * by compute-bound points with different tokens per pass, and the SwarmX
+ * hop latency by the speedup of a small model on many systems. */
+static void test_fit_three_keys(void **state)
+{
+    (void)state;
+    const char *planted[] = {"system.utilization=0.3187", "system.util_half_tokens=3517",
+                             "swarmx.hop_latency=23.7 us"};
+    struct setup *s = setup_new("cs3", planted, 3);
+    add_point(s, L70, 1, 1, MEAS_STEP_TIME);
+    add_point(s, L70, 1, 4, MEAS_STEP_TIME);
+    add_point(s, L70, 2, 64, MEAS_STEP_TIME);
+    add_point(s, L70, 8, 512, MEAS_TOKENS_PER_S);
+    add_point(s, G175, 16, 1536, MEAS_STEP_TIME);
+    add_point(s, XL, 256, 256, MEAS_SPEEDUP);
+    add_point(s, XL, 1024, 1024, MEAS_SPEEDUP);
+    const char *names[] = {"system.utilization", "system.util_half_tokens", "swarmx.hop_latency"};
+    struct calib_result res;
+    fit_keys(s, names, 3, &res);
+    check_recovered(s, &res, (const double[]){0.3187, 3517, 23.7e-6});
+    free(s);
+}
+
+/* As many points as keys: the value is found, its standard error is not
+ * invented. */
+static void test_fit_dof_zero(void **state)
+{
+    (void)state;
+    const char *planted[] = {"system.utilization=0.2871"};
+    struct setup *s = setup_new("cs2", planted, 1);
+    add_point(s, L70, 2, 128, MEAS_STEP_TIME);
+    const char *names[] = {"system.utilization"};
+    struct calib_result res;
+    fit_keys(s, names, 1, &res);
+    assert_true(res.converged);
+    assert_int_equal(res.dof, 0);
+    assert_rel(res.keys[0].fitted, 0.2871, 0.01);
+    assert_true(isnan(res.keys[0].se));
+    assert_non_null(res.keys[0].se_why);
+    assert_non_null(strstr(res.keys[0].se_why, "dof = 0"));
+    free(s);
+}
+
+/* A key no point depends on is reported, not fitted. */
+static void test_fit_unconstrained(void **state)
+{
+    (void)state;
+    struct setup *s = setup_new("cs2", NULL, 0);
+    add_point(s, XL, 1, 64, MEAS_STEP_TIME);
+    add_point(s, XL, 4, 64, MEAS_STEP_TIME);
+    s->p[0].measured *= 1.1; /* something to fit */
+    const char *names[] = {"memoryx.flash_bandwidth"};
+    struct calib_result res;
+    fit_keys(s, names, 1, &res);
+    assert_false(res.converged);
+    assert_non_null(strstr(res.stop, "memoryx.flash_bandwidth"));
+    assert_true(isnan(res.keys[0].se) || res.keys[0].se_why);
+    free(s);
+}
+
+static void expect_refused(struct setup *s, const int *keys, size_t nkeys, const char *what)
+{
+    struct calib_result res;
+    struct cp_error err = {0};
+    cp_status st = calib_fit(s->p, s->n, keys, nkeys, &res, &err);
+    if (st != CP_EINPUT || !strstr(err.msg, what)) {
+        print_error("status %d, '%s'; wanted '%s'\n", st, err.msg, what);
+        fail();
+    }
+}
+
+static void test_fit_refused(void **state)
+{
+    (void)state;
+    struct setup *s = setup_new("cs2", NULL, 0);
+    add_point(s, L70, 1, 64, MEAS_STEP_TIME);
+    int util = param_find("system.utilization"), io = param_find("system.io_bandwidth");
+    /* starting at 0 (memoryx.boundary_overlap in the shipped file) */
+    expect_refused(s, (const int[]){param_find("memoryx.boundary_overlap")}, 1,
+                   "starting value is 0");
+    /* a fraction starting at 1 */
+    s->start.mx.boundary_overlap = 1;
+    expect_refused(s, (const int[]){param_find("memoryx.boundary_overlap")}, 1,
+                   "starting value is 1");
+    /* whole numbers, repeats, not a number */
+    expect_refused(s, (const int[]){param_find("swarmx.fanout")}, 1, "whole number");
+    expect_refused(s, (const int[]){util, util}, 2, "named twice");
+    expect_refused(s, (const int[]){-1}, 1, "not a numeric");
+    expect_refused(s, (const int[]){util}, 0, "fit 1 to");
+    /* more keys than points */
+    expect_refused(s, (const int[]){util, io}, 2, "at least 2 points");
+    free(s);
+}
+
+int main(void)
+{
+    gsl_set_error_handler_off(); /* as main() does: GSL errors are statuses */
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_meas_good),         cmocka_unit_test(test_meas_errors),
+        cmocka_unit_test(test_meas_any_bytes),    cmocka_unit_test(test_fit_two_keys),
+        cmocka_unit_test(test_fit_three_keys),    cmocka_unit_test(test_fit_dof_zero),
+        cmocka_unit_test(test_fit_unconstrained), cmocka_unit_test(test_fit_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
