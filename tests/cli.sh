@@ -2,45 +2,7 @@
 # Command-line tests: run the real binary and check exit codes, messages and
 # output.  Prints "ok N - what" or "not ok N - what" per check (run.sh counts
 # them) and "# cli done" at the end.
-set -u
-cd "$(dirname "$0")/.." || exit 2
-B=${B:-build}
-case "$B" in /*) CP="$B/cerebras-plan" ;; *) CP="$PWD/$B/cerebras-plan" ;; esac
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT INT TERM
-n=0
-unset CEREBRAS_PLAN_PATH
-# An installed copy on this machine must not change what the tests see.
-export CEREBRAS_PLAN_DATADIR=
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; [ $# -gt 1 ] && printf '#   %s\n' "$2"; }
-
-# run ARGS...: sets $rc, $out (stdout file), $err (stderr file)
-run() {
-    "$CP" "$@" >"$T/out" 2>"$T/err"
-    rc=$?
-}
-
-# expect_rc CODE WHAT ARGS...
-expect_rc() {
-    want=$1 what=$2
-    shift 2
-    run "$@"
-    if [ "$rc" -eq "$want" ]; then ok "$what"; else nok "$what" "exit $rc, wanted $want: $(head -c 300 "$T/err")"; fi
-}
-
-# expect_err SUBSTRING WHAT ARGS...: exit 2 and stderr contains SUBSTRING
-expect_err() {
-    want=$1 what=$2
-    shift 2
-    run "$@"
-    if [ "$rc" -eq 2 ] && grep -qF -- "$want" "$T/err" && [ ! -s "$T/out" ]; then
-        ok "$what"
-    else
-        nok "$what" "exit $rc; stderr: $(head -c 300 "$T/err"); wanted: $want"
-    fi
-}
+. "$(dirname "$0")/lib.sh"
 
 # ---- every shipped description loads ----
 for f in hw/*.ini models/*.ini; do

@@ -5,31 +5,7 @@
 # are exit 2 with FILE:LINE:COLUMN, an unwritable -o leaves nothing, and the
 # shipped data set runs.  Prints "ok N - what" or "not ok N - what" per
 # check and "# cli_calibrate done" at the end.
-set -u
-cd "$(dirname "$0")/.." || exit 2
-B=${B:-build}
-case "$B" in /*) CP="$B/cerebras-plan" ;; *) CP="$PWD/$B/cerebras-plan" ;; esac
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT INT TERM
-n=0
-unset CEREBRAS_PLAN_PATH
-export CEREBRAS_PLAN_DATADIR=
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; [ $# -gt 1 ] && printf '#   %s\n' "$2"; }
-
-# run ARGS...: sets $rc; stdout in $T/out, stderr in $T/err
-run() {
-    "$CP" "$@" >"$T/out" 2>"$T/err"
-    rc=$?
-}
-
-# check WHAT CONDITION...: ok if the command CONDITION succeeds
-check() {
-    what=$1
-    shift
-    if "$@"; then ok "$what"; else nok "$what" "rc $rc; stderr: $(head -c 300 "$T/err")"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 # within A B TOL: |A / B - 1| <= TOL
 within() {
@@ -40,18 +16,6 @@ within() {
 col() {
     tr -d '\r' | awk -F, -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
         END { if (c) print $c }'
-}
-
-# expect_err SUBSTRING WHAT ARGS...: exit 2, SUBSTRING on stderr, nothing on stdout
-expect_err() {
-    want=$1 what=$2
-    shift 2
-    run "$@"
-    if [ "$rc" -eq 2 ] && grep -qF -- "$want" "$T/err" && [ ! -s "$T/out" ]; then
-        ok "$what"
-    else
-        nok "$what" "exit $rc; stderr: $(head -c 300 "$T/err"); wanted: $want"
-    fi
 }
 
 # ---- planted recovery: system.utilization = 0.37 ----

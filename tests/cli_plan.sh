@@ -4,30 +4,7 @@
 # checked with `estimate`, --verbose, --uncertainty.  Prints "ok N - what" or
 # "not ok N - what" per check (run.sh counts them) and "# cli_plan done" at
 # the end.
-set -u
-cd "$(dirname "$0")/.." || exit 2
-B=${B:-build}
-case "$B" in /*) CP="$B/cerebras-plan" ;; *) CP="$PWD/$B/cerebras-plan" ;; esac
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT INT TERM
-n=0
-unset CEREBRAS_PLAN_PATH
-# An installed copy on this machine must not change what the tests see.
-export CEREBRAS_PLAN_DATADIR=
-
-pass() { n=$((n + 1)); echo "ok $n - $1"; }
-flunk() {
-    n=$((n + 1))
-    echo "not ok $n - $1"
-    [ $# -gt 1 ] && printf '%s\n' "$2" | head -n 8 | cut -c 1-240 | sed 's/^/#   /'
-    return 0
-}
-# check WHAT CONDITION...: ok if the command CONDITION succeeds
-check() {
-    what=$1
-    shift
-    if "$@"; then pass "$what"; else flunk "$what" "$(head -c 400 "$T/err" 2>/dev/null)"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 # plan ARGS...: run the binary; $rc, stdout in $T/out, stderr in $T/err
 plan() {
@@ -41,9 +18,9 @@ want_rc() {
     shift 2
     plan "$@"
     if [ "$rc" -eq "$code" ]; then
-        pass "$what"
+        ok "$what"
     else
-        flunk "$what" "exit $rc, wanted $code; stderr: $(head -c 300 "$T/err")"
+        nok "$what" "exit $rc, wanted $code; stderr: $(head -c 300 "$T/err")"
     fi
 }
 
@@ -53,9 +30,9 @@ bad_input() {
     shift 2
     plan "$@"
     if [ "$rc" -eq 2 ] && grep -qF -- "$msg" "$T/err" && [ ! -s "$T/out" ]; then
-        pass "$what"
+        ok "$what"
     else
-        flunk "$what" "exit $rc; stderr: $(head -c 300 "$T/err"); wanted: $msg"
+        nok "$what" "exit $rc; stderr: $(head -c 300 "$T/err"); wanted: $msg"
     fi
 }
 
@@ -79,9 +56,9 @@ rc=$?
 check "plan --help exits 0 and shows the usage" \
     test "$rc" -eq 0 -a -s "$T/out"
 if grep -q -- '--deadline' "$T/out" && grep -q -- '--allow-sparsity' "$T/out"; then
-    pass "plan --help names --deadline and --allow-sparsity"
+    ok "plan --help names --deadline and --allow-sparsity"
 else
-    flunk "plan --help names --deadline and --allow-sparsity" "$(head -n 3 "$T/out")"
+    nok "plan --help names --deadline and --allow-sparsity" "$(head -n 3 "$T/out")"
 fi
 
 want_rc 0 "a reachable deadline exits 0" -m gpt3-175b -s cs2 --deadline 30d
@@ -89,9 +66,9 @@ check "a reachable deadline prints an answer" grep -q '^answer: [0-9][0-9]* syst
 want_rc 1 "an unreachable deadline exits 1" -m gpt3-175b -s cs2 --deadline 1d
 if grep -q '^unreachable: ' "$T/out" && grep -q 'max_systems' "$T/out" &&
     grep -q -- '--allow-sparsity' "$T/out" && grep -q '^best achievable: ' "$T/out"; then
-    pass "unreachable: why, the hint and the best achievable"
+    ok "unreachable: why, the hint and the best achievable"
 else
-    flunk "unreachable: why, the hint and the best achievable" "$(head -n 6 "$T/out")"
+    nok "unreachable: why, the hint and the best achievable" "$(head -n 6 "$T/out")"
 fi
 want_rc 1 "an unreachable energy target exits 1" -m gpt3-175b -s cs2 --energy 1MWh
 want_rc 1 "an unaffordable budget exits 1" -m gpt3-175b -s cs2 --budget 1 --price 100
@@ -149,9 +126,9 @@ csv_vs_estimate() {
         r=$((r + 1))
     done
     if [ "$rows" -ge 1 ] && [ "$good" -eq 1 ]; then
-        pass "$what: --csv rows equal estimate --csv"
+        ok "$what: --csv rows equal estimate --csv"
     else
-        flunk "$what: --csv rows equal estimate --csv" "exit $prc, $rows rows; $detail $(head -c 200 "$T/err")"
+        nok "$what: --csv rows equal estimate --csv" "exit $prc, $rows rows; $detail $(head -c 200 "$T/err")"
     fi
 }
 
@@ -166,9 +143,9 @@ expect_rows() {
     if [ "$N" -gt 1 ] && [ "$s1" != $((N - 1)) ]; then ok_rows=0; fi
     if [ "$N" -lt "$2" ] && [ "$N" -gt 1 ] && [ "$s2" != $((N + 1)) ]; then ok_rows=0; fi
     if [ "$ok_rows" -eq 1 ]; then
-        pass "$1: --csv rows are N=$N, then N-1 and N+1 where searched"
+        ok "$1: --csv rows are N=$N, then N-1 and N+1 where searched"
     else
-        flunk "$1: --csv rows are N=$N, then N-1 and N+1 where searched" "$rows rows: $N $s1 $s2"
+        nok "$1: --csv rows are N=$N, then N-1 and N+1 where searched" "$rows rows: $N $s1 $s2"
     fi
 }
 
@@ -179,9 +156,9 @@ check "30 d --csv exits 0" test "$prc" -eq 0
 plan -m gpt3-175b -s cs2 --deadline 30d
 check "30 d: the text answer names the --csv N ($N)" grep -q "^answer: $N systems" "$T/out"
 if grep -q "^  N - 1: $((N - 1)) systems.*(misses)" "$T/out" && grep -q '^  time-to-train .*(meets)' "$T/out"; then
-    pass "30 d: the answer meets, N - 1 misses"
+    ok "30 d: the answer meets, N - 1 misses"
 else
-    flunk "30 d: the answer meets, N - 1 misses" "$(sed -n 4,7p "$T/out")"
+    nok "30 d: the answer meets, N - 1 misses" "$(sed -n 4,7p "$T/out")"
 fi
 # minimal, by estimate: N meets 30 days, N - 1 does not
 t_n=$(col "$T/plan.csv" 1 time_to_train_s)
@@ -213,9 +190,9 @@ t_less=$(col "$T/k.csv" 1 time_to_train_s)
 check "GPT-3 in a day: meets at $sp, misses at $less" sh -c "awk -v a='$t_n' -v b='$t_less' 'BEGIN{exit !(a <= 86400 && b > 86400)}'"
 plan -m gpt3-175b -s cs2 --deadline 1d --allow-sparsity
 if grep -q "^answer: $CS2_MAX systems, .*sparsity 0\.9[0-9]* (raised to meet it)" "$T/out"; then
-    pass "GPT-3 in a day: the text names $CS2_MAX systems and the raised sparsity"
+    ok "GPT-3 in a day: the text names $CS2_MAX systems and the raised sparsity"
 else
-    flunk "GPT-3 in a day: the text names $CS2_MAX systems and the raised sparsity" "$(sed -n 4p "$T/out")"
+    nok "GPT-3 in a day: the text names $CS2_MAX systems and the raised sparsity" "$(sed -n 4p "$T/out")"
 fi
 
 csv_vs_estimate "energy 1300 MWh" --energy 1300MWh -- -m gpt3-175b -s cs2
@@ -245,9 +222,9 @@ plan -m gpt3-175b -s cs2 --batch 64 --deadline 40d
 check "batch 64 without --allow-batch: 40 d is out of reach" test "$rc" -eq 1
 if grep -q '^search: 1\.\.64 systems (one sequence per system of the batch)' "$T/out" &&
     grep -q -- '--allow-batch' "$T/out"; then
-    pass "batch 64: the search stops at 64 systems and says why"
+    ok "batch 64: the search stops at 64 systems and says why"
 else
-    flunk "batch 64: the search stops at 64 systems and says why" "$(sed -n 2,4p "$T/out")"
+    nok "batch 64: the search stops at 64 systems and says why" "$(sed -n 2,4p "$T/out")"
 fi
 plan -m gpt3-175b -s cs2 --deadline 30d
 check "the CS-2 search runs to $CS2_MAX systems" grep -q "^search: 1\.\.$CS2_MAX systems (system.max_systems)" "$T/out"
@@ -261,9 +238,9 @@ its=$(sed -n 's/^search: .*, \([0-9][0-9]*\) solver iterations$/\1/p' "$T/out")
 lines=$(grep -cE '^  (scan|sparsity) +[0-9]+  bracket ' "$T/out")
 if [ "$rc" -eq 0 ] && grep -q '^solver iterations' "$T/out" && [ -n "$its" ] && [ "$its" -gt 0 ] &&
     [ "$lines" -eq "$its" ]; then
-    pass "--verbose prints each of the $its solver iterations"
+    ok "--verbose prints each of the $its solver iterations"
 else
-    flunk "--verbose prints each of the solver iterations" "exit $rc, $lines lines, search says '$its'"
+    nok "--verbose prints each of the solver iterations" "exit $rc, $lines lines, search says '$its'"
 fi
 plan -m gpt3-175b -s cs2 --deadline 1d --allow-sparsity --verbose
 check "--verbose shows the sparsity stage" grep -qE '^  sparsity +[0-9]+  bracket 0\.[0-9]+\.\.[01]\.[0-9]+  at ' "$T/out"
@@ -281,9 +258,9 @@ band=$(sed -n 's/^  time to train  .*\[\(.*\)\]$/\1/p' "$T/u1")
 share=$(sed -n 's/^  meets the deadline in \([0-9.]*\) % of draws$/\1/p' "$T/u1")
 if [ "$rc" -eq 0 ] && grep -q '^uncertainty: 200 draws .*(seed 3)' "$T/u1" && [ -n "$band" ] &&
     [ "${band%%,*}" != "${band#*, }" ]; then
-    pass "--uncertainty=200 --seed 3 adds a time-to-train band [$band]"
+    ok "--uncertainty=200 --seed 3 adds a time-to-train band [$band]"
 else
-    flunk "--uncertainty=200 --seed 3 adds a time-to-train band" "exit $rc; $(tail -n 6 "$T/u1")"
+    nok "--uncertainty=200 --seed 3 adds a time-to-train band" "exit $rc; $(tail -n 6 "$T/u1")"
 fi
 check "--uncertainty gives the share of draws meeting the deadline ($share %)" \
     sh -c "[ -n '$share' ] && awk -v s='$share' 'BEGIN{exit !(s >= 0 && s <= 100)}'"
@@ -299,9 +276,9 @@ plan -m gpt3-175b -s cs2 --deadline 30d --set "$R" --uncertainty 200
 cp "$T/out" "$T/u2"
 plan -m gpt3-175b -s cs2 --deadline 30d --set "$R" --uncertainty=200 --seed 1
 if [ "$rc" -eq 0 ] && grep -q '^uncertainty: 200 draws ' "$T/u2" && cmp -s "$T/out" "$T/u2"; then
-    pass "--uncertainty 200 (count after a space) is --uncertainty=200 with the default seed"
+    ok "--uncertainty 200 (count after a space) is --uncertainty=200 with the default seed"
 else
-    flunk "--uncertainty 200 (count after a space) is --uncertainty=200 with the default seed" "$(grep '^uncertainty' "$T/u2" "$T/out")"
+    nok "--uncertainty 200 (count after a space) is --uncertainty=200 with the default seed" "$(grep '^uncertainty' "$T/u2" "$T/out")"
 fi
 # the band in --csv brackets the point value, and matches estimate's
 "$CP" plan -m gpt3-175b -s cs2 --deadline 30d --set "$R" --uncertainty=200 --seed 3 --csv >"$T/uc.csv" 2>"$T/err"

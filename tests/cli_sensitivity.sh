@@ -3,26 +3,10 @@
 # sorted by |elasticity|, the leading key right for the regime, undefined
 # rows last, the ranges from the file, help and usage errors.  Prints
 # "ok N - what" or "not ok N - what" per check and "# cli_sensitivity done".
-set -u
-cd "$(dirname "$0")/.." || exit 2
-B=${B:-build}
-case "$B" in /*) CP="$B/cerebras-plan" ;; *) CP="$PWD/$B/cerebras-plan" ;; esac
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT INT TERM
-n=0
-unset CEREBRAS_PLAN_PATH
-export CEREBRAS_PLAN_DATADIR=
+. "$(dirname "$0")/lib.sh"
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; [ $# -gt 1 ] && printf '#   %s\n' "$2"; }
-# check WHAT COMMAND...: ok when the command succeeds
-check() {
-    what=$1
-    shift
-    if "$@"; then ok "$what"; else nok "$what"; fi
-}
-
-# run ARGS...: sets $rc; stdout in $T/out (CR stripped), stderr in $T/err
+# run ARGS...: as lib.sh's, with CR stripped from stdout (CSV records end
+# in CR LF)
 run() {
     "$CP" "$@" >"$T/raw" 2>"$T/err"
     rc=$?

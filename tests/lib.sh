@@ -1,0 +1,56 @@
+# lib.sh - shared by the command-line test scripts (tests/cli*.sh), which
+# source it first.  Sets CP (the binary), T (a temporary directory removed
+# on exit), a clean description search path, and the TAP helpers: each
+# check prints "ok N - what" or "not ok N - what" (run.sh counts them).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+B=${B:-build}
+case "$B" in /*) CP="$B/cerebras-plan" ;; *) CP="$PWD/$B/cerebras-plan" ;; esac
+T=$(mktemp -d) || exit 2
+trap 'rm -rf "$T"' EXIT INT TERM
+n=0
+unset CEREBRAS_PLAN_PATH
+# An installed copy on this machine must not change what the tests see.
+export CEREBRAS_PLAN_DATADIR=
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+# nok WHAT [DETAIL]: DETAIL's first lines follow as "#   " comments
+nok() {
+    n=$((n + 1))
+    echo "not ok $n - $1"
+    [ $# -gt 1 ] && printf '%s\n' "$2" | head -n 8 | cut -c 1-300 | sed 's/^/#   /'
+    return 0
+}
+
+# run ARGS...: the binary; sets $rc, stdout in $T/out, stderr in $T/err
+run() {
+    "$CP" "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+}
+
+# check WHAT COMMAND...: ok when COMMAND succeeds
+check() {
+    what=$1
+    shift
+    if "$@"; then ok "$what"; else nok "$what" "$(head -c 300 "$T/err" 2>/dev/null)"; fi
+}
+
+# expect_rc CODE WHAT ARGS...: the binary with ARGS exits with CODE
+expect_rc() {
+    want=$1 what=$2
+    shift 2
+    run "$@"
+    if [ "$rc" -eq "$want" ]; then ok "$what"; else nok "$what" "exit $rc, wanted $want: $(head -c 300 "$T/err")"; fi
+}
+
+# expect_err MESSAGE WHAT ARGS...: exit 2, MESSAGE on stderr, no stdout
+expect_err() {
+    want=$1 what=$2
+    shift 2
+    run "$@"
+    if [ "$rc" -eq 2 ] && grep -qF -- "$want" "$T/err" && [ ! -s "$T/out" ]; then
+        ok "$what"
+    else
+        nok "$what" "exit $rc; stderr: $(head -c 300 "$T/err"); wanted: $want"
+    fi
+}
