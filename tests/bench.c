@@ -16,12 +16,19 @@
  *                      192 CS-2 at the model's batch (target < 2 s)
  *   sim_120t_2048_wall_s  wall time of two steps of the 120T model on 2048
  *                      CS-3, one sequence each (the memory target, well under
- *                      1 GiB, is checked with /usr/bin/time in the README) */
+ *                      1 GiB, is checked with /usr/bin/time in the README)
+ *   plan_gpt3_day_wall_ms  plan_solve: GPT-3 175B on CS-2 within a day with
+ *                      the sparsity allowed (192 sizes scanned, a Brent
+ *                      root in the sparsity for each)
+ *   unc_draws_per_s    uncertainty draws (every ranged key of cs2 drawn, the
+ *                      estimate evaluated) of GPT-3 175B on 192 CS-2 */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "model/train.h"
+#include "plan/plan.h"
+#include "plan/unc.h"
 #include "sim/sim.h"
 #include "spec/catalog.h"
 #include "spec/hw.h"
@@ -153,6 +160,38 @@ static int bench_sim(void)
     return 1;
 }
 
+/* plan_solve wall time in ms, and unc_run draws per second, on c. */
+static int bench_plan(const struct cluster *c, const struct desc_src *src)
+{
+    struct plan_opts po = {{86400, 0, 0}, 1, 0};
+    static struct plan_result res;
+    struct cp_error err = {0};
+    long n = 0;
+    double t0 = now_s(), t;
+    do {
+        if (plan_solve(c, &po, NULL, NULL, &res, &err) != CP_OK || !res.reached) {
+            fprintf(stderr, "bench: plan: %s\n", err.msg);
+            return 0;
+        }
+        n++;
+        t = now_s() - t0;
+    } while (t < BENCH_SECONDS);
+    printf("plan_gpt3_day_wall_ms %.3g ms\n", 1e3 * t / (double)n);
+    struct unc_result u;
+    n = 0;
+    t0 = now_s();
+    do {
+        if (unc_run(c, src, 1000, UNC_DEFAULT_SEED, &u, NULL, &err) != CP_OK) {
+            fprintf(stderr, "bench: unc: %s\n", err.msg);
+            return 0;
+        }
+        n += 1000;
+        t = now_s() - t0;
+    } while (t < BENCH_SECONDS);
+    printf("unc_draws_per_s %.3g 1/s\n", (double)n / t);
+    return 1;
+}
+
 int main(void)
 {
     struct cat_dirs none = {.n = 0};
@@ -169,14 +208,19 @@ int main(void)
     printf("tfm_evals_per_s %.0f 1/s\n", bench_tfm(w));
     struct cat_entry he;
     struct hw_desc hw;
+    static struct desc_src src;
     if (cat_resolve(&none, "cs2", CAT_HW, &he, &err) != CP_OK ||
-        hw_load(he.text, he.origin, NULL, 0, &hw, NULL, &err) != CP_OK) {
+        hw_load(he.text, he.origin, NULL, 0, &hw, &src, &err) != CP_OK) {
         fprintf(stderr, "bench: %s\n", err.msg);
         return 1;
     }
     cat_entry_free(&he);
     printf("analytic_evals_per_s %.0f 1/s\n", bench_analytic(&w, &hw));
     cat_entry_free(&e);
-    int ok = bench_sim();
+    struct cluster c;
+    cluster_init(&c, &hw, &w);
+    c.systems = 192;
+    int ok = bench_plan(&c, &src);
+    ok = bench_sim() && ok;
     return loads > 0 && ok ? 0 : 1;
 }
