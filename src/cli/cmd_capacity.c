@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "produce.h"
 #include "../model/mx.h"
 #include "../spec/tfm.h"
 #include "est.h"
@@ -63,23 +64,21 @@ static void breakdown(const struct scenario *s, double params)
     printf("\n");
 }
 
-int cmd_capacity(struct cli_opts *o)
+int capacity_table(const struct cli_opts *o, struct out_table *t, int *fits, char *where,
+                   char *vendor, size_t n)
 {
-    if (o->nsys || o->sparsity || o->batch || o->tokens || o->overlap || o->price || o->memoryx ||
-        o->batch_penalty)
-        return cli_error("capacity: only -m, -s, --set, --csv and --data-dir apply");
+    out_init(t, sizeof header / sizeof header[0], header);
     /* Every hardware description when -s is not given. */
     struct cat_list systems = {0};
     struct cp_error err = {0};
     if (!o->system && cat_list(&o->dirs, CAT_HW, &systems, &err) != CP_OK)
         return cli_error("%s", err.msg);
     size_t nsys = o->system ? 1 : systems.n;
-    struct out_table t;
-    out_init(&t, sizeof header / sizeof header[0], header);
     static struct scenario s;
-    int rc = -1, fits = 0;
-    char where[1024] = "", vendor[1024] = "";
+    int rc = -1;
     size_t wlen = 0, vlen = 0;
+    *fits = 0;
+    where[0] = vendor[0] = '\0';
     for (size_t i = 0; i < nsys && rc < 0; i++) {
         const char *sys = o->system ? o->system : systems.items[i].name;
         if ((rc = scenario_load_names(o, o->model ? o->model : SCENARIO_DEFAULT_MODEL, sys, &s)) >=
@@ -91,15 +90,27 @@ int cmd_capacity(struct cli_opts *o)
         if (i == 0 && !o->csv)
             breakdown(&s, params);
         const char *smallest;
-        fits += tiers(&t, o, &s, params * mx_bytes_per_param(&s.wl), &smallest);
-        if (vlen < sizeof vendor)
-            vlen += (size_t)snprintf(vendor + vlen, sizeof vendor - vlen, "%s%s %g B/param",
-                                     vlen ? ", " : "", s.system, s.hw.mx.bytes_per_param);
-        if (smallest && wlen < sizeof where)
-            wlen += (size_t)snprintf(where + wlen, sizeof where - wlen, "%s%s tier %s",
-                                     wlen ? "; " : "", s.system, smallest);
+        *fits += tiers(t, o, &s, params * mx_bytes_per_param(&s.wl), &smallest);
+        if (vlen < n)
+            vlen += (size_t)snprintf(vendor + vlen, n - vlen, "%s%s %g B/param", vlen ? ", " : "",
+                                     s.system, s.hw.mx.bytes_per_param);
+        if (smallest && wlen < n)
+            wlen += (size_t)snprintf(where + wlen, n - wlen, "%s%s tier %s", wlen ? "; " : "",
+                                     s.system, smallest);
     }
     cat_list_free(&systems);
+    return rc;
+}
+
+int cmd_capacity(struct cli_opts *o)
+{
+    if (o->nsys || o->sparsity || o->batch || o->tokens || o->overlap || o->price || o->memoryx ||
+        o->batch_penalty)
+        return cli_error("capacity: only -m, -s, --set, --csv and --data-dir apply");
+    struct out_table t;
+    int fits;
+    char where[1024], vendor[1024];
+    int rc = capacity_table(o, &t, &fits, where, vendor, sizeof where);
     if (rc < 0) {
         rc = cli_emit(o, &t);
         if (!o->csv && rc == EXIT_OK) {

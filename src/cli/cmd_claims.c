@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "produce.h"
 #include "../model/claim.h"
 #include "est.h"
 
@@ -36,13 +37,15 @@ static const char *predicted(int csv, const struct claim *cl, const struct claim
     return out_num(csv, r->predicted, dim[cl->kind], buf, n);
 }
 
-int cmd_claims(struct cli_opts *o)
+int claims_table(const struct cli_opts *o, const char *file, struct out_table *t, char *origin,
+                 size_t origin_n)
 {
+    out_init(t, sizeof header / sizeof header[0], header);
     struct cp_error err = {0};
     struct cat_entry e;
     cp_status st;
-    if (o->nargs)
-        st = cat_read_file(o->args[0], &e, &err);
+    if (file)
+        st = cat_read_file(file, &e, &err);
     else
         st = cat_find_data(&o->dirs, "reports", "claims.csv", &e, &err);
     if (st != CP_OK)
@@ -52,8 +55,6 @@ int cmd_claims(struct cli_opts *o)
         cat_entry_free(&e);
         return cli_error("%s", err.msg);
     }
-    struct out_table t;
-    out_init(&t, sizeof header / sizeof header[0], header);
     static struct scenario s;
     int rc = -1;
     for (size_t i = 0; i < cl.n && rc < 0; i++) {
@@ -64,29 +65,40 @@ int cmd_claims(struct cli_opts *o)
         claim_eval(c, &s.c, &r);
         char sys[32], pred[64];
         snprintf(sys, sizeof sys, "%g", c->systems);
-        out_row(&t, (const char *[]){c->id, c->text, c->source, claim_kind_name[c->kind], s.model,
-                                     s.system, sys, predicted(o->csv, c, &r, pred, sizeof pred),
-                                     claim_verdict_name[r.verdict], r.reason, c->condition});
+        out_row(t, (const char *[]){c->id, c->text, c->source, claim_kind_name[c->kind], s.model,
+                                    s.system, sys, predicted(o->csv, c, &r, pred, sizeof pred),
+                                    claim_verdict_name[r.verdict], r.reason, c->condition});
     }
-    if (rc < 0) {
-        if (o->csv) {
-            rc = cli_emit(o, &t);
-        } else {
-            printf("Headline claims (%s) under the analytic model\n", e.origin);
-            for (size_t i = 0; i < t.nrows; i++) {
-                const char *const *row = (const char *const *)&t.cells[i * t.ncols];
-                const char *v = row[8];
-                printf("\n[%s] %s (%s)\n  verdict:   %s\n  predicted: %s\n  why:       %s\n"
-                       "  condition: %s\n",
-                       row[0], row[1], row[2],
-                       strcmp(v, "conditional") == 0 ? "holds only under stated conditions" : v,
-                       row[7], row[9], row[10]);
-            }
-            rc = cli_flush();
-        }
-    }
-    out_free(&t);
+    snprintf(origin, origin_n, "%s", e.origin);
     claim_list_free(&cl);
     cat_entry_free(&e);
+    return rc;
+}
+
+int cmd_claims(struct cli_opts *o)
+{
+    struct out_table t;
+    char origin[CAT_ORIGIN_MAX];
+    int rc = claims_table(o, o->nargs ? o->args[0] : NULL, &t, origin, sizeof origin);
+    if (rc >= 0) {
+        out_free(&t);
+        return rc;
+    }
+    if (o->csv) {
+        rc = cli_emit(o, &t);
+    } else {
+        printf("Headline claims (%s) under the analytic model\n", origin);
+        for (size_t i = 0; i < t.nrows; i++) {
+            const char *const *row = (const char *const *)&t.cells[i * t.ncols];
+            const char *v = row[8];
+            printf("\n[%s] %s (%s)\n  verdict:   %s\n  predicted: %s\n  why:       %s\n"
+                   "  condition: %s\n",
+                   row[0], row[1], row[2],
+                   strcmp(v, "conditional") == 0 ? "holds only under stated conditions" : v, row[7],
+                   row[9], row[10]);
+        }
+        rc = cli_flush();
+    }
+    out_free(&t);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "produce.h"
 #include "../model/train.h"
 #include "../sim/sim.h"
 #include "scenario.h"
@@ -186,22 +187,34 @@ static double median_abs(const struct xc_row *rows, size_t n)
     return (a + b) / 2;
 }
 
-int cmd_crosscheck(struct cli_opts *o)
+int crosscheck_table(const struct cli_opts *o, struct out_table *t, double *worst, double *median)
 {
     static struct xc_row rows[XC_NPOINTS];
+    out_init(t, XC_NCOLS, xc_header);
     for (size_t i = 0; i < XC_NPOINTS; i++) {
         int rc = eval_point(o, &grid[i], &rows[i]);
         if (rc >= 0)
             return rc;
     }
     qsort(rows, XC_NPOINTS, sizeof rows[0], worse_first);
-    struct out_table t;
-    out_init(&t, XC_NCOLS, xc_header);
     for (size_t i = 0; i < XC_NPOINTS; i++)
-        add_row(&t, &rows[i], o->csv);
-    int rc = cli_emit(o, &t);
+        add_row(t, &rows[i], o->csv);
+    *worst = fabs(rows[0].rel);
+    *median = median_abs(rows, XC_NPOINTS);
+    return -1;
+}
+
+int cmd_crosscheck(struct cli_opts *o)
+{
+    struct out_table t;
+    double worst, median;
+    int rc = crosscheck_table(o, &t, &worst, &median);
+    if (rc >= 0) {
+        out_free(&t);
+        return rc;
+    }
+    rc = cli_emit(o, &t);
     out_free(&t);
-    double worst = fabs(rows[0].rel), median = median_abs(rows, XC_NPOINTS);
     int ok = worst <= XC_MAX_TOL && median <= XC_MEDIAN_TOL;
     if (!o->csv) {
         printf("\n%zu points: max |rel_diff| %.4f %% (limit %g %%), median %.4f %% (limit %g %%): "

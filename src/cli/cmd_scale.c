@@ -7,7 +7,7 @@
 
 #include "est.h"
 #include "range.h"
-#include "unc_opt.h"
+#include "produce.h"
 
 static const char *const header[] = {
     "systems",         "global_batch_tokens",
@@ -18,39 +18,29 @@ static const char *const header[] = {
     "feasible",        "warnings",
 };
 
-int cmd_scale(struct cli_opts *o)
+int scale_table(const struct cli_opts *o, const struct scenario *s, enum scaling mode,
+                const char *systems, const struct unc_opt *uo, struct out_table *t,
+                int *all_feasible)
 {
-    if (o->weak && o->strong)
-        return cli_error("scale: --weak and --strong exclude each other");
-    if (o->nsys)
-        return cli_error("scale: give the cluster sizes with --systems, not -n");
-    static struct scenario s;
-    struct unc_opt uo;
-    int rc = unc_opt_parse(o, &uo);
-    if (rc >= 0 || (rc = scenario_load(o, &s)) >= 0)
-        return rc;
     double *ns;
     size_t nn;
-    if (!o->systems)
-        o->systems = "1..16";
-    if ((rc = range_parse("--systems", o->systems, &ns, &nn)) >= 0)
+    out_init(t, sizeof header / sizeof header[0], header);
+    int rc = range_parse("--systems", systems, &ns, &nn);
+    if (rc >= 0)
         return rc;
-    enum scaling mode = o->strong ? SCALE_STRONG : SCALE_WEAK;
     struct train_result ref, r, ref_pen, pen;
-    train_at(&s.c, 1, mode, &ref);
+    train_at(&s->c, 1, mode, &ref);
     /* Time-to-accuracy always charges the large-batch tokens. */
-    struct cluster penalised = s.c;
+    struct cluster penalised = s->c;
     penalised.batch_penalty = 1;
     train_at(&penalised, 1, mode, &ref_pen);
 
-    struct out_table t;
-    out_init(&t, sizeof header / sizeof header[0], header);
     struct cluster *cs = xmalloc((nn ? nn : 1) * sizeof *cs); /* for the bands */
-    int all_feasible = 1;
+    *all_feasible = 1;
     for (size_t i = 0; i < nn && rc < 0; i++) {
-        if ((rc = scenario_whole_systems("--systems", o->systems, ns[i])) >= 0)
+        if ((rc = scenario_whole_systems("--systems", systems, ns[i])) >= 0)
             break;
-        train_at(&s.c, ns[i], mode, &r);
+        train_at(&s->c, ns[i], mode, &r);
         train_at(&penalised, ns[i], mode, &pen);
         double speedup = r.tokens_per_s / ref.tokens_per_s;
         char b[8][48], warn[256];
@@ -69,17 +59,35 @@ int cmd_scale(struct cli_opts *o)
             r.feasible ? "1" : "0",
             train_warn_names(r.warnings, warn, sizeof warn),
         };
-        out_row(&t, row);
-        cs[i] = s.c;
+        out_row(t, row);
+        cs[i] = s->c;
         cs[i].systems = ns[i];
         if (mode == SCALE_WEAK)
-            cs[i].global_seqs = s.c.global_seqs / s.c.systems * ns[i];
-        all_feasible &= r.feasible;
+            cs[i].global_seqs = s->c.global_seqs / s->c.systems * ns[i];
+        *all_feasible &= r.feasible;
     }
     free(ns);
-    if (rc < 0)
-        rc = unc_opt_columns(&uo, &s, o->csv, &t, cs);
+    if (rc < 0 && uo)
+        rc = unc_opt_columns(uo, s, o->csv, t, cs);
     free(cs);
+    return rc;
+}
+
+int cmd_scale(struct cli_opts *o)
+{
+    if (o->weak && o->strong)
+        return cli_error("scale: --weak and --strong exclude each other");
+    if (o->nsys)
+        return cli_error("scale: give the cluster sizes with --systems, not -n");
+    static struct scenario s;
+    struct unc_opt uo;
+    int rc = unc_opt_parse(o, &uo);
+    if (rc >= 0 || (rc = scenario_load(o, &s)) >= 0)
+        return rc;
+    enum scaling mode = o->strong ? SCALE_STRONG : SCALE_WEAK;
+    struct out_table t;
+    int all_feasible;
+    rc = scale_table(o, &s, mode, o->systems ? o->systems : "1..16", &uo, &t, &all_feasible);
     if (rc < 0) {
         if (!o->csv)
             printf("%s on %s, MemoryX %s, sparsity %g, %s scaling (%s); speedup against 1 "
