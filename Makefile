@@ -3,6 +3,7 @@
 #   make run        build and run the headline job: estimate GPT-3 175B on CS-2
 #   make test       build and run every test; ends with "N passed, N failed"
 #   make bench      throughput figures ("name value unit" lines)
+#   make report     regenerate reports/example (needs gnuplot for the figures)
 #   make fuzz       fuzz the description loader (clang, libFuzzer)
 #   make install    PREFIX=/usr/local DESTDIR= (binary, man pages, data files)
 #   WERROR=1 make   treat warnings as errors (CI does)
@@ -29,14 +30,14 @@ TEST_LIBS := -lcmocka
 B        ?= build
 CORE_SRC := $(wildcard src/base/*.c src/spec/*.c src/model/*.c src/sim/*.c src/plan/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
-DATA     := $(wildcard hw/*.ini models/*.ini) reports/claims.csv
+DATA     := $(wildcard hw/*.ini models/*.ini reports/*.gp) reports/claims.csv
 TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 
 CORE_OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(CORE_SRC)) $(B)/obj/embedded.o
 CLI_OBJ  := $(patsubst src/%.c,$(B)/obj/%.o,$(CLI_SRC))
 BIN      := $(B)/cerebras-plan
 
-.PHONY: all run test check bench install uninstall clean deps fuzz FORCE
+.PHONY: all run test check bench report install uninstall clean deps fuzz FORCE
 all: $(BIN)
 
 deps:
@@ -45,6 +46,11 @@ deps:
 run: deps
 	@$(MAKE) --no-print-directory all
 	$(BIN) estimate -m gpt3-175b -s cs2
+
+# The example report in the repository (README shows two of its figures).
+report: deps
+	@$(MAKE) --no-print-directory all
+	$(BIN) report -m gpt3-175b -s cs2 -o reports/example --force
 
 test check: deps
 	@$(MAKE) --no-print-directory all $(TESTS)
@@ -112,7 +118,7 @@ install: $(BIN)
 	install -m 644 hw/*.ini $(DESTDIR)$(DATADIR)/hw/
 	install -m 644 hw/calibration/*.csv $(DESTDIR)$(DATADIR)/hw/calibration/
 	install -m 644 models/*.ini $(DESTDIR)$(DATADIR)/models/
-	install -m 644 reports/claims.csv $(DESTDIR)$(DATADIR)/reports/
+	install -m 644 reports/claims.csv reports/*.gp $(DESTDIR)$(DATADIR)/reports/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cerebras-plan $(DESTDIR)$(MANDIR)/man1/cerebras-plan.1 \

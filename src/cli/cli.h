@@ -25,8 +25,10 @@ enum cli_opt {
     OPT_SIM = 1u << 5,      /* --steps --trace --functional --memoryx-units --optimizer */
     OPT_PLAN = 1u << 6,     /* --deadline --budget --energy --allow-sparsity --allow-batch
                                --verbose */
-    OPT_CALIB = 1u << 7,    /* --fit -o */
+    OPT_CALIB = 1u << 7,    /* --fit */
     OPT_UNC = 1u << 8,      /* --uncertainty[=SAMPLES] --seed */
+    OPT_OUTPUT = 1u << 9,   /* -o */
+    OPT_REPORT = 1u << 10,  /* --format --force */
 };
 
 struct cli_opts {
@@ -49,6 +51,8 @@ struct cli_opts {
     int allow_sparsity, allow_batch, verbose;
     const char *fit, *output;       /* calibrate */
     const char *uncertainty, *seed; /* "" for --uncertainty without a count */
+    const char *format;             /* report */
+    int force;
 };
 
 struct cli_cmd {
@@ -92,5 +96,6 @@ int cmd_crosscheck(struct cli_opts *o);
 int cmd_plan(struct cli_opts *o);
 int cmd_calibrate(struct cli_opts *o);
 int cmd_sensitivity(struct cli_opts *o);
+int cmd_report(struct cli_opts *o);
 
 #endif

@@ -127,7 +127,7 @@ const struct cli_cmd cli_cmds[] = {
      "writes the fitted values as an overlay that --hw-overlay applies to any\n"
      "command.  A malformed file is exit status 2 with its line and column; a\n"
      "fit that does not converge is exit status 1 and writes no overlay.\n",
-     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_CALIB, 1, 1, cmd_calibrate},
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_CALIB | OPT_OUTPUT, 1, 1, cmd_calibrate},
     {"sensitivity",
      "sensitivity [-m MODEL] [-s SYSTEM] [-n N] [scenario options] [--set ...] [--csv]\n"
      "       [--data-dir DIR]",
@@ -140,6 +140,20 @@ const struct cli_cmd cli_cmds[] = {
      "elasticity and are listed last.  The first rows are the figures that most\n"
      "deserve to be measured.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_sensitivity},
+    {"report",
+     "report [-m MODEL] [-s SYSTEM] [-n N] [-o DIR] [--format png|svg] [--force]\n"
+     "       [scenario options] [--set ...] [--hw-overlay FILE] [--data-dir DIR]",
+     "a folder of CSV tables, gnuplot scripts, figures and an index.md",
+     "Writes DIR (default ./report): estimate.csv for the scenario (N defaults to\n"
+     "the generation's max_systems), the data of six figures (weak and strong\n"
+     "scaling, time-to-train against model size, the step-time breakdown, speedup\n"
+     "against sparsity, the MemoryX capacity ladder, analytic against simulated\n"
+     "step time) and claims.csv, one gnuplot script per figure that redraws it\n"
+     "from the CSV alone, the figures (png or svg) when gnuplot is installed, and\n"
+     "index.md with the key numbers and the figures inline.  The folder is built\n"
+     "beside DIR and renamed into place when complete; a non-empty DIR is\n"
+     "refused unless --force.\n",
+     OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_OUTPUT | OPT_REPORT, 0, 0, cmd_report},
     {"help", "help [COMMAND]", "describe the program or one command", "", 0, 0, 1, cmd_help},
 };
 

@@ -67,6 +67,8 @@ enum {
     LONG_FIT,
     LONG_UNCERTAINTY,
     LONG_SEED,
+    LONG_FORMAT,
+    LONG_FORCE,
 };
 
 static const struct option long_opts[] = {
@@ -102,6 +104,8 @@ static const struct option long_opts[] = {
     {"output", required_argument, NULL, 'o'},
     {"uncertainty", optional_argument, NULL, LONG_UNCERTAINTY},
     {"seed", required_argument, NULL, LONG_SEED},
+    {"format", required_argument, NULL, LONG_FORMAT},
+    {"force", no_argument, NULL, LONG_FORCE},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -192,8 +196,12 @@ static unsigned scenario_mask(int ch)
     case LONG_VERBOSE:
         return OPT_PLAN;
     case LONG_FIT:
-    case 'o':
         return OPT_CALIB;
+    case 'o':
+        return OPT_OUTPUT;
+    case LONG_FORMAT:
+    case LONG_FORCE:
+        return OPT_REPORT;
     case LONG_UNCERTAINTY:
     case LONG_SEED:
         return OPT_UNC;
@@ -293,6 +301,12 @@ static void scenario_option(struct cli_opts *o, int ch, const char *arg)
         break;
     case LONG_SEED:
         o->seed = arg;
+        break;
+    case LONG_FORMAT:
+        o->format = arg;
+        break;
+    case LONG_FORCE:
+        o->force = 1;
         break;
     default:
         break;

@@ -1,0 +1,478 @@
+/* cmd_report.c - `report`: a folder of CSV tables, gnuplot scripts, the
+ * figures they render and an index.md, written into a temporary folder
+ * beside DIR and renamed into place only when complete.  The tables come
+ * from the same producers as the commands (est.h, produce.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "est.h"
+#include "produce.h"
+
+#define REPORT_DEFAULT_DIR "report"
+#define REPORT_PATH_MAX 4096
+
+/* Cluster sizes of the breakdown and models figures, besides the
+ * generation's maximum and the report's own N. */
+static const double sizes[] = {1, 16, 64};
+/* Sparsities of the sparsity figure. */
+static const double sparsities[] = {0, 0.25, 0.5, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98, 0.99};
+
+struct figure {
+    const char *name, *title, *data, *about;
+};
+static const struct figure figures[] = {
+    {"scaling", "Weak and strong scaling", "scaling-weak.csv, scaling-strong.csv",
+     "Speedup and efficiency against the number of systems, with the ideal line, from one "
+     "system to the generation's largest cluster."},
+    {"models", "Time-to-train against model size", "models.csv",
+     "Every shipped model at several cluster sizes; infeasible points are left out."},
+    {"breakdown", "Step time by resource", "breakdown.csv",
+     "The time each resource sets the pace in one step (they sum to the step time)."},
+    {"sparsity", "Speedup against sparsity", "sparsity.csv",
+     "Step-time speedup over dense at the report's cluster size, against the ideal 1 / (1 - s)."},
+    {"capacity", "MemoryX capacity ladder", "capacity.csv",
+     "The system's MemoryX tiers against the model's state."},
+    {"crosscheck", "Analytic model against the simulator", "crosscheck.csv",
+     "Step time of the 36 crosscheck configurations, simulated against analytic, with y = x."},
+};
+#define NFIGURES (sizeof figures / sizeof figures[0])
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static void remove_tree(const char *path)
+{
+    nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* 1 if path is a directory with entries, 0 if empty, -1 if absent; -2 if
+ * it is something else or unreadable (a message is printed). */
+static int dir_state(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -1;
+    DIR *d = S_ISDIR(st.st_mode) ? opendir(path) : NULL;
+    if (!d) {
+        cli_error("report: %s exists and is not a readable folder", path);
+        return -2;
+    }
+    int entries = 0;
+    for (struct dirent *e; !entries && (e = readdir(d));)
+        entries = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return entries;
+}
+
+static int write_table(const char *dir, const char *name, const struct out_table *t)
+{
+    char path[REPORT_PATH_MAX + 128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return cli_error("report: %s: %s", path, strerror(errno));
+    int bad = out_csv.write(f, t) != 0;
+    if (fclose(f) != 0 || bad)
+        return cli_error("report: error writing %s", path);
+    return -1;
+}
+
+static int write_text(const char *dir, const char *name, const char *text)
+{
+    char path[REPORT_PATH_MAX + 128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return cli_error("report: %s: %s", path, strerror(errno));
+    int bad = fputs(text, f) < 0;
+    if (fclose(f) != 0 || bad)
+        return cli_error("report: error writing %s", path);
+    return -1;
+}
+
+/* The cluster sizes of the breakdown and models figures: sizes[] up to
+ * the maximum, the maximum, and n; sorted, distinct.  Returns the count. */
+static size_t cluster_sizes(double max, double n, double *out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if (sizes[i] < max)
+            out[k++] = sizes[i];
+    out[k++] = max;
+    int have = 0;
+    for (size_t i = 0; i < k; i++)
+        have |= out[i] == n;
+    if (!have)
+        out[k++] = n;
+    for (size_t i = 1; i < k; i++) /* insertion sort */
+        for (size_t j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            double x = out[j];
+            out[j] = out[j - 1], out[j - 1] = x;
+        }
+    return k;
+}
+
+/* "1,2,4,...,max" for the scaling figure. */
+static void power_list(double max, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (double p = 1; p < max && len < n; p *= 2)
+        len += (size_t)snprintf(buf + len, n - len, "%g,", p);
+    if (len < n)
+        snprintf(buf + len, n - len, "%g", max);
+}
+
+static int estimate_rows(const struct scenario *s, const double *ns, size_t k,
+                         struct out_table *t)
+{
+    out_init(t, est_ncols, est_header);
+    for (size_t i = 0; i < k; i++) {
+        struct cluster c = s->c;
+        c.systems = ns[i];
+        struct train_result r;
+        train_eval(&c, &r);
+        est_row(t, s, &c, &r);
+    }
+    return -1;
+}
+
+static int models_table(struct cli_opts *o, const struct scenario *base, const double *ns,
+                        size_t k, struct out_table *t)
+{
+    out_init(t, est_ncols, est_header);
+    struct cat_list models = {0};
+    struct cp_error err = {0};
+    if (cat_list(&o->dirs, CAT_MODEL, &models, &err) != CP_OK)
+        return cli_error("%s", err.msg);
+    static struct scenario m;
+    int rc = -1;
+    for (size_t i = 0; i < models.n && rc < 0; i++) {
+        if ((rc = scenario_load_names(o, models.items[i].name, base->system, &m)) >= 0)
+            break;
+        scenario_auto_tier(&m);
+        for (size_t j = 0; j < k; j++) {
+            struct cluster c = m.c;
+            c.systems = ns[j];
+            struct train_result r;
+            train_eval(&c, &r);
+            est_row(t, &m, &c, &r);
+        }
+    }
+    cat_list_free(&models);
+    return rc;
+}
+
+static const char *const sp_header[] = {"sparsity", "step_time_s", "speedup", "time_to_train_s",
+                                        "bottleneck"};
+
+static int sparsity_table(const struct scenario *s, struct out_table *t)
+{
+    out_init(t, 5, sp_header);
+    double dense = 0;
+    for (size_t i = 0; i < sizeof sparsities / sizeof sparsities[0]; i++) {
+        struct cluster c = s->c;
+        c.sparsity = sparsities[i];
+        struct train_result r;
+        train_eval(&c, &r);
+        if (i == 0)
+            dense = r.step.step_s;
+        char b[4][48];
+        out_row(t, (const char *[]){unit_format_exact(c.sparsity, b[0], sizeof b[0]),
+                                    unit_format_exact(r.step.step_s, b[1], sizeof b[1]),
+                                    unit_format_exact(dense / r.step.step_s, b[2], sizeof b[2]),
+                                    unit_format_exact(r.time_s, b[3], sizeof b[3]),
+                                    step_res_name[r.step.bottleneck]});
+    }
+    return -1;
+}
+
+/* Copy reports/NAME.gp (search path, else built in) into dir. */
+static int copy_script(const struct cli_opts *o, const char *dir, const char *name)
+{
+    char file[64];
+    snprintf(file, sizeof file, "%s.gp", name);
+    struct cat_entry e;
+    struct cp_error err = {0};
+    if (cat_find_data(&o->dirs, "reports", file, &e, &err) != CP_OK)
+        return cli_error("report: %s", err.msg);
+    int rc = write_text(dir, file, e.text);
+    cat_entry_free(&e);
+    return rc;
+}
+
+/* Run gnuplot on NAME.gp in dir.  -1 rendered; -3 gnuplot is not installed;
+ * else an exit code after a message (its stderr is passed on). */
+static int render(const char *dir, const char *name, const char *fmt)
+{
+    char script[64], opt[32], log[REPORT_PATH_MAX + 128];
+    snprintf(script, sizeof script, "%s.gp", name);
+    snprintf(opt, sizeof opt, "fmt='%s'", fmt);
+    snprintf(log, sizeof log, "%s/.%s.log", dir, name);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return cli_error("report: cannot start gnuplot: %s", strerror(errno));
+    if (pid == 0) {
+        if (chdir(dir) != 0 || !freopen(log + strlen(dir) + 1, "w", stderr) ||
+            !freopen("/dev/null", "w", stdout))
+            _exit(126);
+        execlp("gnuplot", "gnuplot", "-e", opt, script, (char *)NULL);
+        _exit(errno == ENOENT ? 127 : 126);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return cli_error("report: waiting for gnuplot: %s", strerror(errno));
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+    FILE *f = fopen(log, "r");
+    int warned = 0;
+    if (f) {
+        char line[512];
+        while (fgets(line, sizeof line, f)) {
+            fprintf(stderr, "cerebras-plan: report: gnuplot %s: %s", script, line);
+            warned = 1;
+        }
+        fclose(f);
+    }
+    remove(log);
+    if (code == 127)
+        return -3;
+    if (code != 0 || warned)
+        return cli_error("report: gnuplot failed on %s (exit %d)", script, code);
+    return -1;
+}
+
+static void md_escape(const char *in, char *out, size_t n)
+{
+    size_t k = 0;
+    for (; *in && k + 2 < n; in++) {
+        if (*in == '|')
+            out[k++] = '\\';
+        out[k++] = *in;
+    }
+    out[k] = '\0';
+}
+
+static int write_index(const char *dir, const struct scenario *s, const struct train_result *r,
+                       const struct out_table *claims, const char *fmt, int rendered,
+                       const char *cmdline)
+{
+    char path[REPORT_PATH_MAX + 128];
+    snprintf(path, sizeof path, "%s/index.md", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return cli_error("report: %s: %s", path, strerror(errno));
+    const struct cluster *c = &s->c;
+    char a[64], b[64], w[256];
+    fprintf(f, "# %s on %s: training plan\n\n", s->wl.name, s->hw.wse.name);
+    fprintf(f, "Written by cerebras-plan %s: `%s`.  Every number comes from the analytic\n"
+               "weight-streaming model (cerebras-plan(1), MODEL) and the descriptions it names;\n"
+               "the tables are CSV in SI base units beside this file.\n\n",
+            CP_VERSION, cmdline);
+    fprintf(f, "| quantity | value |\n|---|---|\n");
+    fprintf(f, "| cluster | %g x %s, MemoryX %s (%s) |\n", c->systems, s->hw.wse.name, s->tier,
+            unit_format(c->memoryx_bytes, UNIT_BYTES, a, sizeof a));
+    fprintf(f, "| sparsity | %g |\n", c->sparsity);
+    fprintf(f, "| global batch | %g sequences x %g tokens |\n", c->global_seqs, s->wl.seq_len);
+    fprintf(f, "| step time | %s (bottleneck: %s) |\n",
+            unit_format(r->step.step_s, UNIT_TIME, a, sizeof a),
+            step_res_name[r->step.bottleneck]);
+    fprintf(f, "| time to train | %s for %s tokens |\n", out_duration(r->time_s, a, sizeof a),
+            unit_format(r->tokens, UNIT_COUNT, b, sizeof b));
+    fprintf(f, "| throughput | %s tokens/s |\n",
+            unit_format(r->tokens_per_s, UNIT_COUNT, a, sizeof a));
+    fprintf(f, "| energy | %.4g MWh at %s |\n", r->energy_J / 3.6e9,
+            unit_format(r->power_W, UNIT_POWER, a, sizeof a));
+    fprintf(f, "| feasible | %s%s%s |\n\n", r->feasible ? "yes" : "no",
+            r->warnings ? "; warnings: " : "", train_warn_names(r->warnings, w, sizeof w));
+    for (size_t i = 0; i < NFIGURES; i++) {
+        const struct figure *g = &figures[i];
+        fprintf(f, "## %s\n\n", g->title);
+        if (rendered)
+            fprintf(f, "![%s](%s.%s)\n\n", g->title, g->name, fmt);
+        fprintf(f, "%s  Data: %s; script: `%s.gp`.\n\n", g->about, g->data, g->name);
+    }
+    fprintf(f, "## Claims\n\nThe vendor's headline claims run as scenarios (claims.csv):\n\n"
+               "| id | claim | predicted | verdict |\n|---|---|---|---|\n");
+    for (size_t i = 0; i < claims->nrows; i++) {
+        const char *const *row = (const char *const *)&claims->cells[i * claims->ncols];
+        char text[512];
+        md_escape(row[1], text, sizeof text);
+        fprintf(f, "| %s | %s | %s | %s |\n", row[0], text, row[7], row[8]);
+    }
+    fprintf(f, "\n## Files\n\n- `estimate.csv`: the scenario above, the columns of "
+               "`estimate --csv`.\n"
+               "- `*.csv`: the data of each figure; `*.gp`: the gnuplot script that draws it\n"
+               "  from the CSV alone: `gnuplot -e \"fmt='svg'\" scaling.gp` (or `png`).\n");
+    if (!rendered)
+        fprintf(f, "\nThe figures were not rendered (gnuplot is not installed); run the "
+                   "scripts above to draw them.\n");
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return cli_error("report: error writing %s", path);
+    return -1;
+}
+
+/* Everything but the rename, into tmp. */
+static int build(struct cli_opts *o, struct scenario *s, const char *tmp, const char *fmt,
+                 const char *cmdline)
+{
+    struct out_table t;
+    struct train_result r;
+    int rc;
+    double ns[8];
+    size_t k = cluster_sizes(s->hw.wse.max_systems, s->c.systems, ns);
+    train_eval(&s->c, &r);
+    o->csv = 1;
+
+    estimate_rows(s, &s->c.systems, 1, &t);
+    rc = write_table(tmp, "estimate.csv", &t);
+    out_free(&t);
+    char list[512];
+    power_list(s->hw.wse.max_systems, list, sizeof list);
+    const enum scaling modes[2] = {SCALE_WEAK, SCALE_STRONG};
+    const char *names[2] = {"scaling-weak.csv", "scaling-strong.csv"};
+    for (int i = 0; i < 2 && rc < 0; i++) {
+        int all;
+        if ((rc = scale_table(o, s, modes[i], list, NULL, &t, &all)) < 0)
+            rc = write_table(tmp, names[i], &t);
+        out_free(&t);
+    }
+    if (rc < 0 && (rc = models_table(o, s, ns, k, &t)) < 0)
+        rc = write_table(tmp, "models.csv", &t);
+    out_free(&t);
+    if (rc < 0 && (rc = estimate_rows(s, ns, k, &t)) < 0)
+        rc = write_table(tmp, "breakdown.csv", &t);
+    out_free(&t);
+    if (rc < 0 && (rc = sparsity_table(s, &t)) < 0)
+        rc = write_table(tmp, "sparsity.csv", &t);
+    out_free(&t);
+    if (rc < 0) {
+        int fits;
+        char where[1024], vendor[1024];
+        struct cli_opts co = *o;
+        co.model = s->model, co.system = s->system;
+        if ((rc = capacity_table(&co, &t, &fits, where, vendor, sizeof where)) < 0)
+            rc = write_table(tmp, "capacity.csv", &t);
+        out_free(&t);
+    }
+    double worst, median;
+    if (rc < 0 && !interrupted && (rc = crosscheck_table(o, &t, &worst, &median)) < 0)
+        rc = write_table(tmp, "crosscheck.csv", &t);
+    out_free(&t);
+    struct out_table claims;
+    char origin[CAT_ORIGIN_MAX];
+    if (rc < 0 && (rc = claims_table(o, NULL, &claims, origin, sizeof origin)) < 0)
+        rc = write_table(tmp, "claims.csv", &claims);
+    int rendered = 1;
+    for (size_t i = 0; i < NFIGURES && rc < 0 && !interrupted; i++)
+        rc = copy_script(o, tmp, figures[i].name);
+    for (size_t i = 0; i < NFIGURES && rc < 0 && rendered && !interrupted; i++) {
+        rc = render(tmp, figures[i].name, fmt);
+        if (rc == -3) {
+            rendered = 0, rc = -1;
+            fprintf(stderr, "cerebras-plan: report: gnuplot is not installed; the figures are "
+                            "not rendered (run the *.gp scripts in the folder to draw them)\n");
+        }
+    }
+    if (rc < 0 && !interrupted)
+        rc = write_index(tmp, s, &r, &claims, fmt, rendered, cmdline);
+    out_free(&claims);
+    if (rc < 0 && interrupted)
+        rc = cli_error("report: interrupted; no report written");
+    return rc;
+}
+
+int cmd_report(struct cli_opts *o)
+{
+    const char *fmt = o->format ? o->format : "png";
+    if (strcmp(fmt, "png") != 0 && strcmp(fmt, "svg") != 0)
+        return cli_error("--format '%s': png or svg", fmt);
+    char dir[REPORT_PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", o->output ? o->output : REPORT_DEFAULT_DIR);
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/')
+        dir[--len] = '\0';
+    if (len == 0 || len + 16 >= sizeof dir)
+        return cli_error("-o '%s': not a usable folder name", o->output ? o->output : "");
+    int state = dir_state(dir);
+    if (state == -2)
+        return EXIT_USAGE;
+    if (state == 1 && !o->force)
+        return cli_error("report: %s is not empty (--force replaces it)", dir);
+
+    static struct scenario s;
+    const char *nsys = o->nsys;
+    int rc = scenario_load(o, &s);
+    if (rc >= 0)
+        return rc;
+    if (!nsys)
+        s.c.systems = s.hw.wse.max_systems;
+    struct cp_error err = {0};
+    if (cluster_check(&s.c, &err) != CP_OK)
+        return cli_error("%s", err.msg);
+
+    char tmp[REPORT_PATH_MAX + 16];
+    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", dir);
+    if (!mkdtemp(tmp))
+        return cli_error("report: cannot create a folder beside %s: %s", dir, strerror(errno));
+    struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+
+    char cmdline[256];
+    snprintf(cmdline, sizeof cmdline, "cerebras-plan report -m %s -s %s -n %g", s.model, s.system,
+             s.c.systems);
+    rc = build(o, &s, tmp, fmt, cmdline);
+    if (rc < 0) {
+        char old[REPORT_PATH_MAX + 16] = "";
+        if (state >= 0) { /* move the old folder aside, then replace it */
+            snprintf(old, sizeof old, "%s.old-XXXXXX", dir);
+            if (!mkdtemp(old) || rename(dir, old) != 0) {
+                rc = cli_error("report: cannot move %s aside: %s", dir, strerror(errno));
+                old[0] = '\0';
+            }
+        }
+        if (rc < 0 && rename(tmp, dir) != 0) {
+            rc = cli_error("report: cannot rename %s to %s: %s", tmp, dir, strerror(errno));
+            if (old[0])
+                rename(old, dir);
+            old[0] = '\0';
+        }
+        if (old[0])
+            remove_tree(old);
+    }
+    if (rc >= 0)
+        remove_tree(tmp);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (rc >= 0)
+        return rc;
+    printf("report written to %s/ (index.md, %zu figures as %s, their CSV data and gnuplot "
+           "scripts)\n",
+           dir, NFIGURES, fmt);
+    return cli_flush();
+}
