@@ -465,8 +465,13 @@ static void test_list_builtin(void **state)
     assert_string_equal(l.items[0].name, "cs2");
     assert_string_equal(l.items[1].name, "cs3");
     cat_list_free(&l);
-    /* everything listed is also embedded, and so is reports/claims.csv */
-    assert_int_equal(cat_nembedded, 11);
+    /* everything listed is also embedded, and so are reports/claims.csv
+     * and the six gnuplot scripts of the report */
+    assert_int_equal(cat_nembedded, 17);
+    struct cat_entry gp;
+    assert_ok(cat_find_data(&none, "reports", "scaling.gp", &gp, &err), err);
+    assert_string_equal(gp.origin, "<built-in>/reports/scaling.gp");
+    cat_entry_free(&gp);
 }
 
 static void test_list_with_dirs(void **state)

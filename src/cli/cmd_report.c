@@ -144,8 +144,7 @@ static void power_list(double max, char *buf, size_t n)
         snprintf(buf + len, n - len, "%g", max);
 }
 
-static int estimate_rows(const struct scenario *s, const double *ns, size_t k,
-                         struct out_table *t)
+static int estimate_rows(const struct scenario *s, const double *ns, size_t k, struct out_table *t)
 {
     out_init(t, est_ncols, est_header);
     for (size_t i = 0; i < k; i++) {
@@ -158,8 +157,8 @@ static int estimate_rows(const struct scenario *s, const double *ns, size_t k,
     return -1;
 }
 
-static int models_table(struct cli_opts *o, const struct scenario *base, const double *ns,
-                        size_t k, struct out_table *t)
+static int models_table(struct cli_opts *o, const struct scenario *base, const double *ns, size_t k,
+                        struct out_table *t)
 {
     out_init(t, est_ncols, est_header);
     struct cat_list models = {0};
@@ -287,9 +286,10 @@ static int write_index(const char *dir, const struct scenario *s, const struct t
     const struct cluster *c = &s->c;
     char a[64], b[64], w[256];
     fprintf(f, "# %s on %s: training plan\n\n", s->wl.name, s->hw.wse.name);
-    fprintf(f, "Written by cerebras-plan %s: `%s`.  Every number comes from the analytic\n"
-               "weight-streaming model (cerebras-plan(1), MODEL) and the descriptions it names;\n"
-               "the tables are CSV in SI base units beside this file.\n\n",
+    fprintf(f,
+            "Written by cerebras-plan %s: `%s`.  Every number comes from the analytic\n"
+            "weight-streaming model (cerebras-plan(1), MODEL) and the descriptions it names;\n"
+            "the tables are CSV in SI base units beside this file.\n\n",
             CP_VERSION, cmdline);
     fprintf(f, "| quantity | value |\n|---|---|\n");
     fprintf(f, "| cluster | %g x %s, MemoryX %s (%s) |\n", c->systems, s->hw.wse.name, s->tier,
@@ -297,8 +297,7 @@ static int write_index(const char *dir, const struct scenario *s, const struct t
     fprintf(f, "| sparsity | %g |\n", c->sparsity);
     fprintf(f, "| global batch | %g sequences x %g tokens |\n", c->global_seqs, s->wl.seq_len);
     fprintf(f, "| step time | %s (bottleneck: %s) |\n",
-            unit_format(r->step.step_s, UNIT_TIME, a, sizeof a),
-            step_res_name[r->step.bottleneck]);
+            unit_format(r->step.step_s, UNIT_TIME, a, sizeof a), step_res_name[r->step.bottleneck]);
     fprintf(f, "| time to train | %s for %s tokens |\n", out_duration(r->time_s, a, sizeof a),
             unit_format(r->tokens, UNIT_COUNT, b, sizeof b));
     fprintf(f, "| throughput | %s tokens/s |\n",
