@@ -25,6 +25,8 @@ endif
 CPPFLAGS += -D_GNU_SOURCE -I$(B)/gen -Isrc
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -MMD -MP
 LIBS     := -lcsv -linih -lgsl -lgslcblas -lm
+CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw 2>/dev/null)
+CURSES_LIBS   := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 TEST_LIBS := -lcmocka
 
 B        ?= build
@@ -82,16 +84,22 @@ $(B)/obj/%.o: src/%.c $(B)/gen/config.h
 $(B)/libcore.a: $(CORE_OBJ)
 	$(AR) rcs $@ $^
 
+# Only the explorer's files see curses.
+$(B)/obj/cli/explore.o $(B)/obj/cli/explore_draw.o $(B)/obj/cli/cmd_explore.o: \
+	CPPFLAGS += $(CURSES_CFLAGS)
+
 $(BIN): $(CLI_OBJ) $(B)/libcore.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(B)/libcore.a $(LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(B)/libcore.a $(LIBS) $(CURSES_LIBS)
 
 $(B)/tests/%: tests/%.c $(B)/libcore.a $(B)/gen/config.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(B)/libcore.a $(TEST_LIBS) $(LIBS)
 
 # Throughput figures, one line each: "name value unit".
-bench: deps $(B)/bench
+bench: deps $(B)/bench $(BIN)
 	@$(B)/bench
+	@TERM=xterm-256color COLUMNS=120 LINES=40 CEREBRAS_PLAN_EXPLORE_FRAMES=500 \
+	    $(BIN) explore -m gpt3-175b -s cs3 -n 2048 </dev/null 2>&1 >/dev/null
 
 $(B)/bench: tests/bench.c $(B)/libcore.a $(B)/gen/config.h
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(B)/libcore.a $(LIBS)

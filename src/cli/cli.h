@@ -97,5 +97,6 @@ int cmd_plan(struct cli_opts *o);
 int cmd_calibrate(struct cli_opts *o);
 int cmd_sensitivity(struct cli_opts *o);
 int cmd_report(struct cli_opts *o);
+int cmd_explore(struct cli_opts *o);
 
 #endif

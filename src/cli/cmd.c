@@ -154,6 +154,22 @@ const struct cli_cmd cli_cmds[] = {
      "beside DIR and renamed into place when complete; a non-empty DIR is\n"
      "refused unless --force.\n",
      OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_OUTPUT | OPT_REPORT, 0, 0, cmd_report},
+    {"explore",
+     "explore [-m MODEL] [-s SYSTEM] [-n N] [scenario options] [--set ...] [--hw-overlay FILE]\n"
+     "       [--data-dir DIR]",
+     "interactive explorer: change a parameter, see the consequence at once",
+     "A full-screen view (at least 80x24) of the scenario: a parameters panel\n"
+     "(model, system, systems, MemoryX tier, sparsity, global batch, sequence\n"
+     "length, overlap and any numeric hardware key), the results recomputed on\n"
+     "every change (step time by resource, bottleneck, tokens/s, time to train,\n"
+     "energy, verdicts in colour, warnings) and a chart drawn in characters\n"
+     "(speedup against N, step time by resource against N, or time to train\n"
+     "against sparsity).  Keys: Up/Down choose, Left/Right step (systems and\n"
+     "batch halve/double), -/+ fine steps, Enter types a value, c next chart,\n"
+     "u uncertainty bands, e export the estimate as CSV, s save the hardware as\n"
+     "an overlay, r write a report, ? help, q quit.  Needs a terminal (exit 2\n"
+     "otherwise, or for an unknown TERM); NO_COLOR turns colour off.\n",
+     OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_explore},
     {"help", "help [COMMAND]", "describe the program or one command", "", 0, 0, 1, cmd_help},
 };
 

@@ -1,0 +1,499 @@
+/* explore.c - the explorer's state and keys (explore.h). */
+#include "explore.h"
+
+#include <curses.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../plan/param.h"
+#include "../spec/tfm.h"
+#include "atomic.h"
+#include "est.h"
+
+const char *const xp_param_name[XP_NPARAMS] = {
+    "model", "system",  "systems", "memoryx", "sparsity",
+    "batch", "seq_len", "overlap", "hw key",  "hw value",
+};
+const char *const xp_chart_title[XP_NCHARTS] = {
+    "speedup against N (fixed global batch)",
+    "step time by resource against N",
+    "time to train against sparsity",
+};
+
+/* Steps: coarse with Left/Right, fine with -/+. */
+#define XP_SPARSITY_COARSE 0.05
+#define XP_SPARSITY_FINE 0.01
+#define XP_OVERLAP_COARSE 0.1
+#define XP_OVERLAP_FINE 0.01
+#define XP_HW_COARSE 1.25
+#define XP_HW_FINE 1.02
+#define XP_SEQLEN_FINE 128
+
+static void status(struct xp_state *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void status(struct xp_state *x, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(x->status, sizeof x->status, fmt, ap);
+    va_end(ap);
+}
+
+static size_t index_of(const struct cat_list *l, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->items[i].name, name) == 0)
+            return i;
+    return 0;
+}
+
+/* Reload model and system by name, keeping the scenario's settings. */
+static int reload(struct xp_state *x, const char *model, const char *system)
+{
+    static struct scenario t;
+    struct cluster keep = x->s.c;
+    if (scenario_load_names(x->o, model, system, &t) >= 0)
+        return -1;
+    int same_model = strcmp(model, x->s.model) == 0;
+    x->s = t;
+    x->s.c.hw = &x->s.hw;
+    x->s.c.wl = &x->s.wl;
+    scenario_auto_tier(&x->s);
+    x->s.c.systems = keep.systems;
+    x->s.c.sparsity = keep.sparsity;
+    x->s.c.overlap = keep.overlap_set ? keep.overlap : x->s.hw.mx.boundary_overlap;
+    x->s.c.overlap_set = keep.overlap_set;
+    if (same_model)
+        x->s.c.global_seqs = keep.global_seqs;
+    x->model_i = index_of(&x->models, x->s.model);
+    x->system_i = index_of(&x->systems, x->s.system);
+    return 0;
+}
+
+int xp_init(struct xp_state *x, struct cli_opts *o)
+{
+    memset(x, 0, sizeof *x);
+    x->o = o;
+    int rc = scenario_load(o, &x->s);
+    if (rc >= 0)
+        return rc;
+    x->s.c.hw = &x->s.hw;
+    x->s.c.wl = &x->s.wl;
+    struct cp_error err = {0};
+    if (cat_list(&o->dirs, CAT_MODEL, &x->models, &err) != CP_OK ||
+        cat_list(&o->dirs, CAT_HW, &x->systems, &err) != CP_OK)
+        return cli_error("explore: %s", err.msg);
+    x->model_i = index_of(&x->models, x->s.model);
+    x->system_i = index_of(&x->systems, x->s.system);
+    x->hwkey = param_find("system.utilization");
+    x->chart_cols = 60;
+    status(x, "? help   arrows move and step   Enter types a value   q quits");
+    return -1;
+}
+
+void xp_free(struct xp_state *x)
+{
+    cat_list_free(&x->models);
+    cat_list_free(&x->systems);
+}
+
+static void curve_speedup(struct xp_state *x)
+{
+    struct xp_curve *cv = &x->curve;
+    double max = fmax(x->s.hw.wse.max_systems, x->s.c.systems);
+    size_t n = (size_t)fmin(fmax(x->chart_cols, 2), XP_CURVE_MAX);
+    struct train_result one, r;
+    train_at(&x->s.c, 1, SCALE_STRONG, &one);
+    cv->n = 0;
+    double last = 0;
+    for (size_t i = 0; i < n; i++) {
+        double N = round(exp(log(max) * (double)i / (double)(n - 1)));
+        if (N == last)
+            continue;
+        last = N;
+        train_at(&x->s.c, N, SCALE_STRONG, &r);
+        cv->x[cv->n] = N;
+        cv->y[cv->n] = r.feasible ? r.tokens_per_s / one.tokens_per_s : NAN;
+        cv->n++;
+    }
+}
+
+static void curve_breakdown(struct xp_state *x)
+{
+    struct xp_curve *cv = &x->curve;
+    double max = fmax(x->s.hw.wse.max_systems, x->s.c.systems);
+    cv->n = 0;
+    for (double N = 1; cv->n < XP_CURVE_MAX; N = N * 2 < max || N == max ? N * 2 : max) {
+        if (N > max)
+            break;
+        struct train_result r;
+        train_at(&x->s.c, N, SCALE_STRONG, &r);
+        cv->x[cv->n] = N;
+        cv->y[cv->n] = r.step.step_s;
+        for (int k = 0; k < STEP_NRES; k++)
+            cv->part[cv->n][k] = r.step.critical[k];
+        cv->n++;
+    }
+}
+
+static void curve_sparsity(struct xp_state *x)
+{
+    struct xp_curve *cv = &x->curve;
+    size_t n = (size_t)fmin(fmax(x->chart_cols, 2), XP_CURVE_MAX);
+    cv->n = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct cluster c = x->s.c;
+        c.sparsity = CLUSTER_MAX_SPARSITY * (double)i / (double)(n - 1);
+        struct train_result r;
+        train_eval(&c, &r);
+        cv->x[cv->n] = c.sparsity;
+        cv->y[cv->n] = r.time_s;
+        cv->n++;
+    }
+}
+
+void xp_recompute(struct xp_state *x)
+{
+    train_eval(&x->s.c, &x->r);
+    x->band_ok = 0;
+    if (x->unc) {
+        struct cp_error err = {0};
+        x->band_ok = unc_run(&x->s.c, &x->s.hw_src, XP_UNC_SAMPLES, UNC_DEFAULT_SEED, &x->band,
+                             NULL, &err) == CP_OK;
+        if (!x->band_ok)
+            status(x, "uncertainty: %s", err.msg);
+    }
+    if (x->chart == XP_CHART_SPEEDUP)
+        curve_speedup(x);
+    else if (x->chart == XP_CHART_BREAKDOWN)
+        curve_breakdown(x);
+    else
+        curve_sparsity(x);
+}
+
+const char *xp_value(const struct xp_state *x, enum xp_param p, char *buf, size_t n)
+{
+    const struct cluster *c = &x->s.c;
+    switch (p) {
+    case XP_MODEL:
+        snprintf(buf, n, "%s", x->s.model);
+        break;
+    case XP_SYSTEM:
+        snprintf(buf, n, "%s", x->s.system);
+        break;
+    case XP_SYSTEMS:
+        snprintf(buf, n, "%g", c->systems);
+        break;
+    case XP_MEMORYX:
+        snprintf(buf, n, "%s", x->s.tier);
+        break;
+    case XP_SPARSITY:
+        snprintf(buf, n, "%.4g", c->sparsity);
+        break;
+    case XP_BATCH:
+        snprintf(buf, n, "%g seqs", c->global_seqs);
+        break;
+    case XP_SEQLEN:
+        snprintf(buf, n, "%g", x->s.wl.seq_len);
+        break;
+    case XP_OVERLAP:
+        snprintf(buf, n, "%.3g", c->overlap);
+        break;
+    case XP_HWKEY:
+        param_name(x->hwkey, buf, n);
+        break;
+    case XP_HWVAL:
+        unit_format(param_get(&x->s.hw, x->hwkey), hw_schema.keys[x->hwkey].dim, buf, n);
+        break;
+    case XP_NPARAMS:
+        buf[0] = '\0';
+        break;
+    }
+    return buf;
+}
+
+/* Step parameter p: dir -1 or +1, fine or coarse. */
+static void step(struct xp_state *x, int dir, int fine)
+{
+    struct cluster *c = &x->s.c;
+    switch ((enum xp_param)x->sel) {
+    case XP_MODEL: {
+        size_t n = x->models.n, i = (x->model_i + n + (size_t)(dir + (int)n)) % n;
+        reload(x, x->models.items[i].name, x->s.system);
+        break;
+    }
+    case XP_SYSTEM: {
+        size_t n = x->systems.n, i = (x->system_i + n + (size_t)(dir + (int)n)) % n;
+        reload(x, x->s.model, x->systems.items[i].name);
+        break;
+    }
+    case XP_SYSTEMS:
+        c->systems = fine ? c->systems + dir : (dir > 0 ? c->systems * 2 : floor(c->systems / 2));
+        c->systems = fmin(fmax(c->systems, 1), CLUSTER_MAX_SYSTEMS);
+        break;
+    case XP_MEMORYX: {
+        const struct desc_list *t = &x->s.hw.mx.tiers;
+        if (t->n == 0)
+            break;
+        int at = -1;
+        for (size_t i = 0; i < t->n; i++)
+            if (strcmp(t->item[i].name, x->s.tier) == 0)
+                at = (int)i;
+        int i = at < 0 ? 0 : (at + dir + (int)t->n) % (int)t->n;
+        scenario_memoryx(&x->s, t->item[i].name);
+        break;
+    }
+    case XP_SPARSITY:
+        c->sparsity += dir * (fine ? XP_SPARSITY_FINE : XP_SPARSITY_COARSE);
+        c->sparsity = fmin(fmax(round(c->sparsity * 1e6) / 1e6, 0), CLUSTER_MAX_SPARSITY);
+        break;
+    case XP_BATCH:
+        c->global_seqs = fine ? c->global_seqs + dir
+                              : (dir > 0 ? c->global_seqs * 2 : floor(c->global_seqs / 2));
+        c->global_seqs = fmax(c->global_seqs, 1);
+        break;
+    case XP_SEQLEN:
+        x->s.wl.seq_len = fine ? x->s.wl.seq_len + dir * XP_SEQLEN_FINE
+                               : (dir > 0 ? x->s.wl.seq_len * 2 : floor(x->s.wl.seq_len / 2));
+        x->s.wl.seq_len = fmax(x->s.wl.seq_len, 1);
+        break;
+    case XP_OVERLAP:
+        c->overlap += dir * (fine ? XP_OVERLAP_FINE : XP_OVERLAP_COARSE);
+        c->overlap = fmin(fmax(round(c->overlap * 1e6) / 1e6, 0), 1);
+        c->overlap_set = 1;
+        break;
+    case XP_HWKEY: {
+        size_t n = param_count(), i = 0;
+        while (i < n && param_key(i) != x->hwkey)
+            i++;
+        x->hwkey = param_key((i + n + (size_t)(dir + (int)n)) % n);
+        break;
+    }
+    case XP_HWVAL: {
+        double v = param_get(&x->s.hw, x->hwkey), f = fine ? XP_HW_FINE : XP_HW_COARSE;
+        double nv = dir > 0 ? v * f : v / f;
+        if (hw_schema.keys[x->hwkey].flags & DESC_INTEGER)
+            nv = v + dir;
+        if (v == 0)
+            nv = dir > 0 ? 0.01 : 0;
+        if (param_valid(&x->s.hw, x->hwkey, nv))
+            *param_ptr(&x->s.hw, x->hwkey) = nv;
+        else
+            status(x, "%s cannot go %s %g", xp_param_name[x->sel], dir > 0 ? "above" : "below", v);
+        if (!c->overlap_set)
+            c->overlap = x->s.hw.mx.boundary_overlap;
+        break;
+    }
+    case XP_NPARAMS:
+        break;
+    }
+}
+
+/* Apply the prompt's text to the selected parameter. */
+static void apply_input(struct xp_state *x)
+{
+    struct cluster *c = &x->s.c, keep = *c;
+    char why[256] = "";
+    double v;
+    const char *in = x->input;
+    int bad = 0;
+    switch ((enum xp_param)x->sel) {
+    case XP_MODEL:
+        bad = reload(x, in, x->s.system) != 0;
+        snprintf(why, sizeof why, "no model '%s'", in);
+        break;
+    case XP_SYSTEM:
+        bad = reload(x, x->s.model, in) != 0;
+        snprintf(why, sizeof why, "no system '%s'", in);
+        break;
+    case XP_MEMORYX:
+        bad = scenario_memoryx(&x->s, in) >= 0;
+        snprintf(why, sizeof why, "not a tier or a size");
+        break;
+    case XP_HWKEY: {
+        int k = param_find(in);
+        bad = k < 0;
+        if (!bad)
+            x->hwkey = k;
+        snprintf(why, sizeof why, "not a numeric hardware key");
+        break;
+    }
+    case XP_HWVAL:
+        bad = unit_parse(in, hw_schema.keys[x->hwkey].dim, &v, why, sizeof why) != 0;
+        if (!bad && !(bad = !param_valid(&x->s.hw, x->hwkey, v)))
+            *param_ptr(&x->s.hw, x->hwkey) = v;
+        else if (!why[0])
+            snprintf(why, sizeof why, "not a valid value of this key");
+        break;
+    default: {
+        unit_dim d = x->sel == XP_SPARSITY || x->sel == XP_OVERLAP ? UNIT_FRACTION : UNIT_COUNT;
+        bad = unit_parse(in, d, &v, why, sizeof why) != 0;
+        if (bad)
+            break;
+        if (x->sel == XP_SYSTEMS)
+            c->systems = v;
+        else if (x->sel == XP_SPARSITY)
+            c->sparsity = v;
+        else if (x->sel == XP_BATCH)
+            c->global_seqs = v;
+        else if (x->sel == XP_OVERLAP)
+            c->overlap = v, c->overlap_set = 1;
+        else if (x->sel == XP_SEQLEN)
+            bad = !(v >= 1 && v == floor(v)), snprintf(why, sizeof why, "a whole number >= 1");
+        if (!bad && x->sel == XP_SEQLEN)
+            x->s.wl.seq_len = v;
+        struct cp_error err = {0};
+        if (!bad && cluster_check(c, &err) != CP_OK) {
+            *c = keep;
+            bad = 1;
+            snprintf(why, sizeof why, "%.200s", err.msg);
+        }
+        break;
+    }
+    }
+    if (bad)
+        status(x, "%s '%s': %s", xp_param_name[x->sel], in, why);
+    else
+        status(x, "%s = %s", xp_param_name[x->sel], in);
+}
+
+static void export_csv(struct xp_state *x)
+{
+    char path[256];
+    snprintf(path, sizeof path, "explore-%s-%s-%g.csv", x->s.model, x->s.system, x->s.c.systems);
+    struct atomic_file a;
+    if (atomic_open(&a, path) != 0) {
+        status(x, "cannot write %s", path);
+        return;
+    }
+    struct out_table t;
+    out_init(&t, est_ncols, est_header);
+    est_row(&t, &x->s, &x->s.c, &x->r);
+    int bad = out_csv.write(a.f, &t) != 0;
+    out_free(&t);
+    if (bad) {
+        atomic_abort(&a);
+        status(x, "error writing %s", path);
+    } else if (atomic_commit(&a) == 0) {
+        status(x, "exported %s", path);
+    } else {
+        status(x, "cannot write %s", path);
+    }
+}
+
+/* Every numeric hardware key at its current value, exact, in SI units;
+ * the scenario itself (not hardware) as a comment. */
+static void save_overlay(struct xp_state *x)
+{
+    char path[256];
+    snprintf(path, sizeof path, "explore-%s.ini", x->s.system);
+    struct atomic_file a;
+    if (atomic_open(&a, path) != 0) {
+        status(x, "cannot write %s", path);
+        return;
+    }
+    const struct cluster *c = &x->s.c;
+    fprintf(a.f,
+            "# Hardware overlay saved by cerebras-plan explore (apply with --hw-overlay).\n"
+            "# Scenario (not hardware, so not applied): -m %s -s %s -n %g --memoryx %s\n"
+            "#   --sparsity %g --batch %g --overlap %g --set model.seq_len=%g\n",
+            x->s.model, x->s.system, c->systems, x->s.tier, c->sparsity, c->global_seqs, c->overlap,
+            x->s.wl.seq_len);
+    const char *section = "";
+    for (size_t i = 0; i < param_count(); i++) {
+        const struct desc_key *k = &hw_schema.keys[param_key(i)];
+        if (strcmp(section, k->section) != 0)
+            fprintf(a.f, "[%s]\n", section = k->section);
+        double v = param_get(&x->s.hw, param_key(i));
+        double sp = x->s.hw_src.spread[param_key(i)];
+        fprintf(a.f, "%s = %.17g %s", k->name, v, unit_base_symbol(k->dim));
+        if (sp > 0 && param_valid(&x->s.hw, param_key(i), v - sp))
+            fprintf(a.f, " +- %.17g %s", sp, unit_base_symbol(k->dim));
+        fputc('\n', a.f);
+    }
+    if (ferror(a.f)) {
+        atomic_abort(&a);
+        status(x, "error writing %s", path);
+    } else if (atomic_commit(&a) == 0) {
+        status(x, "saved %s", path);
+    } else {
+        status(x, "cannot write %s", path);
+    }
+}
+
+int xp_key(struct xp_state *x, int key)
+{
+    if (x->help) { /* any key closes the help */
+        x->help = 0;
+        return 0;
+    }
+    if (x->prompt) {
+        size_t len = strlen(x->input);
+        if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+            x->prompt = 0;
+            apply_input(x);
+        } else if (key == 27) {
+            x->prompt = 0;
+            status(x, "cancelled");
+        } else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && len > 0) {
+            x->input[len - 1] = '\0';
+        } else if (key >= 32 && key < 127 && len + 1 < sizeof x->input) {
+            x->input[len] = (char)key;
+            x->input[len + 1] = '\0';
+        }
+        return 0;
+    }
+    switch (key) {
+    case 'q':
+    case 'Q':
+        return 1;
+    case '?':
+    case 'h':
+        x->help = 1;
+        break;
+    case KEY_UP:
+    case 'k':
+        x->sel = (x->sel + XP_NPARAMS - 1) % XP_NPARAMS;
+        break;
+    case KEY_DOWN:
+    case 'j':
+        x->sel = (x->sel + 1) % XP_NPARAMS;
+        break;
+    case KEY_LEFT:
+        step(x, -1, 0);
+        break;
+    case KEY_RIGHT:
+        step(x, +1, 0);
+        break;
+    case '-':
+        step(x, -1, 1);
+        break;
+    case '+':
+    case '=':
+        step(x, +1, 1);
+        break;
+    case '\n':
+    case '\r':
+    case KEY_ENTER:
+        x->prompt = 1;
+        x->input[0] = '\0';
+        break;
+    case 'c':
+        x->chart = (enum xp_chart)((x->chart + 1) % XP_NCHARTS);
+        break;
+    case 'u':
+        x->unc = !x->unc;
+        status(x, "uncertainty bands %s", x->unc ? "on" : "off");
+        break;
+    case 'e':
+        export_csv(x);
+        break;
+    case 's':
+        save_overlay(x);
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
