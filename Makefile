@@ -23,8 +23,8 @@ ifeq ($(WERROR),1)
 WARN     += -Werror
 endif
 CPPFLAGS += -D_GNU_SOURCE -I$(B)/gen -Isrc
-ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -MMD -MP
-LIBS     := -lcsv -linih -lgsl -lgslcblas -lm
+ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -pthread -MMD -MP
+LIBS     := -lcsv -linih -lgsl -lgslcblas -lm -pthread
 CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw 2>/dev/null)
 CURSES_LIBS   := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 TEST_LIBS := -lcmocka
@@ -100,6 +100,14 @@ bench: deps $(B)/bench $(BIN)
 	@$(B)/bench
 	@TERM=xterm-256color COLUMNS=120 LINES=40 CEREBRAS_PLAN_EXPLORE_FRAMES=500 \
 	    $(BIN) explore -m gpt3-175b -s cs3 -n 2048 </dev/null 2>&1 >/dev/null
+	@for j in 1 2; do \
+	    t0=$$(date +%s.%N); \
+	    $(BIN) sweep -m gpt3-175b --systems 1..2048 --sparsity $$(seq -s, 0 0.02 0.98) \
+	        -j $$j >/dev/null 2>&1; \
+	    t1=$$(date +%s.%N); \
+	    awk -v a=$$t0 -v b=$$t1 -v j=$$j 'BEGIN { printf "sweep_points_per_s%s %.4g points/s\n", \
+	        j == 1 ? "" : "_j" j, 102400 / (b - a) }'; \
+	done
 
 $(B)/bench: tests/bench.c $(B)/libcore.a $(B)/gen/config.h
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(B)/libcore.a $(LIBS)

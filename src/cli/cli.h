@@ -13,6 +13,7 @@ enum { EXIT_OK = 0, EXIT_VERDICT = 1, EXIT_USAGE = 2 };
 
 #define CLI_MAX_SETS 64
 #define CLI_MAX_ARGS 8
+#define CLI_MAX_WHERE 16
 
 /* Options a command may accept (a mask in its table entry). */
 enum cli_opt {
@@ -29,6 +30,7 @@ enum cli_opt {
     OPT_UNC = 1u << 8,      /* --uncertainty[=SAMPLES] --seed */
     OPT_OUTPUT = 1u << 9,   /* -o */
     OPT_REPORT = 1u << 10,  /* --format --force */
+    OPT_SWEEP = 1u << 11,   /* --best --group-by --where -j/--jobs --shard */
 };
 
 struct cli_opts {
@@ -53,6 +55,9 @@ struct cli_opts {
     const char *uncertainty, *seed; /* "" for --uncertainty without a count */
     const char *format;             /* report */
     int force;
+    const char *best, *group_by, *jobs, *shard; /* sweep */
+    const char *where[CLI_MAX_WHERE];
+    size_t nwhere;
 };
 
 struct cli_cmd {
@@ -98,5 +103,6 @@ int cmd_calibrate(struct cli_opts *o);
 int cmd_sensitivity(struct cli_opts *o);
 int cmd_report(struct cli_opts *o);
 int cmd_explore(struct cli_opts *o);
+int cmd_sweep(struct cli_opts *o);
 
 #endif

@@ -170,6 +170,31 @@ const struct cli_cmd cli_cmds[] = {
      "an overlay, r write a report, ? help, q quit.  Needs a terminal (exit 2\n"
      "otherwise, or for an unknown TERM); NO_COLOR turns colour off.\n",
      OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_explore},
+    {"sweep",
+     "sweep [-m MODELS|all] [-s SYSTEMS|all] [--systems LIST] [--sparsity LIST]\n"
+     "       [--memoryx TIERS|all] [--set section.key=A,B,...]... [scenario options]\n"
+     "       [--where COL<=V]... [--best COL [--group-by COLS]] [-j N] [--shard K/N]\n"
+     "       [--hw-overlay FILE] [--data-dir DIR]",
+     "the estimate of every point of a grid of configurations, as CSV",
+     "Evaluates the analytic model at every point of the grid the axes span and\n"
+     "writes one CSV row per point, as it is computed, with the columns of\n"
+     "estimate --csv and then one column per --set axis.  Axes: -m (comma list\n"
+     "of models, or all), -s (systems, or all), --systems (a list, A..B or\n"
+     "A..BxF; default -n or 1), --sparsity (a comma list), --memoryx (a list of\n"
+     "tiers or capacities, or all for every tier of each system; default the\n"
+     "smallest tier that holds the model) and --set section.key=A,B,C (a --set\n"
+     "with a comma list is an axis, with one value an override).  Rows run with\n"
+     "the model slowest, then system, --set axes, tier, sparsity, and systems\n"
+     "fastest.  Infeasible points are rows with their verdicts.  --where COL OP V\n"
+     "(OP one of <= < >= > =; repeatable, all must hold) keeps matching rows;\n"
+     "--best COL keeps, for each group of --group-by columns (default: one\n"
+     "group), the row with the lowest COL (the first on ties), in the order the\n"
+     "groups first appear.  -j N computes with N threads, same output as -j 1.\n"
+     "--shard K/N computes only points i (from 0) with i mod N = K-1: the N\n"
+     "shards' rows, header once, concatenate to the whole sweep.  A progress\n"
+     "line goes to stderr when it is a terminal.  Exit status 0 whatever the\n"
+     "verdicts; 2 for a bad axis or option, before any output.\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SCALE | OPT_SWEEP, 0, 0, cmd_sweep},
     {"help", "help [COMMAND]", "describe the program or one command", "", 0, 0, 1, cmd_help},
 };
 

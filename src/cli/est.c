@@ -2,7 +2,9 @@
 #include "est.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../model/swx.h"
 
@@ -65,76 +67,108 @@ const char *est_verdict(int ok)
     return ok ? "holds" : "fails";
 }
 
-/* A row being built, cell by cell. */
-struct row {
-    const char *cell[64];
-    char buf[64][48];
-    size_t k;
-};
-
-static void put_s(struct row *w, const char *v)
+/* An integer below 1e15 as %.15g prints it (plain digits), without
+ * snprintf: the common case of counts, and exactly what
+ * unit_format_exact gives.  Returns buf, or NULL when v is not such an
+ * integer. */
+static char *format_whole(double v, char *buf, size_t n)
 {
+    if (!(v > -1e15 && v < 1e15) || v != (double)(long long)v || (v == 0 && signbit(v)) || n < 18)
+        return NULL;
+    long long x = (long long)v;
+    char tmp[24], *p = tmp + sizeof tmp;
+    unsigned long long u = x < 0 ? (unsigned long long)-x : (unsigned long long)x;
+    *--p = '\0';
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (x < 0)
+        *--p = '-';
+    memcpy(buf, p, (size_t)(tmp + sizeof tmp - p));
+    return buf;
+}
+
+static void put_s(struct est_cells *w, const char *v)
+{
+    w->have[w->k] = 0;
     w->cell[w->k++] = v;
 }
 
-static void put_n(struct row *w, double v)
+/* A number, exact (shortest round trip); the text of the previous row is
+ * kept when the column's value has not changed. */
+static void put_n(struct est_cells *w, double v)
 {
-    w->cell[w->k] = unit_format_exact(v, w->buf[w->k], sizeof w->buf[w->k]);
-    w->k++;
+    size_t k = w->k++;
+    if (w->have[k] && memcmp(&w->prev[k], &v, sizeof v) == 0) {
+        w->cell[k] = w->buf[k];
+        return;
+    }
+    w->prev[k] = v;
+    w->have[k] = 1;
+    w->cell[k] = format_whole(v, w->buf[k], sizeof w->buf[k]);
+    if (!w->cell[k])
+        w->cell[k] = unit_format_exact(v, w->buf[k], sizeof w->buf[k]);
+}
+
+void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,
+               const struct cluster *c, const struct train_result *r)
+{
+    const struct step_result *st = &r->step;
+    w->k = 0;
+    put_s(w, s->model);
+    put_s(w, s->system);
+    put_n(w, c->systems);
+    put_s(w, tier);
+    put_n(w, c->memoryx_bytes);
+    put_n(w, c->sparsity);
+    put_n(w, c->overlap);
+    put_n(w, c->global_seqs);
+    put_n(w, r->global_tokens);
+    put_n(w, st->local_seqs);
+    put_n(w, st->micro_batches);
+    put_n(w, st->micro_tokens);
+    put_n(w, st->step_s);
+    for (int i = 0; i < STEP_NRES; i++)
+        put_n(w, st->busy[i]);
+    for (int i = 0; i < STEP_LATENCY; i++)
+        put_n(w, st->critical[i]);
+    for (int p = 0; p < TFM_NPASSES; p++)
+        put_n(w, st->pass_s[p]);
+    put_n(w, st->recompute_s);
+    put_n(w, st->fill_s);
+    put_n(w, st->drain_s);
+    put_n(w, st->boundary_s);
+    put_n(w, st->hidden_s);
+    put_n(w, r->tokens);
+    put_n(w, r->steps);
+    put_n(w, r->tokens_per_s);
+    put_n(w, r->time_s);
+    put_n(w, r->power_W);
+    put_n(w, r->energy_J);
+    if (r->cost >= 0)
+        put_n(w, r->cost);
+    else
+        put_s(w, "");
+    put_s(w, step_res_name[st->bottleneck]);
+    put_n(w, r->params);
+    put_n(w, r->state_bytes);
+    put_n(w, r->critical_tokens);
+    put_n(w, r->balance_tokens);
+    put_n(w, st->max_seqs);
+    const int flags[] = {r->memoryx_fits, r->sram_fits,       r->matmul_fits,
+                         r->batch_ok,     r->stream_balanced, r->feasible};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        put_s(w, flags[i] ? "1" : "0");
+    put_s(w, train_warn_names(r->warnings, w->warn, sizeof w->warn));
+    assert(w->k == est_ncols);
 }
 
 void est_row(struct out_table *t, const struct scenario *s, const struct cluster *c,
              const struct train_result *r)
 {
-    const struct step_result *st = &r->step;
-    struct row w = {.k = 0};
-    put_s(&w, s->model);
-    put_s(&w, s->system);
-    put_n(&w, c->systems);
-    put_s(&w, s->tier);
-    put_n(&w, c->memoryx_bytes);
-    put_n(&w, c->sparsity);
-    put_n(&w, c->overlap);
-    put_n(&w, c->global_seqs);
-    put_n(&w, r->global_tokens);
-    put_n(&w, st->local_seqs);
-    put_n(&w, st->micro_batches);
-    put_n(&w, st->micro_tokens);
-    put_n(&w, st->step_s);
-    for (int i = 0; i < STEP_NRES; i++)
-        put_n(&w, st->busy[i]);
-    for (int i = 0; i < STEP_LATENCY; i++)
-        put_n(&w, st->critical[i]);
-    for (int p = 0; p < TFM_NPASSES; p++)
-        put_n(&w, st->pass_s[p]);
-    put_n(&w, st->recompute_s);
-    put_n(&w, st->fill_s);
-    put_n(&w, st->drain_s);
-    put_n(&w, st->boundary_s);
-    put_n(&w, st->hidden_s);
-    put_n(&w, r->tokens);
-    put_n(&w, r->steps);
-    put_n(&w, r->tokens_per_s);
-    put_n(&w, r->time_s);
-    put_n(&w, r->power_W);
-    put_n(&w, r->energy_J);
-    if (r->cost >= 0)
-        put_n(&w, r->cost);
-    else
-        put_s(&w, "");
-    put_s(&w, step_res_name[st->bottleneck]);
-    put_n(&w, r->params);
-    put_n(&w, r->state_bytes);
-    put_n(&w, r->critical_tokens);
-    put_n(&w, r->balance_tokens);
-    put_n(&w, st->max_seqs);
-    const int flags[] = {r->memoryx_fits, r->sram_fits,       r->matmul_fits,
-                         r->batch_ok,     r->stream_balanced, r->feasible};
-    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
-        put_s(&w, flags[i] ? "1" : "0");
-    char warn[256];
-    put_s(&w, train_warn_names(r->warnings, warn, sizeof warn));
-    assert(w.k == est_ncols);
+    struct est_cells w;
+    memset(w.have, 0, sizeof w.have);
+    est_cells(&w, s, s->tier, c, r);
     out_row(t, w.cell);
 }
 

@@ -10,6 +10,26 @@
 extern const char *const est_header[];
 extern const size_t est_ncols;
 
+#define EST_MAX_COLS 64
+
+/* The cells of one row, formatted (CSV: exact SI numbers, the shortest
+ * text that reads back as the same double).  Reuse one struct for a run
+ * of rows: a number equal to the previous row's in its column keeps its
+ * text.  Zero it (or its have[]) before the first row. */
+struct est_cells {
+    const char *cell[EST_MAX_COLS]; /* est_ncols pointers, into buf or static */
+    char buf[EST_MAX_COLS][40];
+    double prev[EST_MAX_COLS];
+    unsigned char have[EST_MAX_COLS];
+    char warn[256];
+    size_t k;
+};
+
+/* Format the row for s evaluated as r into w, naming the MemoryX tier
+ * tier (s->tier for one estimate).  The cells point into w and s. */
+void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,
+               const struct cluster *c, const struct train_result *r);
+
 /* Append one row for s evaluated as r (CSV: exact SI numbers). */
 void est_row(struct out_table *t, const struct scenario *s, const struct cluster *c,
              const struct train_result *r);

@@ -69,6 +69,10 @@ enum {
     LONG_SEED,
     LONG_FORMAT,
     LONG_FORCE,
+    LONG_BEST,
+    LONG_GROUP_BY,
+    LONG_WHERE,
+    LONG_SHARD,
 };
 
 static const struct option long_opts[] = {
@@ -106,6 +110,11 @@ static const struct option long_opts[] = {
     {"seed", required_argument, NULL, LONG_SEED},
     {"format", required_argument, NULL, LONG_FORMAT},
     {"force", no_argument, NULL, LONG_FORCE},
+    {"best", required_argument, NULL, LONG_BEST},
+    {"group-by", required_argument, NULL, LONG_GROUP_BY},
+    {"where", required_argument, NULL, LONG_WHERE},
+    {"jobs", required_argument, NULL, 'j'},
+    {"shard", required_argument, NULL, LONG_SHARD},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -117,7 +126,7 @@ static const struct option long_opts[] = {
 static int takes_value(const char *arg)
 {
     if (arg[0] == '-' && arg[1] && arg[1] != '-' && arg[2] == '\0')
-        return strchr("msno", arg[1]) != NULL;
+        return strchr("msnoj", arg[1]) != NULL;
     size_t n = strlen(arg);
     if (n < 3 || arg[1] != '-' || strchr(arg, '='))
         return 0;
@@ -207,6 +216,12 @@ static unsigned scenario_mask(int ch)
         return OPT_UNC;
     case LONG_OVERLAY:
         return OPT_SET;
+    case LONG_BEST:
+    case LONG_GROUP_BY:
+    case LONG_WHERE:
+    case 'j':
+    case LONG_SHARD:
+        return OPT_SWEEP;
     default:
         return 0;
     }
@@ -308,6 +323,18 @@ static void scenario_option(struct cli_opts *o, int ch, const char *arg)
     case LONG_FORCE:
         o->force = 1;
         break;
+    case LONG_BEST:
+        o->best = arg;
+        break;
+    case LONG_GROUP_BY:
+        o->group_by = arg;
+        break;
+    case 'j':
+        o->jobs = arg;
+        break;
+    case LONG_SHARD:
+        o->shard = arg;
+        break;
     default:
         break;
     }
@@ -319,7 +346,7 @@ static int parse_options(const struct cli_cmd *c, int argc, char **argv, struct 
 {
     opterr = 0;
     optind = 1;
-    for (int ch; (ch = getopt_long(argc, argv, ":hVm:s:n:o:", long_opts, NULL)) != -1;) {
+    for (int ch; (ch = getopt_long(argc, argv, ":hVm:s:n:o:j:", long_opts, NULL)) != -1;) {
         switch (ch) {
         case 'h':
             cli_cmd_help(stdout, c);
@@ -343,6 +370,13 @@ static int parse_options(const struct cli_cmd *c, int argc, char **argv, struct 
             if (!option_allowed(c, OPT_DATA_DIR, "--data-dir"))
                 return EXIT_USAGE;
             o->data_dir = optarg;
+            break;
+        case LONG_WHERE:
+            if (!option_allowed(c, OPT_SWEEP, "--where"))
+                return EXIT_USAGE;
+            if (o->nwhere == CLI_MAX_WHERE)
+                return cli_error("%s: more than %d --where options", c->name, CLI_MAX_WHERE);
+            o->where[o->nwhere++] = optarg;
             break;
         case ':':
             return cli_error("%s: option %s needs a value", c->name, argv[optind - 1]);

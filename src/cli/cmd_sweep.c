@@ -1,0 +1,588 @@
+/* cmd_sweep.c - `sweep`: the estimate of every point of a grid of
+ * configurations, streamed as CSV in a fixed order, optionally filtered
+ * (--where), reduced to the best row of each group (--best, --group-by),
+ * computed on N threads (-j) and split into interleaved shards (--shard).
+ *
+ * The grid is models x systems x --set axes (each such "combo" loads its
+ * descriptions once) x MemoryX tiers x sparsities x cluster sizes, the last
+ * fastest.  Point i (from 0, over the whole grid) belongs to shard K of N
+ * when i mod N = K-1.  Threads compute blocks of points into their own
+ * buffers; the main thread writes the blocks in order, so the output does
+ * not depend on -j.  Memory is constant in the number of points. */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../base/xalloc.h"
+#include "est.h"
+#include "range.h"
+#include "sweep_filter.h"
+
+#define SWEEP_MAX_JOBS 256
+#define SWEEP_BLOCK 2048 /* points per thread per round */
+#define SWEEP_MAX_COLS (EST_MAX_COLS + CLI_MAX_SETS)
+
+struct axis { /* a --set with a comma list */
+    char key[96];
+    char **val;  /* "section.key=V" for the loader */
+    char **text; /* "V", the column's cell */
+    size_t n;
+};
+
+struct tier {
+    char name[DESC_NAME_MAX];
+    double bytes;
+};
+
+struct sweep {
+    const struct cli_opts *o;
+    char **model, **system, **mx; /* axis values; mx NULL: the auto tier */
+    size_t nmodel, nsystem, nmx;
+    int mx_all;
+    double *ns, *sp; /* sp NULL: the model's default sparsity */
+    size_t nn, nsp;
+    struct axis axis[CLI_MAX_SETS];
+    size_t naxis, nset; /* nset: product of the axes' sizes */
+    const char *fixed[CLI_MAX_SETS];
+    size_t nfixed;
+    const char *names[SWEEP_MAX_COLS];
+    size_t ncols;
+    struct sweep_where where[CLI_MAX_WHERE];
+    size_t nwhere;
+    int best;
+    size_t best_col, group[SWEEP_MAX_COLS], ngroup;
+    unsigned jobs;
+    size_t shard_k, shard_n; /* K-1 and N */
+};
+
+struct combo {
+    struct scenario s;
+    struct tier *tier;
+    size_t ntier;
+    const char *axis_text[CLI_MAX_SETS];
+    size_t base, npts; /* global index of its first point, its points */
+};
+
+struct buf {
+    char *p;
+    size_t n, cap;
+};
+
+struct rec { /* a row --best may keep */
+    double by;
+    size_t line, line_len, key, key_len; /* offsets into the job's buffer */
+};
+
+struct job {
+    const struct sweep *sw;
+    const struct combo *cb;
+    size_t p0, p1, j0; /* selected points p0..p1; point p is inner index j0 + p*N */
+    struct buf out;
+    struct rec *rec;
+    size_t nrec, caprec;
+    struct est_cells cells;
+    pthread_t tid;
+    int threaded;
+};
+
+static void buf_put(struct buf *b, const char *s, size_t n)
+{
+    if (b->n + n > b->cap) {
+        b->cap = (b->n + n) * 2;
+        b->p = xrealloc(b->p, b->cap);
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+}
+
+static void buf_room(struct buf *b, size_t n)
+{
+    if (b->n + n > b->cap) {
+        b->cap = (b->n + n) * 2;
+        b->p = xrealloc(b->p, b->cap);
+    }
+}
+
+/* One CSV line (RFC 4180, CRLF), quoting as the CSV sink does. */
+static void buf_csv(struct buf *b, const char *const *cells, size_t ncols)
+{
+    for (size_t c = 0; c < ncols; c++) {
+        const char *s = cells[c];
+        size_t len = strlen(s), special = 0;
+        for (size_t i = 0; i < len; i++)
+            special |= s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+        buf_room(b, 2 * len + 5);
+        if (c)
+            b->p[b->n++] = ',';
+        if (!special) {
+            memcpy(b->p + b->n, s, len);
+            b->n += len;
+            continue;
+        }
+        b->p[b->n++] = '"';
+        for (; *s; s++) {
+            if (*s == '"')
+                b->p[b->n++] = '"';
+            b->p[b->n++] = *s;
+        }
+        b->p[b->n++] = '"';
+    }
+    buf_put(b, "\r\n", 2);
+}
+
+/* ---- axes ---- */
+
+/* Split a comma list into a malloc'd array of malloc'd strings. */
+static char **split(const char *arg, size_t *n)
+{
+    char *copy = xstrdup(arg), *save = NULL, **v = NULL;
+    *n = 0;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        v = xrealloc(v, (*n + 1) * sizeof *v);
+        v[(*n)++] = xstrdup(t);
+    }
+    free(copy);
+    return v;
+}
+
+static void free_list(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* Names of a kind (-m or -s): a comma list, or "all" for every one the
+ * search path reaches.  Each must resolve. */
+static int names_axis(const struct cli_opts *o, const char *flag, const char *arg,
+                      enum cat_kind kind, char ***out, size_t *n)
+{
+    struct cp_error err = {0};
+    if (strcmp(arg, "all") == 0) {
+        struct cat_list l;
+        if (cat_list(&o->dirs, kind, &l, &err) != CP_OK)
+            return cli_error("%s all: %s", flag, err.msg);
+        *out = xmalloc((l.n ? l.n : 1) * sizeof **out);
+        for (*n = 0; *n < l.n; (*n)++)
+            (*out)[*n] = xstrdup(l.items[*n].name);
+        cat_list_free(&l);
+        return *n ? -1 : cli_error("%s all: no descriptions found", flag);
+    }
+    *out = split(arg, n);
+    if (*n == 0)
+        return cli_error("%s '%s': no values", flag, arg);
+    for (size_t i = 0; i < *n; i++) {
+        struct cat_entry e;
+        cp_status st = cat_resolve(&o->dirs, (*out)[i], kind, &e, &err);
+        if (st != CP_OK)
+            return cli_error("%s '%s': %s", flag, (*out)[i], err.msg);
+        cat_entry_free(&e);
+    }
+    return -1;
+}
+
+static int sparsity_axis(struct sweep *sw, const char *arg)
+{
+    size_t n;
+    char **v = split(arg, &n);
+    int rc = n ? -1 : cli_error("--sparsity '%s': no values", arg);
+    sw->sp = xmalloc((n ? n : 1) * sizeof *sw->sp);
+    for (size_t i = 0; i < n && rc < 0; i++) {
+        char why[256];
+        if (unit_parse(v[i], UNIT_FRACTION, &sw->sp[i], why, sizeof why) != 0)
+            rc = cli_error("--sparsity '%s': '%s': %s", arg, v[i], why);
+        else if (!(sw->sp[i] >= 0 && sw->sp[i] <= CLUSTER_MAX_SPARSITY))
+            rc = cli_error("--sparsity '%s': %s is outside 0..%g", arg, v[i], CLUSTER_MAX_SPARSITY);
+    }
+    sw->nsp = n;
+    free_list(v, n);
+    return rc;
+}
+
+static int systems_axis(struct sweep *sw, const struct cli_opts *o)
+{
+    const char *flag = o->systems ? "--systems" : "-n";
+    const char *arg = o->systems ? o->systems : o->nsys ? o->nsys : "1";
+    int rc = range_parse(flag, arg, &sw->ns, &sw->nn);
+    for (size_t i = 0; i < sw->nn && rc < 0; i++)
+        rc = scenario_whole_systems(flag, arg, sw->ns[i]);
+    return rc;
+}
+
+/* --set: a comma list is an axis, one value an override. */
+static int set_axes(struct sweep *sw, const struct cli_opts *o)
+{
+    sw->nset = 1;
+    for (size_t i = 0; i < o->nsets; i++) {
+        const char *eq = strchr(o->sets[i], '=');
+        if (!eq || !strchr(eq, ',')) {
+            sw->fixed[sw->nfixed++] = o->sets[i];
+            continue;
+        }
+        struct axis *a = &sw->axis[sw->naxis++];
+        snprintf(a->key, sizeof a->key, "%.*s", (int)(eq - o->sets[i]), o->sets[i]);
+        a->text = split(eq + 1, &a->n);
+        if (a->n == 0)
+            return cli_error("--set '%s': no values", o->sets[i]);
+        a->val = xmalloc(a->n * sizeof *a->val);
+        for (size_t k = 0; k < a->n; k++) {
+            size_t len = strlen(a->key) + strlen(a->text[k]) + 2;
+            a->val[k] = xmalloc(len);
+            snprintf(a->val[k], len, "%s=%s", a->key, a->text[k]);
+        }
+        sw->names[est_ncols + sw->naxis - 1] = a->key;
+        sw->nset *= a->n;
+    }
+    return -1;
+}
+
+static int shard_opt(struct sweep *sw, const char *arg)
+{
+    char *end;
+    unsigned long k = strtoul(arg, &end, 10), n = 0;
+    int ok = end != arg && *end == '/' && arg[0] != '-';
+    if (ok) {
+        const char *s = end + 1;
+        n = strtoul(s, &end, 10);
+        ok = end != s && *end == '\0' && s[0] != '-';
+    }
+    if (!ok || k < 1 || n < 1 || k > n)
+        return cli_error("--shard '%s': must be K/N with 1 <= K <= N (e.g. 2/4)", arg);
+    sw->shard_k = k - 1;
+    sw->shard_n = n;
+    return -1;
+}
+
+static int keep_opts(struct sweep *sw, const struct cli_opts *o)
+{
+    int rc = -1;
+    for (size_t i = 0; i < o->nwhere && rc < 0; i++)
+        rc = sweep_where_parse(o->where[i], sw->names, sw->ncols, est_ncols, &sw->where[i]);
+    sw->nwhere = o->nwhere;
+    if (rc >= 0)
+        return rc;
+    if (o->group_by && !o->best)
+        return cli_error("--group-by needs --best");
+    if (!o->best)
+        return -1;
+    int c = sweep_col(o->best, sw->names, sw->ncols);
+    if (c < 0 || sweep_col_is_text(sw->names, (size_t)c, est_ncols))
+        return cli_error("--best '%s': not a numeric column of the output", o->best);
+    sw->best = 1;
+    sw->best_col = (size_t)c;
+    size_t n = 0;
+    char **g = o->group_by ? split(o->group_by, &n) : NULL;
+    for (size_t i = 0; i < n && rc < 0; i++) {
+        if ((c = sweep_col(g[i], sw->names, sw->ncols)) < 0)
+            rc = cli_error("--group-by '%s': no column '%s'", o->group_by, g[i]);
+        sw->group[sw->ngroup++] = (size_t)c;
+    }
+    free_list(g, n);
+    return rc;
+}
+
+static int parse_axes(struct sweep *sw, const struct cli_opts *o)
+{
+    if (o->weak || o->strong)
+        return cli_error("sweep: --weak and --strong apply to scale only");
+    if (o->systems && o->nsys)
+        return cli_error("sweep: give the cluster sizes with --systems or -n, not both");
+    for (size_t i = 0; i < est_ncols; i++)
+        sw->names[i] = est_header[i];
+    double jobs = 1;
+    int rc = scenario_whole_opt("-j", o->jobs, 1, SWEEP_MAX_JOBS, &jobs);
+    sw->jobs = (unsigned)jobs;
+    sw->shard_n = 1;
+    if (rc < 0 && o->shard)
+        rc = shard_opt(sw, o->shard);
+    if (rc < 0)
+        rc = names_axis(o, "-m", o->model ? o->model : SCENARIO_DEFAULT_MODEL, CAT_MODEL,
+                        &sw->model, &sw->nmodel);
+    if (rc < 0)
+        rc = names_axis(o, "-s", o->system ? o->system : SCENARIO_DEFAULT_SYSTEM, CAT_HW,
+                        &sw->system, &sw->nsystem);
+    if (rc < 0)
+        rc = systems_axis(sw, o);
+    if (rc < 0 && o->sparsity)
+        rc = sparsity_axis(sw, o->sparsity);
+    if (rc < 0 && o->memoryx) {
+        sw->mx_all = strcmp(o->memoryx, "all") == 0;
+        if (!sw->mx_all)
+            sw->mx = split(o->memoryx, &sw->nmx);
+    }
+    if (rc < 0)
+        rc = set_axes(sw, o);
+    sw->ncols = est_ncols + sw->naxis;
+    return rc < 0 ? keep_opts(sw, o) : rc;
+}
+
+/* ---- combos ---- */
+
+static size_t ncombos(const struct sweep *sw)
+{
+    return sw->nmodel * sw->nsystem * sw->nset;
+}
+
+/* Load combo q (model slowest, then system, then the --set axes, the last
+ * fastest) and its tiers; -1 or an exit code after a message. */
+static int combo_load(const struct sweep *sw, size_t q, struct combo *cb)
+{
+    struct cli_opts o2 = *sw->o;
+    o2.model = sw->model[q / (sw->nsystem * sw->nset)];
+    o2.system = sw->system[q / sw->nset % sw->nsystem];
+    o2.nsys = o2.memoryx = o2.sparsity = NULL;
+    o2.nsets = 0;
+    for (size_t i = 0; i < sw->nfixed; i++)
+        o2.sets[o2.nsets++] = sw->fixed[i];
+    size_t a = q % sw->nset;
+    for (size_t i = sw->naxis; i-- > 0;) {
+        o2.sets[o2.nsets++] = sw->axis[i].val[a % sw->axis[i].n];
+        cb->axis_text[i] = sw->axis[i].text[a % sw->axis[i].n];
+        a /= sw->axis[i].n;
+    }
+    int rc = scenario_load(&o2, &cb->s);
+    if (rc >= 0)
+        return rc;
+    struct scenario *s = &cb->s;
+    size_t nt = sw->mx_all ? s->hw.mx.tiers.n : sw->nmx;
+    cb->ntier = nt ? nt : 1;
+    cb->tier = xrealloc(cb->tier, cb->ntier * sizeof *cb->tier);
+    if (nt == 0) { /* the tier scenario_load chose */
+        snprintf(cb->tier[0].name, sizeof cb->tier[0].name, "%s", s->tier);
+        cb->tier[0].bytes = s->c.memoryx_bytes;
+    }
+    double keep_bytes = s->c.memoryx_bytes;
+    char keep_tier[sizeof s->tier];
+    memcpy(keep_tier, s->tier, sizeof keep_tier);
+    for (size_t i = 0; i < nt && rc < 0; i++) {
+        const char *name = sw->mx_all ? s->hw.mx.tiers.item[i].name : sw->mx[i];
+        if ((rc = scenario_memoryx(s, name)) < 0) {
+            snprintf(cb->tier[i].name, sizeof cb->tier[i].name, "%s", s->tier);
+            cb->tier[i].bytes = s->c.memoryx_bytes;
+        }
+    }
+    s->c.memoryx_bytes = keep_bytes;
+    memcpy(s->tier, keep_tier, sizeof keep_tier);
+    cb->npts = cb->ntier * (sw->sp ? sw->nsp : 1) * sw->nn;
+    return rc;
+}
+
+/* ---- points ---- */
+
+static void job_rec(struct job *jb, const char *const *row, size_t line, size_t line_len)
+{
+    const struct sweep *sw = jb->sw;
+    char *end;
+    double by = strtod(row[sw->best_col], &end);
+    if (end == row[sw->best_col] || *end) { /* an empty cost */
+        jb->out.n = line;
+        return;
+    }
+    size_t key = jb->out.n;
+    for (size_t i = 0; i < sw->ngroup; i++) {
+        const char *c = row[sw->group[i]];
+        buf_put(&jb->out, c, strlen(c));
+        buf_put(&jb->out, "\x1f", 1);
+    }
+    if (jb->nrec == jb->caprec) {
+        jb->caprec = jb->caprec ? 2 * jb->caprec : 256;
+        jb->rec = xrealloc(jb->rec, jb->caprec * sizeof *jb->rec);
+    }
+    jb->rec[jb->nrec++] = (struct rec){by, line, line_len, key, jb->out.n - key};
+}
+
+static void job_point(struct job *jb, size_t j)
+{
+    const struct sweep *sw = jb->sw;
+    const struct combo *cb = jb->cb;
+    size_t nsp = sw->sp ? sw->nsp : 1;
+    const struct tier *t = &cb->tier[j / (nsp * sw->nn)];
+    struct cluster c = cb->s.c;
+    c.systems = sw->ns[j % sw->nn];
+    if (sw->sp)
+        c.sparsity = sw->sp[j / sw->nn % nsp];
+    c.memoryx_bytes = t->bytes;
+    struct train_result r;
+    train_eval(&c, &r);
+    est_cells(&jb->cells, &cb->s, t->name, &c, &r);
+    const char *row[SWEEP_MAX_COLS];
+    memcpy(row, jb->cells.cell, est_ncols * sizeof *row);
+    for (size_t i = 0; i < sw->naxis; i++)
+        row[est_ncols + i] = cb->axis_text[i];
+    for (size_t i = 0; i < sw->nwhere; i++)
+        if (!sweep_where_holds(&sw->where[i], row))
+            return;
+    size_t line = jb->out.n;
+    buf_csv(&jb->out, row, sw->ncols);
+    if (sw->best)
+        job_rec(jb, row, line, jb->out.n - line);
+}
+
+static void *job_run(void *arg)
+{
+    struct job *jb = arg;
+    for (size_t p = jb->p0; p < jb->p1; p++)
+        job_point(jb, jb->j0 + p * jb->sw->shard_n);
+    return NULL;
+}
+
+/* ---- output ---- */
+
+struct progress {
+    int on;
+    size_t done, total;
+    struct timespec t0, last;
+};
+
+static double since(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) + 1e-9 * (double)(b->tv_nsec - a->tv_nsec);
+}
+
+static void progress_show(struct progress *pg, int final)
+{
+    if (!pg->on)
+        return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (!final && since(&pg->last, &now) < 0.25)
+        return;
+    pg->last = now;
+    if (final) {
+        fputs("\r\033[K", stderr);
+        return;
+    }
+    double dt = since(&pg->t0, &now), rate = dt > 0 ? (double)pg->done / dt : 0;
+    fprintf(stderr, "\r\033[Ksweep: %zu/%zu points, %.3g points/s, %.0f s left", pg->done,
+            pg->total, rate, rate > 0 ? (double)(pg->total - pg->done) / rate : 0.0);
+}
+
+/* Write (or fold into groups) what the jobs of one round computed, in
+ * order, and empty their buffers. */
+static void round_emit(struct job *jobs, unsigned n, struct sweep_groups *gs)
+{
+    for (unsigned t = 0; t < n; t++) {
+        struct job *jb = &jobs[t];
+        if (!gs)
+            fwrite(jb->out.p, 1, jb->out.n, stdout);
+        for (size_t i = 0; gs && i < jb->nrec; i++) {
+            const struct rec *r = &jb->rec[i];
+            sweep_groups_offer(gs, jb->out.p + r->key, r->key_len, r->by, jb->out.p + r->line,
+                               r->line_len);
+        }
+        jb->out.n = jb->nrec = 0;
+    }
+}
+
+/* Every selected point of combo cb, in rounds of jobs x SWEEP_BLOCK. */
+static void combo_run(const struct sweep *sw, const struct combo *cb, struct job *jobs,
+                      struct sweep_groups *gs, struct progress *pg)
+{
+    size_t N = sw->shard_n;
+    size_t j0 = (sw->shard_k + N - cb->base % N) % N;
+    size_t np = j0 < cb->npts ? (cb->npts - 1 - j0) / N + 1 : 0;
+    for (size_t b = 0; b < np; b += (size_t)sw->jobs * SWEEP_BLOCK) {
+        unsigned used = 0;
+        for (unsigned t = 0; t < sw->jobs && b + t * (size_t)SWEEP_BLOCK < np; t++, used++) {
+            struct job *jb = &jobs[t];
+            jb->cb = cb;
+            jb->j0 = j0;
+            jb->p0 = b + t * (size_t)SWEEP_BLOCK;
+            jb->p1 = jb->p0 + SWEEP_BLOCK < np ? jb->p0 + SWEEP_BLOCK : np;
+            jb->threaded = t > 0 && pthread_create(&jb->tid, NULL, job_run, jb) == 0;
+        }
+        for (unsigned t = 0; t < used; t++) /* no thread: compute here, same result */
+            if (!jobs[t].threaded)
+                job_run(&jobs[t]);
+        for (unsigned t = 0; t < used; t++)
+            if (jobs[t].threaded)
+                pthread_join(jobs[t].tid, NULL);
+        round_emit(jobs, used, gs);
+        pg->done += jobs[used - 1].p1 - b;
+        progress_show(pg, 0);
+    }
+}
+
+static void write_header(const struct sweep *sw)
+{
+    struct buf b = {0};
+    buf_csv(&b, sw->names, sw->ncols);
+    fwrite(b.p, 1, b.n, stdout);
+    free(b.p);
+}
+
+static int sweep_run(const struct sweep *sw)
+{
+    struct combo *cb = xmalloc(sizeof *cb);
+    memset(cb, 0, sizeof *cb);
+    /* First pass: every combo loads, and the grid's size. */
+    size_t total = 0;
+    int rc = -1;
+    for (size_t q = 0; q < ncombos(sw) && rc < 0; q++)
+        if ((rc = combo_load(sw, q, cb)) < 0)
+            total += cb->npts;
+    if (rc >= 0) {
+        free(cb->tier);
+        free(cb);
+        return rc;
+    }
+    struct progress pg = {.on = isatty(STDERR_FILENO), .total = total};
+    pg.total = total / sw->shard_n + (sw->shard_k < total % sw->shard_n);
+    clock_gettime(CLOCK_MONOTONIC, &pg.t0);
+    pg.last = pg.t0;
+    struct job *jobs = xmalloc(sw->jobs * sizeof *jobs);
+    memset(jobs, 0, sw->jobs * sizeof *jobs);
+    for (unsigned t = 0; t < sw->jobs; t++)
+        jobs[t].sw = sw;
+    struct sweep_groups gs;
+    sweep_groups_init(&gs);
+    write_header(sw);
+    size_t base = 0;
+    for (size_t q = 0; q < ncombos(sw); q++) {
+        combo_load(sw, q, cb); /* loaded once already: cannot fail now */
+        cb->base = base;
+        combo_run(sw, cb, jobs, sw->best ? &gs : NULL, &pg);
+        base += cb->npts;
+    }
+    for (size_t i = 0; i < gs.n; i++)
+        fputs(gs.g[i].line, stdout);
+    progress_show(&pg, 1);
+    for (unsigned t = 0; t < sw->jobs; t++) {
+        free(jobs[t].out.p);
+        free(jobs[t].rec);
+    }
+    free(jobs);
+    sweep_groups_free(&gs);
+    free(cb->tier);
+    free(cb);
+    return cli_flush();
+}
+
+static void sweep_free(struct sweep *sw)
+{
+    free_list(sw->model, sw->nmodel);
+    free_list(sw->system, sw->nsystem);
+    free_list(sw->mx, sw->nmx);
+    free(sw->ns);
+    free(sw->sp);
+    for (size_t i = 0; i < sw->naxis; i++) {
+        free_list(sw->axis[i].val, sw->axis[i].n);
+        free_list(sw->axis[i].text, sw->axis[i].n);
+    }
+}
+
+int cmd_sweep(struct cli_opts *o)
+{
+    static struct sweep sw;
+    memset(&sw, 0, sizeof sw);
+    sw.o = o;
+    int rc = parse_axes(&sw, o);
+    if (rc < 0)
+        rc = sweep_run(&sw);
+    sweep_free(&sw);
+    return rc;
+}

@@ -1,0 +1,163 @@
+/* sweep_filter.c - --where filters and the --best row of each group. */
+#include "sweep_filter.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/units.h"
+#include "../base/xalloc.h"
+#include "cli.h"
+
+int sweep_col(const char *name, const char *const *names, size_t ncols)
+{
+    for (size_t i = 0; i < ncols; i++)
+        if (strcmp(names[i], name) == 0)
+            return (int)i;
+    return -1;
+}
+
+int sweep_col_is_text(const char *const *names, size_t col, size_t est_ncols)
+{
+    static const char *const text[] = {"model", "system", "memoryx", "bottleneck", "warnings"};
+    if (col >= est_ncols)
+        return 1;
+    for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
+        if (strcmp(names[col], text[i]) == 0)
+            return 1;
+    return 0;
+}
+
+int sweep_where_parse(const char *arg, const char *const *names, size_t ncols, size_t est_ncols,
+                      struct sweep_where *w)
+{
+    static const struct {
+        const char *s;
+        enum sweep_op op;
+    } ops[] = {
+        {"<=", SWEEP_LE}, {">=", SWEEP_GE}, {"<", SWEEP_LT}, {">", SWEEP_GT}, {"=", SWEEP_EQ}};
+    size_t at = strcspn(arg, "<>=");
+    if (arg[at] == '\0')
+        return cli_error("--where '%s': expected COL<=V, COL<V, COL>=V, COL>V or COL=V", arg);
+    size_t i = 0;
+    while (strncmp(arg + at, ops[i].s, strlen(ops[i].s)) != 0)
+        i++;
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)at, arg);
+    int col = sweep_col(name, names, ncols);
+    if (col < 0)
+        return cli_error("--where '%s': no column '%s' (the columns are the CSV header's)", arg,
+                         name);
+    w->col = (size_t)col;
+    w->op = ops[i].op;
+    w->text = arg + at + strlen(ops[i].s);
+    if (sweep_col_is_text(names, w->col, est_ncols)) {
+        if (w->op != SWEEP_EQ)
+            return cli_error("--where '%s': column '%s' holds text; only = applies", arg, name);
+        return -1;
+    }
+    /* A plain number, or for seconds a time with its unit ("30d"). */
+    size_t len = strlen(name);
+    int secs = len > 2 && strcmp(name + len - 2, "_s") == 0;
+    char why[256];
+    if (unit_parse(w->text, UNIT_COUNT, &w->v, why, sizeof why) != 0 &&
+        (!secs || unit_parse(w->text, UNIT_TIME, &w->v, why, sizeof why) != 0))
+        return cli_error("--where '%s': '%s': %s", arg, w->text, why);
+    return -1;
+}
+
+int sweep_where_holds(const struct sweep_where *w, const char *const *cells)
+{
+    const char *c = cells[w->col];
+    if (w->text && w->op == SWEEP_EQ && strcmp(c, w->text) == 0)
+        return 1;
+    char *end;
+    double x = strtod(c, &end);
+    if (end == c || *end)
+        return 0;
+    switch (w->op) {
+    case SWEEP_LE:
+        return x <= w->v;
+    case SWEEP_LT:
+        return x < w->v;
+    case SWEEP_GE:
+        return x >= w->v;
+    case SWEEP_GT:
+        return x > w->v;
+    case SWEEP_EQ:
+        return x == w->v;
+    }
+    return 0;
+}
+
+void sweep_groups_init(struct sweep_groups *gs)
+{
+    memset(gs, 0, sizeof *gs);
+}
+
+static uint64_t hash(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603u; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+    return h;
+}
+
+static void rehash(struct sweep_groups *gs)
+{
+    free(gs->slot);
+    gs->nslot = gs->nslot ? 2 * gs->nslot : 64;
+    gs->slot = xmalloc(gs->nslot * sizeof *gs->slot);
+    memset(gs->slot, 0, gs->nslot * sizeof *gs->slot);
+    for (size_t i = 0; i < gs->n; i++) {
+        size_t h = (size_t)hash(gs->g[i].key, strlen(gs->g[i].key)) & (gs->nslot - 1);
+        while (gs->slot[h])
+            h = (h + 1) & (gs->nslot - 1);
+        gs->slot[h] = i + 1;
+    }
+}
+
+static char *copy(const char *s, size_t n)
+{
+    char *p = xmalloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+void sweep_groups_offer(struct sweep_groups *gs, const char *key, size_t key_len, double by,
+                        const char *line, size_t len)
+{
+    if (2 * (gs->n + 1) > gs->nslot)
+        rehash(gs);
+    size_t h = (size_t)hash(key, key_len) & (gs->nslot - 1);
+    for (; gs->slot[h]; h = (h + 1) & (gs->nslot - 1)) {
+        struct sweep_group *g = &gs->g[gs->slot[h] - 1];
+        if (strlen(g->key) == key_len && memcmp(g->key, key, key_len) == 0) {
+            if (by < g->by) {
+                free(g->line);
+                g->line = copy(line, len);
+                g->by = by;
+            }
+            return;
+        }
+    }
+    if (gs->n == gs->cap) {
+        gs->cap = gs->cap ? 2 * gs->cap : 16;
+        gs->g = xrealloc(gs->g, gs->cap * sizeof *gs->g);
+    }
+    gs->g[gs->n] = (struct sweep_group){copy(key, key_len), copy(line, len), by};
+    gs->slot[h] = ++gs->n;
+}
+
+void sweep_groups_free(struct sweep_groups *gs)
+{
+    for (size_t i = 0; i < gs->n; i++) {
+        free(gs->g[i].key);
+        free(gs->g[i].line);
+    }
+    free(gs->g);
+    free(gs->slot);
+    memset(gs, 0, sizeof *gs);
+}

@@ -1,0 +1,55 @@
+/* sweep_filter.h - what a sweep keeps: --where filters on a row's cells
+ * and the --best row of each --group-by group.  Rows are the formatted
+ * cells of est_cells() plus the --set axis values; columns are named by
+ * the header the sweep writes. */
+#ifndef CP_SWEEP_FILTER_H
+#define CP_SWEEP_FILTER_H
+
+#include <stddef.h>
+
+/* Index of column name among names[0..ncols); -1 if there is none. */
+int sweep_col(const char *name, const char *const *names, size_t ncols);
+
+/* Whether column col holds text (names, verdict words, --set values as
+ * given) rather than numbers; est_ncols is the first --set column. */
+int sweep_col_is_text(const char *const *names, size_t col, size_t est_ncols);
+
+enum sweep_op { SWEEP_LE, SWEEP_LT, SWEEP_GE, SWEEP_GT, SWEEP_EQ };
+
+struct sweep_where {
+    size_t col;
+    enum sweep_op op;
+    double v;         /* the value, for numeric columns */
+    const char *text; /* the value as given (points into the argument) */
+};
+
+/* Parse "COL<=V" (or < >= > =) against the columns; -1 on success, else
+ * an exit code after a message naming --where. */
+int sweep_where_parse(const char *arg, const char *const *names, size_t ncols, size_t est_ncols,
+                      struct sweep_where *w);
+
+/* Whether the row's cells satisfy w.  An empty numeric cell (cost without
+ * --price) satisfies nothing. */
+int sweep_where_holds(const struct sweep_where *w, const char *const *cells);
+
+/* The best row of each group: memory in proportion to the groups. */
+struct sweep_group {
+    char *key;  /* the group's cells joined by '\x1f' */
+    char *line; /* the CSV line of the best row so far */
+    double by;  /* its --best value */
+};
+struct sweep_groups {
+    struct sweep_group *g; /* in the order the groups first appeared */
+    size_t n, cap;
+    size_t *slot; /* open-addressing hash: index + 1 into g, 0 empty */
+    size_t nslot;
+};
+
+void sweep_groups_init(struct sweep_groups *gs);
+/* Offer a row: keep line (len bytes) if by is below the group's best (a
+ * tie keeps the first). */
+void sweep_groups_offer(struct sweep_groups *gs, const char *key, size_t key_len, double by,
+                        const char *line, size_t len);
+void sweep_groups_free(struct sweep_groups *gs);
+
+#endif

@@ -1,0 +1,117 @@
+#!/bin/sh
+# cli_sweep.sh - `sweep`: the grid's size, rows equal to estimate --csv,
+# -j and --shard that do not change the output, --where/--best/--group-by,
+# bad axes, and the issue's "done means" sweep.
+. "$(dirname "$0")/lib.sh"
+
+# body FILE: the rows without the header
+body() { tail -n +2 "$1"; }
+# col NAME FILE: 1-based index of column NAME in FILE's header
+col() { head -n 1 "$2" | tr -d '\r' | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+
+# ---- the grid's size is the product of the axes ----
+run sweep -m gpt3-175b,megatron-1t -s cs2 --systems 1..64x2 --sparsity 0,0.5,0.75 \
+    --memoryx 12TB,4TB
+rows=$(body "$T/out" | wc -l)
+[ "$rc" -eq 0 ] && [ "$rows" -eq $((2 * 1 * 2 * 3 * 7)) ] && ok "row count is the product of the axes" ||
+    nok "row count is the product of the axes" "rc $rc rows $rows: $(head -c 300 "$T/err")"
+cp "$T/out" "$T/grid"
+run sweep -m gpt3-175b -s cs2,cs3 --memoryx all --systems 1,2
+tiers=$("$CP" show cs2 | grep -c '^tiers\.')
+tiers3=$("$CP" show cs3 | grep -c '^tiers\.')
+rows=$(body "$T/out" | wc -l)
+[ "$rows" -eq $(((tiers + tiers3) * 2)) ] && [ "$tiers" -gt 1 ] && ok "--memoryx all: every tier of each system" ||
+    nok "--memoryx all: every tier of each system" "rows $rows tiers $tiers + $tiers3"
+
+# ---- a point's row is estimate --csv's, byte for byte ----
+grep '^megatron-1t,cs2,16,4TB,[^,]*,0.75,' "$T/grid" >"$T/row"
+"$CP" estimate -m megatron-1t -s cs2 -n 16 --sparsity 0.75 --memoryx 4TB --csv >"$T/est"
+if [ "$(wc -l <"$T/row")" -eq 1 ] && [ "$(body "$T/est")" = "$(cat "$T/row")" ] &&
+    [ "$(head -n 1 "$T/est")" = "$(head -n 1 "$T/grid")" ]; then
+    ok "a sweep row equals estimate --csv for the same configuration"
+else
+    nok "a sweep row equals estimate --csv for the same configuration" "$(cat "$T/row")"
+fi
+run sweep -m gpt3-175b -n 64 --set 'system.io_bandwidth=1.2 Tb/s,2.4 Tb/s' --set swarmx.fanout=4
+"$CP" estimate -m gpt3-175b -n 64 --set 'system.io_bandwidth=2.4 Tb/s' --set swarmx.fanout=4 --csv >"$T/est"
+last=$(tail -n 1 "$T/out")
+ncol=$(head -n 1 "$T/est" | tr ',' '\n' | wc -l)
+if [ "$(body "$T/out" | wc -l)" -eq 2 ] && [ "$(head -n 1 "$T/out" | tr -d '\r' | awk -F, '{print $NF}')" = system.io_bandwidth ] &&
+    [ "$(printf '%s\n' "$last" | cut -d, -f1-"$ncol")" = "$(body "$T/est" | tr -d '\r')" ] &&
+    [ "$(printf '%s\n' "$last" | tr -d '\r' | awk -F, '{print $NF}')" = "2.4 Tb/s" ]; then
+    ok "--set with a list is an axis: a column, and the row of estimate --set"
+else
+    nok "--set with a list is an axis: a column, and the row of estimate --set" "$last"
+fi
+
+# ---- -j and --shard do not change the output ----
+big="-m gpt3-175b,120t -s cs3 --systems 1..3000 --sparsity 0,0.9"
+"$CP" sweep $big -j 1 >"$T/j1"
+"$CP" sweep $big -j 2 >"$T/j2"
+"$CP" sweep $big -j 3 >"$T/j3"
+[ "$(body "$T/j1" | wc -l)" -eq 12000 ] && cmp -s "$T/j1" "$T/j2" && cmp -s "$T/j1" "$T/j3" &&
+    ok "-j 2 and -j 3 write exactly what -j 1 writes" || nok "-j 2 and -j 3 write exactly what -j 1 writes"
+for k in 1 2 3 4; do "$CP" sweep $big --shard $k/4 -j 2 >"$T/s$k"; done
+{ head -n 1 "$T/s1"; for k in 1 2 3 4; do body "$T/s$k"; done; } >"$T/cat"
+if [ "$(head -n 1 "$T/cat")" = "$(head -n 1 "$T/j1")" ] &&
+    [ "$(body "$T/cat" | sort | md5sum)" = "$(body "$T/j1" | sort | md5sum)" ] &&
+    [ "$(body "$T/cat" | wc -l)" -eq 12000 ]; then
+    ok "4 shards concatenated (header once) hold every row of the whole"
+else
+    nok "4 shards concatenated (header once) hold every row of the whole"
+fi
+for k in 1 2 3 4; do body "$T/s$k" >"$T/b$k"; done
+{ head -n 1 "$T/s1"; paste -d '\n' "$T/b1" "$T/b2" "$T/b3" "$T/b4" | grep -v '^$'; } >"$T/order"
+cmp -s "$T/order" "$T/j1" && ok "the shards interleaved with paste are the whole, in order" ||
+    nok "the shards interleaved with paste are the whole, in order"
+
+# ---- --best with --group-by ----
+"$CP" sweep -m all --systems 1..2048x2 --sparsity 0,0.5 >"$T/all"
+run sweep -m all --systems 1..2048x2 --sparsity 0,0.5 --best time_to_train_s --group-by model -j 2
+c=$(col time_to_train_s "$T/all")
+nmodels=$("$CP" list models --csv | body /dev/stdin | wc -l)
+awk -F, -v c="$c" 'NR > 1 { if (!($1 in m) || $c + 0 < m[$1]) m[$1] = $c + 0 } END { for (k in m) printf "%s %.17g\n", k, m[k] }' "$T/all" | sort >"$T/want"
+awk -F, -v c="$c" 'NR > 1 { printf "%s %.17g\n", $1, $c + 0 }' "$T/out" | sort >"$T/got"
+if [ "$rc" -eq 0 ] && [ "$(body "$T/out" | wc -l)" -eq "$nmodels" ] && cmp -s "$T/want" "$T/got"; then
+    ok "--best time_to_train_s --group-by model: one row per model, its minimum"
+else
+    nok "--best time_to_train_s --group-by model: one row per model, its minimum" "$(diff "$T/want" "$T/got" | head -5)"
+fi
+run sweep -m all --systems 1..2048x2 --where 'time_to_train_s<=2592000' --where feasible=1
+bad=$(awk -F, -v c="$c" -v f="$(col feasible "$T/all")" 'NR > 1 && ($c + 0 > 2592000 || $f != 1)' "$T/out" | wc -l)
+[ "$rc" -eq 0 ] && [ "$bad" -eq 0 ] && [ "$(body "$T/out" | wc -l)" -gt 0 ] && ok "--where keeps only the rows that match" ||
+    nok "--where keeps only the rows that match" "rc $rc bad $bad"
+
+# ---- bad axes: exit 2, a message naming the flag, nothing on stdout ----
+expect_err "--systems" "--systems 0 is refused" sweep --systems 0
+expect_err "--sparsity" "--sparsity 2 is refused" sweep --sparsity 0,2
+expect_err "-m 'nosuch'" "an unknown model is refused" sweep -m gpt3-175b,nosuch
+expect_err "--shard" "--shard 5/4 is refused" sweep --shard 5/4
+expect_err "--shard" "--shard 0/4 is refused" sweep --shard 0/4
+expect_err "-j" "-j 0 is refused" sweep -j 0
+expect_err "--memoryx" "an unknown tier is refused" sweep --memoryx 12TB,nosuch
+expect_err "--where" "--where on an unknown column is refused" sweep --where 'nosuch<=1'
+expect_err "--best" "--best on a text column is refused" sweep --best model
+expect_err "--group-by needs --best" "--group-by without --best is refused" sweep --group-by model
+expect_err "--set" "a bad --set axis value is refused before any output" sweep --set swarmx.fanout=4,abc
+
+# ---- done means: every model x 1..2048x2 x 5 sparsities x every tier x both generations ----
+dm="-m all -s cs2,cs3 --systems 1..2048x2 --sparsity 0,0.5,0.75,0.9,0.95 --memoryx all"
+run sweep $dm -j 2
+want=$((nmodels * (tiers + tiers3) * 5 * 12))
+[ "$rc" -eq 0 ] && [ "$(body "$T/out" | wc -l)" -eq "$want" ] && ok "the done-means sweep: $want points" ||
+    nok "the done-means sweep: $want points" "rc $rc rows $(body "$T/out" | wc -l)"
+cp "$T/out" "$T/dm"
+for k in 1 2 3 4; do "$CP" sweep $dm --shard $k/4 | tail -n +2 >"$T/b$k"; done
+{ head -n 1 "$T/dm"; paste -d '\n' "$T/b1" "$T/b2" "$T/b3" "$T/b4" | grep -v '^$'; } >"$T/order"
+cmp -s "$T/order" "$T/dm" && ok "the done-means sweep in 4 shards is the whole" || nok "the done-means sweep in 4 shards is the whole"
+run sweep $dm --where 'time_to_train_s<=30d' --where feasible=1 --best systems --group-by model
+s=$(col systems "$T/dm") f=$(col feasible "$T/dm")
+awk -F, -v c="$c" -v s="$s" -v f="$f" 'NR > 1 && $c + 0 <= 2592000 && $f == 1 { if (!($1 in m) || $s + 0 < m[$1]) m[$1] = $s + 0 } END { for (k in m) print k, m[k] }' "$T/dm" | sort >"$T/want"
+awk -F, -v s="$s" 'NR > 1 { print $1, $s + 0 }' "$T/out" | sort >"$T/got"
+if [ "$rc" -eq 0 ] && [ -s "$T/got" ] && cmp -s "$T/want" "$T/got"; then
+    ok "done means: the smallest cluster per model within 30 days ($(tr '\n' ';' <"$T/got"))"
+else
+    nok "done means: the smallest cluster per model within 30 days" "$(diff "$T/want" "$T/got" | head -5)"
+fi
+echo "# cli_sweep done"
