@@ -339,7 +339,13 @@ else
 fi
 
 # ---- 9. refusals ----
-"$CP" explore -m gpt3-175b -s cs2 -n 192 </dev/null >"$T/out" 2>"$T/err"
+# (in the background, killed if it has not ended after about 5 s)
+"$CP" explore -m gpt3-175b -s cs2 -n 192 </dev/null >"$T/out" 2>"$T/err" &
+pid=$!
+i=0
+while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+kill "$pid" 2>/dev/null && echo "hung: killed" >>"$T/err"
+wait "$pid"
 rc=$?
 if [ "$rc" -eq 2 ] && [ -s "$T/err" ]; then
     ok "stdin not a terminal: exit 2 with a message"

@@ -407,9 +407,10 @@ static void save_overlay(struct xp_state *x)
             fprintf(a.f, "[%s]\n", section = k->section);
         double v = param_get(&x->s.hw, param_key(i));
         double sp = x->s.hw_src.spread[param_key(i)];
-        fprintf(a.f, "%s = %.17g %s", k->name, v, unit_base_symbol(k->dim));
+        const char *u = unit_base_symbol(k->dim);
+        fprintf(a.f, "%s = %.17g%s%s", k->name, v, *u ? " " : "", u);
         if (sp > 0 && param_valid(&x->s.hw, param_key(i), v - sp))
-            fprintf(a.f, " +- %.17g %s", sp, unit_base_symbol(k->dim));
+            fprintf(a.f, " +- %.17g%s%s", sp, *u ? " " : "", u);
         fputc('\n', a.f);
     }
     if (ferror(a.f)) {

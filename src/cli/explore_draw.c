@@ -60,16 +60,19 @@ static void draw_params(const struct xp_state *x, int y, int w)
     /* warnings under the parameters */
     char warn[256];
     train_warn_names(x->r.warnings, warn, sizeof warn);
-    for (char *c = warn; *c; c++)
-        if (*c == ';')
-            *c = ' ';
-    if (warn[0]) {
-        attron(col(XP_YELLOW));
-        mvprintw(y + 1 + XP_NPARAMS, 2, "%-.*s", w - 4, warn);
-        if ((int)strlen(warn) > w - 4)
-            mvprintw(y + 2 + XP_NPARAMS, 2, "%-.*s", w - 4, warn + w - 4);
-        attroff(col(XP_YELLOW));
+    /* one warning after another, wrapped at the names over two lines */
+    attron(col(XP_YELLOW));
+    int row = y + 1 + XP_NPARAMS, at = 2;
+    for (char *name = strtok(warn, ";"); name && row < y + XP_TOP_H - 1;
+         name = strtok(NULL, ";")) {
+        int len = (int)strlen(name);
+        if (at > 2 && at + len > w - 2)
+            row++, at = 2;
+        if (row < y + XP_TOP_H - 1)
+            mvprintw(row, at, "%.*s", w - 2 - at, name);
+        at += len + 1;
     }
+    attroff(col(XP_YELLOW));
 }
 
 static void verdict(int y, int x, const char *name, int ok, int hard)
