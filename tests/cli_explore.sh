@@ -17,11 +17,6 @@ if ! command -v tmux >/dev/null 2>&1; then
     done_line
     exit 0
 fi
-if ! "$CP" help explore >/dev/null 2>&1; then
-    echo "ok 1 - # SKIP this cerebras-plan has no explore command"
-    done_line
-    exit 0
-fi
 
 # ---- the tmux harness ----
 # A server of our own (its own socket, no configuration file), killed on

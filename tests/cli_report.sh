@@ -9,12 +9,6 @@
 # at the end.  Golden files: B=build sh tests/golden/regen-report.sh
 . "$(dirname "$0")/lib.sh"
 
-if ! "$CP" help report >/dev/null 2>&1; then
-    echo "ok 1 - # SKIP report command not built yet"
-    echo "# cli_report done"
-    exit 0
-fi
-
 FIGS="scaling models breakdown sparsity capacity crosscheck"
 CSVS="estimate.csv scaling-weak.csv scaling-strong.csv models.csv breakdown.csv sparsity.csv capacity.csv crosscheck.csv claims.csv"
 HAVE_GP=0
