@@ -95,6 +95,53 @@ expect_err "--best" "--best on a text column is refused" sweep --best model
 expect_err "--group-by needs --best" "--group-by without --best is refused" sweep --group-by model
 expect_err "--set" "a bad --set axis value is refused before any output" sweep --set swarmx.fanout=4,abc
 
+# ---- sweep files: the same axes as keys of [sweep] ----
+printf '%s\n' '; a sweep file' '[sweep]' 'model = gpt3-175b,megatron-1t' 'system = cs2' \
+    'systems = 1..64x2' 'sparsity = 0,0.5' 'memoryx = 12TB,4TB' 'swarmx.fanout = 4,8' \
+    'where = feasible=1; time_to_train_s<=1e9' >"$T/axes.ini"
+"$CP" sweep -m gpt3-175b,megatron-1t -s cs2 --systems 1..64x2 --sparsity 0,0.5 --memoryx 12TB,4TB \
+    --set swarmx.fanout=4,8 --where feasible=1 --where 'time_to_train_s<=1e9' >"$T/cli"
+run sweep "$T/axes.ini"
+[ "$rc" -eq 0 ] && [ "$(body "$T/out" | wc -l)" -gt 0 ] && cmp -s "$T/out" "$T/cli" &&
+    ok "a sweep file writes exactly the CSV of the same axes as options" ||
+    nok "a sweep file writes exactly the CSV of the same axes as options" "rc $rc: $(head -c 300 "$T/err")"
+printf '%s\n' '[sweep]' 'model = all' 'systems = 1..2048x2' 'sparsity = 0,0.5' \
+    'best = time_to_train_s' 'group_by = model' >"$T/best.ini"
+"$CP" sweep -m all --systems 1..2048x2 --sparsity 0,0.5 --best time_to_train_s --group-by model >"$T/cli"
+run sweep "$T/best.ini" -j 2
+[ "$rc" -eq 0 ] && [ -s "$T/cli" ] && cmp -s "$T/out" "$T/cli" &&
+    ok "a sweep file's best and group_by are --best and --group-by" ||
+    nok "a sweep file's best and group_by are --best and --group-by" "rc $rc: $(head -c 300 "$T/err")"
+"$CP" sweep -m megatron-1t -s cs2 --systems 1..64x2 --sparsity 0.9 --memoryx 12TB,4TB \
+    --set swarmx.fanout=2 --where feasible=0 >"$T/cli"
+run sweep "$T/axes.ini" -m megatron-1t --sparsity 0.9 --set swarmx.fanout=2 --where feasible=0
+if [ "$rc" -eq 0 ] && [ "$(body "$T/out" | wc -l)" -gt 0 ] && cmp -s "$T/out" "$T/cli" &&
+    ! grep -q '^gpt3-175b,' "$T/out"; then
+    ok "options on the command line override the file's axes"
+else
+    nok "options on the command line override the file's axes" "rc $rc: $(head -c 300 "$T/err")"
+fi
+run sweep "$T/axes.ini" -n 8
+[ "$rc" -eq 0 ] && [ "$(body "$T/out" | cut -d, -f3 | sort -u)" = 8 ] &&
+    ok "-n on the command line overrides the file's systems" ||
+    nok "-n on the command line overrides the file's systems" "rc $rc: $(head -c 300 "$T/err")"
+printf '[sweep]\nmodel = gpt3-175b\nnosuch = 1\n' >"$T/bad.ini"
+expect_err "$T/bad.ini:3: nosuch: unknown key (the keys: model," \
+    "a sweep file's unknown key is refused with FILE:LINE and the known keys" sweep "$T/bad.ini"
+printf '[sweep]\nmodel = gpt3-175b\n\nsparsity = 0,2\n' >"$T/bad.ini"
+expect_err "$T/bad.ini:4: sparsity '0,2': 2 is outside" \
+    "a sweep file's bad value is refused with FILE:LINE" sweep "$T/bad.ini"
+printf '[sweep]\nwhere = feasible=1; nosuch<=1\n' >"$T/bad.ini"
+expect_err "$T/bad.ini:2: where 'nosuch<=1': no column" \
+    "a sweep file's bad where is refused with FILE:LINE" sweep "$T/bad.ini"
+printf '[sweep]\nsystems = 1,2\nsystems = 4\n' >"$T/bad.ini"
+expect_err "$T/bad.ini:3: systems: given twice" "a key given twice in a sweep file is refused" \
+    sweep "$T/bad.ini"
+printf '[hw]\nmodel = gpt3-175b\n' >"$T/bad.ini"
+expect_err "$T/bad.ini:2: model: in [hw]" "a key outside [sweep] is refused" sweep "$T/bad.ini"
+expect_err "$T/nosuch.ini: cannot open the sweep file" "a missing sweep file is refused" \
+    sweep "$T/nosuch.ini"
+
 # ---- done means: every model x 1..2048x2 x 5 sparsities x every tier x both generations ----
 dm="-m all -s cs2,cs3 --systems 1..2048x2 --sparsity 0,0.5,0.75,0.9,0.95 --memoryx all"
 run sweep $dm -j 2

@@ -171,8 +171,9 @@ const struct cli_cmd cli_cmds[] = {
      "otherwise, or for an unknown TERM); NO_COLOR turns colour off.\n",
      OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_explore},
     {"sweep",
-     "sweep [-m MODELS|all] [-s SYSTEMS|all] [--systems LIST] [--sparsity LIST]\n"
-     "       [--memoryx TIERS|all] [--set section.key=A,B,...]... [scenario options]\n"
+     "sweep [FILE.ini] [-m MODELS|all] [-s SYSTEMS|all] [--systems LIST]\n"
+     "       [--sparsity LIST] [--memoryx TIERS|all] [--set section.key=A,B,...]...\n"
+     "       [scenario options]\n"
      "       [--where COL<=V]... [--best COL [--group-by COLS]] [-j N] [--shard K/N]\n"
      "       [--hw-overlay FILE] [--data-dir DIR]",
      "the estimate of every point of a grid of configurations, as CSV",
@@ -193,8 +194,13 @@ const struct cli_cmd cli_cmds[] = {
      "--shard K/N computes only points i (from 0) with i mod N = K-1: the N\n"
      "shards' rows, header once, concatenate to the whole sweep.  A progress\n"
      "line goes to stderr when it is a terminal.  Exit status 0 whatever the\n"
-     "verdicts; 2 for a bad axis or option, before any output.\n",
-     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SCALE | OPT_SWEEP, 0, 0, cmd_sweep},
+     "verdicts; 2 for a bad axis or option, before any output.  FILE.ini, a\n"
+     "sweep file, gives the axes as keys of one section [sweep], named as the\n"
+     "options (model, system, systems, sparsity, memoryx, where, best,\n"
+     "group_by, and section.key for a --set axis) with the same values; where\n"
+     "takes COND; COND.  An option on the command line overrides the file's\n"
+     "key.  See cerebras-plan(5), SWEEP FILES.\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SCALE | OPT_SWEEP, 0, 1, cmd_sweep},
     {"help", "help [COMMAND]", "describe the program or one command", "", 0, 0, 1, cmd_help},
 };
 

@@ -20,6 +20,7 @@
 #include "../base/xalloc.h"
 #include "est.h"
 #include "range.h"
+#include "sweep_file.h"
 #include "sweep_filter.h"
 
 #define SWEEP_MAX_JOBS 256
@@ -40,7 +41,8 @@ struct tier {
 
 struct sweep {
     const struct cli_opts *o;
-    char **model, **system, **mx; /* axis values; mx NULL: the auto tier */
+    const struct sweep_labels *lab; /* what to call each axis in a message */
+    char **model, **system, **mx;   /* axis values; mx NULL: the auto tier */
     size_t nmodel, nsystem, nmx;
     int mx_all;
     double *ns, *sp; /* sp NULL: the model's default sparsity */
@@ -187,16 +189,17 @@ static int names_axis(const struct cli_opts *o, const char *flag, const char *ar
 
 static int sparsity_axis(struct sweep *sw, const char *arg)
 {
+    const char *flag = sw->lab->sparsity;
     size_t n;
     char **v = split(arg, &n);
-    int rc = n ? -1 : cli_error("--sparsity '%s': no values", arg);
+    int rc = n ? -1 : cli_error("%s '%s': no values", flag, arg);
     sw->sp = xmalloc((n ? n : 1) * sizeof *sw->sp);
     for (size_t i = 0; i < n && rc < 0; i++) {
         char why[256];
         if (unit_parse(v[i], UNIT_FRACTION, &sw->sp[i], why, sizeof why) != 0)
-            rc = cli_error("--sparsity '%s': '%s': %s", arg, v[i], why);
+            rc = cli_error("%s '%s': '%s': %s", flag, arg, v[i], why);
         else if (!(sw->sp[i] >= 0 && sw->sp[i] <= CLUSTER_MAX_SPARSITY))
-            rc = cli_error("--sparsity '%s': %s is outside 0..%g", arg, v[i], CLUSTER_MAX_SPARSITY);
+            rc = cli_error("%s '%s': %s is outside 0..%g", flag, arg, v[i], CLUSTER_MAX_SPARSITY);
     }
     sw->nsp = n;
     free_list(v, n);
@@ -205,7 +208,7 @@ static int sparsity_axis(struct sweep *sw, const char *arg)
 
 static int systems_axis(struct sweep *sw, const struct cli_opts *o)
 {
-    const char *flag = o->systems ? "--systems" : "-n";
+    const char *flag = sw->lab->systems;
     const char *arg = o->systems ? o->systems : o->nsys ? o->nsys : "1";
     int rc = range_parse(flag, arg, &sw->ns, &sw->nn);
     for (size_t i = 0; i < sw->nn && rc < 0; i++)
@@ -261,24 +264,25 @@ static int keep_opts(struct sweep *sw, const struct cli_opts *o)
 {
     int rc = -1;
     for (size_t i = 0; i < o->nwhere && rc < 0; i++)
-        rc = sweep_where_parse(o->where[i], sw->names, sw->ncols, est_ncols, &sw->where[i]);
+        rc = sweep_where_parse(sw->lab->where[i], o->where[i], sw->names, sw->ncols, est_ncols,
+                               &sw->where[i]);
     sw->nwhere = o->nwhere;
     if (rc >= 0)
         return rc;
     if (o->group_by && !o->best)
-        return cli_error("--group-by needs --best");
+        return cli_error("%s needs --best", sw->lab->group_by);
     if (!o->best)
         return -1;
     int c = sweep_col(o->best, sw->names, sw->ncols);
     if (c < 0 || sweep_col_is_text(sw->names, (size_t)c, est_ncols))
-        return cli_error("--best '%s': not a numeric column of the output", o->best);
+        return cli_error("%s '%s': not a numeric column of the output", sw->lab->best, o->best);
     sw->best = 1;
     sw->best_col = (size_t)c;
     size_t n = 0;
     char **g = o->group_by ? split(o->group_by, &n) : NULL;
     for (size_t i = 0; i < n && rc < 0; i++) {
         if ((c = sweep_col(g[i], sw->names, sw->ncols)) < 0)
-            rc = cli_error("--group-by '%s': no column '%s'", o->group_by, g[i]);
+            rc = cli_error("%s '%s': no column '%s'", sw->lab->group_by, o->group_by, g[i]);
         sw->group[sw->ngroup++] = (size_t)c;
     }
     free_list(g, n);
@@ -300,10 +304,10 @@ static int parse_axes(struct sweep *sw, const struct cli_opts *o)
     if (rc < 0 && o->shard)
         rc = shard_opt(sw, o->shard);
     if (rc < 0)
-        rc = names_axis(o, "-m", o->model ? o->model : SCENARIO_DEFAULT_MODEL, CAT_MODEL,
+        rc = names_axis(o, sw->lab->model, o->model ? o->model : SCENARIO_DEFAULT_MODEL, CAT_MODEL,
                         &sw->model, &sw->nmodel);
     if (rc < 0)
-        rc = names_axis(o, "-s", o->system ? o->system : SCENARIO_DEFAULT_SYSTEM, CAT_HW,
+        rc = names_axis(o, sw->lab->system, o->system ? o->system : SCENARIO_DEFAULT_SYSTEM, CAT_HW,
                         &sw->system, &sw->nsystem);
     if (rc < 0)
         rc = systems_axis(sw, o);
@@ -525,6 +529,9 @@ static int sweep_run(const struct sweep *sw)
     for (size_t q = 0; q < ncombos(sw) && rc < 0; q++)
         if ((rc = combo_load(sw, q, cb)) < 0)
             total += cb->npts;
+    if (rc >= 0 && sw->lab->file_scenario)
+        cli_error("%s: its memoryx and section.key values are checked as --memoryx and --set",
+                  sw->lab->path);
     if (rc >= 0) {
         free(cb->tier);
         free(cb);
@@ -579,10 +586,16 @@ int cmd_sweep(struct cli_opts *o)
 {
     static struct sweep sw;
     memset(&sw, 0, sizeof sw);
+    struct sweep_labels lab;
+    sweep_labels_init(&lab, o);
     sw.o = o;
-    int rc = parse_axes(&sw, o);
+    sw.lab = &lab;
+    int rc = o->nargs ? sweep_file_load(o->args[0], o, &lab) : -1;
+    if (rc < 0)
+        rc = parse_axes(&sw, o);
     if (rc < 0)
         rc = sweep_run(&sw);
     sweep_free(&sw);
+    sweep_file_free();
     return rc;
 }

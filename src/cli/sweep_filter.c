@@ -29,8 +29,8 @@ int sweep_col_is_text(const char *const *names, size_t col, size_t est_ncols)
     return 0;
 }
 
-int sweep_where_parse(const char *arg, const char *const *names, size_t ncols, size_t est_ncols,
-                      struct sweep_where *w)
+int sweep_where_parse(const char *flag, const char *arg, const char *const *names, size_t ncols,
+                      size_t est_ncols, struct sweep_where *w)
 {
     static const struct {
         const char *s;
@@ -39,7 +39,7 @@ int sweep_where_parse(const char *arg, const char *const *names, size_t ncols, s
         {"<=", SWEEP_LE}, {">=", SWEEP_GE}, {"<", SWEEP_LT}, {">", SWEEP_GT}, {"=", SWEEP_EQ}};
     size_t at = strcspn(arg, "<>=");
     if (arg[at] == '\0')
-        return cli_error("--where '%s': expected COL<=V, COL<V, COL>=V, COL>V or COL=V", arg);
+        return cli_error("%s '%s': expected COL<=V, COL<V, COL>=V, COL>V or COL=V", flag, arg);
     size_t i = 0;
     while (strncmp(arg + at, ops[i].s, strlen(ops[i].s)) != 0)
         i++;
@@ -47,14 +47,14 @@ int sweep_where_parse(const char *arg, const char *const *names, size_t ncols, s
     snprintf(name, sizeof name, "%.*s", (int)at, arg);
     int col = sweep_col(name, names, ncols);
     if (col < 0)
-        return cli_error("--where '%s': no column '%s' (the columns are the CSV header's)", arg,
+        return cli_error("%s '%s': no column '%s' (the columns are the CSV header's)", flag, arg,
                          name);
     w->col = (size_t)col;
     w->op = ops[i].op;
     w->text = arg + at + strlen(ops[i].s);
     if (sweep_col_is_text(names, w->col, est_ncols)) {
         if (w->op != SWEEP_EQ)
-            return cli_error("--where '%s': column '%s' holds text; only = applies", arg, name);
+            return cli_error("%s '%s': column '%s' holds text; only = applies", flag, arg, name);
         return -1;
     }
     /* A plain number, or for seconds a time with its unit ("30d"). */
@@ -63,7 +63,7 @@ int sweep_where_parse(const char *arg, const char *const *names, size_t ncols, s
     char why[256];
     if (unit_parse(w->text, UNIT_COUNT, &w->v, why, sizeof why) != 0 &&
         (!secs || unit_parse(w->text, UNIT_TIME, &w->v, why, sizeof why) != 0))
-        return cli_error("--where '%s': '%s': %s", arg, w->text, why);
+        return cli_error("%s '%s': '%s': %s", flag, arg, w->text, why);
     return -1;
 }
 

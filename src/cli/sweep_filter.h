@@ -24,9 +24,10 @@ struct sweep_where {
 };
 
 /* Parse "COL<=V" (or < >= > =) against the columns; -1 on success, else
- * an exit code after a message naming --where. */
-int sweep_where_parse(const char *arg, const char *const *names, size_t ncols, size_t est_ncols,
-                      struct sweep_where *w);
+ * an exit code after a message naming flag ("--where", or a sweep file's
+ * "FILE:LINE: where"). */
+int sweep_where_parse(const char *flag, const char *arg, const char *const *names, size_t ncols,
+                      size_t est_ncols, struct sweep_where *w);
 
 /* Whether the row's cells satisfy w.  An empty numeric cell (cost without
  * --price) satisfies nothing. */

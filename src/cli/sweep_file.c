@@ -1,0 +1,198 @@
+/* sweep_file.c - read a sweep file's [sweep] section into the sweep's
+ * options (see sweep_file.h), with each value's FILE:LINE for messages. */
+#include "sweep_file.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/xalloc.h"
+
+enum { K_MODEL, K_SYSTEM, K_SYSTEMS, K_SPARSITY, K_MEMORYX, K_WHERE, K_BEST, K_GROUP_BY, K_N };
+static const char *const key_name[K_N] = {"model",   "system", "systems", "sparsity",
+                                          "memoryx", "where",  "best",    "group_by"};
+#define KNOWN_KEYS                                                                                 \
+    "model, system, systems, sparsity, memoryx, where, best, group_by, or section.key for a "      \
+    "hardware or model key axis"
+
+struct sf {
+    const char *path;
+    FILE *f;
+    int line, failed;
+    char msg[1024];
+    char *val[K_N];
+    int at[K_N];
+    char *set[CLI_MAX_SETS]; /* "section.key=A,B" */
+    int set_at[CLI_MAX_SETS];
+    size_t nset;
+    char *label[K_N];
+    size_t nlabel;
+};
+
+static struct sf sf;
+
+static char *read_line(char *str, int num, void *stream)
+{
+    struct sf *p = stream;
+    if (!fgets(str, num, p->f))
+        return NULL;
+    p->line++;
+    return str;
+}
+
+static int fail(struct sf *p, const char *key, const char *why)
+{
+    if (!p->failed) {
+        snprintf(p->msg, sizeof p->msg, "%s:%d: %s: %s", p->path, p->line, key, why);
+        p->failed = p->line;
+    }
+    return 0;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+    struct sf *p = user;
+    char why[512];
+    if (strcmp(section, "sweep") != 0) {
+        snprintf(why, sizeof why, "%s%s%s: a sweep file has one section, [sweep]",
+                 *section ? "in [" : "before [sweep]", section, *section ? "]" : "");
+        return fail(p, name, why);
+    }
+    if (!*value)
+        return fail(p, name, "no value");
+    size_t k = 0;
+    while (k < K_N && strcmp(name, key_name[k]) != 0)
+        k++;
+    if (k < K_N) {
+        if (p->val[k]) {
+            snprintf(why, sizeof why, "given twice (first on line %d)", p->at[k]);
+            return fail(p, name, why);
+        }
+        p->val[k] = xstrdup(value);
+        p->at[k] = p->line;
+        return 1;
+    }
+    const char *dot = strchr(name, '.');
+    if (!dot || dot == name || !dot[1]) {
+        snprintf(why, sizeof why, "unknown key (the keys: %s)", KNOWN_KEYS);
+        return fail(p, name, why);
+    }
+    size_t len = strlen(name);
+    for (size_t i = 0; i < p->nset; i++)
+        if (strncmp(p->set[i], name, len) == 0 && p->set[i][len] == '=') {
+            snprintf(why, sizeof why, "given twice (first on line %d)", p->set_at[i]);
+            return fail(p, name, why);
+        }
+    if (p->nset == CLI_MAX_SETS)
+        return fail(p, name, "too many section.key axes");
+    size_t n = len + strlen(value) + 2;
+    p->set[p->nset] = xmalloc(n);
+    snprintf(p->set[p->nset], n, "%s=%s", name, value);
+    p->set_at[p->nset++] = p->line;
+    return 1;
+}
+
+static const char *label(struct sf *p, size_t k)
+{
+    size_t n = strlen(p->path) + strlen(key_name[k]) + 32;
+    char *s = xmalloc(n);
+    snprintf(s, n, "%s:%d: %s", p->path, p->at[k], key_name[k]);
+    return p->label[p->nlabel++] = s;
+}
+
+void sweep_labels_init(struct sweep_labels *lab, const struct cli_opts *o)
+{
+    memset(lab, 0, sizeof *lab);
+    lab->model = "-m";
+    lab->system = "-s";
+    lab->systems = o->systems ? "--systems" : "-n";
+    lab->sparsity = "--sparsity";
+    lab->memoryx = "--memoryx";
+    lab->best = "--best";
+    lab->group_by = "--group-by";
+    for (size_t i = 0; i < CLI_MAX_WHERE; i++)
+        lab->where[i] = "--where";
+}
+
+/* Fill *opt and *lab from key k if the command line left *opt unset. */
+static void take(struct sf *p, size_t k, const char **opt, const char **lab)
+{
+    if (p->val[k] && !*opt) {
+        *opt = p->val[k];
+        *lab = label(p, k);
+    }
+}
+
+int sweep_file_load(const char *path, struct cli_opts *o, struct sweep_labels *lab)
+{
+    sweep_file_free();
+    struct sf *p = &sf;
+    p->path = lab->path = path;
+    if (!(p->f = fopen(path, "r")))
+        return cli_error("%s: cannot open the sweep file: %s", path, strerror(errno));
+    ini_allow_multiline = false;
+    int rc = ini_parse_stream(read_line, p, handler, p);
+    fclose(p->f);
+    p->f = NULL;
+    /* inih goes on after an error and returns the first one's line. */
+    if (p->failed && (rc <= 0 || p->failed <= rc))
+        return cli_error("%s", p->msg);
+    if (rc > 0)
+        return cli_error("%s:%d: syntax error: expected '[sweep]', 'key = value' or a comment",
+                         path, rc);
+    if (rc < 0)
+        return cli_error("%s: out of memory while reading the sweep file", path);
+    take(p, K_MODEL, &o->model, &lab->model);
+    take(p, K_SYSTEM, &o->system, &lab->system);
+    if (!o->nsys)
+        take(p, K_SYSTEMS, &o->systems, &lab->systems);
+    take(p, K_SPARSITY, &o->sparsity, &lab->sparsity);
+    take(p, K_BEST, &o->best, &lab->best);
+    take(p, K_GROUP_BY, &o->group_by, &lab->group_by);
+    if (p->val[K_MEMORYX] && !o->memoryx) {
+        o->memoryx = p->val[K_MEMORYX];
+        lab->file_scenario = 1;
+    }
+    size_t ncli = o->nsets;
+    for (size_t i = 0; i < p->nset; i++) {
+        size_t len = strcspn(p->set[i], "=") + 1, j = 0;
+        while (j < ncli && strncmp(o->sets[j], p->set[i], len) != 0)
+            j++;
+        if (j < ncli) /* the command line's --set of the same key */
+            continue;
+        if (o->nsets == CLI_MAX_SETS)
+            return cli_error("%s:%d: too many --set options and axes", path, p->set_at[i]);
+        o->sets[o->nsets++] = p->set[i];
+        lab->file_scenario = 1;
+    }
+    if (p->val[K_WHERE] && !o->nwhere) { /* "COND; COND" */
+        const char *where = label(p, K_WHERE);
+        char *save = NULL;
+        for (char *t = strtok_r(p->val[K_WHERE], ";", &save); t; t = strtok_r(NULL, ";", &save)) {
+            t += strspn(t, " \t");
+            size_t n = strlen(t);
+            while (n && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+                t[--n] = '\0';
+            if (!n)
+                continue;
+            if (o->nwhere == CLI_MAX_WHERE)
+                return cli_error("%s: more than %d conditions", where, CLI_MAX_WHERE);
+            lab->where[o->nwhere] = where;
+            o->where[o->nwhere++] = t;
+        }
+    }
+    return -1;
+}
+
+void sweep_file_free(void)
+{
+    for (size_t k = 0; k < K_N; k++)
+        free(sf.val[k]);
+    for (size_t i = 0; i < sf.nset; i++)
+        free(sf.set[i]);
+    for (size_t i = 0; i < sf.nlabel; i++)
+        free(sf.label[i]);
+    memset(&sf, 0, sizeof sf);
+}
