@@ -1,6 +1,8 @@
 /* units.c - parsing and formatting of dimensioned values (see units.h). */
 #include "units.h"
 
+#include "dtoa.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -237,7 +239,15 @@ static char *format_count(double v, char *buf, size_t n)
 
 char *unit_format_exact(double v, char *buf, size_t n)
 {
-    /* The shortest of %.15g..%.17g that reads back as the same double. */
+    /* The shortest of %.15g..%.17g that reads back as the same double.
+     * dtoa_roundtrip_g computes exactly that text without stdio; when it
+     * cannot decide (or the text would not fit), ask printf and strtod. */
+    char tmp[DTOA_BUF];
+    int len = dtoa_roundtrip_g(v, tmp);
+    if (len >= 0 && (size_t)len < n) {
+        memcpy(buf, tmp, (size_t)len + 1);
+        return buf;
+    }
     for (int digits = 15; digits <= 17; digits++) {
         snprintf(buf, n, "%.*g", digits, v);
         if (strtod(buf, NULL) == v)

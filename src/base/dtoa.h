@@ -1,0 +1,19 @@
+/* dtoa.h - exact decimal text for doubles, without stdio.
+ *
+ * dtoa_roundtrip_g(v, out) writes what the first of printf's "%.15g",
+ * "%.16g" and "%.17g" (C locale, correctly rounded) that reads back as v
+ * would print.  It works on integers only (128-bit fixed point against a
+ * table of powers of ten) and gives up, returning -1, whenever it cannot
+ * prove a decision: a rounding tie, a candidate on the edge of v's rounding
+ * interval, or v infinite or NaN.  The caller then falls back to
+ * snprintf/strtod. */
+#ifndef CP_BASE_DTOA_H
+#define CP_BASE_DTOA_H
+
+/* Room out must have: sign, 17 digits, '.', "e-308", NUL, with slack. */
+#define DTOA_BUF 32
+
+/* Length written to out (NUL-terminated), or -1 when undecided. */
+int dtoa_roundtrip_g(double v, char out[DTOA_BUF]);
+
+#endif

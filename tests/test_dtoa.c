@@ -1,0 +1,186 @@
+/* test_dtoa.c - unit_format_exact (src/base/units.c, via src/base/dtoa.c)
+ * against the reference: the first of %.15g, %.16g, %.17g that strtod
+ * reads back exactly.
+ *
+ * Millions of doubles: random bit patterns over every exponent (subnormals
+ * included) and values of the kinds the tool prints.  DTOA_TEST_N in the
+ * environment sets the number of random draws per family (default 260000,
+ * eight families plus the fixed cases: over two million values);
+ * DTOA_TEST_SEED seeds the generator. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/dtoa.h"
+#include "base/units.h"
+
+static char *oracle(double v, char *buf, size_t n)
+{
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, n, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+
+static uint64_t next_u64(void)
+{
+    /* splitmix64 */
+    uint64_t z = (rng += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static double unit_rand(void)
+{
+    return (double)(next_u64() >> 11) * 0x1p-53;
+}
+
+static unsigned long checked, fast, failed;
+
+static void check_one(double v)
+{
+    char want[64], got[64], raw[DTOA_BUF];
+    oracle(v, want, sizeof want);
+    unit_format_exact(v, got, sizeof got);
+    checked++;
+    if (dtoa_roundtrip_g(v, raw) >= 0) {
+        fast++;
+        if (strcmp(raw, want) != 0 && failed++ < 20)
+            print_error("dtoa %a: got \"%s\", want \"%s\"\n", v, raw, want);
+    }
+    if (strcmp(got, want) != 0 && failed++ < 20)
+        print_error("unit_format_exact %a: got \"%s\", want \"%s\"\n", v, got, want);
+}
+
+static void check_both_signs(double v)
+{
+    check_one(v);
+    check_one(-v);
+}
+
+static unsigned long draws(void)
+{
+    const char *s = getenv("DTOA_TEST_N");
+    return s && *s ? strtoul(s, NULL, 10) : 260000;
+}
+
+static void test_fixed(void **state)
+{
+    (void)state;
+    static const double fixed[] = {
+        0.0,
+        DBL_MAX,
+        DBL_MIN,
+        DBL_TRUE_MIN,
+        DBL_EPSILON,
+        1.0,
+        0.1,
+        0.2,
+        0.3,
+        1.0 / 3,
+        2.0 / 3,
+        0.06000000000000001,
+        9007199254740991.0,
+        9007199254740992.0,
+        9007199254740993.0,
+        1234567890123455.0,
+        1500000000000000.5,
+        5e-324,
+        1e-323,
+        2.2250738585072009e-308,
+        1.7976931348623157e308,
+        1e23,
+        9.999999999999999e22,
+        8.41e21,
+        5e-5,
+        1e-4,
+        1e-5,
+        123456789012345.0,
+        999999999999999.0,
+        999999999999999.9,
+        1e15,
+        1e16,
+        1e17,
+    };
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        check_both_signs(fixed[i]);
+    /* powers of two and ten, and their neighbours */
+    for (int e = -1074; e <= 1023; e++) {
+        double v = ldexp(1.0, e);
+        check_both_signs(v);
+        check_both_signs(nextafter(v, 0));
+        check_both_signs(nextafter(v, INFINITY));
+    }
+    for (int e = -323; e <= 308; e++) {
+        char t[32];
+        snprintf(t, sizeof t, "1e%d", e);
+        double v = strtod(t, NULL);
+        check_both_signs(v);
+        check_both_signs(nextafter(v, 0));
+        check_both_signs(nextafter(v, INFINITY));
+    }
+    /* non-finite values take the snprintf path */
+    char got[64], want[64];
+    const double nf[] = {INFINITY, -INFINITY, NAN, -NAN};
+    for (size_t i = 0; i < 4; i++)
+        assert_string_equal(unit_format_exact(nf[i], got, sizeof got),
+                            oracle(nf[i], want, sizeof want));
+    /* a buffer too small for the text: truncated exactly as before */
+    for (size_t n = 1; n < 26; n++)
+        assert_string_equal(unit_format_exact(-1.0 / 3, got, n), oracle(-1.0 / 3, want, n));
+    assert_int_equal(failed, 0);
+}
+
+static void test_random(void **state)
+{
+    (void)state;
+    unsigned long n = draws();
+    const char *seed = getenv("DTOA_TEST_SEED");
+    if (seed && *seed)
+        rng = strtoull(seed, NULL, 0);
+    checked = fast = failed = 0;
+    for (unsigned long i = 0; i < n; i++) {
+        uint64_t b = next_u64();
+        double v;
+        memcpy(&v, &b, sizeof v);
+        if (isfinite(v))
+            check_one(v);         /* any bit pattern: every exponent, subnormals */
+        b &= 0x800fffffffffffffu; /* subnormals only */
+        memcpy(&v, &b, sizeof v);
+        check_one(v);
+        check_one(1e-9 * pow(10.0, 34 * unit_rand())); /* 1e-9 .. 1e25 */
+        check_one((double)(next_u64() >> 11));         /* integers < 2^53 */
+        uint64_t k = next_u64() % 100000000u;
+        check_one((double)k / 1000);
+        check_one((double)k * 0.001);
+        check_one((double)(k % 1000) * 0.02);
+        check_one(unit_rand() * 1e6 / (1.0 + unit_rand() * 1e3));
+    }
+    print_message("%lu values, %lu on the fast path (%.4f %%), %lu mismatches\n", checked, fast,
+                  100.0 * (double)fast / (double)checked, failed);
+    assert_int_equal(failed, 0);
+    assert_true(fast > checked / 100 * 97); /* the fallback stays rare */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixed),
+        cmocka_unit_test(test_random),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
