@@ -109,14 +109,29 @@ static void buf_room(struct buf *b, size_t n)
     }
 }
 
-/* One CSV line (RFC 4180, CRLF), quoting as the CSV sink does. */
-static void buf_csv(struct buf *b, const char *const *cells, size_t ncols)
+/* One CSV line (RFC 4180, CRLF), quoting as the CSV sink does.  The
+ * first nplain flags of plain mark columns that never need quotes
+ * (numbers), copied without a scan. */
+static void buf_csv(struct buf *b, const char *const *cells, const unsigned char *plain,
+                    size_t nplain, size_t ncols)
 {
     for (size_t c = 0; c < ncols; c++) {
         const char *s = cells[c];
-        size_t len = strlen(s), special = 0;
-        for (size_t i = 0; i < len; i++)
-            special |= s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+        if (c < nplain && plain[c]) {
+            size_t len = strlen(s);
+            buf_room(b, len + 1);
+            if (c)
+                b->p[b->n++] = ',';
+            memcpy(b->p + b->n, s, len);
+            b->n += len;
+            continue;
+        }
+        /* strcspn scans with the library's vector code: one pass finds
+         * the length when nothing needs quoting (numbers never do) */
+        size_t len = strcspn(s, ",\"\r\n");
+        int special = s[len] != '\0';
+        if (special)
+            len += strlen(s + len);
         buf_room(b, 2 * len + 5);
         if (c)
             b->p[b->n++] = ',';
@@ -421,7 +436,7 @@ static void job_point(struct job *jb, size_t j)
         if (!sweep_where_holds(&sw->where[i], row))
             return;
     size_t line = jb->out.n;
-    buf_csv(&jb->out, row, sw->ncols);
+    buf_csv(&jb->out, row, jb->cells.have, est_ncols, sw->ncols);
     if (sw->best)
         job_rec(jb, row, line, jb->out.n - line);
 }
@@ -514,7 +529,7 @@ static void combo_run(const struct sweep *sw, const struct combo *cb, struct job
 static void write_header(const struct sweep *sw)
 {
     struct buf b = {0};
-    buf_csv(&b, sw->names, sw->ncols);
+    buf_csv(&b, sw->names, NULL, 0, sw->ncols);
     fwrite(b.p, 1, b.n, stdout);
     free(b.p);
 }

@@ -2,6 +2,7 @@
 #include "swx.h"
 
 #include <math.h>
+#include <stdint.h>
 
 double swx_depth(const struct swx_spec *s, double systems)
 {
@@ -18,6 +19,17 @@ double swx_latency(const struct swx_spec *s, double systems)
 
 double swx_nodes(const struct swx_spec *s, double systems)
 {
+    /* Whole numbers (a checked cluster and fan-out always are): integer
+     * arithmetic, ceil(a / k) as (a + k - 1) / k. */
+    if (systems == floor(systems) && s->fanout == floor(s->fanout) && systems < 0x1p52 &&
+        s->fanout >= 2 && s->fanout < 0x1p32) {
+        uint64_t k = (uint64_t)s->fanout, nodes = 0;
+        for (uint64_t level = (uint64_t)systems; level > 1;) {
+            level = (level + k - 1) / k;
+            nodes += level;
+        }
+        return (double)nodes;
+    }
     double nodes = 0;
     for (double level = systems; level > 1;) {
         level = ceil(level / s->fanout);
