@@ -1,7 +1,8 @@
 # cerebras-plan - plain GNU Makefile.  See README.md for the quick start.
 #   make            build build/cerebras-plan
 #   make run        build and run the headline job: estimate GPT-3 175B on CS-2
-#   make test       build and run every test; ends with "N passed, N failed"
+#   make test       build and run every test, then all again under ASan and
+#                   UBSan (make sanitize); ends with "N passed, N failed"
 #   make bench      throughput figures ("name value unit" lines)
 #   make report     regenerate reports/example (needs gnuplot for the figures)
 #   make fuzz       fuzz the description loader (clang, libFuzzer)
@@ -39,7 +40,7 @@ CORE_OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(CORE_SRC)) $(B)/obj/embedded.o
 CLI_OBJ  := $(patsubst src/%.c,$(B)/obj/%.o,$(CLI_SRC))
 BIN      := $(B)/cerebras-plan
 
-.PHONY: all run test check bench report install uninstall clean deps fuzz FORCE
+.PHONY: all run test check tests sanitize bench report install uninstall clean deps fuzz FORCE
 all: $(BIN)
 
 deps:
@@ -57,6 +58,21 @@ report: deps
 test check: deps
 	@$(MAKE) --no-print-directory all $(TESTS)
 	@./tests/run.sh
+	@$(MAKE) --no-print-directory sanitize
+
+tests: $(TESTS)
+
+# Every test again, built with AddressSanitizer and UndefinedBehaviorSanitizer
+# in $(B)-san: any error or leak fails the run.
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+             -fno-sanitize-recover=undefined
+sanitize:
+	@echo "--- the tests again under ASan and UBSan ($(B)-san)"
+	@$(MAKE) --no-print-directory WERROR=0 B=$(B)-san CFLAGS="$(SAN_FLAGS)" \
+	    LDFLAGS="-fsanitize=address,undefined" all tests
+	@B=$(B)-san ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./tests/run.sh
 
 # Regenerated on every run, replaced only when it changes, so a new PREFIX
 # rebuilds what depends on it.
@@ -142,6 +158,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf $(B)
+	rm -rf $(B) $(B)-san
 
 -include $(wildcard $(B)/obj/*/*.d $(B)/tests/*.d)

@@ -486,7 +486,7 @@ static void round_emit(struct job *jobs, unsigned n, struct sweep_groups *gs)
 {
     for (unsigned t = 0; t < n; t++) {
         struct job *jb = &jobs[t];
-        if (!gs)
+        if (!gs && jb->out.n) /* nothing kept: the buffer may never have been made */
             fwrite(jb->out.p, 1, jb->out.n, stdout);
         for (size_t i = 0; gs && i < jb->nrec; i++) {
             const struct rec *r = &jb->rec[i];
