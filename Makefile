@@ -124,6 +124,10 @@ bench: deps $(B)/bench $(BIN)
 	    awk -v a=$$t0 -v b=$$t1 -v j=$$j 'BEGIN { printf "sweep_points_per_s%s %.4g points/s\n", \
 	        j == 1 ? "" : "_j" j, 102400 / (b - a) }'; \
 	done
+	@t0=$$(date +%s.%N); \
+	for i in $$(seq 1 100); do $(BIN) estimate -m gpt3-175b -s cs2 -n 192 >/dev/null; done; \
+	t1=$$(date +%s.%N); \
+	awk -v a=$$t0 -v b=$$t1 'BEGIN { printf "cli_estimate_wall_ms %.3g ms\n", (b - a) * 10 }'
 
 $(B)/bench: tests/bench.c $(B)/libcore.a $(B)/gen/config.h
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(B)/libcore.a $(LIBS)
