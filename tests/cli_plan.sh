@@ -12,30 +12,6 @@ plan() {
     rc=$?
 }
 
-# want_rc CODE WHAT ARGS...
-want_rc() {
-    code=$1 what=$2
-    shift 2
-    plan "$@"
-    if [ "$rc" -eq "$code" ]; then
-        ok "$what"
-    else
-        nok "$what" "exit $rc, wanted $code; stderr: $(head -c 300 "$T/err")"
-    fi
-}
-
-# bad_input SUBSTRING WHAT ARGS...: exit 2, the message on stderr, nothing on stdout
-bad_input() {
-    msg=$1 what=$2
-    shift 2
-    plan "$@"
-    if [ "$rc" -eq 2 ] && grep -qF -- "$msg" "$T/err" && [ ! -s "$T/out" ]; then
-        ok "$what"
-    else
-        nok "$what" "exit $rc; stderr: $(head -c 300 "$T/err"); wanted: $msg"
-    fi
-}
-
 # col FILE ROW NAME: column NAME of data row ROW (1 = first after the header)
 col() {
     tr -d '\r' <"$1" | awk -F, -v row="$2" -v want="$3" '
@@ -61,29 +37,29 @@ else
     nok "plan --help names --deadline and --allow-sparsity" "$(head -n 3 "$T/out")"
 fi
 
-want_rc 0 "a reachable deadline exits 0" -m gpt3-175b -s cs2 --deadline 30d
+expect_rc 0 "a reachable deadline exits 0" plan -m gpt3-175b -s cs2 --deadline 30d
 check "a reachable deadline prints an answer" grep -q '^answer: [0-9][0-9]* systems' "$T/out"
-want_rc 1 "an unreachable deadline exits 1" -m gpt3-175b -s cs2 --deadline 1d
+expect_rc 1 "an unreachable deadline exits 1" plan -m gpt3-175b -s cs2 --deadline 1d
 if grep -q '^unreachable: ' "$T/out" && grep -q 'max_systems' "$T/out" &&
     grep -q -- '--allow-sparsity' "$T/out" && grep -q '^best achievable: ' "$T/out"; then
     ok "unreachable: why, the hint and the best achievable"
 else
     nok "unreachable: why, the hint and the best achievable" "$(head -n 6 "$T/out")"
 fi
-want_rc 1 "an unreachable energy target exits 1" -m gpt3-175b -s cs2 --energy 1MWh
-want_rc 1 "an unaffordable budget exits 1" -m gpt3-175b -s cs2 --budget 1 --price 100
-want_rc 1 "a model that fits no cluster exits 1" -m 120t -s cs3 --deadline 3650d
+expect_rc 1 "an unreachable energy target exits 1" plan -m gpt3-175b -s cs2 --energy 1MWh
+expect_rc 1 "an unaffordable budget exits 1" plan -m gpt3-175b -s cs2 --budget 1 --price 100
+expect_rc 1 "a model that fits no cluster exits 1" plan -m 120t -s cs3 --deadline 3650d
 check "an infeasible model says so" grep -q '^unreachable: infeasible' "$T/out"
 
-bad_input "a time is expected" "--deadline '5 GB' is bad input" -m gpt3-175b -s cs2 --deadline '5 GB'
-bad_input "greater than zero" "--deadline -1d is bad input" -m gpt3-175b -s cs2 --deadline -1d
-bad_input "greater than zero" "--deadline 0s is bad input" -m gpt3-175b -s cs2 --deadline 0s
-bad_input "--energy" "--energy '5 s' is bad input" -m gpt3-175b -s cs2 --energy '5 s'
-bad_input "give a target" "no target is bad input" -m gpt3-175b -s cs2
-bad_input "--price" "--budget without --price is bad input" -m gpt3-175b -s cs2 --budget 2M
-bad_input "-n" "-n is bad input for plan" -m gpt3-175b -s cs2 --deadline 30d -n 4
-bad_input "--seed" "--seed without --uncertainty is bad input" -m gpt3-175b -s cs2 --deadline 30d --seed 3
-bad_input "--uncertainty" "--uncertainty=0 is bad input" -m gpt3-175b -s cs2 --deadline 30d --uncertainty=0
+expect_err "a time is expected" "--deadline '5 GB' is bad input" plan -m gpt3-175b -s cs2 --deadline '5 GB'
+expect_err "greater than zero" "--deadline -1d is bad input" plan -m gpt3-175b -s cs2 --deadline -1d
+expect_err "greater than zero" "--deadline 0s is bad input" plan -m gpt3-175b -s cs2 --deadline 0s
+expect_err "--energy" "--energy '5 s' is bad input" plan -m gpt3-175b -s cs2 --energy '5 s'
+expect_err "give a target" "no target is bad input" plan -m gpt3-175b -s cs2
+expect_err "--price" "--budget without --price is bad input" plan -m gpt3-175b -s cs2 --budget 2M
+expect_err "-n" "-n is bad input for plan" plan -m gpt3-175b -s cs2 --deadline 30d -n 4
+expect_err "--seed" "--seed without --uncertainty is bad input" plan -m gpt3-175b -s cs2 --deadline 30d --seed 3
+expect_err "--uncertainty" "--uncertainty=0 is bad input" plan -m gpt3-175b -s cs2 --deadline 30d --uncertainty=0
 
 # ---- --csv against estimate --csv ----
 # csv_vs_estimate WHAT PLAN-ARGS... -- SCENARIO-ARGS...: plan --csv; each of
