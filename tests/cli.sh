@@ -249,6 +249,10 @@ expect_err "only -m, -s" "capacity refuses -n" capacity -n 4
 run claims --csv
 [ "$rc" -eq 0 ] && [ "$(grep -c . "$T/out")" -eq "$(grep -c . reports/claims.csv)" ] && ok "claims: a verdict for every claim" || nok "claims: a verdict for every claim" "rc $rc"
 [ "$(grep -cE ',(holds|conditional|does not hold),' "$T/out")" -eq "$(($(grep -c . reports/claims.csv) - 1))" ] && ok "claims verdicts are one of the three" || nok "claims verdicts are one of the three"
+cp "$T/out" "$T/claims-plain.csv"
+{ printf '\357\273\277'; cat reports/claims.csv; } >"$T/claims-bom.csv"
+run claims "$T/claims-bom.csv" --csv
+[ "$rc" -eq 0 ] && cmp -s "$T/out" "$T/claims-plain.csv" && ok "claims file with a UTF-8 byte-order mark: read as without" || nok "claims file with a UTF-8 byte-order mark" "rc $rc"
 grep -q '^storage-120t,.*,conditional,"holds for storage' "$T/out" && ok "120 T on one CS-2 holds for storage only" || nok "120 T on one CS-2 holds for storage only"
 printf 'id,claim\nx,y\n' >"$T/c1.csv"
 expect_err "c1.csv:1: 2 fields, expected 11" "claims file with a wrong header" claims "$T/c1.csv"

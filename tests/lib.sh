@@ -8,6 +8,17 @@ B=${B:-build}
 case "$B" in /*) CP="$B/cerebras-plan" ;; *) CP="$PWD/$B/cerebras-plan" ;; esac
 T=$(mktemp -d) || exit 2
 trap 'rm -rf "$T"' EXIT INT TERM
+# Under `make valgrind` (VGLOG set by run.sh) every run of the binary goes
+# through memcheck; each process logs to its own file in $VGLOG, which stays
+# empty when the run is clean (run.sh counts the non-empty ones as failures).
+if [ -n "${VGLOG:-}" ]; then
+    printf '#!/bin/sh\nexec valgrind -q --leak-check=full %s %s %s --log-file="%s/%%p.log" "%s" "$@"\n' \
+        '--show-leak-kinds=definite,indirect,possible' \
+        '--errors-for-leak-kinds=definite,indirect,possible --num-callers=30' \
+        "--suppressions=$PWD/tests/valgrind.supp" "$VGLOG" "$CP" >"$T/cp-valgrind"
+    chmod +x "$T/cp-valgrind"
+    CP="$T/cp-valgrind"
+fi
 n=0
 unset CEREBRAS_PLAN_PATH
 # An installed copy on this machine must not change what the tests see.

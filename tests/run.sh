@@ -2,15 +2,24 @@
 # Run every test: the cmocka programs in build/tests/ and the command-line
 # tests in tests/cli*.sh; print each failure and end with "N passed, N failed".
 # Exit status 0 only if nothing failed.
+#   run.sh --valgrind   only the command-line tests, every run of the binary
+#                       under valgrind's memcheck; any error or leak fails
 set -u
 cd "$(dirname "$0")/.." || exit 2
 B=${B:-build}
 pass=0
 fail=0
 log=$(mktemp) || exit 2
-trap 'rm -f "$log"' EXIT INT TERM
+VGLOG=
+if [ "${1:-}" = "--valgrind" ]; then
+    command -v valgrind >/dev/null 2>&1 || { echo "run.sh: valgrind is not installed" >&2; exit 2; }
+    VGLOG=$(mktemp -d) || exit 2
+    export VGLOG
+fi
+trap 'rm -rf "$log" ${logs:+"$logs"} ${VGLOG:+"$VGLOG"}' EXIT INT TERM
 
 for t in "$B"/tests/test_*; do
+    [ -n "$VGLOG" ] && break
     [ -x "$t" ] || continue
     case "$t" in *.d) continue ;; esac
     "$t" >"$log" 2>&1
@@ -34,21 +43,46 @@ for t in "$B"/tests/test_*; do
     fail=$((fail + f))
 done
 
-# Command-line test scripts: TAP lines, ending with "# NAME done".
+# Command-line test scripts: TAP lines, ending with "# NAME done".  Under
+# valgrind each run of the binary costs about half a second more, so the
+# scripts then run two at a time (one per core); their logs are read in order.
+logs=$(mktemp -d) || exit 2
+jobs=1
+[ -n "$VGLOG" ] && jobs=2
+export B
+ls tests/cli*.sh | xargs -P "$jobs" -I '{}' sh -c 'sh "$1" >"$2/${1##*/}.log" 2>&1' sh '{}' "$logs"
 for script in tests/cli*.sh; do
-    B="$B" sh "$script" >"$log" 2>&1
-    grep -E '^not ok' "$log"
-    p=$(grep -c '^ok ' "$log")
-    f=$(grep -c '^not ok' "$log")
-    if ! grep -q '^# .* done$' "$log"; then
+    slog=$logs/${script##*/}.log
+    grep -E '^not ok' "$slog"
+    p=$(grep -c '^ok ' "$slog")
+    f=$(grep -c '^not ok' "$slog")
+    if ! grep -q '^# .* done$' "$slog"; then
         echo "FAIL: $script stopped early:"
-        tail -n 5 "$log"
+        tail -n 5 "$slog"
         f=$((f + 1))
     fi
     echo "$script: $p passed, $f failed"
     pass=$((pass + p))
     fail=$((fail + f))
 done
+rm -rf "$logs"
+
+if [ -n "$VGLOG" ]; then
+    runs=0
+    bad=0
+    for l in "$VGLOG"/*.log; do
+        [ -e "$l" ] || continue
+        runs=$((runs + 1))
+        if [ -s "$l" ]; then
+            bad=$((bad + 1))
+            [ "$bad" -le 5 ] && { echo "FAIL: valgrind:"; head -n 30 "$l"; }
+        fi
+    done
+    [ "$runs" -eq 0 ] && bad=1 # nothing ran under valgrind
+    echo "valgrind: $runs runs of the binary, $bad with errors or leaks"
+    pass=$((pass + runs - bad))
+    fail=$((fail + bad))
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

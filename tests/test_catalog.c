@@ -307,7 +307,7 @@ static void test_data_dir_binary_file(void **state)
     struct cat_entry e;
     struct cp_error err = {0};
     cp_status st = cat_resolve(&d, "bin", CAT_ANY, &e, &err);
-    assert_msg(err, st, CP_EINPUT, "bin.ini: binary data, not a description");
+    assert_msg(err, st, CP_EINPUT, "bin.ini: binary data (a NUL byte)");
     assert_null(e.text);
 }
 
@@ -406,10 +406,10 @@ static void test_explicit_path_binary_and_big(void **state)
     char p[PATH_MAX];
     path_of(p, sizeof p, "models/bin.ini");
     cp_status st = cat_resolve(&none, p, CAT_ANY, &e, &err);
-    assert_msg(err, st, CP_EINPUT, "binary data, not a description");
+    assert_msg(err, st, CP_EINPUT, "binary data (a NUL byte)");
     path_of(p, sizeof p, "big.ini");
     st = cat_resolve(&none, p, CAT_ANY, &e, &err);
-    assert_msg(err, st, CP_EINPUT, "larger than 1 MiB, not a description");
+    assert_msg(err, st, CP_EINPUT, "larger than 1 MiB");
     assert_null(e.text);
 }
 

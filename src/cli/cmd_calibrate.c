@@ -360,6 +360,10 @@ static int fit_and_report(struct calib_run *k)
     if (calib_fit(k->pts, k->rows.n, k->keys, k->nkeys, &k->res, &err) != CP_OK)
         return cli_error("calibrate: %s", err.msg);
     int rc;
+    /* The overlay first: an -o that cannot be written is exit 2 with
+     * nothing on the standard output, not after a complete report. */
+    if (k->res.converged && k->o->output && (rc = write_overlay(k)) != EXIT_OK)
+        return rc;
     if (k->o->csv) {
         struct out_table t;
         keys_table(k, &t);
@@ -377,7 +381,7 @@ static int fit_and_report(struct calib_run *k)
                   k->res.stop, k->o->output ? ", and no overlay was written" : "");
         return EXIT_VERDICT;
     }
-    return k->o->output ? write_overlay(k) : EXIT_OK;
+    return EXIT_OK;
 }
 
 int cmd_calibrate(struct cli_opts *o)

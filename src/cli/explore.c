@@ -213,8 +213,31 @@ const char *xp_value(const struct xp_state *x, enum xp_param p, char *buf, size_
     return buf;
 }
 
-/* Step parameter p: dir -1 or +1, fine or coarse. */
+static void step_to(struct xp_state *x, int dir, int fine);
+
+/* Step parameter p: dir -1 or +1, fine or coarse.  A numeric step that
+ * takes the model out of its range (a batch doubled to 1e308, a bandwidth
+ * divided towards zero) is undone, with the reason in the status line. */
 static void step(struct xp_state *x, int dir, int fine)
+{
+    enum xp_param p = (enum xp_param)x->sel;
+    if (p == XP_MODEL || p == XP_SYSTEM || p == XP_MEMORYX || p == XP_HWKEY) {
+        step_to(x, dir, fine); /* shipped choices only */
+        return;
+    }
+    struct cluster keep = x->s.c;
+    double seq_len = x->s.wl.seq_len, hwval = param_get(&x->s.hw, x->hwkey);
+    step_to(x, dir, fine);
+    struct cp_error err = {0};
+    if (train_check(&x->s.c, &err) != CP_OK) {
+        x->s.c = keep;
+        x->s.wl.seq_len = seq_len;
+        *param_ptr(&x->s.hw, x->hwkey) = hwval;
+        status(x, "%s: %.200s", xp_param_name[x->sel], err.msg);
+    }
+}
+
+static void step_to(struct xp_state *x, int dir, int fine)
 {
     struct cluster *c = &x->s.c;
     switch ((enum xp_param)x->sel) {
@@ -321,10 +344,18 @@ static void apply_input(struct xp_state *x)
     }
     case XP_HWVAL:
         bad = unit_parse(in, hw_schema.keys[x->hwkey].dim, &v, why, sizeof why) != 0;
-        if (!bad && !(bad = !param_valid(&x->s.hw, x->hwkey, v)))
-            *param_ptr(&x->s.hw, x->hwkey) = v;
-        else if (!why[0])
+        if (!bad && !(bad = !param_valid(&x->s.hw, x->hwkey, v))) {
+            double *p = param_ptr(&x->s.hw, x->hwkey), was = *p;
+            struct cp_error err = {0};
+            *p = v;
+            if (train_check(c, &err) != CP_OK) {
+                *p = was;
+                bad = 1;
+                snprintf(why, sizeof why, "%.200s", err.msg);
+            }
+        } else if (!why[0]) {
             snprintf(why, sizeof why, "not a valid value of this key");
+        }
         break;
     default: {
         unit_dim d = x->sel == XP_SPARSITY || x->sel == XP_OVERLAP ? UNIT_FRACTION : UNIT_COUNT;
@@ -344,7 +375,7 @@ static void apply_input(struct xp_state *x)
         if (!bad && x->sel == XP_SEQLEN)
             x->s.wl.seq_len = v;
         struct cp_error err = {0};
-        if (!bad && cluster_check(c, &err) != CP_OK) {
+        if (!bad && (cluster_check(c, &err) != CP_OK || train_check(c, &err) != CP_OK)) {
             *c = keep;
             bad = 1;
             snprintf(why, sizeof why, "%.200s", err.msg);

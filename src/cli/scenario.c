@@ -2,6 +2,7 @@
 #include "scenario.h"
 
 #include "../model/mx.h"
+#include "../model/train.h"
 #include "../spec/tfm.h"
 
 #include <math.h>
@@ -75,8 +76,8 @@ int scenario_load_names(const struct cli_opts *o, const char *model, const char 
 int scenario_whole_systems(const char *flag, const char *arg, double v)
 {
     if (!(v >= 1 && v <= CLUSTER_MAX_SYSTEMS) || v != floor(v))
-        return cli_error("%s '%s': must be a whole number of systems from 1 to %g (not %g)", flag,
-                         arg, CLUSTER_MAX_SYSTEMS, v);
+        return cli_error("%s '%s': must be a whole number of systems from 1 to %g (not %.15g)",
+                         flag, arg, CLUSTER_MAX_SYSTEMS, v);
     return -1;
 }
 
@@ -180,7 +181,7 @@ int scenario_load(const struct cli_opts *o, struct scenario *s)
     }
     c->batch_penalty = o->batch_penalty;
     struct cp_error err = {0};
-    if (cluster_check(c, &err) != CP_OK)
+    if (cluster_check(c, &err) != CP_OK || train_check(c, &err) != CP_OK)
         return cli_error("%s", err.msg);
     return -1;
 }

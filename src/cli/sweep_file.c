@@ -2,13 +2,13 @@
  * options (see sweep_file.h), with each value's FILE:LINE for messages. */
 #include "sweep_file.h"
 
-#include <errno.h>
 #include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../base/xalloc.h"
+#include "../spec/catalog.h"
 
 enum { K_MODEL, K_SYSTEM, K_SYSTEMS, K_SPARSITY, K_MEMORYX, K_WHERE, K_BEST, K_GROUP_BY, K_N };
 static const char *const key_name[K_N] = {"model",   "system", "systems", "sparsity",
@@ -19,7 +19,7 @@ static const char *const key_name[K_N] = {"model",   "system", "systems", "spars
 
 struct sf {
     const char *path;
-    FILE *f;
+    const char *rest; /* the file's text still to read */
     int line, failed;
     char msg[1024];
     char *val[K_N];
@@ -33,12 +33,25 @@ struct sf {
 
 static struct sf sf;
 
+/* One line of the text for inih; a line longer than its buffer ends the
+ * parse with an error, as in a description, rather than being split. */
 static char *read_line(char *str, int num, void *stream)
 {
     struct sf *p = stream;
-    if (!fgets(str, num, p->f))
+    if (!*p->rest || p->failed)
         return NULL;
+    size_t n = strcspn(p->rest, "\n"), take = n + (p->rest[n] == '\n');
+    size_t len = n - (n > 0 && p->rest[n - 1] == '\r');
     p->line++;
+    if (len > (size_t)num - 3) { /* inih's buffer holds "\r\n\0" too */
+        snprintf(p->msg, sizeof p->msg, "%s:%d: line longer than %d characters", p->path, p->line,
+                 num - 3);
+        p->failed = p->line;
+        return NULL;
+    }
+    memcpy(str, p->rest, take);
+    str[take] = '\0';
+    p->rest += take;
     return str;
 }
 
@@ -94,6 +107,19 @@ static int handler(void *user, const char *section, const char *name, const char
     return 1;
 }
 
+/* 1 if a line of text, after blanks (and a byte-order mark), is "[sweep]". */
+static int has_sweep_section(const char *text)
+{
+    if (strncmp(text, "\xef\xbb\xbf", 3) == 0)
+        text += 3;
+    for (const char *q = text; q; q = strchr(q, '\n') ? strchr(q, '\n') + 1 : NULL) {
+        q += strspn(q, " \t");
+        if (strncmp(q, "[sweep]", 7) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 static const char *label(struct sf *p, size_t k)
 {
     size_t n = strlen(p->path) + strlen(key_name[k]) + 32;
@@ -130,12 +156,23 @@ int sweep_file_load(const char *path, struct cli_opts *o, struct sweep_labels *l
     sweep_file_free();
     struct sf *p = &sf;
     p->path = lab->path = path;
-    if (!(p->f = fopen(path, "r")))
-        return cli_error("%s: cannot open the sweep file: %s", path, strerror(errno));
+    /* A regular file of at most 1 MiB without NUL bytes, as a description:
+     * a directory, a FIFO or binary data is refused, not read as empty. */
+    struct cat_entry e;
+    struct cp_error err = {0};
+    if (cat_read_file(path, &e, &err) != CP_OK) {
+        const char *why = err.msg;
+        size_t n = strlen(path);
+        if (strncmp(why, path, n) == 0 && strncmp(why + n, ": ", 2) == 0)
+            why += n + 2;
+        return cli_error("%s: cannot open the sweep file: %.*s", path, (int)strcspn(why, ","), why);
+    }
+    p->rest = e.text;
     ini_allow_multiline = false;
     int rc = ini_parse_stream(read_line, p, handler, p);
-    fclose(p->f);
-    p->f = NULL;
+    int sectioned = has_sweep_section(e.text);
+    cat_entry_free(&e);
+    p->rest = NULL;
     /* inih goes on after an error and returns the first one's line. */
     if (p->failed && (rc <= 0 || p->failed <= rc))
         return cli_error("%s", p->msg);
@@ -144,6 +181,9 @@ int sweep_file_load(const char *path, struct cli_opts *o, struct sweep_labels *l
                          path, rc);
     if (rc < 0)
         return cli_error("%s: out of memory while reading the sweep file", path);
+    if (!sectioned) /* an empty file is a mistake, not the default grid */
+        return cli_error("%s: no [sweep] section (a sweep file gives its axes under [sweep])",
+                         path);
     take(p, K_MODEL, &o->model, &lab->model);
     take(p, K_SYSTEM, &o->system, &lab->system);
     if (!o->nsys)

@@ -165,6 +165,10 @@ cp_status claim_parse(const char *text, size_t len, const char *origin, struct c
     struct csv_parser csv;
     struct parse p = {.origin = origin, .out = out, .st = CP_OK, .err = err};
     *out = (struct claim_list){0};
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) { /* a UTF-8 byte-order mark */
+        text += 3;
+        len -= 3;
+    }
     if (csv_init(&csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
         return cp_fail(err, CP_ENOMEM, "%s: cannot start the CSV parser", origin);
     if (csv_parse(&csv, text, len, on_field, on_record, &p) != len ||

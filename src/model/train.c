@@ -102,3 +102,70 @@ void train_at(const struct cluster *base, double n, enum scaling mode, struct tr
         c.global_seqs = base->global_seqs / base->systems * n;
     train_eval(&c, r);
 }
+
+/* Every figure of r with its name, for train_nonfinite(). */
+const char *train_nonfinite(const struct train_result *r)
+{
+    const struct step_result *st = &r->step;
+    const struct {
+        const char *name;
+        double v;
+    } fig[] = {
+        {"step time", st->step_s},
+        {"sequences per system", st->local_seqs},
+        {"micro-batches", st->micro_batches},
+        {"tokens per micro-batch", st->micro_tokens},
+        {"stream bandwidth", st->stream_bw},
+        {"flash share of the state", st->flash_fraction},
+        {"recompute time", st->recompute_s},
+        {"pipeline fill", st->fill_s},
+        {"pipeline drain", st->drain_s},
+        {"boundary update", st->boundary_s},
+        {"first backward", st->first_bwd_s},
+        {"hidden latency", st->hidden_s},
+        {"parameters", r->params},
+        {"state bytes", r->state_bytes},
+        {"tokens per step", r->global_tokens},
+        {"critical batch", r->critical_tokens},
+        {"token factor", r->token_factor},
+        {"training tokens", r->tokens},
+        {"steps", r->steps},
+        {"time to train", r->time_s},
+        {"tokens per second", r->tokens_per_s},
+        {"power", r->power_W},
+        {"energy", r->energy_J},
+        {"cost", r->cost},
+        {"SRAM per sequence", r->sram_per_seq},
+        {"stream-balance point", r->balance_tokens},
+    };
+    for (size_t i = 0; i < sizeof fig / sizeof fig[0]; i++)
+        if (!isfinite(fig[i].v))
+            return fig[i].name;
+    for (int p = 0; p < TFM_NPASSES; p++)
+        if (!isfinite(st->pass_s[p]))
+            return "compute time of a pass";
+    for (int k = 0; k < STEP_NRES; k++)
+        if (!isfinite(st->busy[k]) || !isfinite(st->critical[k]))
+            return "time of a resource";
+    return NULL;
+}
+
+cp_status train_check(const struct cluster *c, struct cp_error *err)
+{
+    const double ns[] = {1, c->systems, CLUSTER_MAX_SYSTEMS};
+    struct train_result r;
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        for (int mode = SCALE_WEAK; mode <= SCALE_STRONG; mode++) {
+            train_at(c, ns[i], (enum scaling)mode, &r);
+            const char *bad = train_nonfinite(&r);
+            if (bad)
+                return cp_fail(err, CP_EINPUT,
+                               "the inputs are outside the range the model can represent: the "
+                               "%s is not a finite number at %.0f system%s (look for a value near "
+                               "zero or far too large in the hardware, --set, --hw-overlay, "
+                               "--batch, --tokens or --price)",
+                               bad, ns[i], ns[i] == 1 ? "" : "s");
+        }
+    }
+    return CP_OK;
+}

@@ -62,4 +62,14 @@ enum scaling { SCALE_WEAK, SCALE_STRONG };
  * strong keeps its global batch. */
 void train_at(const struct cluster *base, double n, enum scaling mode, struct train_result *r);
 
+/* The name of the first figure of r that is not a finite number, or NULL. */
+const char *train_nonfinite(const struct train_result *r);
+
+/* Inputs can each pass their range checks and still overflow together
+ * (a FLOP/s near zero, a batch of 1e300).  Evaluates c at 1 system, at its
+ * own N and at CLUSTER_MAX_SYSTEMS, weak and strong, and fails with
+ * CP_EINPUT naming the first figure that is not finite.  c must have passed
+ * cluster_check(). */
+cp_status train_check(const struct cluster *c, struct cp_error *err);
+
 #endif

@@ -105,8 +105,7 @@ static cp_status read_file(const char *path, char **text, struct cp_error *err)
         if (bad)
             return cp_fail(err, CP_EIO, "%s: read error", path);
         return cp_fail(err, CP_EINPUT, "%s: %s", path,
-                       n > CAT_FILE_MAX ? "larger than 1 MiB, not a description"
-                                        : "binary data, not a description");
+                       n > CAT_FILE_MAX ? "larger than 1 MiB" : "binary data (a NUL byte)");
     }
     buf[n] = '\0';
     *text = buf;

@@ -134,6 +134,8 @@ static int parse_choice(const char *v, const char *choices, int *out)
 
 static int check_number(const struct desc_key *k, double v, char *why, size_t n)
 {
+    if (!isfinite(v)) /* the end of a range beyond the largest double */
+        return snprintf(why, n, "is out of range"), -1;
     if (v < 0)
         return snprintf(why, n, "must not be negative"), -1;
     if (v == 0 && !(k->flags & DESC_ZERO_OK))
@@ -174,7 +176,7 @@ static int parse_spread(const struct desc_key *k, double v, const char *r, doubl
         double pct = strtod(r, &end);
         while (isspace((unsigned char)*end))
             end++;
-        if (end == r || *end != '%' || !isfinite(pct) || pct < 0)
+        if (end == r || end != r + len - 1 || !isfinite(pct) || pct < 0)
             return snprintf(why, n, "range '+- %s': expected a percentage such as 50%%", r), -1;
         *spread = pct / 100 * fabs(v);
     } else if (unit_parse(r, k->dim, spread, why, n) != 0) {

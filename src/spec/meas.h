@@ -44,9 +44,9 @@ enum meas_col {
 };
 extern const char *const meas_col_name[MEAS_NCOLS];
 
-#define MEAS_TEXT_MAX 256         /* longest cell kept, with its NUL     */
-#define MEAS_MAX_ROWS 10000       /* measurements in one file            */
-#define MEAS_MAX_BYTES (16 << 20) /* longest input text                  */
+#define MEAS_TEXT_MAX 256        /* longest cell kept, with its NUL     */
+#define MEAS_MAX_ROWS 10000      /* measurements in one file            */
+#define MEAS_MAX_BYTES (1 << 20) /* longest input text                  */
 
 /* Where a cell is: 1-based line and byte column (of the field's first
  * byte); line 0 when the file has no such column. */

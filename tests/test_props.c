@@ -1,0 +1,874 @@
+/* test_props.c - property tests of the analytic model (src/model) over the
+ * whole shipped space: every model of models/ x every system of hw/ x every
+ * MemoryX tier of that system, the cluster size N sampled in
+ * 1..system.max_systems (1, 2, 3, the maximum and one below it, the powers
+ * of two, every power of the fan-out and one past it, where the SwarmX tree
+ * gets a level deeper, and values from a fixed-seed MT19937), the sparsity
+ * sampled in 0..0.99 (0, 0.99, the overhead's edge, round values and
+ * random ones), and the overlap at the hardware's default, 0.5 and 1.
+ *
+ * At every point, under weak scaling (the model's batch per system, as
+ * `scale --weak`), the same with --batch-penalty, and strong scaling (the
+ * model's batch as the global batch, as `estimate -n N`):
+ *  - every figure of the step and of the training is finite, whether the
+ *    point is feasible or not; the verdicts are the documented ones
+ *    (cerebras-plan(1), MODEL, Verdicts) computed here from their
+ *    definitions, as are the stream-balance point, the critical batch and
+ *    its token factor, the power, and the training figures (MODEL, Time,
+ *    energy and cost); the paced times sum to the step;
+ *  - the step is at least each physical bound plus the exposed latency, and
+ *    at most their sum (a layer costs the slowest of its concurrent streams,
+ *    the step sums the layers: MODEL, Step time).  The bounds are computed
+ *    here from the hardware and model description fields with the formulas
+ *    of cerebras-plan(1) MODEL and cerebras-plan(5) TRANSFORMER ARITHMETIC,
+ *    not with src/spec/tfm.c or src/model: the compute time (FLOP of the
+ *    most loaded system at u(t) of its micro-batch, and, looser, all FLOP of
+ *    the step over N x peak x utilization), the weights in (twice per
+ *    micro-batch, at the stream rate), the gradients out and the update;
+ * and across points:
+ *  - weak scaling: the step less its exposed latency is the same at every
+ *    N (each system keeps its sequences), so throughput(N) /
+ *    throughput(1) <= N;
+ *  - weak scaling: time-to-train non-increasing in N without the penalty,
+ *    and with it while the global batch is within the critical batch;
+ *  - strong scaling: the step less its exposed latency non-increasing in N,
+ *    and unchanged where ceil(B / N) is (the documented exception: PLAN in
+ *    cerebras-plan(1), "small rises inside each step from the SwarmX
+ *    depth");
+ *  - sparsity: compute, streams and step non-increasing in the sparsity,
+ *    and the speedup against dense at most 1 / min(1, d + overhead)
+ *    (MODEL, Sparsity);
+ *  - a larger MemoryX tier never slower and never failing where a smaller
+ *    one holds the state;
+ *  - power non-decreasing in N.
+ * A separate test grows each model's shape (layers, hidden, ffn, vocab) and
+ * checks that the capacity verdicts and the memory figures are monotone.
+ *
+ * Failures are collected (with the configuration and the numbers) and the
+ * test fails at the end, so one run shows every violation. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "check.h"
+#include "load.h"
+
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/cluster.h"
+#include "model/mx.h"
+#include "model/step.h"
+#include "model/train.h"
+#include "spec/catalog.h"
+#include "spec/hw.h"
+#include "spec/tfm.h"
+#include "spec/wl.h"
+
+/* Rounding only: the model and the formulas here evaluate the same sums
+ * in different orders, a few ulps (1e-16 relative) each over at most a few
+ * thousand terms.  1e-12 is far above that and far below any difference a
+ * modelling change would make. */
+#define TOL 1e-12
+
+/* Fixed seed: the sample is the same on every run. */
+#define SEED 20261122UL
+
+#define MAX_NAMES 32
+#define MAX_N 96
+#define MAX_S 24
+#define MAX_TIERS 16
+#define NOVERLAP 3
+
+/* ---- collecting failures ---- */
+
+static unsigned long n_points, n_checks, n_fail;
+static char where_[256]; /* the configuration being checked */
+
+static void prop(int ok, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void prop(int ok, const char *file, int line, const char *fmt, ...)
+{
+    n_checks++;
+    if (ok)
+        return;
+    if (n_fail++ < 40) {
+        char msg[512];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        print_error("%s:%d: [%s] %s\n", file, line, where_, msg);
+    }
+}
+#define PROP(ok, ...) prop(!!(ok), __FILE__, __LINE__, __VA_ARGS__)
+
+/* a <= b within the rounding tolerance */
+static int le(double a, double b)
+{
+    return a <= b + TOL * fmax(fabs(a), fabs(b));
+}
+
+static void finish(const char *what)
+{
+    print_message("%s: %lu points, %lu checks, %lu failed\n", what, n_points, n_checks, n_fail);
+    if (n_fail) {
+        print_error("%lu of %lu checks failed (the first 40 are above)\n", n_fail, n_checks);
+        fail();
+    }
+}
+
+/* ---- the shipped descriptions ---- */
+
+static size_t shipped(enum cat_kind kind, char names[MAX_NAMES][CAT_NAME_MAX])
+{
+    struct cat_dirs none = {0};
+    struct cat_list l;
+    struct cp_error err = {0};
+    assert_ok(cat_list(&none, kind, &l, &err), err);
+    assert_true(l.n >= 1 && l.n <= MAX_NAMES);
+    for (size_t i = 0; i < l.n; i++)
+        snprintf(names[i], CAT_NAME_MAX, "%s", l.items[i].name);
+    size_t n = l.n;
+    cat_list_free(&l);
+    return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sort and drop duplicates; returns the new count. */
+static size_t sort_unique(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || v[i] != v[k - 1])
+            v[k++] = v[i];
+    return k;
+}
+
+/* N: 1, 2, 3, max - 1, max, the powers of two, the powers of the fan-out
+ * and one past each (a level of the tree starts there), and 40 random. */
+static size_t sample_systems(const struct hw_desc *h, gsl_rng *rng, double out[MAX_N])
+{
+    double max = h->wse.max_systems;
+    size_t n = 0;
+    const double fixed[] = {1, 2, 3, max - 1, max};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        out[n++] = fixed[i];
+    for (double p = 4; p <= max && n < MAX_N - 48; p *= 2)
+        out[n++] = p;
+    for (double p = h->swx.fanout; p < max && n < MAX_N - 42; p *= h->swx.fanout) {
+        out[n++] = p;
+        out[n++] = p + 1;
+    }
+    for (int i = 0; i < 40; i++)
+        out[n++] = 1 + (double)gsl_rng_uniform_int(rng, (unsigned long)max);
+    for (size_t i = 0; i < n; i++)
+        out[i] = fmin(fmax(out[i], 1), max);
+    return sort_unique(out, n);
+}
+
+/* Sparsity: 0, 0.01 and 0.02 (at or below the 0.02 overhead the sparse
+ * format does not pay: every factor is still 1), round values, 0.99, and
+ * 8 random. */
+static size_t sample_sparsity(gsl_rng *rng, double out[MAX_S])
+{
+    static const double fixed[] = {0, 0.01, 0.02, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99};
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        out[n++] = fixed[i];
+    for (int i = 0; i < 8; i++)
+        out[n++] = CLUSTER_MAX_SPARSITY * gsl_rng_uniform(rng);
+    return sort_unique(out, n);
+}
+
+/* ---- the model's figures, from the description fields ----
+ * cerebras-plan(5) TRANSFORMER ARITHMETIC and cerebras-plan(1) MODEL,
+ * written out again here so that a bound cannot agree with the step merely
+ * by sharing its code. */
+
+struct shape {
+    double W, o;        /* block matrix weights; biases and norms       */
+    double E;           /* embedding: tokens, positions, final norm     */
+    double Vh;          /* logits matrix (streams, tied or not)         */
+    double head_update; /* untied logits, else 0                        */
+    double P;           /* parameters                                   */
+    double F[3];        /* block FLOP per token: fwd, delta, wgrad      */
+    double logits;      /* logits FLOP per token and pass               */
+    double q;           /* MemoryX bytes per parameter                  */
+    double S;           /* SRAM bytes per sequence                      */
+};
+
+static void shape_of(const struct wl_desc *w, struct shape *x)
+{
+    double l = w->layers, h = w->hidden, a = w->heads, f = w->ffn, s = w->seq_len;
+    double V = w->vocab;
+    double k = h * w->kv_heads / a;
+    double m = w->gated_ffn ? 3 : 2;
+    double n = w->norm == WL_LAYERNORM ? 2 * h : h;
+    x->W = h * (h + 2 * k) + h * h + m * h * f;
+    x->o = (w->bias ? (h + 2 * k) + h + (m - 1) * f + h : 0) + 2 * n;
+    x->E = V * h + (w->positions == WL_POS_LEARNED ? s * h : 0) + n;
+    x->Vh = V * h;
+    x->head_update = w->tied_embeddings ? 0 : V * h;
+    x->P = l * (x->W + x->o) + x->E + x->head_update;
+    x->F[0] = 2 * x->W + 4 * s * h;
+    x->F[1] = 2 * x->W + 8 * s * h;
+    x->F[2] = 2 * x->W;
+    x->logits = 2 * h * V;
+    x->q = w->weight_bytes + 2 * w->master_bytes + w->optimizer_bytes;
+    double full = (w->dropout ? 14 * s * h + 4 * s * k + 2 * m * s * f + 5 * a * s * s
+                              : 12 * s * h + 4 * s * k + 2 * m * s * f + 2 * a * s * s) *
+                  w->act_bytes / 2;
+    double kept = w->recompute ? s * h * w->act_bytes : full;
+    x->S = l * kept + (w->recompute ? full : 0) + s * V * w->act_bytes;
+}
+
+/* MODEL, Sparsity: 1 at 0, else min(1, d + c0) and min(1, d (1 + i/w) + c0). */
+static double sp_compute(const struct sp_spec *sp, double sigma)
+{
+    return sigma <= 0 ? 1 : fmin(1, 1 - sigma + sp->overhead);
+}
+static double sp_stream(const struct sp_spec *sp, double sigma, double bytes)
+{
+    return sigma <= 0 ? 1 : fmin(1, (1 - sigma) * (1 + sp->index_bytes / bytes) + sp->overhead);
+}
+
+/* MODEL, MemoryX state, flash and the update: U(p). */
+static double upd(const struct mx_spec *mx, double q, double phi, double p)
+{
+    return fmax(p * mx->update_flop_per_param / mx->update_flops,
+                2 * p * q * ((1 - phi) / mx->dram_bw_Bps + phi / mx->flash_bw_Bps));
+}
+
+struct bounds {
+    double b, M, m, t, R, phi; /* seqs, fit, micro-batches, tokens, rate, flash */
+    double compute, in, out, update, exposed;
+    double global_compute; /* all FLOP / (N x peak x utilization)         */
+    double lower, upper;
+};
+
+static void bounds_of(const struct cluster *c, const struct shape *x, struct bounds *B)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct wl_desc *w = c->wl;
+    double N = c->systems, G = c->global_seqs, s = w->seq_len, l = w->layers;
+
+    /* SRAM, micro-batches: M = floor((sram - 4 chunk) / S); b = ceil(B / N) */
+    double room = hw->wse.sram_bytes - 4 * hw->swx.chunk_bytes;
+    B->M = room > 0 ? floor(room / x->S) : 0;
+    B->b = ceil(G / N);
+    B->m = B->b > 1 && B->M >= 1 ? ceil(B->b / B->M) : B->b;
+    B->t = s * B->b / B->m;
+    double u = hw->wse.utilization * B->t / (B->t + hw->wse.util_half_tokens);
+
+    double cf = sp_compute(&hw->sp, c->sparsity);
+    double cw = sp_stream(&hw->sp, c->sparsity, w->weight_bytes);
+    double cg = sp_stream(&hw->sp, c->sparsity, w->grad_bytes);
+    double sparse = 2 * x->W * (cf - 1); /* per token and pass, the matmuls */
+    double per_token = l * (x->F[0] + x->F[1] + x->F[2] + 3 * sparse) + 3 * x->logits +
+                       (w->recompute ? l * (x->F[0] + sparse) : 0);
+    /* the most loaded system's FLOP, at the utilisation of its micro-batch */
+    B->compute = per_token * B->t * B->m / (hw->wse.peak_flops * u);
+    /* looser: every FLOP of the step shared evenly at the file's utilization */
+    B->global_compute = per_token * G * s / (N * hw->wse.peak_flops * hw->wse.utilization);
+
+    B->R = fmin(hw->wse.io_bw_Bps, fmin(hw->swx.link_bw_Bps, hw->mx.bw_Bps));
+    B->in = B->m * 2 * (x->E + l * (x->W * cw + x->o) + x->Vh) * w->weight_bytes / B->R;
+    B->out = B->m * (x->E + l * (x->W * cg + x->o) + x->Vh) * w->grad_bytes / B->R;
+
+    double state = x->P * x->q, D = fmin(c->memoryx_bytes, hw->mx.dram_bytes);
+    B->phi = state <= D ? 0 : (state - D) / state;
+    B->update = upd(&hw->mx, x->q, B->phi, x->E) +
+                l * upd(&hw->mx, x->q, B->phi, x->W * cf + x->o) +
+                upd(&hw->mx, x->q, B->phi, x->head_update);
+
+    /* Exposed latency and SwarmX: depth d, the least with k^d >= N */
+    double d = 0;
+    for (double reach = 1; reach < N; reach *= hw->swx.fanout)
+        d++;
+    double L = d * (hw->swx.hop_latency_s + hw->swx.chunk_bytes / hw->swx.link_bw_Bps);
+    double trip = (L + hw->swx.chunk_bytes / B->R) + L +
+                  upd(&hw->mx, x->q, B->phi, fmin(x->E, hw->swx.chunk_bytes / w->grad_bytes));
+    double first = fmax(upd(&hw->mx, x->q, B->phi, x->E),
+                        fmax(x->E * w->weight_bytes / B->R, x->E * w->grad_bytes / B->R));
+    B->exposed = trip - fmin(trip, c->overlap * first);
+
+    B->lower = fmax(fmax(B->compute, B->global_compute), fmax(fmax(B->in, B->out), B->update)) +
+               B->exposed;
+    B->upper = B->compute + B->in + B->out + B->update + B->exposed;
+}
+
+/* ---- checks at one point ---- */
+
+static void check_finite(const struct train_result *r, int priced)
+{
+    const struct step_result *s = &r->step;
+    const struct {
+        const char *name;
+        double v;
+    } f[] = {
+        {"local_seqs", s->local_seqs},
+        {"max_seqs", s->max_seqs},
+        {"micro_batches", s->micro_batches},
+        {"micro_tokens", s->micro_tokens},
+        {"stream_bw", s->stream_bw},
+        {"flash_fraction", s->flash_fraction},
+        {"pass_s[fwd]", s->pass_s[TFM_FWD]},
+        {"pass_s[delta]", s->pass_s[TFM_DELTA]},
+        {"pass_s[wgrad]", s->pass_s[TFM_WGRAD]},
+        {"recompute_s", s->recompute_s},
+        {"busy[compute]", s->busy[STEP_COMPUTE]},
+        {"busy[stream_in]", s->busy[STEP_STREAM_IN]},
+        {"busy[stream_out]", s->busy[STEP_STREAM_OUT]},
+        {"busy[update]", s->busy[STEP_UPDATE]},
+        {"busy[latency]", s->busy[STEP_LATENCY]},
+        {"critical[compute]", s->critical[STEP_COMPUTE]},
+        {"critical[stream_in]", s->critical[STEP_STREAM_IN]},
+        {"critical[stream_out]", s->critical[STEP_STREAM_OUT]},
+        {"critical[update]", s->critical[STEP_UPDATE]},
+        {"critical[latency]", s->critical[STEP_LATENCY]},
+        {"fill_s", s->fill_s},
+        {"drain_s", s->drain_s},
+        {"boundary_s", s->boundary_s},
+        {"first_bwd_s", s->first_bwd_s},
+        {"hidden_s", s->hidden_s},
+        {"step_s", s->step_s},
+        {"params", r->params},
+        {"bytes_per_param", r->bytes_per_param},
+        {"state_bytes", r->state_bytes},
+        {"global_tokens", r->global_tokens},
+        {"loss", r->loss},
+        {"critical_tokens", r->critical_tokens},
+        {"token_factor", r->token_factor},
+        {"tokens", r->tokens},
+        {"steps", r->steps},
+        {"time_s", r->time_s},
+        {"tokens_per_s", r->tokens_per_s},
+        {"power_W", r->power_W},
+        {"energy_J", r->energy_J},
+        {"cost", r->cost},
+        {"sram_per_seq", r->sram_per_seq},
+        {"matmul_dim", r->matmul_dim},
+        {"balance_tokens", r->balance_tokens},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        PROP(isfinite(f[i].v), "%s = %g is not finite", f[i].name, f[i].v);
+        /* everything is a size, a time, a count or a rate */
+        PROP(f[i].v >= 0 || (!priced && f[i].v == -1 && !strcmp(f[i].name, "cost")),
+             "%s = %g is negative", f[i].name, f[i].v);
+    }
+    /* the figures a plan divides by or takes logs of are positive */
+    PROP(s->step_s > 0 && r->time_s > 0 && r->tokens_per_s > 0 && r->energy_J > 0 && r->steps > 0 &&
+             s->micro_tokens > 0,
+         "step %g, time %g, tokens/s %g, energy %g, steps %g not all positive", s->step_s,
+         r->time_s, r->tokens_per_s, r->energy_J, r->steps);
+}
+
+static int close_to(double a, double b)
+{
+    return fabs(a - b) <= TOL * fmax(fabs(a), fabs(b));
+}
+
+/* Every single-point property of the evaluated point r of c. */
+static void check_point(const struct cluster *c, const struct shape *x,
+                        const struct train_result *r)
+{
+    n_points++;
+    check_finite(r, c->price >= 0);
+    struct bounds B;
+    bounds_of(c, x, &B);
+    const struct step_result *s = &r->step;
+
+    /* the quantities the bounds rest on, as MODEL defines them */
+    PROP(s->local_seqs == B.b, "local_seqs %g, want ceil(B / N) = %g", s->local_seqs, B.b);
+    PROP(s->max_seqs == B.M, "max_seqs %g, want %g", s->max_seqs, B.M);
+    PROP(s->micro_batches == B.m, "micro_batches %g, want %g", s->micro_batches, B.m);
+    PROP(s->stream_bw == B.R, "stream_bw %g, want %g", s->stream_bw, B.R);
+    PROP(fabs(s->flash_fraction - B.phi) <= TOL, "flash_fraction %.17g, want %.17g",
+         s->flash_fraction, B.phi);
+
+    /* physical lower bounds (each plus the exposed latency, which no layer
+     * overlaps) and the upper bound of perfectly serial resources */
+    static const char *const what[] = {"compute", "all FLOP / (N peak util)", "weights in",
+                                       "gradients out", "update"};
+    double lb[] = {B.compute, B.global_compute, B.in, B.out, B.update};
+    for (size_t i = 0; i < sizeof lb / sizeof lb[0]; i++)
+        PROP(le(lb[i] + B.exposed, s->step_s),
+             "step %.17g s below the %s bound %.17g s + exposed latency %.17g s", s->step_s,
+             what[i], lb[i], B.exposed);
+    PROP(le(B.lower, s->step_s), "step %.17g s below max of the bounds + latency %.17g s",
+         s->step_s, B.lower);
+    PROP(le(s->step_s, B.upper), "step %.17g s above the serial sum %.17g s", s->step_s, B.upper);
+    PROP(close_to(s->busy[STEP_LATENCY], B.exposed), "exposed latency %.17g, want %.17g",
+         s->busy[STEP_LATENCY], B.exposed);
+
+    /* MODEL, Verdicts */
+    double state = x->P * x->q;
+    PROP(r->memoryx_fits == (state <= c->memoryx_bytes), "memoryx_fits %d, state %g, tier %g",
+         r->memoryx_fits, state, c->memoryx_bytes);
+    PROP(r->sram_fits == (B.M >= 1), "sram_fits %d, M %g", r->sram_fits, B.M);
+    PROP(r->split_ok == (c->global_seqs >= c->systems), "split_ok %d", r->split_ok);
+    PROP(r->feasible == (r->memoryx_fits && r->sram_fits && r->split_ok), "feasible %d",
+         r->feasible);
+    PROP(!(r->warnings & TW_INFEASIBLE) == !!r->feasible, "warnings %#x, feasible %d", r->warnings,
+         r->feasible);
+    PROP(!!(r->warnings & TW_FLASH) == (B.phi > 0), "state_on_flash %#x, phi %g", r->warnings,
+         B.phi);
+    PROP(!!(r->warnings & TW_ACCUM) == (B.m > 1), "gradient_accumulation %#x, m %g", r->warnings,
+         B.m);
+    PROP(r->batch_ok == (r->global_tokens <= r->critical_tokens), "batch_ok %d", r->batch_ok);
+    const struct wl_desc *w = c->wl;
+    double dim = fmax(w->hidden, fmax(w->ffn, w->vocab));
+    PROP(r->matmul_fits == (dim <= c->hw->wse.max_matmul_dim), "matmul_fits %d, dim %g",
+         r->matmul_fits, dim);
+    /* MODEL, Stream-balance point: t* = (block_params w / R) peak util / F_f */
+    double tstar = (x->W + x->o) * w->weight_bytes / B.R * c->hw->wse.peak_flops *
+                   c->hw->wse.utilization / x->F[0];
+    PROP(close_to(r->balance_tokens, tstar), "balance_tokens %.17g, want %.17g", r->balance_tokens,
+         tstar);
+    PROP(r->stream_balanced == (s->micro_tokens >= r->balance_tokens), "stream_balanced %d",
+         r->stream_balanced);
+    PROP(close_to(s->micro_tokens, B.t), "micro_tokens %.17g, want %.17g", s->micro_tokens, B.t);
+
+    /* MODEL, Critical batch and the batch penalty */
+    const struct batch_spec *bs = &c->hw->batch;
+    double Lc = pow(bs->loss_params / x->P, bs->loss_exponent);
+    double Bcrit = bs->critical_tokens / pow(Lc, 1 / bs->critical_exponent);
+    double Gtok = c->global_seqs * w->seq_len, Gref = c->ref_seqs * w->seq_len;
+    double factor = c->batch_penalty ? (1 + Gtok / Bcrit) / (1 + Gref / Bcrit) : 1;
+    PROP(fabs(r->critical_tokens - Bcrit) <= 1e-9 * Bcrit, "critical batch %.17g, want %.17g",
+         r->critical_tokens, Bcrit);
+    PROP(fabs(r->tokens - c->tokens * factor) <= 1e-9 * r->tokens, "tokens %.17g, want %.17g",
+         r->tokens, c->tokens * factor);
+
+    /* MODEL, Time, energy and cost: power = N power + MemoryX + n nodes,
+     * n = ceil(N / k) + ceil(N / k^2) + ... + 1 */
+    double nodes = 0;
+    for (double level = c->systems; level > 1;) {
+        level = ceil(level / c->hw->swx.fanout);
+        nodes += level;
+    }
+    double power =
+        c->systems * c->hw->wse.power_W + c->hw->mx.power_W + nodes * c->hw->swx.node_power_W;
+    PROP(close_to(r->power_W, power), "power %.17g, want %.17g", r->power_W, power);
+
+    /* MODEL, Step time: the paced times sum to the step, none above its
+     * busy time, the bottleneck the largest */
+    double sum = 0;
+    for (int e = 0; e < STEP_NRES; e++) {
+        PROP(s->critical[e] >= 0 && le(s->critical[e], s->busy[e]),
+             "%s paces %.17g s, busy %.17g s", step_res_name[e], s->critical[e], s->busy[e]);
+        PROP(s->critical[e] <= s->critical[s->bottleneck], "bottleneck %s is not the largest",
+             step_res_name[s->bottleneck]);
+        sum += s->critical[e];
+    }
+    PROP(close_to(sum, s->step_s), "paced times sum to %.17g, step %.17g", sum, s->step_s);
+
+    /* MODEL, Time, energy and cost */
+    double G = c->global_seqs * c->wl->seq_len;
+    PROP(close_to(r->global_tokens, G), "global_tokens %g, want %g", r->global_tokens, G);
+    PROP(close_to(r->tokens_per_s * s->step_s, G), "throughput %g x step %g != %g", r->tokens_per_s,
+         s->step_s, G);
+    PROP(close_to(r->steps * G, r->tokens), "steps %g x %g != tokens %g", r->steps, G, r->tokens);
+    PROP(close_to(r->time_s, r->steps * s->step_s), "time %g != steps x step", r->time_s);
+    PROP(close_to(r->energy_J, r->power_W * r->time_s), "energy %g != power x time", r->energy_J);
+    if (c->price >= 0)
+        PROP(close_to(r->cost, c->systems * r->time_s / 3600 * c->price), "cost %g", r->cost);
+    PROP(close_to(r->params, x->P), "params %.17g, want %.17g", r->params, x->P);
+    PROP(close_to(r->state_bytes, state), "state_bytes %.17g, want %.17g", r->state_bytes, state);
+    PROP(close_to(r->sram_per_seq, x->S), "sram_per_seq %.17g, want %.17g", r->sram_per_seq, x->S);
+}
+
+/* What the cross-point checks need of one point. */
+struct cell {
+    double step, work, compute, in, out, time;
+    int fits;
+};
+
+static void keep(struct cell *k, const struct train_result *r)
+{
+    k->step = r->step.step_s;
+    k->work = r->step.step_s - r->step.busy[STEP_LATENCY];
+    k->compute = r->step.busy[STEP_COMPUTE];
+    k->in = r->step.busy[STEP_STREAM_IN];
+    k->out = r->step.busy[STEP_STREAM_OUT];
+    k->time = r->time_s;
+    k->fits = r->memoryx_fits;
+}
+
+/* [sparsity][N] of the current tier and of the next smaller one; weak and
+ * strong scaling. */
+static struct cell cur[2][MAX_S][MAX_N], smaller[2][MAX_S][MAX_N];
+enum { WEAK, STRONG };
+
+static unsigned long n_pen_rise; /* weak + penalty: rises above B_crit (allowed) */
+
+/* The sweep over one model on one system, one overlap, every tier. */
+static void sweep_one(const struct hw_desc *h, const char *hwname, const struct wl_desc *w,
+                      const char *model, double overlap, const double *Ns, size_t nn,
+                      const double *sp, size_t ns, gsl_rng *rng)
+{
+    struct shape x;
+    shape_of(w, &x);
+    /* my reading of TRANSFORMER ARITHMETIC against the library's (which
+     * test_tfm.c checks against the formulas) */
+    snprintf(where_, sizeof where_, "%s", model);
+    PROP(close_to(x.P, tfm_params(w)), "params %.17g, tfm_params %.17g", x.P, tfm_params(w));
+    PROP(close_to(x.S, tfm_sram_per_seq(w)), "sram/seq %.17g, tfm %.17g", x.S, tfm_sram_per_seq(w));
+
+    /* tiers, smallest first */
+    size_t nt = h->mx.tiers.n, order[MAX_TIERS];
+    assert_true(nt >= 1 && nt <= MAX_TIERS);
+    for (size_t i = 0; i < nt; i++)
+        order[i] = i;
+    for (size_t i = 1; i < nt; i++)
+        for (size_t j = i;
+             j > 0 && h->mx.tiers.item[order[j]].value < h->mx.tiers.item[order[j - 1]].value;
+             j--) {
+            size_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+
+    for (size_t ti = 0; ti < nt; ti++) {
+        const struct desc_item *tier = &h->mx.tiers.item[order[ti]];
+        for (size_t si = 0; si < ns; si++) {
+            struct cluster base;
+            cluster_init(&base, h, w);
+            base.memoryx_bytes = tier->value;
+            base.sparsity = sp[si];
+            base.overlap = overlap;
+            base.overlap_set = 1;
+            base.price = 100 * gsl_rng_uniform(rng);
+            struct cp_error err = {0};
+            assert_ok(cluster_check(&base, &err), err);
+            struct cluster pen = base;
+            pen.batch_penalty = 1;
+
+            struct train_result r1 = {0}, rw, rp, rs;
+            double prev_pen_time = 0, prev_power = 0;
+            int prev_pen_ok = 0;
+            for (size_t j = 0; j < nn; j++) {
+                double N = Ns[j];
+                snprintf(where_, sizeof where_,
+                         "%s on %s, tier %s, N %g, sparsity %.17g, overlap %g", model, hwname,
+                         tier->name, N, sp[si], overlap);
+
+                /* weak: the model's batch per system, as scale --weak */
+                struct cluster cw = base;
+                cw.systems = N;
+                cw.global_seqs = w->batch * N;
+                train_at(&base, N, SCALE_WEAK, &rw);
+                check_point(&cw, &x, &rw);
+                PROP(rw.global_tokens == w->batch * N * w->seq_len, "weak global batch %g",
+                     rw.global_tokens);
+                if (j == 0)
+                    r1 = rw; /* Ns[0] is 1 */
+
+                /* weak with the batch penalty */
+                cw.batch_penalty = 1;
+                train_at(&pen, N, SCALE_WEAK, &rp);
+                check_point(&cw, &x, &rp);
+
+                /* strong: the model's batch over N systems, as estimate -n N */
+                struct cluster cs = base;
+                cs.systems = N;
+                train_eval(&cs, &rs);
+                check_point(&cs, &x, &rs);
+
+                struct cell *kw = &cur[WEAK][si][j], *ks = &cur[STRONG][si][j];
+                keep(kw, &rw);
+                keep(ks, &rs);
+
+                /* ---- across N ---- */
+                PROP(rw.power_W == rs.power_W, "power weak %g strong %g", rw.power_W, rs.power_W);
+                if (j > 0) {
+                    const struct cell *pw = &cur[WEAK][si][j - 1], *ps = &cur[STRONG][si][j - 1];
+                    double Np = Ns[j - 1];
+                    PROP(rw.power_W >= prev_power, "power %g at N %g below %g at N %g", rw.power_W,
+                         N, prev_power, Np);
+
+                    /* weak scaling: each system's work is unchanged, only
+                     * the tree deepens (MODEL: streams at R whatever N is,
+                     * b = ceil(B N / N) = B) */
+                    PROP(close_to(kw->work, cur[WEAK][si][0].work),
+                         "weak: step less latency %.17g at N, %.17g at 1", kw->work,
+                         cur[WEAK][si][0].work);
+                    double speedup = rw.tokens_per_s / r1.tokens_per_s;
+                    PROP(le(speedup, N), "weak speedup %.17g > N (tokens/s %.17g vs %.17g)",
+                         speedup, rw.tokens_per_s, r1.tokens_per_s);
+
+                    /* Time-to-train, weak, no penalty: T0 / (N G1) x step(N),
+                     * and step(N) grows only by the SwarmX latency (2
+                     * levels x (hop + chunk / link), microseconds, against
+                     * steps of tens of milliseconds or more), so it must
+                     * fall.  TOL covers rounding only. */
+                    PROP(le(kw->time, pw->time),
+                         "weak time-to-train %.17g s at N %g above %.17g s at N %g", kw->time, N,
+                         pw->time, Np);
+                    /* With the penalty the tokens grow as (1 + G / B_crit):
+                     * checked while G <= B_crit (the batch verdict holds at
+                     * both points); above it time ~ (1/N + G1/B_crit) x step
+                     * may rise with the tree's depth, which MODEL, Scaling
+                     * allows ("the time-to-train falls more slowly"). */
+                    if (prev_pen_ok && rp.batch_ok)
+                        PROP(le(rp.time_s, prev_pen_time),
+                             "weak + penalty time-to-train %.17g s at N %g above %.17g s at N "
+                             "%g, G %g <= B_crit %g",
+                             rp.time_s, N, prev_pen_time, Np, rp.global_tokens, rp.critical_tokens);
+                    else if (rp.time_s > prev_pen_time)
+                        n_pen_rise++;
+
+                    /* Strong scaling: ceil(B / N) whole sequences set the
+                     * pace, so the step less its exposed latency never
+                     * rises with N and is unchanged where ceil(B / N) is;
+                     * the step itself may rise by the latency of a deeper
+                     * tree inside such a stretch (cerebras-plan(1), PLAN,
+                     * item 2: "small rises inside each step from the SwarmX
+                     * depth"). */
+                    PROP(le(ks->work, ps->work),
+                         "strong: step less latency %.17g s at N %g above %.17g s at N %g",
+                         ks->work, N, ps->work, Np);
+                    if (ceil(w->batch / N) == ceil(w->batch / Np))
+                        PROP(close_to(ks->work, ps->work),
+                             "strong: same ceil(B/N), work %.17g vs %.17g", ks->work, ps->work);
+                }
+                prev_power = rw.power_W;
+                prev_pen_time = rp.time_s;
+                prev_pen_ok = rp.batch_ok;
+
+                /* ---- across sparsity (sp[0] is 0: dense) ---- */
+                double f = sp_compute(&h->sp, sp[si]);
+                for (int mode = 0; mode < 2 && si > 0; mode++) {
+                    const struct cell *k = &cur[mode][si][j], *p = &cur[mode][si - 1][j],
+                                      *d0 = &cur[mode][0][j];
+                    const char *mn = mode == WEAK ? "weak" : "strong";
+                    PROP(le(k->compute, p->compute), "%s: compute %.17g above %.17g at sparsity %g",
+                         mn, k->compute, p->compute, sp[si - 1]);
+                    PROP(le(k->in, p->in), "%s: stream in %.17g above %.17g at sparsity %g", mn,
+                         k->in, p->in, sp[si - 1]);
+                    PROP(le(k->out, p->out), "%s: stream out %.17g above %.17g at sparsity %g", mn,
+                         k->out, p->out, sp[si - 1]);
+                    PROP(le(k->step, p->step), "%s: step %.17g above %.17g at sparsity %g", mn,
+                         k->step, p->step, sp[si - 1]);
+                    /* speedup against dense <= 1 / min(1, d + c0) */
+                    PROP(le(d0->step * f, k->step), "%s: sparsity speedup %.17g above 1 / %.17g",
+                         mn, d0->step / k->step, f);
+                }
+
+                /* ---- across tiers: a larger tier is never slower and
+                 * holds whatever a smaller one holds ---- */
+                for (int mode = 0; mode < 2 && ti > 0; mode++) {
+                    const struct cell *k = &cur[mode][si][j], *p = &smaller[mode][si][j];
+                    PROP(le(k->step, p->step), "step %.17g above %.17g on the smaller tier",
+                         k->step, p->step);
+                    PROP(k->fits || !p->fits, "the smaller tier holds the state, this one not");
+                }
+            }
+        }
+        memcpy(smaller, cur, sizeof cur);
+    }
+}
+
+static void test_props_sweep(void **state)
+{
+    (void)state;
+    char models[MAX_NAMES][CAT_NAME_MAX], hws[MAX_NAMES][CAT_NAME_MAX];
+    size_t nm = shipped(CAT_MODEL, models), nh = shipped(CAT_HW, hws);
+    assert_true(nm >= 7 && nh >= 2);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    assert_non_null(rng);
+    gsl_rng_set(rng, SEED);
+    double sp[MAX_S];
+    size_t ns = sample_sparsity(rng, sp);
+    assert_true(sp[0] == 0 && sp[ns - 1] == CLUSTER_MAX_SPARSITY);
+    n_points = n_checks = n_fail = n_pen_rise = 0;
+    for (size_t i = 0; i < nh; i++) {
+        struct hw_desc h;
+        load_hw(hws[i], NULL, 0, &h);
+        double Ns[MAX_N];
+        size_t nn = sample_systems(&h, rng, Ns);
+        assert_true(Ns[0] == 1 && Ns[nn - 1] == h.wse.max_systems);
+        const double overlap[NOVERLAP] = {h.mx.boundary_overlap, 0.5, 1};
+        for (size_t k = 0; k < nm; k++) {
+            struct wl_desc w;
+            load_model(models[k], NULL, 0, &w);
+            for (int o = 0; o < NOVERLAP; o++)
+                sweep_one(&h, hws[i], &w, models[k], overlap[o], Ns, nn, sp, ns, rng);
+        }
+    }
+    gsl_rng_free(rng);
+    print_message("weak scaling with --batch-penalty above the critical batch: time-to-train "
+                  "rose at %lu of the sampled steps in N (not an error)\n",
+                  n_pen_rise);
+    finish("sweep");
+}
+
+/* ---- capacity: monotone in the model's size ---- */
+
+/* The shape grown one dimension at a time; each variant is at least the
+ * previous one in layers, hidden, ffn and vocab, so it has more
+ * parameters, more state and more activations per sequence. */
+#define NGROW 7
+static void grow(const struct wl_desc *w0, struct wl_desc v[NGROW])
+{
+    v[0] = *w0;
+    for (int i = 1; i < NGROW; i++) {
+        struct wl_desc *w = &v[i];
+        *w = v[i - 1];
+        double per_head = w->hidden / w->heads;
+        switch (i) {
+        case 1:
+            w->layers = ceil(w->layers * 1.5);
+            break;
+        case 2:
+            w->hidden += w->heads * ceil(per_head / 4);
+            break; /* keeps heads | hidden */
+        case 3:
+            w->ffn = ceil(w->ffn * 1.5);
+            break;
+        case 4:
+            w->vocab *= 2;
+            break;
+        case 5:
+            w->layers *= 2;
+            break;
+        case 6:
+            w->hidden += w->heads * per_head;
+            break;
+        }
+    }
+}
+
+static void test_props_capacity(void **state)
+{
+    (void)state;
+    char models[MAX_NAMES][CAT_NAME_MAX], hws[MAX_NAMES][CAT_NAME_MAX];
+    size_t nm = shipped(CAT_MODEL, models), nh = shipped(CAT_HW, hws);
+    n_points = n_checks = n_fail = 0;
+    static struct wl_desc all[MAX_NAMES];
+    for (size_t k = 0; k < nm; k++)
+        load_model(models[k], NULL, 0, &all[k]);
+
+    for (size_t i = 0; i < nh; i++) {
+        struct hw_desc h;
+        load_hw(hws[i], NULL, 0, &h);
+        const double Ns[] = {1, h.wse.max_systems};
+        const double sps[] = {0, 0.9};
+        for (size_t k = 0; k < nm; k++) {
+            struct wl_desc v[NGROW];
+            grow(&all[k], v);
+            for (size_t t = 0; t < h.mx.tiers.n; t++) {
+                double tier = h.mx.tiers.item[t].value;
+                for (size_t a = 0; a < 2; a++) {
+                    for (size_t b = 0; b < 2; b++) {
+                        struct train_result prev = {0};
+                        double prev_small = 0;
+                        for (int g = 0; g < NGROW; g++) {
+                            snprintf(where_, sizeof where_,
+                                     "%s grown %d on %s, tier %s, N %g, sparsity %g", models[k], g,
+                                     hws[i], h.mx.tiers.item[t].name, Ns[a], sps[b]);
+                            struct shape x;
+                            shape_of(&v[g], &x);
+                            struct cluster c;
+                            cluster_init(&c, &h, &v[g]);
+                            c.systems = Ns[a];
+                            c.sparsity = sps[b];
+                            c.memoryx_bytes = tier;
+                            /* no overlap: a longer first layer would hide
+                             * more of the boundary, the one figure that can
+                             * shrink as the model grows */
+                            c.overlap = 0;
+                            c.overlap_set = 1;
+                            struct cp_error err = {0};
+                            assert_ok(cluster_check(&c, &err), err);
+                            struct train_result r;
+                            train_eval(&c, &r);
+                            check_point(&c, &x, &r);
+                            /* capacity's figures: the smallest tier that
+                             * holds it (none: infinite), the share on flash */
+                            int st = mx_smallest_tier(&h.mx, r.state_bytes);
+                            double small = st < 0 ? INFINITY : h.mx.tiers.item[st].value;
+                            PROP(st < 0 || h.mx.tiers.item[st].value >= r.state_bytes,
+                                 "smallest tier %d does not hold %g", st, r.state_bytes);
+                            if (g > 0) {
+                                PROP(r.params > prev.params, "params %.17g not above %.17g",
+                                     r.params, prev.params);
+                                PROP(r.state_bytes > prev.state_bytes, "state %g not above %g",
+                                     r.state_bytes, prev.state_bytes);
+                                PROP(!r.memoryx_fits || prev.memoryx_fits,
+                                     "fits (state %g) where the smaller (%g) does not",
+                                     r.state_bytes, prev.state_bytes);
+                                PROP(r.sram_per_seq >= prev.sram_per_seq,
+                                     "SRAM per sequence %g below %g", r.sram_per_seq,
+                                     prev.sram_per_seq);
+                                PROP(r.step.max_seqs <= prev.step.max_seqs,
+                                     "sequences in SRAM %g above %g", r.step.max_seqs,
+                                     prev.step.max_seqs);
+                                PROP(!r.sram_fits || prev.sram_fits, "SRAM verdict not monotone");
+                                PROP(!r.feasible || prev.feasible, "feasible where smaller not");
+                                PROP(r.step.flash_fraction >= prev.step.flash_fraction,
+                                     "flash share %g below %g", r.step.flash_fraction,
+                                     prev.step.flash_fraction);
+                                PROP(small >= prev_small, "smallest tier %g below %g", small,
+                                     prev_small);
+                                PROP(le(prev.step.step_s, r.step.step_s),
+                                     "larger model faster: step %.17g s vs %.17g s", r.step.step_s,
+                                     prev.step.step_s);
+                            }
+                            prev = r;
+                            prev_small = small;
+                        }
+                    }
+                }
+            }
+        }
+
+        /* the shipped models against one another: by parameters, among
+         * those with the same bytes per parameter */
+        for (size_t t = 0; t < h.mx.tiers.n; t++) {
+            double tier = h.mx.tiers.item[t].value;
+            for (size_t p = 0; p < nm; p++)
+                for (size_t q = 0; q < nm; q++) {
+                    if (tfm_params(&all[p]) <= tfm_params(&all[q]) ||
+                        mx_bytes_per_param(&all[p]) != mx_bytes_per_param(&all[q]))
+                        continue;
+                    snprintf(where_, sizeof where_, "%s vs %s on %s tier %s", models[p], models[q],
+                             hws[i], h.mx.tiers.item[t].name);
+                    struct cluster cp, cq;
+                    struct train_result rp, rq;
+                    cluster_init(&cp, &h, &all[p]);
+                    cluster_init(&cq, &h, &all[q]);
+                    cp.memoryx_bytes = cq.memoryx_bytes = tier;
+                    train_eval(&cp, &rp);
+                    train_eval(&cq, &rq);
+                    PROP(!rp.memoryx_fits || rq.memoryx_fits,
+                         "the larger (%.4g params) fits, the smaller (%.4g) not", rp.params,
+                         rq.params);
+                    PROP(rp.state_bytes > rq.state_bytes, "state not monotone in params");
+                }
+        }
+    }
+    finish("capacity");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_props_sweep),
+        cmocka_unit_test(test_props_capacity),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
