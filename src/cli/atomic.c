@@ -2,11 +2,48 @@
 #include "atomic.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+
+/* While a temporary file is open, an interrupt removes it before the
+ * process dies of the signal, so not even the temporary name is left.  One
+ * file is open at a time; its name is copied where the handler can read it. */
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+#define NCAUGHT (sizeof caught / sizeof caught[0])
+static struct sigaction was[NCAUGHT];
+static char pending[sizeof((struct atomic_file *)0)->tmp];
+static volatile sig_atomic_t have_pending;
+
+static void on_signal(int sig)
+{
+    if (have_pending)
+        unlink(pending);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void watch(const char *tmp)
+{
+    memcpy(pending, tmp, sizeof pending);
+    have_pending = 1;
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < NCAUGHT; i++)
+        sigaction(caught[i], &sa, &was[i]);
+}
+
+static void unwatch(void)
+{
+    for (size_t i = 0; i < NCAUGHT; i++)
+        sigaction(caught[i], &was[i], NULL);
+    have_pending = 0;
+}
 
 int atomic_open(struct atomic_file *a, const char *path)
 {
@@ -18,6 +55,10 @@ int atomic_open(struct atomic_file *a, const char *path)
     int fd = mkstemp(a->tmp);
     if (fd < 0)
         return cli_error("%s: cannot create a file here: %s", path, strerror(errno)) != 0;
+    /* mkstemp makes the file private; give it the mode a plain open would. */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
     a->f = fdopen(fd, "w");
     if (!a->f) {
         int e = errno;
@@ -25,6 +66,7 @@ int atomic_open(struct atomic_file *a, const char *path)
         unlink(a->tmp);
         return cli_error("%s: %s", path, strerror(e)) != 0;
     }
+    watch(a->tmp);
     return 0;
 }
 
@@ -34,6 +76,7 @@ void atomic_abort(struct atomic_file *a)
         fclose(a->f);
     a->f = NULL;
     unlink(a->tmp);
+    unwatch();
 }
 
 int atomic_commit(struct atomic_file *a)
@@ -45,7 +88,9 @@ int atomic_commit(struct atomic_file *a)
     if (bad || rename(a->tmp, a->path) != 0) {
         int e = errno;
         unlink(a->tmp);
+        unwatch();
         return cli_error("%s: could not be written: %s", a->path, strerror(e)) != 0;
     }
+    unwatch();
     return 0;
 }
