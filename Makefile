@@ -2,10 +2,13 @@
 #   make            build build/cerebras-plan
 #   make run        build and run the headline job: estimate GPT-3 175B on CS-2
 #   make test       build and run every test, then all again under ASan and
-#                   UBSan (make sanitize); ends with "N passed, N failed"
+#                   UBSan (make sanitize), the command-line tests under
+#                   valgrind (make valgrind) and a short fuzz run (make
+#                   fuzz-smoke); each part ends with "N passed, N failed"
 #   make bench      throughput figures ("name value unit" lines)
 #   make report     regenerate reports/example (needs gnuplot for the figures)
-#   make fuzz       fuzz the description loader (clang, libFuzzer)
+#   make fuzz       fuzz the parsers, FUZZ_SECONDS=60 each (clang, libFuzzer)
+#   make fuzz-smoke the fuzz regressions, then each fuzz target briefly (CI)
 #   make install    PREFIX=/usr/local DESTDIR= (binary, man pages, data files)
 #   WERROR=1 make   treat warnings as errors (CI does)
 
@@ -40,7 +43,8 @@ CORE_OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(CORE_SRC)) $(B)/obj/embedded.o
 CLI_OBJ  := $(patsubst src/%.c,$(B)/obj/%.o,$(CLI_SRC))
 BIN      := $(B)/cerebras-plan
 
-.PHONY: all run test check tests sanitize bench report install uninstall clean deps fuzz FORCE
+.PHONY: all run test check tests sanitize valgrind bench report install uninstall clean deps fuzz \
+        fuzz-smoke FORCE
 all: $(BIN)
 
 deps:
@@ -59,6 +63,8 @@ test check: deps
 	@$(MAKE) --no-print-directory all $(TESTS)
 	@./tests/run.sh
 	@$(MAKE) --no-print-directory sanitize
+	@$(MAKE) --no-print-directory valgrind
+	@$(MAKE) --no-print-directory fuzz-smoke
 
 tests: $(TESTS)
 
@@ -73,6 +79,12 @@ sanitize:
 	@B=$(B)-san ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./tests/run.sh
+
+# The command-line tests once more, every run of the binary under valgrind's
+# memcheck (tests/run.sh --valgrind): any error or leak fails the run.
+valgrind: all
+	@echo "--- the command-line tests under valgrind"
+	@./tests/run.sh --valgrind
 
 # Regenerated on every run, replaced only when it changes, so a new PREFIX
 # rebuilds what depends on it.
@@ -111,38 +123,118 @@ $(B)/tests/%: tests/%.c $(B)/libcore.a $(B)/gen/config.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(B)/libcore.a $(TEST_LIBS) $(LIBS)
 
-# Throughput figures, one line each: "name value unit".
+# Throughput figures, one line each: "name value unit", then the target
+# from tests/bench-targets and whether this run met it (tools/bench.sh).
 bench: deps $(B)/bench $(BIN)
-	@$(B)/bench
-	@TERM=xterm-256color COLUMNS=120 LINES=40 CEREBRAS_PLAN_EXPLORE_FRAMES=500 \
-	    $(BIN) explore -m gpt3-175b -s cs3 -n 2048 </dev/null 2>&1 >/dev/null
-	@for j in 1 2; do \
-	    t0=$$(date +%s.%N); \
-	    $(BIN) sweep -m gpt3-175b --systems 1..2048 --sparsity $$(seq -s, 0 0.02 0.98) \
-	        -j $$j >/dev/null 2>&1; \
-	    t1=$$(date +%s.%N); \
-	    awk -v a=$$t0 -v b=$$t1 -v j=$$j 'BEGIN { printf "sweep_points_per_s%s %.4g points/s\n", \
-	        j == 1 ? "" : "_j" j, 102400 / (b - a) }'; \
-	done
-	@t0=$$(date +%s.%N); \
-	for i in $$(seq 1 100); do $(BIN) estimate -m gpt3-175b -s cs2 -n 192 >/dev/null; done; \
-	t1=$$(date +%s.%N); \
-	awk -v a=$$t0 -v b=$$t1 'BEGIN { printf "cli_estimate_wall_ms %.3g ms\n", (b - a) * 10 }'
+	@B=$(B) ./tools/bench.sh
 
 $(B)/bench: tests/bench.c $(B)/libcore.a $(B)/gen/config.h
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(B)/libcore.a $(LIBS)
 
-# Coverage-guided fuzzing of the description loader (clang + libFuzzer):
-#   make fuzz FUZZ_SECONDS=60
-FUZZ_SECONDS ?= 60
-$(B)/fuzz_desc: tests/fuzz_desc.c $(CORE_SRC) $(B)/gen/embedded.c $(B)/gen/config.h
-	clang $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ \
-	    tests/fuzz_desc.c $(CORE_SRC) $(B)/gen/embedded.c $(LIBS)
+# Coverage-guided fuzzing with clang's libFuzzer under ASan and UBSan: one
+# harness per parser, tests/fuzz_TARGET.c (its header says what it asserts),
+# seeds in tests/fuzz/TARGET/, words to try in tests/fuzz/TARGET.dict, and
+# inputs that once crashed it in tests/fuzz/regress/TARGET/ (replayed before
+# each run).  Findings (crash-*, leak-*, timeout-*, oom-*) go to
+# $(B)/fuzz-artifacts/TARGET/, logs to $(B)/fuzz-logs/; FUZZ_JOBS targets
+# run at once.
+#   make fuzz [FUZZ_SECONDS=60]              each target on $(B)/fuzz-corpus/TARGET,
+#                                            which keeps growing from run to run
+#   make fuzz-smoke [FUZZ_SMOKE_SECONDS=20]  each target on a fresh copy of its seeds
+# Replay one input:  $(B)/fuzz_meas FILE...
+FUZZ_SECONDS       ?= 60
+FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_JOBS          ?= 2
+FUZZ_CC            ?= clang
+FUZZ_TARGETS := fuzz_desc fuzz_meas fuzz_set fuzz_cli
+FUZZ_BINS    := $(addprefix $(B)/,$(FUZZ_TARGETS))
+FUZZ_CFLAGS  := -std=c11 $(WARN) -g -O1 -fno-omit-frame-pointer \
+                -fsanitize=address,undefined -fno-sanitize-recover=undefined -MMD -MP
+FUZZ_CORE    := $(patsubst src/%.c,$(B)/fuzz-obj/%.o,$(CORE_SRC)) $(B)/fuzz-obj/embedded.o
+FUZZ_CLI     := $(patsubst src/%.c,$(B)/fuzz-obj/%.o,$(CLI_SRC))
+# Longest input per target: a description or CSV file, --set lines and an
+# overlay, an argument vector.
+FUZZ_LEN_fuzz_desc := 4096
+FUZZ_LEN_fuzz_meas := 4096
+FUZZ_LEN_fuzz_set  := 2048
+FUZZ_LEN_fuzz_cli  := 512
+fuzz_opts = -max_len=$(FUZZ_LEN_$(1)) -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
+            -artifact_prefix=$(B)/fuzz-artifacts/$(1)/ \
+            $(if $(wildcard tests/fuzz/$(1).dict),-dict=tests/fuzz/$(1).dict)
+FUZZ_NEED = command -v $(FUZZ_CC) >/dev/null 2>&1 || { \
+              echo "$@: needs clang with libFuzzer ($(FUZZ_CC) not found; apt-get install clang)" >&2; \
+              exit 1; }
 
-fuzz: deps $(B)/fuzz_desc
-	@mkdir -p $(B)/fuzz-corpus
-	cp hw/*.ini models/*.ini $(B)/fuzz-corpus/
-	$(B)/fuzz_desc -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz-corpus
+$(B)/fuzz-obj/%.o: src/%.c $(B)/gen/config.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(B)/fuzz-obj/embedded.o: $(B)/gen/embedded.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) -std=c11 -g -O1 -c -o $@ $<
+
+# fuzz_cli calls the program's main as cp_main.
+$(B)/fuzz-obj/cli/main.o: CPPFLAGS += -Dmain=cp_main
+$(B)/fuzz-obj/cli/main.o: FUZZ_CFLAGS += -Wno-missing-prototypes
+$(B)/fuzz-obj/cli/explore.o $(B)/fuzz-obj/cli/explore_draw.o $(B)/fuzz-obj/cli/cmd_explore.o: \
+	CPPFLAGS += $(CURSES_CFLAGS)
+
+$(B)/fuzz_cli: tests/fuzz_cli.c $(FUZZ_CLI) $(FUZZ_CORE)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_CLI) $(FUZZ_CORE) \
+	    $(LIBS) $(CURSES_LIBS)
+
+$(filter-out $(B)/fuzz_cli,$(FUZZ_BINS)): $(B)/fuzz_%: tests/fuzz_%.c $(FUZZ_CORE)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_CORE) $(LIBS)
+
+# One target (built first): replay its regressions, then fuzz it for
+# FUZZ_TIME seconds on FUZZ_CORPUS/TARGET (seeded from tests/fuzz/TARGET);
+# one summary line, and the end of the log and the finding's file on failure.
+$(B)/fuzz-logs/%.run: $(B)/% FORCE
+	@mkdir -p $(@D) $(FUZZ_CORPUS)/$* $(B)/fuzz-artifacts/$*
+	@rm -f $(B)/fuzz-logs/$*.ok
+	@cp tests/fuzz/$*/* $(FUZZ_CORPUS)/$*/
+	@set -- $$(find tests/fuzz/regress/$* -type f 2>/dev/null | LC_ALL=C sort); nreg=$$#; \
+	log=$(B)/fuzz-logs/$*.log; \
+	if [ $$# -gt 0 ] && ! $(B)/$* $(call fuzz_opts,$*) "$$@" >$$log 2>&1; then \
+	    tail -n 40 $$log; \
+	    echo "$*: FAILED replaying tests/fuzz/regress/$* (log: $$log)"; exit 1; \
+	fi; \
+	if $(B)/$* $(call fuzz_opts,$*) -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
+	        $(FUZZ_CORPUS)/$* >$$log 2>&1; then \
+	    awk -v t=$* -v r=$$nreg '/^stat::number_of_executed_units:/ { n = $$2 } \
+	        /^stat::average_exec_per_sec:/ { s = $$2 } /(DONE|INITED).*cov: / { c = $$0 } \
+	        END { sub(/.*cov: /, "", c); sub(/ ft:.*/, "", c); \
+	              printf "%s: %d runs, %d runs/s, %d edges, %d regression inputs, 0 crashes\n", \
+	                     t, n, s, c, r }' $$log; \
+	    touch $(B)/fuzz-logs/$*.ok; \
+	else \
+	    tail -n 40 $$log; \
+	    echo "$*: FAILED: $$(grep -m1 -o 'written to .*' $$log || echo 'see the log') (log: $$log)"; \
+	    exit 1; \
+	fi
+
+# Every target, FUZZ_JOBS at a time, then "N passed, N failed" (a target
+# that did not build has failed).
+fuzz_all = $(MAKE) --no-print-directory -k -j$(FUZZ_JOBS) FUZZ_TIME=$(1) FUZZ_CORPUS=$(2) \
+               $(patsubst %,$(B)/fuzz-logs/%.run,$(FUZZ_TARGETS)); \
+           p=0; f=0; for t in $(FUZZ_TARGETS); do \
+               if [ -e $(B)/fuzz-logs/$$t.ok ]; then p=$$((p + 1)); else f=$$((f + 1)); fi; \
+           done; \
+           echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
+
+fuzz: deps
+	@$(FUZZ_NEED)
+	@echo "--- the fuzz targets, $(FUZZ_SECONDS) s each after their regressions"
+	@rm -f $(B)/fuzz-logs/*.ok
+	@$(call fuzz_all,$(FUZZ_SECONDS),$(B)/fuzz-corpus)
+
+fuzz-smoke:
+	@$(FUZZ_NEED)
+	@echo "--- the fuzz targets, $(FUZZ_SMOKE_SECONDS) s each after their regressions"
+	@rm -rf $(B)/fuzz-smoke-corpus $(B)/fuzz-logs/*.ok
+	@$(call fuzz_all,$(FUZZ_SMOKE_SECONDS),$(B)/fuzz-smoke-corpus)
+
+-include $(wildcard $(B)/fuzz-obj/*/*.d $(B)/fuzz_*.d)
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \

@@ -11,9 +11,11 @@ trap 'rm -rf "$T"' EXIT INT TERM
 # Under `make valgrind` (VGLOG set by run.sh) every run of the binary goes
 # through memcheck; each process logs to its own file in $VGLOG, which stays
 # empty when the run is clean (run.sh counts the non-empty ones as failures).
+CP_NATIVE=$CP
 if [ -n "${VGLOG:-}" ]; then
-    printf '#!/bin/sh\nexec valgrind -q --leak-check=full %s %s %s --log-file="%s/%%p.log" "%s" "$@"\n' \
-        '--show-leak-kinds=definite,indirect,possible' \
+    # valgrind by its full path: some tests run the binary with another PATH
+    printf '#!/bin/sh\nexec %s -q --leak-check=full %s %s %s --log-file="%s/%%p.log" "%s" "$@"\n' \
+        "$(command -v valgrind)" '--show-leak-kinds=definite,indirect,possible' \
         '--errors-for-leak-kinds=definite,indirect,possible --num-callers=30' \
         "--suppressions=$PWD/tests/valgrind.supp" "$VGLOG" "$CP" >"$T/cp-valgrind"
     chmod +x "$T/cp-valgrind"

@@ -50,6 +50,9 @@ int atomic_open(struct atomic_file *a, const char *path)
     a->f = NULL;
     if (strlen(path) >= sizeof a->path)
         return cli_error("%s: file name too long", path) != 0;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) /* refused now, not after the work */
+        return cli_error("%s: could not be written: %s", path, strerror(EISDIR)) != 0;
     snprintf(a->path, sizeof a->path, "%s", path);
     snprintf(a->tmp, sizeof a->tmp, "%s.tmpXXXXXX", path);
     int fd = mkstemp(a->tmp);

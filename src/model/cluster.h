@@ -9,9 +9,8 @@
 
 /* Largest sparsity the model accepts (the --sparsity range is 0..0.99). */
 #define CLUSTER_MAX_SPARSITY 0.99
-/* Largest cluster the model accepts: far past any built system, small
- * enough that every derived count stays exact in a double. */
-#define CLUSTER_MAX_SYSTEMS 1e6
+/* Largest cluster the model accepts (see HW_MAX_SYSTEMS). */
+#define CLUSTER_MAX_SYSTEMS HW_MAX_SYSTEMS
 
 struct cluster {
     const struct hw_desc *hw;

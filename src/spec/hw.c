@@ -89,6 +89,11 @@ const char *hw_inconsistency(const struct hw_desc *hw, const char **section, con
         *section = "swarmx", *name = "fanout";
         return "a tree needs at least 2 children per node";
     }
+    if (hw->wse.max_systems > HW_MAX_SYSTEMS) {
+        *section = "system", *name = "max_systems";
+        return "must be at most 1e6 (the largest cluster the model evaluates; plan "
+               "tries every size up to it)";
+    }
     if (hw->sp.overhead >= 1) {
         *section = "sparsity", *name = "overhead";
         return "must be below 1, or sparsity could never help";

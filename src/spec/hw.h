@@ -6,6 +6,11 @@
 #ifndef CP_HW_H
 #define CP_HW_H
 
+/* Largest cluster any command evaluates (max_systems may not exceed it):
+ * far past any built system, small enough that every derived count stays
+ * exact in a double and a scan of every size stays interactive. */
+#define HW_MAX_SYSTEMS 1e6
+
 #include "desc.h"
 
 /* The wafer-scale engine and the system around it (one CS-2 or CS-3). */

@@ -1,0 +1,142 @@
+/* fuzz_cli.c - libFuzzer harness for the command line (src/cli/main.c:
+ * find_command, parse_options with getopt_long, and the commands behind
+ * them): the input is an argument vector, split at newline and NUL bytes
+ * (at most MAX_ARGS words), run through the program's main (compiled as
+ * cp_main with -Dmain=cp_main, see the Makefile).
+ *
+ * Asserted: the exit status is one of the documented ones (cerebras-plan(1),
+ * EXIT STATUS; EXIT_OK, EXIT_VERDICT, EXIT_USAGE in src/cli/cli.h); never a
+ * crash, a hang, a leak or an exit().  Nothing in src/cli calls exit() on
+ * these paths (explore's atexit handler and report's _exit in a forked
+ * child are on excluded commands).
+ *
+ * Excluded, so a run cannot write files, wait for a terminal or take long
+ * (the input is dropped, and kept out of the corpus, when any word is one
+ * of these, whether command, option value or argument):
+ *   report, calibrate, sweep   write files or directories (-o, --force)
+ *   explore                    needs a terminal, runs until a key is pressed
+ *   simulate, crosscheck       event-by-event simulation: seconds per run
+ *   -o..., --ou...             -o/--output and its abbreviations
+ *   --tr...                    --trace FILE (simulate)
+ *   --u...                     --uncertainty: allowed only as --u...=N with
+ *                              N at most MAX_SAMPLES (the default is 1000
+ *                              draws, a count may follow as a separate
+ *                              word), and not with scale (N draws a row, up
+ *                              to 100000 rows: 100000 rows alone take 4 s)
+ *   ...max_systems...          --set system.max_systems=N: plan scans every
+ *                              N from 1 to it (src/plan/plan.c, scan()), so
+ *                              with --batch N as large a plan takes minutes
+ *                              (1e9) or forever (2^53)
+ * `help report` and the like are dropped with them; their help text is a
+ * constant.  Everything else is allowed: list, show, help, estimate, scale,
+ * capacity, claims, plan, sensitivity, options before any command,
+ * --set, --hw-overlay and --data-dir (files are only read; the search path
+ * is the built-in copies and --data-dir: CEREBRAS_PLAN_PATH is unset and
+ * CEREBRAS_PLAN_DATADIR is ""), file arguments.
+ *
+ * stdout and stderr go to /dev/null (the streams, not the descriptors, so
+ * libFuzzer's and the sanitizers' reports still show) and stdin reads
+ * /dev/null.  getopt is reset before each run: parse_options() sets optind
+ * to 1, which keeps glibc's position inside a short-option cluster left by
+ * the previous run, so the harness sets optind = 0 and lets getopt
+ * reinitialise first.
+ *
+ * Seeds: tests/fuzz/fuzz_cli/ (one argument a line).  Built and run by
+ * `make fuzz` and `make fuzz-smoke`. */
+#include <assert.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+#define MAX_ARGS 48
+#define MAX_SAMPLES 99
+
+int cp_main(int argc, char **argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    FILE *out = fopen("/dev/null", "w"), *err = fopen("/dev/null", "w");
+    FILE *in = fopen("/dev/null", "r");
+    if (!out || !err || !in)
+        abort();
+    stdout = out;
+    stderr = err;
+    stdin = in;
+    unsetenv("CEREBRAS_PLAN_PATH");
+    setenv("CEREBRAS_PLAN_DATADIR", "", 1);
+    return 0;
+}
+
+static int prefix(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* 1 if the word a may take part in a run (see the header); *scale is
+ * set once "scale" has been seen. */
+static int allowed(const char *a, int *scale)
+{
+    static const char *const cmds[] = {"report",  "calibrate", "sweep",
+                                       "explore", "simulate",  "crosscheck"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (strcmp(a, cmds[i]) == 0)
+            return 0;
+    if (prefix(a, "-o") || prefix(a, "--ou") || prefix(a, "--tr") || strstr(a, "max_systems"))
+        return 0;
+    if (strcmp(a, "scale") == 0)
+        *scale = 1;
+    if (prefix(a, "--u")) {
+        const char *eq = strchr(a, '=');
+        if (*scale || !eq || eq[1] == '\0' || strspn(eq + 1, "0123456789") != strlen(eq + 1) ||
+            strlen(eq + 1) > 2 || atoi(eq + 1) > MAX_SAMPLES)
+            return 0;
+    }
+    return 1;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+    if (!text)
+        return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+
+    char *argv[MAX_ARGS + 2];
+    int argc = 0;
+    argv[argc++] = "cerebras-plan";
+    for (size_t i = 0, start = 0; i <= size && argc <= MAX_ARGS; i++) {
+        if (i < size && text[i] != '\n' && text[i] != '\0')
+            continue;
+        if (i == size && start == size)
+            break; /* no empty word after a final separator */
+        text[i] = '\0';
+        argv[argc++] = text + start;
+        start = i + 1;
+    }
+    argv[argc] = NULL;
+    /* twice, so that "--u=5 scale" is refused as "scale --u=5" is */
+    int scale = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 1; i < argc; i++)
+            if (!allowed(argv[i], &scale)) {
+                free(text);
+                return -1;
+            }
+
+    static char *none[] = {"fuzz_cli", NULL};
+    optind = 0;
+    (void)getopt(1, none, "");
+
+    int rc = cp_main(argc, argv);
+    assert(rc == EXIT_OK || rc == EXIT_VERDICT || rc == EXIT_USAGE);
+    free(text);
+    return 0;
+}
