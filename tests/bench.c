@@ -24,6 +24,7 @@
  *                      estimate evaluated) of GPT-3 175B on 192 CS-2 */
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "model/train.h"
@@ -157,6 +158,10 @@ static int bench_sim(void)
     if (t < 0)
         return 0;
     printf("sim_120t_2048_wall_s %.3f s\n", t);
+    /* The bench's peak so far, an upper bound on the simulator's. */
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        printf("sim_120t_2048_peak_rss_MiB %.1f MiB\n", (double)ru.ru_maxrss / 1024);
     return 1;
 }
 

@@ -358,6 +358,11 @@ if [ -n "$help_cmds" ] && [ "$man_cmds" = "$help_cmds" ]; then ok "man page and 
 missing=""
 for c in $cmds; do grep -q "cerebras-plan $c" README.md || missing="$missing $c"; done
 [ -z "$missing" ] && ok "README shows every command" || nok "README shows every command" "missing:$missing"
+missing=
+for f in $(grep -v '^#' tests/bench-targets | awk 'NF { print $1 }'); do
+    grep -q "\`$f\`" README.md || missing="$missing $f"
+done
+[ -z "$missing" ] && ok "README lists every make bench figure with its target" || nok "README lists every make bench figure" "missing:$missing"
 for p in man/cerebras-plan.1 man/cerebras-plan.5; do
     if mandoc -Tlint -W warning "$p" >"$T/lint" 2>&1; then ok "mandoc -Tlint $p"; else nok "mandoc -Tlint $p" "$(head -3 "$T/lint")"; fi
 done
