@@ -7,8 +7,8 @@
 #include "../spec/hw.h"
 #include "../spec/wl.h"
 
-/* Largest sparsity the model accepts (the --sparsity range is 0..0.99). */
-#define CLUSTER_MAX_SPARSITY 0.99
+/* Largest sparsity the model accepts (see HW_MAX_SPARSITY). */
+#define CLUSTER_MAX_SPARSITY HW_MAX_SPARSITY
 /* Largest cluster the model accepts (see HW_MAX_SYSTEMS). */
 #define CLUSTER_MAX_SYSTEMS HW_MAX_SYSTEMS
 

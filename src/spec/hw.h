@@ -10,6 +10,9 @@
  * far past any built system, small enough that every derived count stays
  * exact in a double and a scan of every size stays interactive. */
 #define HW_MAX_SYSTEMS 1e6
+/* Largest unstructured sparsity any command evaluates (--sparsity and the
+ * calibration rows take 0..0.99). */
+#define HW_MAX_SPARSITY 0.99
 
 #include "desc.h"
 

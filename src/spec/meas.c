@@ -18,6 +18,7 @@
 
 #include "../base/units.h"
 #include "../base/xalloc.h"
+#include "hw.h"
 
 const char *const meas_quantity_name[MEAS_NQUANTITIES] = {"step_time_s", "tokens_per_s", "speedup"};
 const char *const meas_col_name[MEAS_NCOLS] = {"model",    "system", "systems", "quantity", "value",
@@ -191,9 +192,9 @@ static cp_status row_parse(struct mparse *p, struct meas_row *r)
         value_cell(p, r) || num_cell(p, MEAS_SPARSITY, UNIT_FRACTION, 0, &r->sparsity) ||
         whole_cell(p, MEAS_BATCH, 0, "sequences", &r->batch))
         return p->st;
-    if (!(r->sparsity >= 0 && r->sparsity < 1))
-        return cell_fail(p, MEAS_SPARSITY, "'%s' is outside 0 to 1 (excluded)",
-                         p->cell[MEAS_SPARSITY]);
+    if (!(r->sparsity >= 0 && r->sparsity <= HW_MAX_SPARSITY))
+        return cell_fail(p, MEAS_SPARSITY, "'%s' is outside 0 to %g", p->cell[MEAS_SPARSITY],
+                         HW_MAX_SPARSITY);
     return CP_OK;
 }
 
