@@ -247,6 +247,33 @@ else
     nok "estimate with the overlay gives the explorer's time" "with the overlay '$a', with --set '$b'"
 fi
 
+# ---- values that take the model out of range are refused ----
+# Typed: utilization 1e-300 passes the key's own check but makes every
+# time infinite.
+keys Enter 1 e - 3 0 0 Enter
+if wait_for main 'outside the range the model can represent' && wait_for main 'hw value +0\.4([^0-9]|$)'; then
+    ok "a typed value that overflows is refused and 0.4 kept"
+else
+    nok "a typed value that overflows is refused and 0.4 kept" "$(tail -n 1 "$T/screen") / $(seen 'hw value')"
+fi
+time_is "still utilization 0.4" 64 --set system.utilization=0.4
+# Stepped: the batch doubled 1100 times passes 1e308 on the way.
+keys Up Up Up Up
+selected_is batch
+tm send-keys -t x:main -N 1100 Right
+if wait_for main 'batch: the inputs are outside the range'; then
+    ok "doubling the batch past the largest double is undone, with the reason"
+else
+    nok "doubling the batch past the largest double is undone" "$(tail -n 1 "$T/screen")"
+fi
+if grep -qiwE 'nan|inf|-nan' "$T/screen"; then
+    nok "no nan or inf on the screen after the refusals" "$(grep -iwE 'nan|inf' "$T/screen" | head -n 2)"
+else
+    ok "no nan or inf on the screen after the refusals"
+fi
+keys Enter 1 5 3 6 Enter
+time_is "batch typed back to 1536" 64 --set system.utilization=0.4 --batch 1536
+
 # ---- 6. chart and band ----
 # The chart's title: the line saying what is plotted against what.
 chart_title() { grep -E 'against (N|sparsity)' "$T/screen" | head -n 1 | sed 's/^[^a-z]*//; s/  .*//'; }
