@@ -545,7 +545,8 @@ static int sweep_run(const struct sweep *sw)
         if ((rc = combo_load(sw, q, cb)) < 0)
             total += cb->npts;
     if (rc >= 0 && sw->lab->file_scenario)
-        cli_error("%s: its memoryx and section.key values are checked as --memoryx and --set",
+        cli_error("%s: its memoryx and section.key values are checked with the model and "
+                  "system loaded, as --memoryx and --set",
                   sw->lab->path);
     if (rc >= 0) {
         free(cb->tier);

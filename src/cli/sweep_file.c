@@ -9,6 +9,8 @@
 
 #include "../base/xalloc.h"
 #include "../spec/catalog.h"
+#include "../spec/hw.h"
+#include "../spec/wl.h"
 
 enum { K_MODEL, K_SYSTEM, K_SYSTEMS, K_SPARSITY, K_MEMORYX, K_WHERE, K_BEST, K_GROUP_BY, K_N };
 static const char *const key_name[K_N] = {"model",   "system", "systems", "sparsity",
@@ -58,10 +60,34 @@ static char *read_line(char *str, int num, void *stream)
 static int fail(struct sf *p, const char *key, const char *why)
 {
     if (!p->failed) {
-        snprintf(p->msg, sizeof p->msg, "%s:%d: %s: %s", p->path, p->line, key, why);
+        snprintf(p->msg, sizeof p->msg, "%.400s:%d: %.100s: %.400s", p->path, p->line, key, why);
         p->failed = p->line;
     }
     return 0;
+}
+
+/* A section.key axis is checked here, each comma item applied to a scratch
+ * description of its kind, so that a bad value is reported at its line. */
+static int check_set(struct sf *p, const char *name, const char *value)
+{
+    static union {
+        struct hw_desc hw;
+        struct wl_desc wl;
+    } scratch;
+    const struct desc_schema *s = strncmp(name, "model.", 6) == 0 ? &wl_schema : &hw_schema;
+    size_t skip = strlen("--set ") + strlen(name) + strlen(": ");
+    for (const char *q = value; q;) {
+        const char *comma = strchr(q, ',');
+        int len = comma ? (int)(comma - q) : (int)strlen(q);
+        char assign[512];
+        snprintf(assign, sizeof assign, "%s=%.*s", name, len, q);
+        struct cp_error err = {0};
+        memset(&scratch, 0, sizeof scratch);
+        if (desc_set(s, assign, &scratch, NULL, &err) != CP_OK)
+            return fail(p, name, strlen(err.msg) > skip ? err.msg + skip : err.msg);
+        q = comma ? comma + 1 : NULL;
+    }
+    return 1;
 }
 
 static int handler(void *user, const char *section, const char *name, const char *value)
@@ -100,6 +126,8 @@ static int handler(void *user, const char *section, const char *name, const char
         }
     if (p->nset == CLI_MAX_SETS)
         return fail(p, name, "too many section.key axes");
+    if (!check_set(p, name, value))
+        return 0;
     size_t n = len + strlen(value) + 2;
     p->set[p->nset] = xmalloc(n);
     snprintf(p->set[p->nset], n, "%s=%s", name, value);
