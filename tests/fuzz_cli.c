@@ -24,9 +24,9 @@
  *                              word), and not with scale (N draws a row, up
  *                              to 100000 rows: 100000 rows alone take 4 s)
  *   ...max_systems...          --set system.max_systems=N: plan scans every
- *                              N from 1 to it (src/plan/plan.c, scan()), so
- *                              with --batch N as large a plan takes minutes
- *                              (1e9) or forever (2^53)
+ *                              N from 1 to it (src/plan/plan.c, scan()); N
+ *                              is at most 1e6, but with --batch as large
+ *                              that scan takes about 10 s under ASan
  * `help report` and the like are dropped with them; their help text is a
  * constant.  Everything else is allowed: list, show, help, estimate, scale,
  * capacity, claims, plan, sensitivity, options before any command,
