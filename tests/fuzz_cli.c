@@ -50,6 +50,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
+
 #include "cli/cli.h"
 
 #define MAX_ARGS 48
@@ -103,11 +105,9 @@ static int allowed(const char *a, int *scale)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
+    char *text = fuzz_text(data, size);
     if (!text)
         return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
 
     char *argv[MAX_ARGS + 2];
     int argc = 0;

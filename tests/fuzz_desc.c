@@ -20,18 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
+
 #include "base/units.h"
 #include "spec/hw.h"
 #include "spec/tfm.h"
 #include "spec/wl.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void check(cp_status st, const struct cp_error *err)
-{
-    assert(st == CP_OK || st == CP_EINPUT);
-    assert(st == CP_OK || err->msg[0] != '\0');
-}
 
 /* unit_parse() of text as dimension d, and its value back through
  * unit_format() and unit_format_exact(). */
@@ -70,22 +66,20 @@ static void check_lines(const char *text)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
+    char *text = fuzz_text(data, size);
     if (!text)
         return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
     struct cp_error err = {0};
     struct hw_desc hw;
     struct wl_desc wl;
     const char *sets[] = {"model.hidden=64", "system.power=1 kW"};
-    check(hw_load(text, "fuzz.ini", NULL, 0, &hw, NULL, &err), &err);
+    fuzz_check(hw_load(text, "fuzz.ini", NULL, 0, &hw, NULL, &err), &err);
     cp_status st = wl_load(text, "fuzz.ini", NULL, 0, &wl, NULL, &err);
-    check(st, &err);
+    fuzz_check(st, &err);
     if (st == CP_OK)
         (void)tfm_train_flops(&wl);
-    check(wl_load(text, "fuzz.ini", sets, 1, &wl, NULL, &err), &err);
-    check(hw_load(text, "fuzz.ini", sets + 1, 1, &hw, NULL, &err), &err);
+    fuzz_check(wl_load(text, "fuzz.ini", sets, 1, &wl, NULL, &err), &err);
+    fuzz_check(hw_load(text, "fuzz.ini", sets + 1, 1, &hw, NULL, &err), &err);
     check_lines(text);
     free(text);
     return 0;

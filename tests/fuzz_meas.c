@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
+
 #include "spec/meas.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -43,11 +45,9 @@ static void check_row(const struct meas_row *r)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
+    char *text = fuzz_text(data, size);
     if (!text)
         return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
     struct cp_error err = {0};
     struct meas_list l;
     cp_status st = meas_parse(text, "fuzz.csv", &l, &err);

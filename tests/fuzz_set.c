@@ -30,6 +30,8 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "fuzz.h"
+
 #include "plan/unc.h"
 #include "spec/catalog.h"
 #include "spec/hw.h"
@@ -84,12 +86,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static void check(cp_status st, const struct cp_error *err)
-{
-    assert(st == CP_OK || st == CP_EINPUT);
-    assert(st == CP_OK || err->msg[0] != '\0');
-}
-
 /* v (with its range spread) is a value key k accepts, as desc.c checks. */
 static int valid(const struct desc_key *k, double v)
 {
@@ -132,11 +128,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size == 0)
         return 0;
     const char *hw_text = base_hw[data[0] & 1];
-    char *text = malloc(size);
+    char *text = fuzz_text(data + 1, size - 1);
     if (!text)
         return 0;
-    memcpy(text, data + 1, size - 1);
-    text[size - 1] = '\0';
 
     /* Split off the sets, a line each, up to a "%%" line. */
     const char *hsets[MAX_SETS], *wsets[MAX_SETS], *overlay = NULL;
@@ -163,7 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct desc_src src;
     cp_status st = hw_load_overlay(hw_text, "<built-in>/hw/cs.ini", overlay, "fuzz-overlay.ini",
                                    hsets, nh, &hw, &src, &err);
-    check(st, &err);
+    fuzz_check(st, &err);
     if (st == CP_OK) {
         const char *sec, *name;
         assert(hw_inconsistency(&hw, &sec, &name) == NULL);
@@ -172,13 +166,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             assert(isfinite(hw.mx.tiers.item[i].value) && hw.mx.tiers.item[i].value > 0);
         struct hw_desc drawn;
         gsl_rng_set(rng, 1);
-        check(unc_draw(&hw, &src, rng, &drawn, &err), &err);
+        fuzz_check(unc_draw(&hw, &src, rng, &drawn, &err), &err);
     }
 
     struct wl_desc wl;
     struct desc_src wsrc;
     st = wl_load(base_model, "<built-in>/models/gpt3-175b.ini", wsets, nw, &wl, &wsrc, &err);
-    check(st, &err);
+    fuzz_check(st, &err);
     if (st == CP_OK) {
         check_loaded(&wl_schema, &wl, &wsrc, 0);
         (void)tfm_train_flops(&wl);
