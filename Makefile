@@ -36,7 +36,7 @@ TEST_LIBS := -lcmocka
 B        ?= build
 CORE_SRC := $(wildcard src/base/*.c src/spec/*.c src/model/*.c src/sim/*.c src/plan/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
-DATA     := $(wildcard hw/*.ini models/*.ini reports/*.gp) reports/claims.csv
+DATA     := $(wildcard hw/*.ini models/*.ini reports/*.gp) reports/claims.csv hw/measurements.csv
 TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 
 CORE_OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(CORE_SRC)) $(B)/obj/embedded.o

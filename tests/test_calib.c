@@ -247,16 +247,16 @@ static void add_point(struct setup *s, int m, double n, double b, enum meas_quan
     c->memoryx_bytes = 12e12;
     struct cp_error err = {0};
     assert_ok(cluster_check(c, &err), err);
-    s->p[s->n++] = (struct calib_point){c, q, measure(c, &s->planted, q), 0, 0};
+    s->p[s->n++] = (struct calib_point){c, NULL, q, measure(c, &s->planted, q), 0, 0};
 }
 
 static void fit_keys(struct setup *s, const char *const *names, size_t nkeys,
                      struct calib_result *res)
 {
-    int keys[CALIB_MAX_KEYS];
+    struct calib_spec keys[CALIB_MAX_KEYS];
     for (size_t j = 0; j < nkeys; j++) {
-        keys[j] = param_find(names[j]);
-        assert_true(keys[j] >= 0);
+        keys[j] = (struct calib_spec){.key = param_find(names[j])};
+        assert_true(keys[j].key >= 0);
     }
     struct cp_error err = {0};
     assert_ok(calib_fit(s->p, s->n, keys, nkeys, res, &err), err);
@@ -373,7 +373,10 @@ static void expect_refused(struct setup *s, const int *keys, size_t nkeys, const
 {
     struct calib_result res;
     struct cp_error err = {0};
-    cp_status st = calib_fit(s->p, s->n, keys, nkeys, &res, &err);
+    struct calib_spec spec[CALIB_MAX_KEYS + 1];
+    for (size_t j = 0; j < nkeys && j <= CALIB_MAX_KEYS; j++)
+        spec[j] = (struct calib_spec){.key = keys[j]};
+    cp_status st = calib_fit(s->p, s->n, spec, nkeys, &res, &err);
     if (st != CP_EINPUT || !strstr(err.msg, what)) {
         print_error("status %d, '%s'; wanted '%s'\n", st, err.msg, what);
         fail();

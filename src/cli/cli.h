@@ -31,6 +31,7 @@ enum cli_opt {
     OPT_OUTPUT = 1u << 9,   /* -o */
     OPT_REPORT = 1u << 10,  /* --format --force */
     OPT_SWEEP = 1u << 11,   /* --best --group-by --where -j/--jobs --shard */
+    OPT_VALID = 1u << 12,   /* --tolerance */
 };
 
 struct cli_opts {
@@ -52,6 +53,7 @@ struct cli_opts {
     const char *deadline, *budget, *energy; /* plan targets */
     int allow_sparsity, allow_batch, verbose;
     const char *fit, *output;       /* calibrate */
+    const char *tolerance;          /* validate */
     const char *uncertainty, *seed; /* "" for --uncertainty without a count */
     const char *format;             /* report */
     int force;
@@ -100,6 +102,7 @@ int cmd_simulate(struct cli_opts *o);
 int cmd_crosscheck(struct cli_opts *o);
 int cmd_plan(struct cli_opts *o);
 int cmd_calibrate(struct cli_opts *o);
+int cmd_validate(struct cli_opts *o);
 int cmd_sensitivity(struct cli_opts *o);
 int cmd_report(struct cli_opts *o);
 int cmd_explore(struct cli_opts *o);

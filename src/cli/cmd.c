@@ -118,16 +118,35 @@ const struct cli_cmd cli_cmds[] = {
      "       [--hw-overlay FILE] [--csv] [--data-dir DIR]",
      "fit hardware keys to measured step times, throughputs or speedups",
      "Reads measured points (CSV, format in cerebras-plan(5)): model, system,\n"
-     "systems, the quantity measured (step_time_s, tokens_per_s or speedup\n"
-     "against one system under weak scaling) and its value, and optionally\n"
-     "sparsity, batch, memoryx and source.  Fits the\n"
-     "numeric hardware keys named by --fit by nonlinear least squares on the\n"
+     "systems, the quantity measured (step_time, tokens_per_s, samples_per_s or\n"
+     "speedup against one system under weak scaling) and its value, and\n"
+     "optionally id, sparsity, batch, memoryx, software, unit, source and notes.\n"
+     "Fits the numeric hardware keys named by --fit (SYSTEM:section.key fits\n"
+     "a key on that system's points only) by nonlinear least squares on the\n"
      "relative residuals ln(model / measured), and prints each fitted value with\n"
      "its standard error, every point's residual and the fit's quality.  -o\n"
      "writes the fitted values as an overlay that --hw-overlay applies to any\n"
      "command.  A malformed file is exit status 2 with its line and column; a\n"
      "fit that does not converge is exit status 1 and writes no overlay.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_CALIB | OPT_OUTPUT, 1, 1, cmd_calibrate},
+    {"validate",
+     "validate [FILE...] [--tolerance T] [--fit KEYS] [--set ...] [--hw-overlay FILE] [--csv]\n"
+     "       [--data-dir DIR]",
+     "the model against measured runs: error per point, leave-one-out, per system",
+     "Reads measured runs (default: hw/measurements.csv from the search path,\n"
+     "else the built-in copy; format as for calibrate) and predicts each with\n"
+     "the hardware as loaded (with --set and --hw-overlay), beside the\n"
+     "measurement: error = predicted / measured - 1.  Then leave-one-out: each\n"
+     "point predicted with the fitted constants (--fit, default the ones the\n"
+     "shipped files say were fitted: cs2: and cs3:system.utilization and\n"
+     "system.step_overhead, and system.jitter) refitted on every other point.\n"
+     "Prints the points, then count, median and largest |error| per system and\n"
+     "in all.  --csv: one row per point with the columns id, system, systems,\n"
+     "model, batch, software, quantity, unit, measured, predicted, error,\n"
+     "loo_predicted, loo_error, source (errors as signed fractions).  Exit\n"
+     "status 1 when a point's |error| exceeds --tolerance (default 25 %), the\n"
+     "median |error| exceeds 10 % or the leave-one-out median exceeds 15 %.\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_CALIB | OPT_VALID, 0, CLI_MAX_ARGS, cmd_validate},
     {"sensitivity",
      "sensitivity [-m MODEL] [-s SYSTEM] [-n N] [scenario options] [--set ...] [--csv]\n"
      "       [--data-dir DIR]",

@@ -27,6 +27,7 @@ const char *const est_header[] = {
     "stream_out_s",
     "update_s",
     "exposed_latency_s",
+    "overhead_s",
     "paced_compute_s",
     "paced_stream_in_s",
     "paced_stream_out_s",
@@ -58,6 +59,9 @@ const char *const est_header[] = {
     "batch_ok",
     "stream_balanced",
     "feasible",
+    "activations",
+    "offload_bytes",
+    "act_store_fits",
     "warnings",
 };
 const size_t est_ncols = sizeof est_header / sizeof est_header[0];
@@ -159,6 +163,9 @@ void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,
                          r->batch_ok,     r->stream_balanced, r->feasible};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         put_s(w, flags[i] ? "1" : "0");
+    put_s(w, step_act_name[st->act]);
+    put_n(w, st->act_bytes);
+    put_s(w, r->act_fits ? "1" : "0");
     put_s(w, train_warn_names(r->warnings, w->warn, sizeof w->warn));
     assert(w->k == est_ncols);
 }
@@ -186,8 +193,20 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
     if (st->micro_batches > 1)
         printf(" in %g micro-batches of %s tokens", st->micro_batches,
                unit_format(st->micro_tokens, UNIT_COUNT, b, sizeof b));
-    printf("\nstreams    %s each way (min of system I/O, SwarmX link, MemoryX)\n\n",
+    printf("\nstreams    %s each way (min of system I/O, SwarmX link, MemoryX)\n",
            unit_format(st->stream_bw, UNIT_BYTE_RATE, a, sizeof a));
+    if (st->act == STEP_ACT_OFFLOAD)
+        printf("activations offloaded: %s of block inputs per system per step out and back "
+               "over the system I/O, blocks recomputed\n",
+               unit_format(st->act_bytes, UNIT_BYTES, a, sizeof a));
+    else if (st->act == STEP_ACT_WAFER)
+        printf("activations on the wafer\n");
+    else
+        printf("activations on the wafer, in micro-batches (no activation store)\n");
+    if (st->slowest > 1)
+        printf("jitter     the slowest of %g systems computes %.2f %% longer\n", c->systems,
+               100 * (st->slowest - 1));
+    printf("\n");
 
     printf("step time  %s   bottleneck: %s\n\n", unit_format(st->step_s, UNIT_TIME, a, sizeof a),
            step_res_name[st->bottleneck]);
@@ -208,7 +227,7 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
            unit_format(st->pass_s[TFM_FWD], UNIT_TIME, a, sizeof a),
            unit_format(st->pass_s[TFM_DELTA], UNIT_TIME, b, sizeof b),
            unit_format(st->pass_s[TFM_WGRAD], UNIT_TIME, d, sizeof d));
-    if (s->wl.recompute)
+    if (st->recompute)
         printf(", recompute %s", unit_format(st->recompute_s, UNIT_TIME, e, sizeof e));
     printf("\nlatency    fill %s + drain %s (SwarmX depth %g) + boundary %s (update of one "
            "chunk)\n           - hidden %s (overlap %g of the first layer's backward, %s)\n\n",
@@ -245,10 +264,21 @@ static void print_verdicts(const struct scenario *s, const struct train_result *
              unit_format(c->memoryx_bytes, UNIT_BYTES, b, sizeof b),
              st->flash_fraction > 0 ? "; part on flash" : "");
     out_row(&t, (const char *[]){"memoryx", est_verdict(r->memoryx_fits), why});
-    snprintf(why, sizeof why, "%g sequences per system fit (%s each, SRAM %s)", st->max_seqs,
-             unit_format(r->sram_per_seq, UNIT_BYTES, a, sizeof a),
-             unit_format(s->hw.wse.sram_bytes, UNIT_BYTES, b, sizeof b));
+    if (st->act == STEP_ACT_OFFLOAD)
+        snprintf(why, sizeof why, "working set of one sequence %s vs SRAM %s (activations offloaded)",
+                 unit_format(st->working_per_seq, UNIT_BYTES, a, sizeof a),
+                 unit_format(s->hw.wse.sram_bytes, UNIT_BYTES, b, sizeof b));
+    else
+        snprintf(why, sizeof why, "%g sequences per system fit (%s each, SRAM %s)", st->max_seqs,
+                 unit_format(r->sram_per_seq, UNIT_BYTES, a, sizeof a),
+                 unit_format(s->hw.wse.sram_bytes, UNIT_BYTES, b, sizeof b));
     out_row(&t, (const char *[]){"sram", est_verdict(r->sram_fits), why});
+    if (st->act == STEP_ACT_OFFLOAD) {
+        snprintf(why, sizeof why, "%g sequences' checkpoints fit (%s each, store %s)",
+                 st->store_seqs, unit_format(st->ckpt_per_seq, UNIT_BYTES, a, sizeof a),
+                 unit_format(s->hw.wse.act_store_bytes, UNIT_BYTES, b, sizeof b));
+        out_row(&t, (const char *[]){"act_store", est_verdict(r->act_fits), why});
+    }
     snprintf(why, sizeof why, "%g sequences per system on %g system%s", st->local_seqs, c->systems,
              c->systems == 1 ? "" : "s");
     out_row(&t, (const char *[]){"split", est_verdict(r->split_ok), why});

@@ -185,10 +185,10 @@ static void chart_xy(const struct xp_state *x, int y, int x0, int h, int w, int 
 
 static void chart_breakdown(const struct xp_state *x, int y, int x0, int h, int w)
 {
-    static const char glyph[STEP_NRES] = {'#', '=', '-', 'u', '!'};
+    static const char glyph[STEP_NRES] = {'#', '=', '-', 'u', '!', 'o'};
     const struct xp_curve *cv = &x->curve;
     int rows = h - 1, bw = w - 24;
-    mvprintw(y + h - 1, x0, "# compute  = stream in  - stream out  u update  ! latency");
+    mvprintw(y + h - 1, x0, "# compute = in - out u update ! latency o overhead");
     for (int r = 0; r < rows && r < (int)cv->n; r++) {
         size_t i = cv->n <= (size_t)rows ? (size_t)r : (size_t)r * (cv->n - 1) / (size_t)(rows - 1);
         char a[48];

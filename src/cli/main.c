@@ -65,6 +65,7 @@ enum {
     LONG_ALLOW_BATCH,
     LONG_VERBOSE,
     LONG_FIT,
+    LONG_TOLERANCE,
     LONG_UNCERTAINTY,
     LONG_SEED,
     LONG_FORMAT,
@@ -105,6 +106,7 @@ static const struct option long_opts[] = {
     {"allow-batch", no_argument, NULL, LONG_ALLOW_BATCH},
     {"verbose", no_argument, NULL, LONG_VERBOSE},
     {"fit", required_argument, NULL, LONG_FIT},
+    {"tolerance", required_argument, NULL, LONG_TOLERANCE},
     {"output", required_argument, NULL, 'o'},
     {"uncertainty", optional_argument, NULL, LONG_UNCERTAINTY},
     {"seed", required_argument, NULL, LONG_SEED},
@@ -206,6 +208,8 @@ static unsigned scenario_mask(int ch)
         return OPT_PLAN;
     case LONG_FIT:
         return OPT_CALIB;
+    case LONG_TOLERANCE:
+        return OPT_VALID;
     case 'o':
         return OPT_OUTPUT;
     case LONG_FORMAT:
@@ -307,6 +311,9 @@ static void scenario_option(struct cli_opts *o, int ch, const char *arg)
         break;
     case LONG_FIT:
         o->fit = arg;
+        break;
+    case LONG_TOLERANCE:
+        o->tolerance = arg;
         break;
     case 'o':
         o->output = arg;

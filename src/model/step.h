@@ -1,11 +1,22 @@
 /* step.h - the time of one training step, layer by layer.
  *
  * The model (cerebras-plan(1), MODEL, says it in words):
- *  - Each system takes global_seqs / N sequences.  If their activations do
- *    not fit in SRAM they run as m equal micro-batches (gradient
- *    accumulation); in each micro-batch the weights stream in twice (forward
- *    and backward) and the gradients out once; the update runs once per
- *    step.
+ *  - Each system takes ceil(global_seqs / N) sequences.  Activations:
+ *    - wafer: every activation the backward pass needs, for the whole local
+ *      batch, fits in SRAM beside the stream buffers: one pass per step;
+ *    - offload (the hardware has an activation store, act_store > 0): the
+ *      wafer holds the working set of the layer in flight (one sequence's
+ *      block activations and logits at least); each block's input leaves
+ *      on the system's egress in the forward pass, comes back beside the
+ *      block's weights in the backward pass, and the block is recomputed
+ *      from it.  The local batch runs in one pass unless the store cannot
+ *      hold its checkpoints: then in m micro-batches of what it holds;
+ *    - micro-batches (no store): m micro-batches of what fits in SRAM.
+ *    In each micro-batch the weights stream in twice (forward and
+ *    backward) and the gradients out once; the update runs once per step.
+ *  - Compute of every layer runs at the pace of the slowest of N systems:
+ *    hw_slowest() = 1 + jitter x E[max of N standard normals].
+ *  - A fixed step_overhead per step that nothing overlaps.
  *  - Layers: the embedding, l identical blocks, the logits layer.  The
  *    stream rate is min(system I/O, SwarmX link, MemoryX bandwidth): SwarmX
  *    replicates weights and reduces gradients, so MemoryX moves one copy
@@ -35,13 +46,27 @@ enum step_res {
     STEP_STREAM_OUT,
     STEP_UPDATE,
     STEP_LATENCY,
+    STEP_OVERHEAD,
     STEP_NRES
 };
 extern const char *const step_res_name[STEP_NRES];
 
+/* Where the activations for the backward pass are kept. */
+enum step_act { STEP_ACT_WAFER, STEP_ACT_OFFLOAD, STEP_ACT_MICRO, STEP_NACT };
+extern const char *const step_act_name[STEP_NACT];
+
 struct step_result {
     double local_seqs;          /* sequences per step on the most loaded system: ceil(G / N) */
-    double max_seqs;            /* sequences per system that fit in SRAM          */
+    double max_seqs;            /* sequences per system whose activations fit in SRAM */
+    enum step_act act;          /* where activations live                         */
+    int recompute;              /* blocks recomputed in the backward pass         */
+    int sram_fits;              /* the wafer holds what the placement needs       */
+    int act_fits;               /* the store holds one sequence's checkpoints     */
+    double ckpt_per_seq;        /* offloaded bytes of one sequence (block inputs) */
+    double working_per_seq;     /* SRAM working set of one sequence, one layer    */
+    double store_seqs;          /* sequences whose checkpoints the store holds    */
+    double act_bytes;           /* offloaded per system per step (out, and back)  */
+    double slowest;             /* compute factor of the slowest system           */
     double micro_batches;       /* m                                             */
     double micro_tokens;        /* tokens per system per micro-batch             */
     double stream_bw;           /* bytes/s of the weight and gradient streams     */

@@ -12,6 +12,7 @@
 static const char *const warn_name[] = {
     "memoryx_full",         "sram_full",    "fewer_seqs_than_systems", "matmul_blocked",
     "above_critical_batch", "stream_bound", "state_on_flash",          "gradient_accumulation",
+    "act_store_full",
 };
 
 const char *train_warn_names(unsigned warnings, char *buf, size_t n)
@@ -75,7 +76,8 @@ void train_eval(const struct cluster *c, struct train_result *r)
     r->balance_tokens = balance_tokens(hw, wl, s->stream_bw);
 
     r->memoryx_fits = r->state_bytes <= c->memoryx_bytes;
-    r->sram_fits = s->max_seqs >= 1;
+    r->sram_fits = s->sram_fits;
+    r->act_fits = s->act_fits;
     r->split_ok = c->global_seqs >= c->systems;
     r->matmul_fits = r->matmul_dim <= hw->wse.max_matmul_dim;
     r->batch_ok = r->global_tokens <= r->critical_tokens;
@@ -90,6 +92,7 @@ void train_eval(const struct cluster *c, struct train_result *r)
     w |= r->stream_balanced ? 0 : TW_STREAM;
     w |= s->flash_fraction > 0 ? TW_FLASH : 0;
     w |= s->micro_batches > 1 ? TW_ACCUM : 0;
+    w |= r->act_fits ? 0 : TW_ACT_STORE;
     r->warnings = w;
     r->feasible = !(w & TW_INFEASIBLE);
 }
@@ -137,6 +140,8 @@ const char *train_nonfinite(const struct train_result *r)
         {"cost", r->cost},
         {"SRAM per sequence", r->sram_per_seq},
         {"stream-balance point", r->balance_tokens},
+        {"offloaded activation bytes", st->act_bytes},
+        {"slowest-system factor", st->slowest},
     };
     for (size_t i = 0; i < sizeof fig / sizeof fig[0]; i++)
         if (!isfinite(fig[i].v))

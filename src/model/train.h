@@ -10,13 +10,15 @@
  *    workload's token count is for (from E = E_min (1 + B / B_crit)).
  *  - Power = N x system power + MemoryX power + SwarmX nodes x node power;
  *    energy = power x time; cost = N x hours x price when a price is given.
- *  - Verdicts: MemoryX state fits the tier; at least one sequence per
- *    system fits in SRAM; the largest matmul dimension is within
+ *  - Verdicts: MemoryX state fits the tier; SRAM holds what the activation
+ *    placement needs (step.h); the activation store holds one sequence's
+ *    checkpoints; the largest matmul dimension is within
  *    max_matmul_dim; the global batch is within B_crit; every system has at
  *    least one sequence; the micro-batch reaches the stream-balance point
  *    (where a block's forward pass, the binding one, computes as long as
  *    its weights take to stream in).  The
- *    configuration is infeasible when MemoryX, SRAM or the split fails; the
+ *    configuration is infeasible when MemoryX, SRAM, the activation store or
+ *    the split fails; the
  *    others are warnings. */
 #ifndef CP_TRAIN_H
 #define CP_TRAIN_H
@@ -34,8 +36,9 @@ enum train_warn {
     TW_STREAM = 1u << 5,     /* micro-batch below the stream-balance point  */
     TW_FLASH = 1u << 6,      /* part of the state is on flash               */
     TW_ACCUM = 1u << 7,      /* local batch split into micro-batches        */
+    TW_ACT_STORE = 1u << 8,  /* the activation store cannot hold one sequence */
 };
-#define TW_INFEASIBLE (TW_MEMORYX | TW_SRAM | TW_SPLIT)
+#define TW_INFEASIBLE (TW_MEMORYX | TW_SRAM | TW_SPLIT | TW_ACT_STORE)
 
 struct train_result {
     struct step_result step;
@@ -45,7 +48,7 @@ struct train_result {
     double tokens, steps, time_s, tokens_per_s;
     double power_W, energy_J, cost; /* cost < 0 when no price was given   */
     double sram_per_seq, matmul_dim, balance_tokens;
-    int memoryx_fits, sram_fits, matmul_fits, batch_ok, split_ok, stream_balanced;
+    int memoryx_fits, sram_fits, act_fits, matmul_fits, batch_ok, split_ok, stream_balanced;
     int feasible;
     unsigned warnings; /* enum train_warn */
 };

@@ -47,6 +47,7 @@ struct fit {
     struct calib_point *pts;
     size_t npts, nkeys;
     const struct calib_key *keys;
+    const struct calib_spec *spec;
     int logit[CALIB_MAX_KEYS];
     struct hw_desc *scratch; /* one per point */
 };
@@ -60,6 +61,8 @@ double calib_predict(const struct cluster *c, const struct hw_desc *hw, enum mea
         return r.step.step_s;
     case MEAS_TOKENS_PER_S:
         return r.tokens_per_s;
+    case MEAS_SAMPLES_PER_S:
+        return c->global_seqs / r.step.step_s;
     case MEAS_SPEEDUP: {
         struct cluster one = *c;
         struct train_result r1;
@@ -92,6 +95,8 @@ static int set_keys(struct fit *f, size_t i, const gsl_vector *x)
     struct hw_desc *hw = &f->scratch[i];
     *hw = *f->pts[i].c->hw;
     for (size_t j = 0; j < f->nkeys; j++) {
+        if (!calib_applies(&f->spec[j], &f->pts[i]))
+            continue;
         double v = key_value(f, j, gsl_vector_get(x, j));
         if (!param_valid(hw, f->keys[j].key, v))
             return -1;
@@ -121,22 +126,30 @@ static int residuals(const gsl_vector *x, void *params, gsl_vector *r)
 }
 
 /* Check each key can be fitted and fill res->keys with its start. */
-static cp_status check_keys(const struct calib_point *pts, const int *keys, size_t nkeys,
-                            struct calib_result *res, int *logit, struct cp_error *err)
+static cp_status check_keys(const struct calib_point *pts, size_t npts,
+                            const struct calib_spec *keys, size_t nkeys, struct calib_result *res,
+                            int *logit, struct cp_error *err)
 {
     char name[128], other[128];
     if (nkeys == 0 || nkeys > CALIB_MAX_KEYS)
         return cp_fail(err, CP_EINPUT, "fit 1 to %d keys (not %zu)", CALIB_MAX_KEYS, nkeys);
     for (size_t j = 0; j < nkeys; j++) {
-        int k = keys[j];
+        int k = keys[j].key;
         if (k < 0 || (size_t)k >= hw_schema.nkeys || hw_schema.keys[k].type != DESC_NUM)
             return cp_fail(err, CP_EINPUT, "key %d is not a numeric hardware key", k);
         param_name(k, name, sizeof name);
         for (size_t i = 0; i < j; i++)
-            if (keys[i] == k)
-                return cp_fail(err, CP_EINPUT, "%s is named twice", name);
+            if (keys[i].key == k &&
+                (!keys[i].scope[0] || !keys[j].scope[0] || !strcmp(keys[i].scope, keys[j].scope)))
+                return cp_fail(err, CP_EINPUT, "%s is named twice for the same points", name);
+        size_t first = 0;
+        while (first < npts && !calib_applies(&keys[j], &pts[first]))
+            first++;
+        if (first == npts)
+            return cp_fail(err, CP_EINPUT, "%s:%s: no point is on system %s", keys[j].scope, name,
+                           keys[j].scope);
         unsigned flags = hw_schema.keys[k].flags;
-        double v0 = param_get(pts[0].c->hw, k);
+        double v0 = param_get(pts[first].c->hw, k);
         if (flags & DESC_INTEGER)
             return cp_fail(err, CP_EINPUT,
                            "cannot fit %s: it is a whole number, which least squares cannot fit",
@@ -152,7 +165,7 @@ static cp_status check_keys(const struct calib_point *pts, const int *keys, size
                            "a start between 0 and 1 with --set %s=VALUE",
                            name, param_name(k, other, sizeof other));
         logit[j] = (flags & DESC_AT_MOST_1) != 0;
-        res->keys[j] = (struct calib_key){k, v0, v0, NAN, NULL};
+        res->keys[j] = (struct calib_key){k, keys[j].scope, v0, v0, NAN, NULL};
     }
     return CP_OK;
 }
@@ -311,14 +324,79 @@ out:
     return st;
 }
 
-cp_status calib_fit(struct calib_point *pts, size_t npts, const int *keys, size_t nkeys,
-                    struct calib_result *res, struct cp_error *err)
+cp_status calib_parse_keys(const char *list, struct calib_spec *out, size_t *n,
+                           struct cp_error *err)
+{
+    char buf[1024];
+    *n = 0;
+    if (strlen(list) >= sizeof buf)
+        return cp_fail(err, CP_EINPUT, "the list is longer than %zu bytes", sizeof buf - 1);
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        tok += strspn(tok, " \t");
+        for (size_t len = strlen(tok); len > 0 && strchr(" \t", tok[len - 1]); len--)
+            tok[len - 1] = '\0';
+        struct calib_spec k = {.key = -1};
+        char *colon = strchr(tok, ':');
+        if (colon) {
+            *colon = '\0';
+            if (colon == tok || (size_t)(colon - tok) >= sizeof k.scope)
+                return cp_fail(err, CP_EINPUT, "'%s:%s': the system before ':' is %s", tok,
+                               colon + 1, colon == tok ? "empty" : "too long");
+            snprintf(k.scope, sizeof k.scope, "%s", tok);
+            tok = colon + 1;
+        }
+        k.key = param_find(tok);
+        if (k.key < 0)
+            return cp_fail(err, CP_EINPUT,
+                           "'%s': not a numeric hardware key (section.key, or SYSTEM:section.key; "
+                           "'cerebras-plan show cs3' lists them)",
+                           tok);
+        if (hw_schema.keys[k.key].flags & DESC_INTEGER)
+            return cp_fail(err, CP_EINPUT, "'%s': a whole-number key cannot be fitted", tok);
+        for (size_t j = 0; j < *n; j++)
+            if (out[j].key == k.key && strcmp(out[j].scope, k.scope) == 0)
+                return cp_fail(err, CP_EINPUT, "'%s': named twice", tok);
+        if (*n == CALIB_MAX_KEYS)
+            return cp_fail(err, CP_EINPUT, "more than %d keys", CALIB_MAX_KEYS);
+        out[(*n)++] = k;
+    }
+    if (*n == 0)
+        return cp_fail(err, CP_EINPUT, "'%s': no key named", list);
+    return CP_OK;
+}
+
+const char *calib_key_name(const struct calib_key *k, char *buf, size_t n)
+{
+    char name[128];
+    param_name(k->key, name, sizeof name);
+    snprintf(buf, n, "%s%s%s", k->scope, k->scope[0] ? ":" : "", name);
+    return buf;
+}
+
+int calib_applies(const struct calib_spec *k, const struct calib_point *p)
+{
+    return k->scope[0] == '\0' || (p->system && strcmp(k->scope, p->system) == 0);
+}
+
+void calib_apply(const struct calib_result *res, const struct calib_spec *keys,
+                 const struct calib_point *p, struct hw_desc *out)
+{
+    *out = *p->c->hw;
+    for (size_t j = 0; j < res->nkeys; j++)
+        if (calib_applies(&keys[j], p))
+            *param_ptr(out, keys[j].key) = res->keys[j].fitted;
+}
+
+cp_status calib_fit(struct calib_point *pts, size_t npts, const struct calib_spec *keys,
+                    size_t nkeys, struct calib_result *res, struct cp_error *err)
 {
     *res = (struct calib_result){.nkeys = nkeys, .npoints = npts};
-    struct fit f = {.pts = pts, .npts = npts, .nkeys = nkeys, .keys = res->keys};
+    struct fit f = {.pts = pts, .npts = npts, .nkeys = nkeys, .keys = res->keys, .spec = keys};
     if (npts == 0)
         return cp_fail(err, CP_EINPUT, "no points to fit");
-    cp_status st = check_keys(pts, keys, nkeys, res, f.logit, err);
+    cp_status st = check_keys(pts, npts, keys, nkeys, res, f.logit, err);
     if (st != CP_OK)
         return st;
     if (npts < nkeys)

@@ -5,9 +5,10 @@
  *  - Each point is a configuration (a struct cluster on its own hardware),
  *    a measured quantity (step time, tokens/s or weak-scaling speedup, see
  *    meas.h) and its value.  Its residual is relative: ln(model / measured).
- *  - A fitted key takes one value across all points; each point is
- *    evaluated (param_eval) on a copy of its own hardware with the fitted
- *    keys set.  The starting value is the first point's.
+ *  - A fitted key takes one value across all points (or, scoped to a
+ *    system, across that system's points); each point is evaluated
+ *    (param_eval) on a copy of its own hardware with the keys that apply to
+ *    it set.  The starting value is the first such point's.
  *  - Keys are fitted in a space that keeps them valid: v = v0 e^x for a
  *    positive key, v = 1 / (1 + e^-x) for a fraction (DESC_AT_MOST_1).  A
  *    key whose start is 0, a fraction starting at 1 and a whole-number key
@@ -26,16 +27,28 @@
 
 #define CALIB_MAX_KEYS 16
 
+/* Longest system name a key may be scoped to, with its NUL. */
+#define CALIB_SCOPE_MAX 64
+
 struct calib_point {
     const struct cluster *c; /* as measured; c->hw is its hardware as loaded */
+    const char *system;      /* the system's name as given (cs2): for scoped keys */
     enum meas_quantity quantity;
     double measured; /* SI base units, > 0                                   */
     double before;   /* out: the model on c->hw                              */
     double after;    /* out: the model with the fitted keys                  */
 };
 
+/* A key to fit, on every point or (scope non-empty) only on the points of
+ * one system: "cs2:system.utilization" fits CS-2's utilization alone. */
+struct calib_spec {
+    int key;                     /* hw_schema index                  */
+    char scope[CALIB_SCOPE_MAX]; /* system name, or "" for all points */
+};
+
 struct calib_key {
     int key;            /* hw_schema index                                        */
+    const char *scope;  /* "" or the system it is fitted on (into the spec)    */
     double start;       /* SI, the first point's value                           */
     double fitted;      /* SI                                                     */
     double se;          /* standard error, SI; NAN when it cannot be estimated   */
@@ -54,17 +67,33 @@ struct calib_result {
 
 /* The model's value of quantity q for c evaluated on hardware hw (hw's
  * boundary_overlap unless c->overlap_set): the step time in seconds, the
- * tokens per second, or the weak-scaling speedup against one system running
+ * tokens per second, the sequences per second, or the weak-scaling speedup against one system running
  * c->global_seqs / c->systems sequences. */
 double calib_predict(const struct cluster *c, const struct hw_desc *hw, enum meas_quantity q);
 
-/* Fit the nkeys hw_schema keys to the npts points; fills res and each
+/* "a.b, cs2:c.d" into out (at most CALIB_MAX_KEYS); CP_EINPUT naming the
+ * item for an unknown, whole-number or repeated key or an empty list. */
+cp_status calib_parse_keys(const char *list, struct calib_spec *out, size_t *n,
+                           struct cp_error *err);
+
+/* "cs2:system.utilization" or "system.jitter" for k.  Returns buf. */
+const char *calib_key_name(const struct calib_key *k, char *buf, size_t n);
+
+/* Does key spec k apply to point p? */
+int calib_applies(const struct calib_spec *k, const struct calib_point *p);
+
+/* Fit the nkeys keys to the npts points; fills res and each
  * point's before and after.  CP_OK when the fit ran (res->converged says
  * whether it converged; if not, res holds the best values found);
  * CP_EINPUT with err for a key that cannot be fitted, a repeated key, fewer
  * points than keys, a point the model cannot evaluate, or a solver error;
  * CP_ENOMEM if GSL cannot allocate. */
-cp_status calib_fit(struct calib_point *pts, size_t npts, const int *keys, size_t nkeys,
-                    struct calib_result *res, struct cp_error *err);
+cp_status calib_fit(struct calib_point *pts, size_t npts, const struct calib_spec *keys,
+                    size_t nkeys, struct calib_result *res, struct cp_error *err);
+
+/* Point p's hardware with the fitted keys of res that apply to it set:
+ * *out = *p->c->hw, then each key. */
+void calib_apply(const struct calib_result *res, const struct calib_spec *keys,
+                 const struct calib_point *p, struct hw_desc *out);
 
 #endif

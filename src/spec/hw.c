@@ -1,6 +1,7 @@
 /* hw.c - the hardware description schema and its cross-key checks. */
 #include "hw.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stddef.h>
 
@@ -29,6 +30,12 @@ static const struct desc_key hw_keys[] = {
      0, "largest cluster of this generation that can be built (systems)"},
     {"system", "util_half_tokens", DESC_NUM, UNIT_COUNT, REQ, SYS(util_half_tokens), 0, NULL, 0,
      "tokens per system per pass at which utilization falls to half"},
+    {"system", "step_overhead", DESC_NUM, UNIT_TIME, REQ | DESC_ZERO_OK, SYS(step_overhead_s), 0,
+     NULL, 0, "fixed time per training step that nothing overlaps"},
+    {"system", "jitter", DESC_NUM, UNIT_FRACTION, REQ | DESC_ZERO_OK | DESC_AT_MOST_1, SYS(jitter),
+     0, NULL, 0, "relative standard deviation of one system's compute time (slowest sets pace)"},
+    {"system", "act_store", DESC_NUM, UNIT_BYTES, REQ | DESC_ZERO_OK, SYS(act_store_bytes), 0,
+     NULL, 0, "activation servers' capacity per system for offloaded activations (0: none)"},
     {"memoryx", "capacity", DESC_NUM, UNIT_BYTES, REQ, MX(capacity_bytes), 0, NULL, 0,
      "capacity of the default MemoryX tier"},
     {"memoryx", "dram", DESC_NUM, UNIT_BYTES, REQ, MX(dram_bytes), 0, NULL, 0,
@@ -134,6 +141,18 @@ double hw_util(const struct wse_spec *w, double tokens)
     if (tokens <= 0)
         return 0;
     return w->utilization * tokens / (tokens + w->util_half_tokens);
+}
+
+double hw_order_stat(double rank, double n)
+{
+    if (n <= 1)
+        return 0;
+    return gsl_cdf_ugaussian_Pinv((rank - 0.375) / (n + 0.25));
+}
+
+double hw_slowest(const struct wse_spec *w, double n)
+{
+    return 1 + w->jitter * hw_order_stat(n, n);
 }
 
 double hw_sparse_compute(const struct sp_spec *sp, double sparsity)

@@ -27,6 +27,9 @@ struct wse_spec {
     double max_matmul_dim;   /* largest matmul side held without blocking   */
     double util_half_tokens; /* tokens per system at which utilisation is half */
     double max_systems;      /* largest cluster of this generation           */
+    double step_overhead_s;  /* fixed time per training step, not overlapped  */
+    double jitter;           /* relative std. deviation of a system's compute */
+    double act_store_bytes;  /* activation servers' capacity per system; 0: none */
 };
 
 /* MemoryX: off-wafer store of weights and optimizer state, runs the update. */
@@ -88,6 +91,15 @@ extern const struct desc_schema hw_schema;
 /* Achieved fraction of peak for a pass of tokens tokens on one system:
  * utilization x tokens / (tokens + util_half_tokens); 0 for no tokens. */
 double hw_util(const struct wse_spec *w, double tokens);
+
+/* Expected value of the rank-th smallest of n standard normal draws
+ * (Blom's approximation: Phi^-1((rank - 0.375) / (n + 0.25))); 0 for n = 1. */
+double hw_order_stat(double rank, double n);
+
+/* Compute-time factor of the slowest of n systems whose compute times vary
+ * independently with relative standard deviation jitter: 1 + jitter x
+ * hw_order_stat(n, n).  1 for one system. */
+double hw_slowest(const struct wse_spec *w, double n);
 
 /* Unstructured weight sparsity as the system executes it.  At sparsity 0
  * the dense format is used and every factor is exactly 1.  Above 0, with

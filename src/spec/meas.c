@@ -6,7 +6,10 @@
  * the byte libcsv refused (or, for a quote never closed, at the field that
  * opened it).  Comment and blank lines are skipped here, before libcsv sees
  * them, and only between records, so a quoted field may still hold a line
- * that starts with '#'. */
+ * that starts with '#'.
+ *
+ * Ids are checked for repeats through a small open-addressing hash table of
+ * row numbers, so a file of many rows costs no more than one pass. */
 #include "meas.h"
 
 #include <csv.h>
@@ -20,12 +23,26 @@
 #include "../base/xalloc.h"
 #include "hw.h"
 
-const char *const meas_quantity_name[MEAS_NQUANTITIES] = {"step_time_s", "tokens_per_s", "speedup"};
+const char *const meas_quantity_name[MEAS_NQUANTITIES] = {"step_time_s", "tokens_per_s", "speedup",
+                                                          "samples_per_s"};
+const char *const meas_quantity_unit[MEAS_NQUANTITIES] = {"s", "tokens/s", "x", "samples/s"};
 const char *const meas_col_name[MEAS_NCOLS] = {"model",    "system", "systems", "quantity", "value",
-                                               "sparsity", "batch",  "memoryx", "source"};
+                                               "sparsity", "batch",  "memoryx", "source",   "id",
+                                               "software", "unit",   "notes"};
 
 /* Columns every file must name. */
 #define MEAS_NREQUIRED (MEAS_VALUE + 1)
+
+/* Slots of the id table: a power of two above twice the most rows, so a
+ * probe rarely runs long. */
+#define MEAS_ID_SLOTS (1 << 15)
+_Static_assert(MEAS_ID_SLOTS > 2 * MEAS_MAX_ROWS, "the id table must stay under half full");
+
+/* The bytes that start a UTF-8 continuation byte (10xxxxxx), and the most
+ * a character may have. */
+#define UTF8_CONT_MASK 0xc0
+#define UTF8_CONT_BITS 0x80
+#define UTF8_MAX_CONT 3
 
 struct mparse {
     const char *origin;
@@ -41,7 +58,9 @@ struct mparse {
     /* the header */
     int have_header, header_line, nhdr;
     int hdr[MEAS_NCOLS]; /* field index -> column                   */
+    int has[MEAS_NCOLS]; /* the header names column c               */
     struct meas_pos hdr_at[MEAS_NCOLS];
+    int *id_slot; /* row index + 1 per slot, 0 if free; when has[MEAS_ID] */
     /* the record being read */
     int nfield;
     int too_long[MEAS_NCOLS];
@@ -65,19 +84,34 @@ static cp_status fail_at(struct mparse *p, struct meas_pos at, const char *fmt, 
     return p->st;
 }
 
+/* names[0..n) as "a, b and c" (conj "and") in buf, cut to fit. */
+static const char *name_list(const char *const *names, int n, const char *conj, char *buf,
+                             size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && used < size; i++) {
+        const char *sep = i == 0 ? "" : i < n - 1 ? ", " : conj;
+        int k = snprintf(buf + used, size - used, "%s%s", sep, names[i]);
+        if (k < 0)
+            break;
+        used += (size_t)k;
+    }
+    return buf;
+}
+
 /* ---- header ---- */
 
 static void header_field(struct mparse *p, const char *name, struct meas_pos at)
 {
+    char cols[512];
     int c;
     for (c = 0; c < MEAS_NCOLS; c++)
         if (strcmp(name, meas_col_name[c]) == 0)
             break;
     if (c == MEAS_NCOLS) {
-        fail_at(p, at,
-                "unknown column '%.64s' (columns: model, system, systems, quantity, value, "
-                "sparsity, batch, memoryx, source)",
-                name);
+        fail_at(p, at, "unknown column '%.64s' (columns: %s)", name,
+                name_list(meas_col_name, MEAS_NCOLS, " and ", cols, sizeof cols));
         return;
     }
     for (int i = 0; i < p->nhdr; i++)
@@ -91,17 +125,20 @@ static void header_field(struct mparse *p, const char *name, struct meas_pos at)
 
 static void header_end(struct mparse *p)
 {
-    int seen[MEAS_NCOLS] = {0};
+    char cols[512];
     for (int i = 0; i < p->nhdr; i++)
-        seen[p->hdr[i]] = 1;
+        p->has[p->hdr[i]] = 1;
     for (int c = 0; c < MEAS_NREQUIRED; c++)
-        if (!seen[c]) {
+        if (!p->has[c]) {
             fail_at(p, (struct meas_pos){p->header_line, 0},
-                    "header: missing column '%s' (model, system, systems, quantity and value "
-                    "are required)",
-                    meas_col_name[c]);
+                    "header: missing column '%s' (%s are required)", meas_col_name[c],
+                    name_list(meas_col_name, MEAS_NREQUIRED, " and ", cols, sizeof cols));
             return;
         }
+    if (p->has[MEAS_ID]) {
+        p->id_slot = xmalloc(MEAS_ID_SLOTS * sizeof *p->id_slot);
+        memset(p->id_slot, 0, MEAS_ID_SLOTS * sizeof *p->id_slot);
+    }
     p->have_header = 1;
 }
 
@@ -174,24 +211,83 @@ static cp_status value_cell(struct mparse *p, struct meas_row *r)
 static cp_status quantity_cell(struct mparse *p, struct meas_row *r)
 {
     const char *q = p->cell[MEAS_QUANTITY];
+    char names[256];
     for (int i = 0; i < MEAS_NQUANTITIES; i++)
         if (strcmp(q, meas_quantity_name[i]) == 0) {
             r->quantity = (enum meas_quantity)i;
             return CP_OK;
         }
-    return cell_fail(p, MEAS_QUANTITY,
-                     "'%.64s' is not a quantity (step_time_s, tokens_per_s or speedup)", q);
+    return cell_fail(p, MEAS_QUANTITY, "'%.64s' is not a quantity (%s)", q,
+                     name_list(meas_quantity_name, MEAS_NQUANTITIES, " or ", names, sizeof names));
+}
+
+/* The unit cell, if not empty, names the unit of the row's quantity. */
+static cp_status unit_cell(struct mparse *p, const struct meas_row *r)
+{
+    const char *u = p->cell[MEAS_UNIT], *want = meas_quantity_unit[r->quantity];
+    if (p->too_long[MEAS_UNIT])
+        return cell_fail(p, MEAS_UNIT, "longer than %d bytes", MEAS_TEXT_MAX - 1);
+    if (u[0] == '\0' || strcmp(u, want) == 0)
+        return CP_OK;
+    return cell_fail(p, MEAS_UNIT, "'%.64s' is not the unit of %s, which is '%s'", u,
+                     meas_quantity_name[r->quantity], want);
+}
+
+/* ---- ids ---- */
+
+/* FNV-1a, 32 bits: offset basis and prime. */
+#define FNV_BASIS 2166136261u
+#define FNV_PRIME 16777619u
+
+static unsigned id_hash(const char *s)
+{
+    unsigned h = FNV_BASIS;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * FNV_PRIME;
+    return h;
+}
+
+/* The slot that holds id, or the free slot where it would go. */
+static int *id_find(const struct mparse *p, const char *id)
+{
+    unsigned i = id_hash(id) & (MEAS_ID_SLOTS - 1);
+    while (p->id_slot[i] && strcmp(p->out->rows[p->id_slot[i] - 1].id, id) != 0)
+        i = (i + 1) & (MEAS_ID_SLOTS - 1);
+    return &p->id_slot[i];
+}
+
+/* When the file has ids, the row's is not empty and not seen before. */
+static cp_status id_cell(struct mparse *p, struct meas_row *r)
+{
+    if (!p->has[MEAS_ID])
+        return CP_OK;
+    if (p->too_long[MEAS_ID])
+        return cell_fail(p, MEAS_ID, "longer than %d bytes", MEAS_TEXT_MAX - 1);
+    if (p->cell[MEAS_ID][0] == '\0')
+        return cell_fail(p, MEAS_ID,
+                         "empty; every measurement needs an id when the file has an "
+                         "id column");
+    const int *slot = id_find(p, p->cell[MEAS_ID]);
+    if (*slot)
+        return cell_fail(p, MEAS_ID, "'%.64s' is already the id of the measurement on line %d",
+                         p->cell[MEAS_ID], p->out->rows[*slot - 1].line);
+    memcpy(r->id, p->cell[MEAS_ID], MEAS_TEXT_MAX);
+    return CP_OK;
 }
 
 static cp_status row_parse(struct mparse *p, struct meas_row *r)
 {
     memcpy(r->at, p->at, sizeof r->at);
-    if (text_cell(p, MEAS_MODEL, 1, r->model) || text_cell(p, MEAS_SYSTEM, 1, r->system) ||
-        text_cell(p, MEAS_MEMORYX, 0, r->memoryx) ||
+    if (id_cell(p, r) || text_cell(p, MEAS_MODEL, 1, r->model) ||
+        text_cell(p, MEAS_SYSTEM, 1, r->system) || text_cell(p, MEAS_MEMORYX, 0, r->memoryx) ||
+        text_cell(p, MEAS_SOFTWARE, 0, r->software) ||
         whole_cell(p, MEAS_SYSTEMS, 1, "systems", &r->systems) || quantity_cell(p, r) ||
-        value_cell(p, r) || num_cell(p, MEAS_SPARSITY, UNIT_FRACTION, 0, &r->sparsity) ||
+        unit_cell(p, r) || value_cell(p, r) ||
+        num_cell(p, MEAS_SPARSITY, UNIT_FRACTION, 0, &r->sparsity) ||
         whole_cell(p, MEAS_BATCH, 0, "sequences", &r->batch))
         return p->st;
+    /* the source is kept as far as it fits (on_field cut it) */
+    memcpy(r->source, p->cell[MEAS_SOURCE], MEAS_TEXT_MAX);
     if (!(r->sparsity >= 0 && r->sparsity <= HW_MAX_SPARSITY))
         return cell_fail(p, MEAS_SPARSITY, "'%s' is outside 0 to %g", p->cell[MEAS_SPARSITY],
                          HW_MAX_SPARSITY);
@@ -217,9 +313,25 @@ static void record_end(struct mparse *p)
         p->out->rows = xrealloc(p->out->rows, p->cap * sizeof *p->out->rows);
     }
     p->out->rows[p->out->n++] = r;
+    if (p->id_slot)
+        *id_find(p, r.id) = (int)p->out->n;
 }
 
 /* ---- libcsv callbacks ---- */
+
+/* How many of the first n bytes of s (which has more) to keep so the cut
+ * does not split a UTF-8 character: s[n] continuing a character moves the
+ * cut back to that character's first byte. */
+static size_t utf8_cut(const char *s, size_t n)
+{
+    size_t k = n;
+    while (k > 0 && n - k < UTF8_MAX_CONT &&
+           ((unsigned char)s[k] & UTF8_CONT_MASK) == UTF8_CONT_BITS)
+        k--;
+    if (((unsigned char)s[k] & UTF8_CONT_MASK) == UTF8_CONT_BITS)
+        return n; /* not UTF-8 after all: cut where the room ends */
+    return k;
+}
 
 static void on_field(void *data, size_t len, void *p_)
 {
@@ -248,7 +360,9 @@ static void on_field(void *data, size_t len, void *p_)
     int c = p->hdr[i];
     p->at[c] = at;
     p->too_long[c] = len >= MEAS_TEXT_MAX;
-    snprintf(p->cell[c], MEAS_TEXT_MAX, "%.*s", (int)(len < MEAS_TEXT_MAX ? len : 0), s);
+    size_t keep = p->too_long[c] ? utf8_cut(s, MEAS_TEXT_MAX - 1) : len;
+    memcpy(p->cell[c], s, keep);
+    p->cell[c][keep] = '\0';
 }
 
 static void on_record(int term, void *p_)
@@ -372,10 +486,14 @@ cp_status meas_parse(const char *text, const char *origin, struct meas_list *out
     size_t i = strncmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0; /* a UTF-8 byte-order mark */
     feed_all(&p, &csv, text, i, len);
     csv_free(&csv);
+    free(p.id_slot);
+    char req[256], opt[256];
     if (p.st == CP_OK && !p.have_header)
         fail_at(&p, (struct meas_pos){1, 0},
-                "no header row (expected one naming the columns model, system, systems, "
-                "quantity, value and any of sparsity, batch, memoryx, source)");
+                "no header row (expected one naming the columns %s and any of %s)",
+                name_list(meas_col_name, MEAS_NREQUIRED, ", ", req, sizeof req),
+                name_list(meas_col_name + MEAS_NREQUIRED, MEAS_NCOLS - MEAS_NREQUIRED, ", ", opt,
+                          sizeof opt));
     else if (p.st == CP_OK && out->n == 0)
         fail_at(&p, (struct meas_pos){p.header_line, 0},
                 "no measurements after the header (one row per measured point)");

@@ -6,8 +6,11 @@
  * Columns: model, system, systems, quantity and value are required;
  * sparsity (default 0), batch (global, sequences; default the model's),
  * memoryx (tier name or capacity; default the smallest tier that holds the
- * model) and source (free text, ignored) are optional.  Lines that are
- * empty, blank or start with '#' (between records) are comments.
+ * model), id (a name for the row, unique and not empty when the column is
+ * there), software (the release that ran it), unit (the quantity's unit,
+ * checked against it), source (where it was published; kept, cut to fit)
+ * and notes (free text, not read) are optional.  Lines that are empty,
+ * blank or start with '#' (between records) are comments.
  *
  * The reader does no I/O and never exits: it turns text into rows of
  * strings and SI numbers, each cell with its line and byte column, and
@@ -22,13 +25,17 @@
 #include "../base/status.h"
 
 enum meas_quantity {
-    MEAS_STEP_TIME,    /* step_time_s: seconds per training step            */
-    MEAS_TOKENS_PER_S, /* tokens_per_s: training tokens per second           */
-    MEAS_SPEEDUP,      /* speedup: tokens/s on N systems over one system
-                          running batch / N sequences (weak scaling)         */
+    MEAS_STEP_TIME,     /* step_time_s: seconds per training step            */
+    MEAS_TOKENS_PER_S,  /* tokens_per_s: training tokens per second           */
+    MEAS_SPEEDUP,       /* speedup: tokens/s on N systems over one system
+                           running batch / N sequences (weak scaling)         */
+    MEAS_SAMPLES_PER_S, /* samples_per_s: training sequences per second      */
     MEAS_NQUANTITIES
 };
 extern const char *const meas_quantity_name[MEAS_NQUANTITIES];
+/* The unit a file's unit column must give for each quantity ("s",
+ * "tokens/s", "x", "samples/s"). */
+extern const char *const meas_quantity_unit[MEAS_NQUANTITIES];
 
 enum meas_col {
     MEAS_MODEL,
@@ -40,6 +47,10 @@ enum meas_col {
     MEAS_BATCH,
     MEAS_MEMORYX,
     MEAS_SOURCE,
+    MEAS_ID,
+    MEAS_SOFTWARE,
+    MEAS_UNIT,
+    MEAS_NOTES,
     MEAS_NCOLS
 };
 extern const char *const meas_col_name[MEAS_NCOLS];
@@ -60,11 +71,15 @@ struct meas_row {
     char model[MEAS_TEXT_MAX];      /* a name or path, as for -m            */
     char system[MEAS_TEXT_MAX];     /* as for -s                            */
     char memoryx[MEAS_TEXT_MAX];    /* as for --memoryx; "" for the default */
+    char id[MEAS_TEXT_MAX];         /* "" when the file has no id column    */
+    char software[MEAS_TEXT_MAX];   /* the release that ran it, or ""       */
+    char source[MEAS_TEXT_MAX];     /* where published, or ""; a longer
+                                       cell is cut at a UTF-8 character     */
     double systems;                 /* N, whole, >= 1                       */
     double sparsity;                /* fraction, 0 <= s < 1                 */
     double batch;                   /* global sequences, whole; 0: default  */
     enum meas_quantity quantity;
-    double value; /* SI base units (seconds, tokens/s, a ratio); > 0 */
+    double value; /* SI base units (seconds, tokens/s, a ratio, sequences/s); > 0 */
 };
 
 struct meas_list {
@@ -75,7 +90,8 @@ struct meas_list {
 /* Parse text (NUL-terminated) named origin into out.  CP_OK with at least
  * one row; CP_EINPUT with err naming origin, line and column (malformed
  * CSV, an unknown, repeated or missing column, a field too many or too
- * few, a bad number, an unknown quantity, no rows, a file too large);
+ * few, a bad number, an unknown quantity, a unit that is not the
+ * quantity's, an empty or repeated id, no rows, a file too large);
  * CP_ENOMEM if the parser cannot start.  On failure out is empty. */
 cp_status meas_parse(const char *text, const char *origin, struct meas_list *out,
                      struct cp_error *err);

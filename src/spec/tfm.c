@@ -77,7 +77,7 @@ double tfm_block_flops(const struct wl_desc *w, enum tfm_pass pass)
 double tfm_logits_flops(const struct wl_desc *w, enum tfm_pass pass)
 {
     (void)pass; /* forward, delta and weight gradient are one matmul each */
-    return 2.0 * w->hidden * w->vocab;
+    return 2.0 * w->hidden * w->vocab * w->predictions / w->seq_len;
 }
 
 double tfm_fwd_flops_per_token(const struct wl_desc *w)
@@ -154,6 +154,16 @@ double tfm_sram_per_seq(const struct wl_desc *wl)
 {
     double kept = wl->layers * tfm_act_bytes_per_seq_block(wl, wl->recompute);
     double working = wl->recompute ? tfm_act_bytes_per_seq_block(wl, 0) : 0;
-    double logits = wl->seq_len * wl->vocab * wl->act_bytes;
+    double logits = wl->predictions * wl->vocab * wl->act_bytes;
     return kept + working + logits;
+}
+
+double tfm_ckpt_bytes_per_seq(const struct wl_desc *wl)
+{
+    return wl->layers * tfm_act_bytes_per_seq_block(wl, 1);
+}
+
+double tfm_working_bytes_per_seq(const struct wl_desc *wl)
+{
+    return tfm_act_bytes_per_seq_block(wl, 0) + wl->predictions * wl->vocab * wl->act_bytes;
 }

@@ -11,7 +11,10 @@
  *  - A matmul of an m-vector by an m x n matrix is 2mn FLOP.  Per token and
  *    per block the forward pass is 2 x (block matrix weights) plus 4 x seq_len
  *    x hidden for attention scores and values (full, unmasked attention, as
- *    in Narayanan et al. 2021); logits add 2 x hidden x vocab.  The delta
+ *    in Narayanan et al. 2021); logits add 2 x hidden x vocab on each
+ *    predicted position (predictions of seq_len: a masked-LM head runs
+ *    on the masked positions only, so per token of the sequence it is
+ *    2 x hidden x vocab x predictions / seq_len).  The delta
  *    (activation-gradient) pass costs the same matmul FLOPs plus twice the
  *    attention term; the weight-gradient pass costs the matmul FLOPs again.
  *    Training is therefore 3 x forward; recompute adds one more forward pass
@@ -57,6 +60,15 @@ double tfm_act_bytes_per_seq_block(const struct wl_desc *w, int recompute);
  * for every block (only block inputs with recompute, plus one block's full
  * working set while it is recomputed) and the logits. */
 double tfm_sram_per_seq(const struct wl_desc *w);
+
+/* Offloaded activations of one sequence: every block's input (the
+ * checkpoint its backward pass recomputes the block from). */
+double tfm_ckpt_bytes_per_seq(const struct wl_desc *w);
+
+/* Working set of one sequence in the layer in flight: one block's full
+ * activations (without recompute) or the logits, whichever the wafer holds
+ * at once; taken as their sum. */
+double tfm_working_bytes_per_seq(const struct wl_desc *w);
 
 /* Bytes for the whole model at the workload's precisions. */
 double tfm_weight_bytes(const struct wl_desc *w);    /* streamed weights     */

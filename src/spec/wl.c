@@ -27,6 +27,8 @@ static const struct desc_key wl_keys[] = {
      "global batch in sequences"},
     {"model", "ffn", DESC_NUM, UNIT_COUNT, INT, F(ffn), 0, NULL, 0,
      "FFN inner size (default 4 x hidden)"},
+    {"model", "predictions", DESC_NUM, UNIT_COUNT, INT, F(predictions), 0, NULL, 0,
+     "positions per sequence the logits layer runs on (masked-LM heads; default seq_len)"},
     {"model", "kv_heads", DESC_NUM, UNIT_COUNT, INT, F(kv_heads), 0, NULL, 0,
      "key/value heads for grouped-query attention (default heads)"},
     {"model", "gated_ffn", DESC_BOOL, UNIT_COUNT, 0, F(gated_ffn), 0, NULL, 0,
@@ -95,6 +97,10 @@ static cp_status wl_check(const struct wl_desc *w, const struct desc_src *src, s
         return desc_key_error(&wl_schema, src, "model", "kv_heads", err,
                               "%.0f key/value heads do not divide %.0f heads", w->kv_heads,
                               w->heads);
+    if (w->predictions > w->seq_len)
+        return desc_key_error(&wl_schema, src, "model", "predictions", err,
+                              "%.0f predicted positions exceed seq_len %.0f", w->predictions,
+                              w->seq_len);
     return wl_check_finite(w, src, err);
 }
 
@@ -117,5 +123,7 @@ cp_status wl_load(const char *text, const char *origin, const char *const *sets,
         wl->ffn = 4 * wl->hidden;
     if (wl->kv_heads == 0)
         wl->kv_heads = wl->heads;
+    if (wl->predictions == 0)
+        wl->predictions = wl->seq_len;
     return wl_check(wl, src, err);
 }
