@@ -195,8 +195,12 @@ t192=$(csv_col "$T/out" time_to_train_s)
 run estimate -n 16 --csv
 t16=$(csv_col "$T/out" time_to_train_s)
 awk -v a="$t16" -v b="$t192" 'BEGIN{exit !(b < a && b > a / 12)}' && ok "192 systems train faster than 16, by less than 12x" || nok "192 systems train faster than 16, by less than 12x" "$t16 $t192"
-run estimate -m 120t --csv
+run estimate -m 120t --set 'system.act_store=0 B' --csv
 [ "$rc" -eq 1 ] && [ "$(csv_col "$T/out" sram_fits)" = 0 ] && ok "infeasible estimate exits 1 with its verdict" || nok "infeasible estimate exits 1 with its verdict" "rc $rc"
+run estimate -m 120t --set 'system.act_store=100 GB' --csv
+[ "$rc" -eq 1 ] && [ "$(csv_col "$T/out" act_store_fits)" = 0 ] && grep -q act_store_full "$T/out" && ok "a store that holds no sequence's checkpoints is infeasible" || nok "a store that holds no sequence's checkpoints is infeasible" "rc $rc"
+run estimate -m 120t --csv
+[ "$(csv_col "$T/out" activations)" = offload ] && [ "$(csv_col "$T/out" sram_fits)" = 1 ] && ok "120 T offloads its activations; one sequence's working set fits" || nok "120 T offloads its activations; one sequence's working set fits" "rc $rc"
 run estimate -m 120t -s cs2 --memoryx 4TB
 [ "$rc" -eq 1 ] && grep -q "^memoryx  *fails" "$T/out" && ok "a tier too small fails the memoryx verdict" || nok "a tier too small fails the memoryx verdict"
 run estimate --sparsity 0 --csv

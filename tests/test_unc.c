@@ -93,12 +93,16 @@ static const char *const compute_bound[] = {
     "system.io_bandwidth=150 PB/s",  "swarmx.link_bandwidth=150 PB/s",
     "memoryx.bandwidth=150 PB/s",    "memoryx.update_flops=1 EFLOP/s",
     "memoryx.dram_bandwidth=3 EB/s", "swarmx.hop_latency=1 ns",
+    "system.step_overhead=0 s",
 };
 
 /* MemoryX alone sets the stream rate (system I/O and the links are twice
  * as fast); with one sequence per step the streams set the pace. */
 static const char *const mx_bound[] = {"system.io_bandwidth=300 GB/s",
-                                       "swarmx.link_bandwidth=300 GB/s"};
+                                       "swarmx.link_bandwidth=300 GB/s", "system.step_overhead=0 s"};
+
+/* The shipped file with no fixed cost per step, so time follows the streams. */
+static const char *const no_overhead[] = {"system.step_overhead=0 s"};
 
 /* ---- unc ---- */
 
@@ -201,8 +205,12 @@ static void test_unc_bands_ordered(void **state)
 static void test_unc_uniform_transform(void **state)
 {
     (void)state;
+    enum { NB = sizeof compute_bound / sizeof compute_bound[0] };
+    const char *sets[NB + 1];
+    memcpy(sets, compute_bound, sizeof compute_bound);
+    sets[NB] = "system.utilization=0.5";
     static struct fix f;
-    fix_load(&f, "cs2", compute_bound, 6, "gpt3-175b", 1, 0);
+    fix_load(&f, "cs2", sets, NB + 1, "gpt3-175b", 1, 0);
     no_ranges(&f.src);
     int k = key("system.utilization");
     double u0 = 0.5, s = 0.2;
@@ -315,7 +323,7 @@ static void test_sens_compute_bound(void **state)
 {
     (void)state;
     static struct fix f;
-    fix_load(&f, "cs2", compute_bound, 6, "gpt3-175b", 1, 0);
+    fix_load(&f, "cs2", compute_bound, 7, "gpt3-175b", 1, 0);
     struct sens_row rows[DESC_MAX_KEYS];
     size_t n = sens_run(&f.c, &f.src, rows);
     const struct sens_row *p = find_row(rows, n, "system.peak_flops");
@@ -338,7 +346,7 @@ static void test_sens_stream_bound(void **state)
 {
     (void)state;
     static struct fix f;
-    fix_load(&f, "cs2", mx_bound, 2, "gpt3-175b", 1, 1);
+    fix_load(&f, "cs2", mx_bound, 3, "gpt3-175b", 1, 1);
     struct sens_row rows[DESC_MAX_KEYS];
     size_t n = sens_run(&f.c, &f.src, rows);
     const struct sens_row *m = find_row(rows, n, "memoryx.bandwidth");
@@ -356,7 +364,7 @@ static void test_sens_kink(void **state)
 {
     (void)state;
     static struct fix f;
-    fix_load(&f, "cs2", NULL, 0, "gpt3-175b", 1, 1);
+    fix_load(&f, "cs2", no_overhead, 1, "gpt3-175b", 1, 1);
     struct sens_row rows[DESC_MAX_KEYS];
     size_t n = sens_run(&f.c, &f.src, rows);
     const struct sens_row *m = find_row(rows, n, "memoryx.bandwidth");
@@ -448,12 +456,13 @@ static void test_sens_whole_number(void **state)
 static void test_sens_one_sided(void **state)
 {
     (void)state;
-    const char *sets[8];
+    enum { NB = sizeof compute_bound / sizeof compute_bound[0] };
+    const char *sets[NB + 2];
     memcpy(sets, compute_bound, sizeof compute_bound);
-    sets[6] = "system.utilization=1";
-    sets[7] = "sparsity.overhead=0.995";
+    sets[NB] = "system.utilization=1";
+    sets[NB + 1] = "sparsity.overhead=0.995";
     static struct fix f;
-    fix_load(&f, "cs2", sets, 8, "gpt3-175b", 1, 0);
+    fix_load(&f, "cs2", sets, NB + 2, "gpt3-175b", 1, 0);
     f.c.sparsity = 0.5;
     struct sens_row rows[DESC_MAX_KEYS];
     size_t n = sens_run(&f.c, &f.src, rows);

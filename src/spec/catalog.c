@@ -183,11 +183,18 @@ static cp_status try_dir(const char *dir, enum cat_kind k, const char *name, str
     return st;
 }
 
+/* A built-in file that is a description (its ".ini" was dropped from the
+ * name), not a data file kept beside them (hw/measurements.csv). */
+static int embedded_is_desc(const struct cat_embedded *e, enum cat_kind k)
+{
+    return strcmp(e->kind, kind_dir(k)) == 0 && strchr(e->name, '.') == NULL;
+}
+
 static cp_status try_embedded(enum cat_kind k, const char *name, struct cat_entry *out)
 {
     for (size_t i = 0; i < cat_nembedded; i++) {
         const struct cat_embedded *e = &cat_embedded[i];
-        if (strcmp(e->kind, kind_dir(k)) != 0 || strcmp(e->name, name) != 0)
+        if (!embedded_is_desc(e, k) || strcmp(e->name, name) != 0)
             continue;
         out->kind = k;
         out->text = xstrdup(e->text);
@@ -339,7 +346,7 @@ cp_status cat_list(const struct cat_dirs *d, enum cat_kind want, struct cat_list
             list_dir(d->dir[i], k, out, &cap);
         for (size_t i = 0; i < cat_nembedded; i++) {
             char origin[CAT_ORIGIN_MAX];
-            if (strcmp(cat_embedded[i].kind, kind_dir(k)) != 0)
+            if (!embedded_is_desc(&cat_embedded[i], k))
                 continue;
             snprintf(origin, sizeof origin, "<built-in>/%s/%s.ini", cat_embedded[i].kind,
                      cat_embedded[i].name);

@@ -38,8 +38,8 @@ const char *const meas_col_name[MEAS_NCOLS] = {"model",    "system", "systems", 
 #define MEAS_ID_SLOTS (1 << 15)
 _Static_assert(MEAS_ID_SLOTS > 2 * MEAS_MAX_ROWS, "the id table must stay under half full");
 
-/* The bytes that start a UTF-8 continuation byte (10xxxxxx), and the most
- * a character may have. */
+/* A UTF-8 continuation byte is 10xxxxxx: its top two bits (the mask) are
+ * 10 (the bits); a character has at most three of them. */
 #define UTF8_CONT_MASK 0xc0
 #define UTF8_CONT_BITS 0x80
 #define UTF8_MAX_CONT 3
