@@ -348,16 +348,23 @@ int cmd_validate(struct cli_opts *o)
         rc = cli_error("validate: --fit %s", err.msg);
     if (rc < 0)
         rc = load(v);
+    /* A key no point depends on: dropped from the default list (a file of
+     * one generation's runs), an error when --fit names it. */
+    size_t kept = 0;
     for (size_t j = 0; rc < 0 && j < v->nkeys; j++) {
         int seen = 0;
         for (size_t i = 0; i < v->n && !seen; i++)
             seen = calib_applies(&v->keys[j], &v->all[i]);
         char name[128];
         struct calib_key k = {.key = v->keys[j].key, .scope = v->keys[j].scope};
-        if (!seen)
+        if (seen)
+            v->keys[kept++] = v->keys[j];
+        else if (o->fit)
             rc = cli_error("validate: --fit %s: no point is on system %s",
                            calib_key_name(&k, name, sizeof name), v->keys[j].scope);
     }
+    if (rc < 0)
+        v->nkeys = kept;
     if (rc < 0) {
         for (size_t i = 0; i < v->n; i++) {
             struct vpoint *q = &v->pt[i];
