@@ -243,7 +243,7 @@ install: $(BIN)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/cerebras-plan
 	install -m 644 man/cerebras-plan.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/cerebras-plan.5 $(DESTDIR)$(MANDIR)/man5/
-	install -m 644 hw/*.ini $(DESTDIR)$(DATADIR)/hw/
+	install -m 644 hw/*.ini hw/measurements.csv $(DESTDIR)$(DATADIR)/hw/
 	install -m 644 hw/calibration/*.csv $(DESTDIR)$(DATADIR)/hw/calibration/
 	install -m 644 models/*.ini $(DESTDIR)$(DATADIR)/models/
 	install -m 644 reports/claims.csv reports/*.gp $(DESTDIR)$(DATADIR)/reports/

@@ -442,15 +442,21 @@ static void test_list_builtin(void **state)
     struct cat_list l;
     struct cp_error err = {0};
     assert_ok(cat_list(&none, CAT_ANY, &l, &err), err);
-    static const char *const want[] = {"100t",    "10t",        "120t",        "24t", "gpt3-175b",
-                                       "gpt3-xl", "llama2-70b", "megatron-1t", "cs2", "cs3"};
+    /* models first, then hardware, each in byte order ('-' sorts before
+     * the digits, so llama-7b comes before llama2-70b) */
+    static const char *const want[] = {
+        "100t",      "10t",      "120t",       "24t",       "bert-large",
+        "gpt2-small", "gpt3-175b", "gpt3-xl",   "gptj-6b",   "llama-7b",
+        "llama2-70b", "llama2-7b", "megatron-1t", "cs2",      "cs3"};
+    const size_t nmodels = 13;
     assert_int_equal(l.n, NELEM(want));
     for (size_t i = 0; i < l.n; i++) {
         assert_string_equal(l.items[i].name, want[i]);
-        assert_int_equal(l.items[i].kind, i < 8 ? CAT_MODEL : CAT_HW);
+        assert_int_equal(l.items[i].kind, i < nmodels ? CAT_MODEL : CAT_HW);
         assert_null(l.items[i].text);
         char origin[128];
-        snprintf(origin, sizeof origin, "<built-in>/%s/%s.ini", i < 8 ? "models" : "hw", want[i]);
+        snprintf(origin, sizeof origin, "<built-in>/%s/%s.ini", i < nmodels ? "models" : "hw",
+                 want[i]);
         assert_string_equal(l.items[i].origin, origin);
     }
     cat_list_free(&l);
@@ -458,16 +464,24 @@ static void test_list_builtin(void **state)
     assert_null(l.items);
 
     assert_ok(cat_list(&none, CAT_MODEL, &l, &err), err);
-    assert_int_equal(l.n, 8);
+    assert_int_equal(l.n, nmodels);
     cat_list_free(&l);
     assert_ok(cat_list(&none, CAT_HW, &l, &err), err);
     assert_int_equal(l.n, 2);
     assert_string_equal(l.items[0].name, "cs2");
     assert_string_equal(l.items[1].name, "cs3");
     cat_list_free(&l);
-    /* everything listed is also embedded, and so are reports/claims.csv
-     * and the six gnuplot scripts of the report */
-    assert_int_equal(cat_nembedded, 17);
+    /* everything listed is also embedded, and so are reports/claims.csv,
+     * the six gnuplot scripts of the report and hw/measurements.csv (a data
+     * file beside the descriptions, which the listing leaves out) */
+    assert_int_equal(cat_nembedded, NELEM(want) + 1 + 6 + 1);
+    struct cat_entry meas;
+    assert_ok(cat_find_data(&none, "hw", "measurements.csv", &meas, &err), err);
+    assert_string_equal(meas.origin, "<built-in>/hw/measurements.csv");
+    cat_entry_free(&meas);
+    /* ...and it is not a description that can be named */
+    struct cat_entry e;
+    assert_int_equal(cat_resolve(&none, "measurements.csv", CAT_HW, &e, &err), CP_ENOTFOUND);
     struct cat_entry gp;
     assert_ok(cat_find_data(&none, "reports", "scaling.gp", &gp, &err), err);
     assert_string_equal(gp.origin, "<built-in>/reports/scaling.gp");
@@ -482,11 +496,13 @@ static void test_list_with_dirs(void **state)
     struct cat_list l;
     struct cp_error err = {0};
     assert_ok(cat_list(&d, CAT_ANY, &l, &err), err);
-    /* models: 7 built-in + bin, x, y; hw: 2 + tiny.  "bad name", ".ini",
+    /* models: 13 built-in + bin, x, y; hw: 2 + tiny.  "bad name", ".ini",
      * notes.txt and the directory dirx.ini are skipped. */
-    static const char *const want[] = {"100t",      "10t",     "120t",       "24t",         "bin",
-                                       "gpt3-175b", "gpt3-xl", "llama2-70b", "megatron-1t", "x",
-                                       "y",         "cs2",     "cs3",        "tiny"};
+    static const char *const want[] = {
+        "100t",     "10t",        "120t",      "24t",        "bert-large", "bin",
+        "gpt2-small", "gpt3-175b", "gpt3-xl",  "gptj-6b",    "llama-7b",   "llama2-70b",
+        "llama2-7b", "megatron-1t", "x",       "y",          "cs2",        "cs3",
+        "tiny"};
     if (l.n != NELEM(want)) {
         for (size_t i = 0; i < l.n; i++)
             print_error("  listed %s (%s)\n", l.items[i].name, l.items[i].origin);
@@ -558,7 +574,7 @@ static void test_every_shipped_file_loads(void **state)
     struct cat_list l;
     struct cp_error err = {0};
     assert_ok(cat_list(&none, CAT_ANY, &l, &err), err);
-    assert_int_equal(l.n, 10);
+    assert_int_equal(l.n, 15);
     for (size_t i = 0; i < l.n; i++) {
         struct cat_entry e;
         assert_ok(cat_open(&l.items[i], &e, &err), err);

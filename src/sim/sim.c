@@ -48,6 +48,7 @@ struct comp {
     int32_t released, need;
     double free_s, end_s, q_s, bytes; /* the packet it holds              */
     uint8_t busy, queued, shard;      /* shard: a MemoryX unit's 1/U share  */
+    uint8_t mx_out;                   /* a MemoryX egress link (gated)      */
     int32_t gate_wait;                /* MemoryX egress: update index + 1 it waits for   */
     double busy_last_s, bytes_last, sent, recv;
 };
@@ -69,8 +70,13 @@ struct sim {
     double *upd_end; /* [unit][update index] */
     int *upd_step;
     double *step_end;
+    double *factor;      /* [system] compute-time factor (jitter)        */
     double tokens_seq;
     long long g_seqs;
+    int offload;         /* block inputs leave and return over the ports */
+    int recompute;       /* blocks rerun their forward in the backward   */
+    double ckpt_seq_bytes; /* offloaded per sequence per block         */
+    double overhead_s;   /* idle before each component's first packet of a step */
     struct evq q;
     struct sim_result *r;
     cp_status st;
@@ -161,6 +167,9 @@ static void build(struct sim *s)
     struct edge *e = xmalloc((size_t)maxe * sizeof *e);
     int ne = 0;
     double hop = s->hw->swx.hop_latency_s;
+    /* A system's egress also carries the offloaded activations out in the
+     * forward pass. */
+    int egress = s->offload ? SERVE_ALL : SERVE_BWD;
 
     /* Links and engines of every item; the top item's links are MemoryX's. */
     for (int i = 0; i < items; i++) {
@@ -171,8 +180,8 @@ static void build(struct sim *s)
         if (!top) {
             it[i].in = add_comp(s, sys ? SIM_SYS_INGRESS : SIM_SWX_DOWN, SERVE_ALL, i,
                                 link_bw(s, sys), hop);
-            it[i].out = add_comp(s, sys ? SIM_SYS_EGRESS : SIM_SWX_UP, SERVE_BWD, i,
-                                 link_bw(s, sys), sys ? 0 : hop);
+            it[i].out = add_comp(s, sys ? SIM_SYS_EGRESS : SIM_SWX_UP, sys ? egress : SERVE_BWD,
+                                 i, link_bw(s, sys), sys ? 0 : hop);
         }
     }
     /* Parents: level by level, consecutive groups of k. */
@@ -211,11 +220,12 @@ static void build(struct sim *s)
     int top_sys = !T->is_node;
     s->mx_out0 = s->nc;
     for (int j = 0; j < u; j++)
-        add_comp(s, top_sys ? SIM_SYS_INGRESS : SIM_MX_EGRESS, SERVE_ALL, j,
-                 fmin(share, link_bw(s, top_sys)), 0);
+        s->c[add_comp(s, top_sys ? SIM_SYS_INGRESS : SIM_MX_EGRESS, SERVE_ALL, j,
+                      fmin(share, link_bw(s, top_sys)), 0)]
+            .mx_out = 1;
     int mx_in0 = s->nc;
     for (int j = 0; j < u; j++)
-        add_comp(s, top_sys ? SIM_SYS_EGRESS : SIM_MX_INGRESS, SERVE_BWD, j,
+        add_comp(s, top_sys ? SIM_SYS_EGRESS : SIM_MX_INGRESS, top_sys ? egress : SERVE_BWD, j,
                  fmin(share, link_bw(s, top_sys)), top_sys ? 0 : hop);
     s->update0 = s->nc;
     for (int j = 0; j < u; j++)
@@ -291,7 +301,7 @@ static void layer_costs(struct sim *s, struct layer_cost ly[3])
         (mat * wf + other) * wl->weight_bytes,
         (mat * gf + other) * wl->grad_bytes,
         update_time(s, mat * cf + other, flash),
-        {f[TFM_FWD], f[TFM_DELTA] + f[TFM_WGRAD] + (wl->recompute ? f[TFM_FWD] : 0)}};
+        {f[TFM_FWD], f[TFM_DELTA] + f[TFM_WGRAD] + (s->recompute ? f[TFM_FWD] : 0)}};
     double head = wl->tied_embeddings ? wl->vocab * wl->hidden : tfm_head_params(wl);
     ly[LY_LOGITS] =
         (struct layer_cost){head * wl->weight_bytes,
@@ -386,29 +396,63 @@ static void build_packets(struct sim *s)
     }
 }
 
-/* Micro-batches: the most loaded system's share, in SRAM beside the stream
- * buffers (both directions); one sequence at a time when none fits. */
+/* Where the activations the backward pass needs are kept, and in how many
+ * micro-batches the most loaded system's share runs (sim.h):
+ *  - wafer: the share's activations fit in SRAM beside the stream buffers
+ *    (both directions): one pass;
+ *  - offload (an activation store): every block input leaves and comes back
+ *    over the system's ports and the block is recomputed; as many
+ *    micro-batches as the store needs (one sequence at a time if it holds
+ *    none);
+ *  - micro-batches: as many as SRAM needs, one sequence at a time if none
+ *    fits. */
 static void plan_batch(struct sim *s)
 {
     const struct hw_desc *hw = s->hw;
+    const struct wl_desc *wl = s->wl;
     double most = ceil(s->cfg->global_seqs / s->n);
     double room = hw->wse.sram_bytes - 2 * SIM_BUFFER_CHUNKS * hw->swx.chunk_bytes;
-    double fit = room > 0 ? floor(room / tfm_sram_per_seq(s->wl)) : 0;
+    double fit = room > 0 ? floor(room / tfm_sram_per_seq(wl)) : 0;
+    double store = hw->wse.act_store_bytes;
     s->r->max_seqs = fit;
     s->r->seqs_per_system = most;
-    s->r->micro_batches = (fit < 1 || most <= 1) ? most : ceil(most / fit);
+    s->ckpt_seq_bytes = tfm_act_bytes_per_seq_block(wl, 1);
+    if (most <= fit) {
+        s->r->micro_batches = 1;
+    } else if (store > 0) {
+        double held = floor(store / tfm_ckpt_bytes_per_seq(wl));
+        s->offload = 1;
+        s->r->store_seqs = held;
+        s->r->micro_batches = held >= 1 ? ceil(most / held) : most;
+    } else {
+        s->r->micro_batches = (fit < 1 || most <= 1) ? most : ceil(most / fit);
+    }
+    s->recompute = wl->recompute || s->offload;
+    s->r->offload = s->offload;
+    s->r->act_bytes = s->offload ? most * wl->layers * s->ckpt_seq_bytes : 0;
     s->g_seqs = (long long)s->cfg->global_seqs;
-    s->tokens_seq = s->wl->seq_len;
+    s->tokens_seq = wl->seq_len;
 }
 
-/* Tokens system i runs in micro-batch mb: whole sequences, the batch dealt
- * as evenly as possible over systems and then over micro-batches. */
-static double tokens_of(const struct sim *s, int i, int mb)
+/* Compute-time factor of every system: system i runs at 1 + jitter x the
+ * expected (i + 1)-th smallest of N standard normal draws, so system N - 1
+ * is the slowest. */
+static void plan_jitter(struct sim *s)
+{
+    s->factor = xmalloc((size_t)s->n * sizeof *s->factor);
+    for (int i = 0; i < s->n; i++)
+        s->factor[i] = 1 + s->hw->wse.jitter * hw_order_stat(i + 1, s->n);
+    s->r->slowest = s->factor[s->n - 1];
+}
+
+/* Sequences system i runs in micro-batch mb: the batch dealt as evenly as
+ * possible over systems, the extra sequences to the slowest systems (the
+ * highest indices), and then over micro-batches. */
+static long long seqs_of(const struct sim *s, int i, int mb)
 {
     long long n = s->n, m = (long long)s->r->micro_batches;
-    long long mine = s->g_seqs / n + (i < s->g_seqs % n);
-    long long seqs = mine / m + (mb < mine % m);
-    return (double)seqs * s->tokens_seq;
+    long long mine = s->g_seqs / n + (i >= n - s->g_seqs % n);
+    return mine / m + (mb < mine % m);
 }
 
 /* ---- the event engine -------------------------------------------------- */
@@ -432,8 +476,13 @@ static void try_queue(struct sim *s, struct comp *x)
 {
     if (x->queued || x->busy || x->pos >= x->limit || x->arrived < x->nup)
         return;
-    double t = fmax(x->free_s, x->first_s);
-    if (x->kind != SIM_UPDATE && x->shard && x->serves == SERVE_ALL) {
+    /* What the previous step holds it to (its own previous packet, its
+     * consumers' buffers, the update it waits for) counts step_overhead later
+     * for a step's first packet; the update for every gated packet. */
+    double t = x->free_s;
+    if (x->pos % s->seqlen[x->serves] == 0)
+        t += s->overhead_s;
+    if (x->mx_out) {
         int step;
         const struct packet *p = packet_at(s, x, x->pos, &step);
         if (p->gate >= 0 && step > 0) {
@@ -442,14 +491,34 @@ static void try_queue(struct sim *s, struct comp *x)
                 x->gate_wait = p->gate + 1;
                 return;
             }
-            t = fmax(t, s->upd_end[g]);
+            t = fmax(t, s->upd_end[g] + s->overhead_s);
         }
     }
+    t = fmax(t, x->first_s);
     x->queued = 1;
     evq_push(&s->q, t, (int32_t)(x - s->c));
 }
 
-/* Work of packet p on x: seconds, bytes moved (or consumed), and chunks. */
+static int is_up(int kind)
+{
+    return kind == SIM_SYS_EGRESS || kind == SIM_SWX_UP || kind == SIM_MX_INGRESS;
+}
+
+/* Offloaded activation bytes packet p moves on x: a block's input, out of
+ * the system in the forward pass, back in beside its weights in the
+ * backward pass; 0 elsewhere.  A system's ports are its in- and egress
+ * links (with one system and one MemoryX unit, MemoryX's links). */
+static double act_bytes(const struct sim *s, const struct comp *x, const struct packet *p)
+{
+    if (!s->offload || layer_kind(s, p->layer) != LY_BLOCK ||
+        !(x->kind == SIM_SYS_INGRESS ? p->bwd : x->kind == SIM_SYS_EGRESS && !p->bwd))
+        return 0;
+    return (double)seqs_of(s, x->index, p->mb) * s->ckpt_seq_bytes;
+}
+
+/* Work of packet p on x: seconds, and bytes moved (or consumed).  The
+ * activations share the system's port at its I/O bandwidth with the
+ * weights or gradients, which keep their own link's cap. */
 static double work_of(const struct sim *s, const struct comp *x, const struct packet *p,
                       double *bytes)
 {
@@ -457,16 +526,19 @@ static double work_of(const struct sim *s, const struct comp *x, const struct pa
     switch (x->kind) {
     case SIM_COMPUTE: {
         *bytes = p->w_bytes;
-        double t = tokens_of(s, x->index, p->mb);
+        double t = (double)seqs_of(s, x->index, p->mb) * s->tokens_seq;
         double u = hw_util(&s->hw->wse, t);
-        return u > 0 ? p->flops_tok * t / (s->hw->wse.peak_flops * u) : 0;
+        double f = s->factor[x->index];
+        return u > 0 ? f * p->flops_tok * t / (s->hw->wse.peak_flops * u) : 0;
     }
     case SIM_UPDATE:
         *bytes = p->g_bytes / div;
         return p->update_s;
-    default:
-        *bytes = (x->serves == SERVE_ALL ? p->w_bytes : p->g_bytes) / div;
-        return *bytes / x->bw_Bps;
+    default: {
+        double b = (is_up(x->kind) ? p->g_bytes : p->w_bytes) / div, act = act_bytes(s, x, p);
+        *bytes = b + act;
+        return act > 0 ? fmax(b / x->bw_Bps, (b + act) / s->hw->wse.io_bw_Bps) : b / x->bw_Bps;
+    }
     }
 }
 
@@ -490,7 +562,7 @@ static void record(struct sim *s, struct comp *x, const struct packet *p, int64_
     }
     if (x->kind == SIM_SWX_UP || (x->kind == SIM_MX_INGRESS && x->index == 0))
         s->r->reductions++;
-    if (x->shard && x->serves == SERVE_BWD)
+    if (x->shard && is_up(x->kind) && p->bwd)
         s->r->mx_received++;
     if (x->kind == SIM_UPDATE) {
         int k = (int)(pos % s->seqlen[SERVE_UPD]);
@@ -623,6 +695,19 @@ static cp_status check(const struct sim_config *c, struct cp_error *err)
     return CP_OK;
 }
 
+/* The packets of a step must fit in memory (and in an int). */
+static cp_status check_size(const struct sim *s, struct cp_error *err)
+{
+    double per_pass = SIM_FIRST_PACKETS + s->wl->layers + 1;
+    double packets = 2 * s->r->micro_batches * per_pass;
+    if (!(packets <= SIM_MAX_PACKETS))
+        return cp_fail(err, CP_EINPUT,
+                       "--batch: %g sequences per system in %g micro-batches make up to %g "
+                       "packets per step; the simulator takes at most %d",
+                       s->r->seqs_per_system, s->r->micro_batches, packets, SIM_MAX_PACKETS);
+    return CP_OK;
+}
+
 static void results(struct sim *s)
 {
     struct sim_result *r = s->r;
@@ -664,6 +749,7 @@ static void sim_free(struct sim *s)
     free(s->upd_end);
     free(s->upd_step);
     free(s->step_end);
+    free(s->factor);
     evq_free(&s->q);
 }
 
@@ -677,8 +763,12 @@ cp_status sim_run(const struct sim_config *c, struct sim_result *r, struct cp_er
     s.n = (int)c->systems;
     s.units = (int)c->units;
     s.k = (int)c->steps;
+    s.overhead_s = c->hw->wse.step_overhead_s;
     evq_init(&s.q);
     plan_batch(&s);
+    if ((st = check_size(&s, err)) != CP_OK)
+        return st;
+    plan_jitter(&s);
     build(&s);
     build_packets(&s);
     size_t nupd = (size_t)s.units * (size_t)s.seqlen[SERVE_UPD];

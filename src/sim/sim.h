@@ -57,6 +57,9 @@
 #define SIM_MAX_UNITS 64
 #define SIM_MAX_STEPS 1000
 #define SIM_DEFAULT_STEPS 3
+/* Packets per step (both passes, every micro-batch, counting the first
+ * layer as SIM_FIRST_PACKETS): bounds the memory of one run. */
+#define SIM_MAX_PACKETS 2000000
 
 /* Component classes (utilisation and bytes are reported per class). */
 enum sim_comp {
@@ -104,6 +107,10 @@ struct sim_result {
     double micro_batches;
     double max_seqs;        /* sequences that fit in SRAM per system (0: none) */
     double seqs_per_system; /* the most loaded system's share              */
+    int offload;            /* block inputs offloaded to the activation store */
+    double store_seqs;      /* sequences whose block inputs the store holds    */
+    double act_bytes;       /* offloaded per step by the most loaded system    */
+    double slowest;         /* compute-time factor of the slowest system       */
     double flash_fraction;  /* of MemoryX state on flash                       */
     int depth;              /* SwarmX levels                                 */
     int nodes;              /* SwarmX nodes                                  */
