@@ -82,7 +82,10 @@ static const char tiny_model[] = "[model]\n"
 
 /* ---- wse ---- */
 
-/* wse.h: u(t) = utilization x t / (t + util_half_tokens). */
+/* wse.h: u(t) = utilization x t / (t + util_half_tokens).  The shipped
+ * utilization is a fitted figure that moves with each calibration, so the
+ * expected values here are derived from the loaded value (and, below, from
+ * fixture values given through --set). */
 static void test_wse_util(void **state)
 {
     (void)state;
@@ -90,17 +93,18 @@ static void test_wse_util(void **state)
         struct hw_desc h;
         load_hw(all_hw[i], NULL, 0, &h);
         const struct wse_spec *w = &h.wse;
-        assert_rel(w->utilization, 0.5, 0);
+        double U = w->utilization;
+        assert_true(U > 0 && U <= 1);
         assert_rel(w->util_half_tokens, 2048, 0);
         /* half of the file's utilization at util_half_tokens */
-        assert_rel(hw_util(w, 2048), 0.25, 1e-15);
+        assert_rel(hw_util(w, 2048), U / 2, 1e-15);
         assert_rel(hw_util(w, 0), 0, 0);
-        assert_rel(hw_util(w, 6144), 0.5 * 6144 / 8192, 1e-15);
-        assert_rel(hw_util(w, 1), 0.5 / 2049, 1e-15);
+        assert_rel(hw_util(w, 6144), U * 6144 / 8192, 1e-15);
+        assert_rel(hw_util(w, 1), U / 2049, 1e-15);
         /* tends to utilization from below */
         double big = hw_util(w, 1e15);
-        assert_true(big < 0.5);
-        assert_rel(big, 0.5, 1e-11);
+        assert_true(big < U);
+        assert_rel(big, U, 1e-11);
         /* increasing in t */
         double prev = 0;
         for (double t = 1; t < 1e9; t *= 3) {
@@ -122,15 +126,18 @@ static void test_wse_compute_time(void **state)
 {
     (void)state;
     struct hw_desc h;
-    load_hw("cs2", NULL, 0, &h);
+    const char *half[] = {"system.utilization=0.5"};
+    load_hw("cs2", half, 1, &h);
     /* 7.5 PFLOP/s at u(2048) = 0.25: 1.875 PFLOP/s achieved */
     assert_rel(wse_compute_time(&h.wse, 1.875e15, 2048), 1.0, 1e-15);
     assert_rel(wse_compute_time(&h.wse, 3e15, 6144), 3e15 / (7.5e15 * 0.375), 1e-15);
     assert_rel(wse_compute_time(&h.wse, 0, 2048), 0, 0);
     /* small passes are slower per FLOP */
     assert_true(wse_compute_time(&h.wse, 1e12, 100) > wse_compute_time(&h.wse, 1e12, 1e6));
+    /* the shipped CS-3, at its file's utilization U */
     load_hw("cs3", NULL, 0, &h);
-    assert_rel(wse_compute_time(&h.wse, 1e15, 1e9), 1e15 / (15.84e15 * 0.5 * 1e9 / (1e9 + 2048)),
+    double U = h.wse.utilization;
+    assert_rel(wse_compute_time(&h.wse, 1e15, 1e9), 1e15 / (15.84e15 * U * 1e9 / (1e9 + 2048)),
                1e-15);
 }
 

@@ -42,6 +42,10 @@ static const struct figure figures[] = {
      "Step-time speedup over dense at the report's cluster size, against the ideal 1 / (1 - s)."},
     {"capacity", "MemoryX capacity ladder", "capacity.csv",
      "The system's MemoryX tiers against the model's state."},
+    {"validation", "The model against measured runs", "validation.csv",
+     "Every measured run of hw/measurements.csv: the model's throughput or speedup against the "
+     "measurement, log-log, with y = x and a 10 % band; open marks are the leave-one-out "
+     "predictions (the fitted constants refitted without the point)."},
     {"crosscheck", "Analytic model against the simulator", "crosscheck.csv",
      "Step time of the 36 crosscheck configurations, simulated against analytic, with y = x."},
 };
@@ -377,6 +381,9 @@ static int build(struct cli_opts *o, struct scenario *s, const char *tmp, const 
             rc = write_table(tmp, "capacity.csv", &t);
         out_free(&t);
     }
+    if (rc < 0 && !interrupted && (rc = validate_table(o, &t)) < 0)
+        rc = write_table(tmp, "validation.csv", &t);
+    out_free(&t);
     double worst, median;
     if (rc < 0 && !interrupted && (rc = crosscheck_table(o, &t, &worst, &median)) < 0)
         rc = write_table(tmp, "crosscheck.csv", &t);

@@ -13,6 +13,7 @@
 #include "../plan/calib.h"
 #include "../plan/param.h"
 #include "meas_load.h"
+#include "produce.h"
 
 /* The constants the shipped hardware files say were fitted to the corpus
  * (cerebras-plan(1), VALIDATION): each generation's utilization and step
@@ -188,20 +189,19 @@ static const char *exact(double x, char *buf, size_t n)
     return buf;
 }
 
-static int emit_csv(const struct validate_run *v)
+static void fill_table(const struct validate_run *v, struct out_table *t)
 {
     static const char *const hdr[] = {"id",       "system",    "systems",   "model",
                                       "batch",    "software",  "quantity",  "unit",
                                       "measured", "predicted", "error",     "loo_predicted",
                                       "loo_error", "source"};
-    struct out_table t;
-    out_init(&t, sizeof hdr / sizeof hdr[0], hdr);
+    out_init(t, sizeof hdr / sizeof hdr[0], hdr);
     for (size_t i = 0; i < v->n; i++) {
         const struct vpoint *q = &v->pt[i];
         char n[32], b[32], me[40], pr[40], er[40], lp[40], le[40];
         snprintf(n, sizeof n, "%g", q->row->systems);
         snprintf(b, sizeof b, "%.17g", q->p->c->global_seqs);
-        out_row(&t, (const char *[]){q->row->id, q->system, n, q->model, b, q->row->software,
+        out_row(t, (const char *[]){q->row->id, q->system, n, q->model, b, q->row->software,
                                      meas_quantity_name[q->row->quantity],
                                      qty_unit(q->row->quantity),
                                      exact(q->row->value, me, sizeof me),
@@ -209,9 +209,6 @@ static int emit_csv(const struct validate_run *v)
                                      exact(q->error, er, sizeof er), exact(q->loo, lp, sizeof lp),
                                      exact(q->loo_error, le, sizeof le), q->row->source});
     }
-    int rc = cli_emit(v->o, &t);
-    out_free(&t);
-    return rc;
 }
 
 /* One summary row over the points of system sys (NULL: all). */
@@ -336,11 +333,11 @@ static int parse_tolerance(struct validate_run *v)
     return -1;
 }
 
-int cmd_validate(struct cli_opts *o)
+/* Load, check the keys, predict and leave each point out; -1 or an exit
+ * code after a message. */
+static int evaluate(struct validate_run *v)
 {
-    struct validate_run *v = xmalloc(sizeof *v);
-    memset(v, 0, sizeof *v);
-    v->o = o;
+    struct cli_opts *o = v->o;
     struct cp_error err = {0};
     int rc = parse_tolerance(v);
     if (rc < 0 && calib_parse_keys(o->fit ? o->fit : VALIDATE_FIT, v->keys, &v->nkeys, &err) !=
@@ -363,18 +360,64 @@ int cmd_validate(struct cli_opts *o)
             rc = cli_error("validate: --fit %s: no point is on system %s",
                            calib_key_name(&k, name, sizeof name), v->keys[j].scope);
     }
-    if (rc < 0)
-        v->nkeys = kept;
+    if (rc >= 0)
+        return rc;
+    v->nkeys = kept;
+    for (size_t i = 0; i < v->n; i++) {
+        struct vpoint *q = &v->pt[i];
+        q->predicted = calib_predict(q->p->c, q->p->c->hw, q->row->quantity);
+        q->error = q->predicted / q->row->value - 1;
+    }
+    for (size_t i = 0; i < v->n; i++)
+        leave_one_out(v, i);
+    return -1;
+}
+
+static void run_free(struct validate_run *v)
+{
+    for (size_t f = 0; f < v->nsets; f++)
+        meas_set_free(&v->sets[f]);
+    free(v->pt);
+    free(v->all);
+    free(v);
+}
+
+static struct validate_run *run_new(struct cli_opts *o)
+{
+    struct validate_run *v = xmalloc(sizeof *v);
+    memset(v, 0, sizeof *v);
+    v->o = o;
+    return v;
+}
+
+int validate_table(struct cli_opts *o, struct out_table *t)
+{
+    struct cli_opts vo = *o;
+    vo.nargs = 0; /* the shipped corpus */
+    vo.fit = NULL;
+    vo.tolerance = NULL;
+    vo.csv = 1;
+    out_init(t, 0, NULL);
+    struct validate_run *v = run_new(&vo);
+    int rc = evaluate(v);
     if (rc < 0) {
-        for (size_t i = 0; i < v->n; i++) {
-            struct vpoint *q = &v->pt[i];
-            q->predicted = calib_predict(q->p->c, q->p->c->hw, q->row->quantity);
-            q->error = q->predicted / q->row->value - 1;
-        }
-        for (size_t i = 0; i < v->n; i++)
-            leave_one_out(v, i);
+        out_free(t);
+        fill_table(v, t);
+    }
+    run_free(v);
+    return rc;
+}
+
+int cmd_validate(struct cli_opts *o)
+{
+    struct validate_run *v = run_new(o);
+    int rc = evaluate(v);
+    if (rc < 0) {
         if (o->csv) {
-            rc = emit_csv(v);
+            struct out_table t;
+            fill_table(v, &t);
+            rc = cli_emit(o, &t);
+            out_free(&t);
         } else {
             print_text(v);
             rc = cli_flush();
@@ -382,10 +425,6 @@ int cmd_validate(struct cli_opts *o)
         if (rc == EXIT_OK && missed(v))
             rc = EXIT_VERDICT;
     }
-    for (size_t f = 0; f < v->nsets; f++)
-        meas_set_free(&v->sets[f]);
-    free(v->pt);
-    free(v->all);
-    free(v);
+    run_free(v);
     return rc;
 }
