@@ -225,12 +225,13 @@ cols_check scaling-strong.csv systems speedup efficiency tta_speedup feasible
 cols_check sparsity.csv sparsity step_time_s speedup time_to_train_s bottleneck
 cols_check capacity.csv system tier capacity_bytes dram_bytes state_bytes fits smallest
 cols_check crosscheck.csv regime analytic_s simulated_s rel_diff
-# The five parts of the breakdown add up to the step time.
+cols_check validation.csv id system measured predicted error loo_predicted loo_error
+# The six parts of the breakdown add up to the step time.
 if [ -f "$R/breakdown.csv" ] && tr -d '\r' <"$R/breakdown.csv" | awk -F, '
     NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     {
         sum = $c["paced_compute_s"] + $c["paced_stream_in_s"] + $c["paced_stream_out_s"] + \
-              $c["paced_update_s"] + $c["exposed_latency_s"]
+              $c["paced_update_s"] + $c["exposed_latency_s"] + $c["overhead_s"]
         d = sum - $c["step_time_s"]; if (d < 0) d = -d
         if (d > 1e-9 * $c["step_time_s"]) bad = 1
         rows++
