@@ -748,11 +748,20 @@ static int cmp_int(uint64_t d, u128 r, int sh)
  * 10^(P-1) <= d < 10^P. */
 static int emit_g(char *out, int neg, uint64_t d, int p, int x)
 {
+    /* two digits per division */
+    static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233"
+                                   "34353637383940414243444546474849505152535455565758596061626364656667"
+                                   "6869707172737475767778798081828384858687888990919293949596979899";
     char dig[20];
-    for (int i = p - 1; i >= 0; i--) {
-        dig[i] = (char)('0' + d % 10);
-        d /= 10;
+    int at = p - 1;
+    for (; at >= 1; at -= 2) {
+        unsigned r = (unsigned)(d % 100);
+        d /= 100;
+        dig[at] = pairs[2 * r + 1];
+        dig[at - 1] = pairs[2 * r];
     }
+    if (at == 0)
+        dig[0] = (char)('0' + d % 10);
     int nd = p;
     while (nd > 1 && dig[nd - 1] == '0')
         nd--;
@@ -798,6 +807,70 @@ static int emit_g(char *out, int neg, uint64_t d, int p, int x)
     return (int)(o - out);
 }
 
+/* d rounded to p <= 17 digits, from t = r / 2^sh, the value scaled to 17
+ * digits: floor(t / 10^k) plus one if the rest is above half of 10^k
+ * (k = 17 - p).  0 when the rest may be a tie. */
+static int round_down_digits(u128 r, int sh, int k, uint64_t *d)
+{
+    static const uint64_t p10[3] = {1, 10, 100};
+    uint64_t ip = (uint64_t)(r >> sh);
+    u128 fr = r & (((u128)1 << sh) - 1);
+    uint64_t rem = ip % p10[k];
+    u128 t = ((u128)rem << sh) + fr;
+    u128 half = ((u128)(p10[k] / 2)) << sh;
+    if (k == 0)
+        return round_near(r, sh, d);
+    if (t + SCALE_ERR <= half)
+        *d = ip / p10[k];
+    else if (t > half)
+        *d = ip / p10[k] + 1;
+    else
+        return 0;
+    return 1;
+}
+
+/* The loop of dtoa_roundtrip_g with one scaling instead of three per
+ * length: v, and its rounding interval, scaled once to 17 digits; each
+ * shorter candidate is the 17-digit value rounded, compared times
+ * 10^(17 - p) with the interval.  The same answers (both decide only when
+ * certain); returns the length written, or 0 to let the loop decide. */
+static int shortest_from_17(uint64_t c, int q, uint64_t lo_m, int lo_q, int x, int neg,
+                            const u128 *given, int given_sh, char *out)
+{
+    static const uint64_t p10[3] = {1, 10, 100};
+    int j = 16 - x;
+    u128 r, rl, ru;
+    int sh, shl, shu;
+    if (given)
+        r = *given, sh = given_sh;
+    else if (!scale(c, q, j, &r, &sh))
+        return 0;
+    if (!scale(lo_m, lo_q, j, &rl, &shl) ||
+        !scale(2 * c + 1, q - 1, j, &ru, &shu))
+        return 0;
+    for (int p = 15; p <= 17; p++) {
+        uint64_t d;
+        int k = 17 - p;
+        if (!round_down_digits(r, sh, k, &d))
+            return 0;
+        if (d < pow10_u64[p - 1] || d > pow10_u64[p])
+            return 0;
+        uint64_t big = d * p10[k];
+        int cl = cmp_int(big, rl, shl), cu = cmp_int(big, ru, shu);
+        if (cl == 0 || cu == 0)
+            return 0;
+        if (cl > 0 && cu < 0) {
+            int xo = x;
+            if (d == pow10_u64[p]) {
+                d = pow10_u64[p - 1];
+                xo++;
+            }
+            return emit_g(out, neg, d, p, xo);
+        }
+    }
+    return 0;
+}
+
 int dtoa_roundtrip_g(double v, char out[DTOA_BUF])
 {
     uint64_t bits;
@@ -829,15 +902,22 @@ int dtoa_roundtrip_g(double v, char out[DTOA_BUF])
     if (!scale(c, q, 16 - x, &r, &sh))
         return -1;
     uint64_t ip = (uint64_t)(r >> sh);
+    int moved = 1;
     if (ip >= pow10_u64[17])
         x++;
     else if (ip < pow10_u64[16] - 1)
         x--;
+    else
+        moved = 0;
 
     /* Rounding interval of v: (lo, hi) scaled like v; strtod reads back v
      * for values strictly inside (ties on the edges are left undecided). */
     uint64_t lo_m = irregular ? 4 * c - 1 : 2 * c - 1;
     int lo_q = irregular ? q - 2 : q - 1;
+    /* v scaled at 16 - x is r when the estimate of x stood */
+    int n = shortest_from_17(c, q, lo_m, lo_q, x, neg, moved ? NULL : &r, sh, out);
+    if (n != 0)
+        return n;
     for (int p = 15; p <= 17; p++) {
         int j = p - 1 - x;
         uint64_t d;

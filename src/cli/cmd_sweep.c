@@ -113,12 +113,12 @@ static void buf_room(struct buf *b, size_t n)
  * first nplain flags of plain mark columns that never need quotes
  * (numbers), copied without a scan. */
 static void buf_csv(struct buf *b, const char *const *cells, const unsigned char *plain,
-                    size_t nplain, size_t ncols)
+                    const unsigned char *plain_len, size_t nplain, size_t ncols)
 {
     for (size_t c = 0; c < ncols; c++) {
         const char *s = cells[c];
         if (c < nplain && plain[c]) {
-            size_t len = strlen(s);
+            size_t len = plain_len[c];
             buf_room(b, len + 1);
             if (c)
                 b->p[b->n++] = ',';
@@ -436,7 +436,7 @@ static void job_point(struct job *jb, size_t j)
         if (!sweep_where_holds(&sw->where[i], row))
             return;
     size_t line = jb->out.n;
-    buf_csv(&jb->out, row, jb->cells.have, est_ncols, sw->ncols);
+    buf_csv(&jb->out, row, jb->cells.have, jb->cells.len, est_ncols, sw->ncols);
     if (sw->best)
         job_rec(jb, row, line, jb->out.n - line);
 }
@@ -529,7 +529,7 @@ static void combo_run(const struct sweep *sw, const struct combo *cb, struct job
 static void write_header(const struct sweep *sw)
 {
     struct buf b = {0};
-    buf_csv(&b, sw->names, NULL, 0, sw->ncols);
+    buf_csv(&b, sw->names, NULL, NULL, 0, sw->ncols);
     fwrite(b.p, 1, b.n, stdout);
     free(b.p);
 }

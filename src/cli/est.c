@@ -112,6 +112,7 @@ static void put_n(struct est_cells *w, double v)
     w->cell[k] = format_whole(v, w->buf[k], sizeof w->buf[k]);
     if (!w->cell[k])
         w->cell[k] = unit_format_exact(v, w->buf[k], sizeof w->buf[k]);
+    w->len[k] = (unsigned char)strlen(w->cell[k]);
 }
 
 void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,

@@ -21,6 +21,7 @@ struct est_cells {
     char buf[EST_MAX_COLS][40];
     double prev[EST_MAX_COLS];
     unsigned char have[EST_MAX_COLS];
+    unsigned char len[EST_MAX_COLS]; /* strlen of a number's text (have[] set) */
     char warn[256];
     size_t k;
 };
