@@ -444,10 +444,10 @@ static void test_list_builtin(void **state)
     assert_ok(cat_list(&none, CAT_ANY, &l, &err), err);
     /* models first, then hardware, each in byte order ('-' sorts before
      * the digits, so llama-7b comes before llama2-70b) */
-    static const char *const want[] = {
-        "100t",      "10t",      "120t",       "24t",       "bert-large",
-        "gpt2-small", "gpt3-175b", "gpt3-xl",   "gptj-6b",   "llama-7b",
-        "llama2-70b", "llama2-7b", "megatron-1t", "cs2",      "cs3"};
+    static const char *const want[] = {"100t",        "10t",        "120t",       "24t",
+                                       "bert-large",  "gpt2-small", "gpt3-175b",  "gpt3-xl",
+                                       "gptj-6b",     "llama-7b",   "llama2-70b", "llama2-7b",
+                                       "megatron-1t", "cs2",        "cs3"};
     const size_t nmodels = 13;
     assert_int_equal(l.n, NELEM(want));
     for (size_t i = 0; i < l.n; i++) {
@@ -472,9 +472,19 @@ static void test_list_builtin(void **state)
     assert_string_equal(l.items[1].name, "cs3");
     cat_list_free(&l);
     /* everything listed is also embedded, and so are reports/claims.csv,
-     * the six gnuplot scripts of the report and hw/measurements.csv (a data
-     * file beside the descriptions, which the listing leaves out) */
-    assert_int_equal(cat_nembedded, NELEM(want) + 1 + 6 + 1);
+     * the seven gnuplot scripts of the report (breakdown, capacity,
+     * crosscheck, models, scaling, sparsity, validation) and
+     * hw/measurements.csv (a data file beside the descriptions, which the
+     * listing leaves out) */
+    assert_int_equal(cat_nembedded, NELEM(want) + 1 + 7 + 1);
+    static const char *const scripts[] = {"breakdown.gp", "capacity.gp", "crosscheck.gp",
+                                          "models.gp",    "scaling.gp",  "sparsity.gp",
+                                          "validation.gp"};
+    for (size_t i = 0; i < NELEM(scripts); i++) {
+        struct cat_entry sc;
+        assert_ok(cat_find_data(&none, "reports", scripts[i], &sc, &err), err);
+        cat_entry_free(&sc);
+    }
     struct cat_entry meas;
     assert_ok(cat_find_data(&none, "hw", "measurements.csv", &meas, &err), err);
     assert_string_equal(meas.origin, "<built-in>/hw/measurements.csv");
@@ -499,10 +509,9 @@ static void test_list_with_dirs(void **state)
     /* models: 13 built-in + bin, x, y; hw: 2 + tiny.  "bad name", ".ini",
      * notes.txt and the directory dirx.ini are skipped. */
     static const char *const want[] = {
-        "100t",     "10t",        "120t",      "24t",        "bert-large", "bin",
-        "gpt2-small", "gpt3-175b", "gpt3-xl",  "gptj-6b",    "llama-7b",   "llama2-70b",
-        "llama2-7b", "megatron-1t", "x",       "y",          "cs2",        "cs3",
-        "tiny"};
+        "100t",      "10t",     "120t",    "24t",      "bert-large", "bin",       "gpt2-small",
+        "gpt3-175b", "gpt3-xl", "gptj-6b", "llama-7b", "llama2-70b", "llama2-7b", "megatron-1t",
+        "x",         "y",       "cs2",     "cs3",      "tiny"};
     if (l.n != NELEM(want)) {
         for (size_t i = 0; i < l.n; i++)
             print_error("  listed %s (%s)\n", l.items[i].name, l.items[i].origin);

@@ -190,10 +190,19 @@ static void test_hw_ok_values(void **state)
 {
     (void)state;
     struct hw_desc h;
+    memset(&h, 0x5a, sizeof h); /* defaults must overwrite everything */
     struct desc_src src;
     struct cp_error err = {0};
     assert_ok(hw_load(hw_ok, ORIGIN, NULL, 0, &h, &src, &err), err);
     assert_string_equal(h.wse.name, "Test WSE");
+    /* the optional keys the file leaves out: no step overhead, no jitter,
+     * no activation store */
+    assert_true(h.wse.step_overhead_s == 0);
+    assert_true(h.wse.jitter == 0);
+    assert_true(h.wse.act_store_bytes == 0);
+    assert_int_equal(src.line[desc_find(&hw_schema, "system", "step_overhead")], 0);
+    assert_int_equal(src.line[desc_find(&hw_schema, "system", "jitter")], 0);
+    assert_int_equal(src.line[desc_find(&hw_schema, "system", "act_store")], 0);
     assert_close(h.wse.peak_flops, 7.385e15);
     assert_close(h.wse.sram_bytes, 40.25e9);
     assert_close(h.wse.io_bw_Bps, 150e9);
@@ -220,6 +229,48 @@ static void test_hw_ok_values(void **state)
     assert_int_equal(src.line[desc_find(&hw_schema, "system", "peak_flops")], 3);
     assert_int_equal(src.line[desc_find(&hw_schema, "memoryx", "capacity")], 10);
     assert_int_equal(src.line[desc_find(&hw_schema, "swarmx", "hop_latency")], 18);
+}
+
+/* system.step_overhead (a time), system.jitter (a fraction, at most 1) and
+ * system.act_store (bytes), each optional, 0 allowed. */
+static void test_hw_optional_system_keys(void **state)
+{
+    (void)state;
+    char *text = edit(hw_ok, 39,
+                      "max_systems = 192\nstep_overhead = 94.45 ms\njitter = 3.395 %\n"
+                      "act_store = 2.36 TB");
+    struct hw_desc h;
+    struct desc_src src;
+    struct cp_error err = {0};
+    cp_status st = hw_load(text, ORIGIN, NULL, 0, &h, &src, &err);
+    free(text);
+    assert_ok(st, err);
+    assert_close(h.wse.step_overhead_s, 94.45e-3);
+    assert_close(h.wse.jitter, 0.03395);
+    assert_close(h.wse.act_store_bytes, 2.36e12);
+    assert_int_equal(src.line[desc_find(&hw_schema, "system", "step_overhead")], 40);
+    assert_int_equal(src.line[desc_find(&hw_schema, "system", "act_store")], 42);
+
+    /* zero is allowed for each; units as for any time, fraction or size */
+    const char *zero[] = {"system.step_overhead=0 s", "system.jitter=0", "system.act_store=0 B"};
+    assert_ok(hw_load(hw_ok, ORIGIN, zero, 3, &h, &src, &err), err);
+    assert_true(h.wse.step_overhead_s == 0 && h.wse.jitter == 0 && h.wse.act_store_bytes == 0);
+    const char *sets[] = {"system.step_overhead=2.385 s", "system.jitter=1",
+                          "system.act_store=183 GiB"};
+    assert_ok(hw_load(hw_ok, ORIGIN, sets, 3, &h, &src, &err), err);
+    assert_close(h.wse.step_overhead_s, 2.385);
+    assert_close(h.wse.jitter, 1);
+    assert_close(h.wse.act_store_bytes, 183 * 1073741824.0);
+
+    HW_EXPECT(39, "max_systems = 192\njitter = 1.5",
+              "t.ini:40: system.jitter: is a fraction and must be at most 1", NULL);
+    HW_EXPECT(39, "max_systems = 192\nstep_overhead = -1 ms",
+              "t.ini:40: system.step_overhead: must not be negative", NULL);
+    HW_EXPECT(39, "max_systems = 192\nstep_overhead = 5 GB",
+              "t.ini:40: system.step_overhead:", NULL);
+    HW_EXPECT(39, "max_systems = 192\nact_store = -2 TB",
+              "t.ini:40: system.act_store: must not be negative", NULL);
+    HW_EXPECT(39, "max_systems = 192\nact_store = 2 s", "t.ini:40: system.act_store:", NULL);
 }
 
 static void test_hw_tiers_optional(void **state)
@@ -257,6 +308,7 @@ static void test_wl_defaults(void **state)
     /* derived defaults */
     assert_close(w.ffn, 4 * 2048);
     assert_close(w.kv_heads, 16);
+    assert_close(w.predictions, 2048); /* every position: seq_len */
     /* schema defaults */
     assert_int_equal(w.gated_ffn, 0);
     assert_int_equal(w.bias, 1);
@@ -1043,6 +1095,37 @@ static void test_err_kv_heads_divide_heads(void **state)
     free(text);
 }
 
+static void test_err_predictions_exceed_seq_len(void **state)
+{
+    (void)state;
+    WL_EXPECT(10, "predictions = 2049",
+              "t.ini:10: model.predictions: 2049 predicted positions exceed seq_len 2048", NULL);
+    WL_EXPECT(10, "predictions = 0", "t.ini:10: model.predictions: must be greater than zero",
+              NULL);
+    WL_EXPECT(10, "predictions = 2.5", "t.ini:10: model.predictions: must be a whole number", NULL);
+    struct wl_desc w;
+    struct cp_error err = {0};
+    const char *sets[] = {"model.predictions=4096"};
+    cp_status st = wl_load(wl_ok, ORIGIN, sets, 1, &w, NULL, &err);
+    assert_msg(err, st, "--set model.predictions: 4096 predicted positions exceed seq_len 2048",
+               NULL);
+    /* seq_len shortened by --set below the file's predictions: blamed on
+     * the predictions line */
+    char *text = edit(wl_ok, 10, "predictions = 307");
+    const char *sets2[] = {"model.seq_len=256"};
+    st = wl_load(text, ORIGIN, sets2, 1, &w, NULL, &err);
+    assert_msg(err, st, "t.ini:10: model.predictions: 307 predicted positions exceed seq_len 256",
+               NULL);
+    /* up to seq_len is fine */
+    assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, NULL, &err), err);
+    assert_close(w.predictions, 307);
+    free(text);
+    text = edit(wl_ok, 10, "predictions = 2048");
+    assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, NULL, &err), err);
+    assert_close(w.predictions, 2048);
+    free(text);
+}
+
 static void test_err_fanout_one(void **state)
 {
     (void)state;
@@ -1077,6 +1160,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edit_helper),
         cmocka_unit_test(test_hw_ok_values),
+        cmocka_unit_test(test_hw_optional_system_keys),
         cmocka_unit_test(test_hw_tiers_optional),
         cmocka_unit_test(test_wl_defaults),
         cmocka_unit_test(test_wl_all_keys),
@@ -1120,6 +1204,7 @@ int main(void)
         cmocka_unit_test(test_err_set_bad_value),
         cmocka_unit_test(test_err_heads_divide_hidden),
         cmocka_unit_test(test_err_kv_heads_divide_heads),
+        cmocka_unit_test(test_err_predictions_exceed_seq_len),
         cmocka_unit_test(test_err_fanout_one),
         cmocka_unit_test(test_err_first_of_several),
     };

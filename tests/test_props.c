@@ -1,6 +1,8 @@
 /* test_props.c - property tests of the analytic model (src/model) over the
- * whole shipped space: every model of models/ x every system of hw/ x every
- * MemoryX tier of that system, the cluster size N sampled in
+ * whole shipped space: every model of models/ x every system of hw/ (as
+ * shipped, without an activation store or jitter, and with a small SRAM, a
+ * small store and a large jitter) x every MemoryX tier of that system, the
+ * cluster size N sampled in
  * 1..system.max_systems (1, 2, 3, the maximum and one below it, the powers
  * of two, every power of the fan-out and one past it, where the SwarmX tree
  * gets a level deeper, and values from a fixed-seed MT19937), the sparsity
@@ -16,23 +18,33 @@
  *    definitions, as are the stream-balance point, the critical batch and
  *    its token factor, the power, and the training figures (MODEL, Time,
  *    energy and cost); the paced times sum to the step;
- *  - the step is at least each physical bound plus the exposed latency, and
- *    at most their sum (a layer costs the slowest of its concurrent streams,
- *    the step sums the layers: MODEL, Step time).  The bounds are computed
- *    here from the hardware and model description fields with the formulas
- *    of cerebras-plan(1) MODEL and cerebras-plan(5) TRANSFORMER ARITHMETIC,
- *    not with src/spec/tfm.c or src/model: the compute time (FLOP of the
- *    most loaded system at u(t) of its micro-batch, and, looser, all FLOP of
- *    the step over N x peak x utilization), the weights in (twice per
- *    micro-batch, at the stream rate), the gradients out and the update;
+ *  - the activations are placed as MODEL, Activations says (wafer,
+ *    offload, micro-batches), with its micro-batches, recompute, offloaded
+ *    bytes and the sram and act_store verdicts;
+ *  - the step is at least each physical bound plus the exposed latency and
+ *    the fixed step_overhead, and at most their sum (a layer costs the
+ *    slowest of its concurrent streams, the step sums the layers: MODEL,
+ *    Step time).  The bounds are computed here from the hardware and model
+ *    description fields with the formulas of cerebras-plan(1) MODEL and
+ *    cerebras-plan(5) TRANSFORMER ARITHMETIC, not with src/spec/tfm.c or
+ *    src/model: the compute time (FLOP of the most loaded system at u(t) of
+ *    its micro-batch, the recomputed forward included when the file asks or
+ *    the activations are offloaded, times the slowest-of-N factor J_N; and,
+ *    looser, all FLOP of the step over N x peak x utilization), the weights
+ *    in (twice per micro-batch at the stream rate, the backward beside the
+ *    block's checkpoint when offloaded), the gradients and checkpoints out,
+ *    the update, and the offloading port (checkpoints out, then weights and
+ *    checkpoints back in, block after block);
  * and across points:
- *  - weak scaling: the step less its exposed latency is the same at every
- *    N (each system keeps its sequences), so throughput(N) /
- *    throughput(1) <= N;
+ *  - weak scaling: the layers' time (the step less its exposed latency and
+ *    overhead) is between its one-system value and J_N times that (each
+ *    system keeps its sequences; the same at every N without jitter), so
+ *    throughput(N) / throughput(1) <= N;
  *  - weak scaling: time-to-train non-increasing in N without the penalty,
  *    and with it while the global batch is within the critical batch;
- *  - strong scaling: the step less its exposed latency non-increasing in N,
- *    and unchanged where ceil(B / N) is (the documented exception: PLAN in
+ *  - strong scaling: the layers' time over J_N non-increasing in N, and
+ *    where ceil(B / N) is unchanged rising at most by J_N / J_Np
+ *    (unchanged without jitter; the documented exception: PLAN in
  *    cerebras-plan(1), "small rises inside each step from the SwarmX
  *    depth");
  *  - sparsity: compute, streams and step non-increasing in the sparsity,
@@ -56,6 +68,7 @@
 #include "check.h"
 #include "load.h"
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
@@ -89,7 +102,10 @@
 /* ---- collecting failures ---- */
 
 static unsigned long n_points, n_checks, n_fail;
-static char where_[256]; /* the configuration being checked */
+static unsigned long n_act[STEP_NACT]; /* points per activation placement */
+static unsigned long n_store_full;     /* offloaded points failing act_store */
+static unsigned long n_offload_sram;   /* offloaded points failing sram      */
+static char where_[256];               /* the configuration being checked */
 
 static void prop(int ok, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -208,6 +224,8 @@ struct shape {
     double logits;      /* logits FLOP per token and pass               */
     double q;           /* MemoryX bytes per parameter                  */
     double S;           /* SRAM bytes per sequence                      */
+    double K;           /* one block's input of one sequence (offloaded) */
+    double S1;          /* SRAM working set of one sequence, offloaded  */
 };
 
 static void shape_of(const struct wl_desc *w, struct shape *x)
@@ -226,13 +244,24 @@ static void shape_of(const struct wl_desc *w, struct shape *x)
     x->F[0] = 2 * x->W + 4 * s * h;
     x->F[1] = 2 * x->W + 8 * s * h;
     x->F[2] = 2 * x->W;
-    x->logits = 2 * h * V;
+    /* on the predicted positions only: s_p of s */
+    double sp = w->predictions;
+    x->logits = 2 * h * V * sp / s;
     x->q = w->weight_bytes + 2 * w->master_bytes + w->optimizer_bytes;
     double full = (w->dropout ? 14 * s * h + 4 * s * k + 2 * m * s * f + 5 * a * s * s
                               : 12 * s * h + 4 * s * k + 2 * m * s * f + 2 * a * s * s) *
                   w->act_bytes / 2;
-    double kept = w->recompute ? s * h * w->act_bytes : full;
-    x->S = l * kept + (w->recompute ? full : 0) + s * V * w->act_bytes;
+    x->K = s * h * w->act_bytes;
+    double kept = w->recompute ? x->K : full;
+    x->S = l * kept + (w->recompute ? full : 0) + sp * V * w->act_bytes;
+    x->S1 = full + sp * V * w->act_bytes;
+}
+
+/* MODEL, The slowest system: J_N = 1 + jitter x Phi^-1((N - 0.375) /
+ * (N + 0.25)), 1 for one system. */
+static double slowest(const struct hw_desc *hw, double N)
+{
+    return N <= 1 ? 1 : 1 + hw->wse.jitter * gsl_cdf_ugaussian_Pinv((N - 0.375) / (N + 0.25));
 }
 
 /* MODEL, Sparsity: 1 at 0, else min(1, d + c0) and min(1, d (1 + i/w) + c0). */
@@ -254,10 +283,44 @@ static double upd(const struct mx_spec *mx, double q, double phi, double p)
 
 struct bounds {
     double b, M, m, t, R, phi; /* seqs, fit, micro-batches, tokens, rate, flash */
-    double compute, in, out, update, exposed;
+    int offload, recompute;    /* block inputs to the store; blocks recomputed */
+    double J;                  /* sequences the activation store holds        */
+    int sram_ok, store_ok;     /* the placement's SRAM and store verdicts     */
+    double slow;               /* slowest-of-N factor J_N                    */
+    double act;                /* bytes offloaded per step (out, and back)    */
+    double compute, in, out, update, exposed, overhead;
+    double port;           /* offloaded: checkpoints out (forward), then weights and
+                              checkpoints in (backward), layer after layer       */
     double global_compute; /* all FLOP / (N x peak x utilization)         */
     double lower, upper;
 };
+
+/* MODEL, Activations: where they live, and the micro-batches. */
+static void place(const struct cluster *c, const struct shape *x, struct bounds *B)
+{
+    const struct hw_desc *hw = c->hw;
+    double l = c->wl->layers;
+    double room = hw->wse.sram_bytes - 4 * hw->swx.chunk_bytes;
+    B->M = room > 0 ? floor(room / x->S) : 0;
+    B->b = ceil(c->global_seqs / c->systems);
+    B->offload = 0;
+    B->store_ok = 1;
+    B->J = hw->wse.act_store_bytes > 0 ? floor(hw->wse.act_store_bytes / (l * x->K)) : 0;
+    if (B->b <= B->M) { /* wafer */
+        B->m = 1;
+        B->sram_ok = 1;
+    } else if (hw->wse.act_store_bytes > 0) { /* offload */
+        B->offload = 1;
+        B->sram_ok = room >= x->S1;
+        B->store_ok = B->J >= 1;
+        B->m = B->J >= 1 ? ceil(B->b / B->J) : B->b;
+    } else { /* micro-batches */
+        B->sram_ok = B->M >= 1;
+        B->m = B->b > 1 && B->M >= 1 ? ceil(B->b / B->M) : B->b;
+    }
+    B->recompute = c->wl->recompute || B->offload;
+    B->act = B->offload ? B->b * l * x->K : 0;
+}
 
 static void bounds_of(const struct cluster *c, const struct shape *x, struct bounds *B)
 {
@@ -265,28 +328,38 @@ static void bounds_of(const struct cluster *c, const struct shape *x, struct bou
     const struct wl_desc *w = c->wl;
     double N = c->systems, G = c->global_seqs, s = w->seq_len, l = w->layers;
 
-    /* SRAM, micro-batches: M = floor((sram - 4 chunk) / S); b = ceil(B / N) */
-    double room = hw->wse.sram_bytes - 4 * hw->swx.chunk_bytes;
-    B->M = room > 0 ? floor(room / x->S) : 0;
-    B->b = ceil(G / N);
-    B->m = B->b > 1 && B->M >= 1 ? ceil(B->b / B->M) : B->b;
+    place(c, x, B);
     B->t = s * B->b / B->m;
     double u = hw->wse.utilization * B->t / (B->t + hw->wse.util_half_tokens);
+    B->slow = slowest(hw, N);
 
     double cf = sp_compute(&hw->sp, c->sparsity);
     double cw = sp_stream(&hw->sp, c->sparsity, w->weight_bytes);
     double cg = sp_stream(&hw->sp, c->sparsity, w->grad_bytes);
     double sparse = 2 * x->W * (cf - 1); /* per token and pass, the matmuls */
     double per_token = l * (x->F[0] + x->F[1] + x->F[2] + 3 * sparse) + 3 * x->logits +
-                       (w->recompute ? l * (x->F[0] + sparse) : 0);
-    /* the most loaded system's FLOP, at the utilisation of its micro-batch */
-    B->compute = per_token * B->t * B->m / (hw->wse.peak_flops * u);
+                       (B->recompute ? l * (x->F[0] + sparse) : 0);
+    /* the most loaded system's FLOP, at the utilisation of its micro-batch,
+     * at the pace of the slowest system */
+    B->compute = per_token * B->t * B->m * B->slow / (hw->wse.peak_flops * u);
     /* looser: every FLOP of the step shared evenly at the file's utilization */
-    B->global_compute = per_token * G * s / (N * hw->wse.peak_flops * hw->wse.utilization);
+    B->global_compute =
+        per_token * G * s * B->slow / (N * hw->wse.peak_flops * hw->wse.utilization);
 
     B->R = fmin(hw->wse.io_bw_Bps, fmin(hw->swx.link_bw_Bps, hw->mx.bw_Bps));
-    B->in = B->m * 2 * (x->E + l * (x->W * cw + x->o) + x->Vh) * w->weight_bytes / B->R;
-    B->out = B->m * (x->E + l * (x->W * cg + x->o) + x->Vh) * w->grad_bytes / B->R;
+    /* weights in twice per micro-batch; offloaded, each block's backward
+     * brings its input checkpoint, (b / m) K, beside its weights over the
+     * system's port, and its forward sends it out */
+    double io = hw->wse.io_bw_Bps, ck = B->b / B->m * x->K;
+    double blk_w = (x->W * cw + x->o) * w->weight_bytes;
+    double blk_back = fmax(blk_w / B->R, B->offload ? (blk_w + ck) / io : 0);
+    B->in = B->m * (2 * (x->E + x->Vh) * w->weight_bytes / B->R + l * (blk_w / B->R + blk_back));
+    B->out = B->m * ((x->E + l * (x->W * cg + x->o) + x->Vh) * w->grad_bytes / B->R +
+                     (B->offload ? l * ck / io : 0));
+    /* MODEL, Step time: a block's backward follows its forward and the
+     * layers add up, so an offloading block costs at least its checkpoint
+     * out plus its weights and checkpoint back in, on the system's port */
+    B->port = B->offload ? B->m * l * (ck + blk_w + ck) / io : 0;
 
     double state = x->P * x->q, D = fmin(c->memoryx_bytes, hw->mx.dram_bytes);
     B->phi = state <= D ? 0 : (state - D) / state;
@@ -304,10 +377,12 @@ static void bounds_of(const struct cluster *c, const struct shape *x, struct bou
     double first = fmax(upd(&hw->mx, x->q, B->phi, x->E),
                         fmax(x->E * w->weight_bytes / B->R, x->E * w->grad_bytes / B->R));
     B->exposed = trip - fmin(trip, c->overlap * first);
+    B->overhead = hw->wse.step_overhead_s;
 
-    B->lower = fmax(fmax(B->compute, B->global_compute), fmax(fmax(B->in, B->out), B->update)) +
-               B->exposed;
-    B->upper = B->compute + B->in + B->out + B->update + B->exposed;
+    B->lower = fmax(fmax(fmax(B->compute, B->global_compute), fmax(fmax(B->in, B->out), B->update)),
+                    B->port) +
+               B->exposed + B->overhead;
+    B->upper = B->compute + B->in + B->out + B->update + B->exposed + B->overhead;
 }
 
 /* ---- checks at one point ---- */
@@ -339,6 +414,13 @@ static void check_finite(const struct train_result *r, int priced)
         {"critical[stream_out]", s->critical[STEP_STREAM_OUT]},
         {"critical[update]", s->critical[STEP_UPDATE]},
         {"critical[latency]", s->critical[STEP_LATENCY]},
+        {"busy[overhead]", s->busy[STEP_OVERHEAD]},
+        {"critical[overhead]", s->critical[STEP_OVERHEAD]},
+        {"ckpt_per_seq", s->ckpt_per_seq},
+        {"working_per_seq", s->working_per_seq},
+        {"store_seqs", s->store_seqs},
+        {"act_bytes", s->act_bytes},
+        {"slowest", s->slowest},
         {"fill_s", s->fill_s},
         {"drain_s", s->drain_s},
         {"boundary_s", s->boundary_s},
@@ -390,38 +472,59 @@ static void check_point(const struct cluster *c, const struct shape *x,
     struct bounds B;
     bounds_of(c, x, &B);
     const struct step_result *s = &r->step;
+    n_act[s->act]++;
+    n_store_full += !r->act_fits;
+    n_offload_sram += s->act == STEP_ACT_OFFLOAD && !r->sram_fits;
 
     /* the quantities the bounds rest on, as MODEL defines them */
     PROP(s->local_seqs == B.b, "local_seqs %g, want ceil(B / N) = %g", s->local_seqs, B.b);
     PROP(s->max_seqs == B.M, "max_seqs %g, want %g", s->max_seqs, B.M);
     PROP(s->micro_batches == B.m, "micro_batches %g, want %g", s->micro_batches, B.m);
+    PROP(s->act == (B.offload    ? STEP_ACT_OFFLOAD
+                    : B.b <= B.M ? STEP_ACT_WAFER
+                                 : STEP_ACT_MICRO),
+         "activations %s, b %g, M %g, offload %d", step_act_name[s->act], B.b, B.M, B.offload);
+    PROP(s->recompute == B.recompute, "recompute %d, want %d", s->recompute, B.recompute);
+    PROP(!B.offload || s->store_seqs == B.J, "store_seqs %g, want %g", s->store_seqs, B.J);
+    PROP(close_to(s->act_bytes, B.act), "act_bytes %.17g, want %.17g", s->act_bytes, B.act);
+    PROP(close_to(s->slowest, B.slow), "slowest %.17g, want %.17g", s->slowest, B.slow);
     PROP(s->stream_bw == B.R, "stream_bw %g, want %g", s->stream_bw, B.R);
     PROP(fabs(s->flash_fraction - B.phi) <= TOL, "flash_fraction %.17g, want %.17g",
          s->flash_fraction, B.phi);
 
-    /* physical lower bounds (each plus the exposed latency, which no layer
-     * overlaps) and the upper bound of perfectly serial resources */
-    static const char *const what[] = {"compute", "all FLOP / (N peak util)", "weights in",
-                                       "gradients out", "update"};
-    double lb[] = {B.compute, B.global_compute, B.in, B.out, B.update};
+    /* physical lower bounds (each plus the exposed latency and the fixed
+     * overhead, which no layer overlaps) and the upper bound of perfectly
+     * serial resources */
+    static const char *const what[] = {"compute",    "all FLOP / (N peak util)",
+                                       "weights in", "gradients out",
+                                       "update",     "offloading port"};
+    double lb[] = {B.compute, B.global_compute, B.in, B.out, B.update, B.port};
     for (size_t i = 0; i < sizeof lb / sizeof lb[0]; i++)
-        PROP(le(lb[i] + B.exposed, s->step_s),
-             "step %.17g s below the %s bound %.17g s + exposed latency %.17g s", s->step_s,
-             what[i], lb[i], B.exposed);
+        PROP(le(lb[i] + B.exposed + B.overhead, s->step_s),
+             "step %.17g s below the %s bound %.17g s + exposed latency %.17g s + overhead "
+             "%.17g s",
+             s->step_s, what[i], lb[i], B.exposed, B.overhead);
     PROP(le(B.lower, s->step_s), "step %.17g s below max of the bounds + latency %.17g s",
          s->step_s, B.lower);
     PROP(le(s->step_s, B.upper), "step %.17g s above the serial sum %.17g s", s->step_s, B.upper);
     PROP(close_to(s->busy[STEP_LATENCY], B.exposed), "exposed latency %.17g, want %.17g",
          s->busy[STEP_LATENCY], B.exposed);
+    PROP(s->critical[STEP_OVERHEAD] == B.overhead && s->busy[STEP_OVERHEAD] == B.overhead,
+         "overhead paces %.17g s, busy %.17g s, want %.17g s", s->critical[STEP_OVERHEAD],
+         s->busy[STEP_OVERHEAD], B.overhead);
 
     /* MODEL, Verdicts */
     double state = x->P * x->q;
     PROP(r->memoryx_fits == (state <= c->memoryx_bytes), "memoryx_fits %d, state %g, tier %g",
          r->memoryx_fits, state, c->memoryx_bytes);
-    PROP(r->sram_fits == (B.M >= 1), "sram_fits %d, M %g", r->sram_fits, B.M);
+    PROP(r->sram_fits == B.sram_ok, "sram_fits %d, M %g, b %g, offload %d", r->sram_fits, B.M, B.b,
+         B.offload);
+    PROP(r->act_fits == B.store_ok, "act_fits %d, store holds %g", r->act_fits, B.J);
+    PROP(!!(r->warnings & TW_ACT_STORE) == !B.store_ok, "act_store_full %#x, store holds %g",
+         r->warnings, B.J);
     PROP(r->split_ok == (c->global_seqs >= c->systems), "split_ok %d", r->split_ok);
-    PROP(r->feasible == (r->memoryx_fits && r->sram_fits && r->split_ok), "feasible %d",
-         r->feasible);
+    PROP(r->feasible == (r->memoryx_fits && r->sram_fits && r->act_fits && r->split_ok),
+         "feasible %d", r->feasible);
     PROP(!(r->warnings & TW_INFEASIBLE) == !!r->feasible, "warnings %#x, feasible %d", r->warnings,
          r->feasible);
     PROP(!!(r->warnings & TW_FLASH) == (B.phi > 0), "state_on_flash %#x, phi %g", r->warnings,
@@ -489,9 +592,14 @@ static void check_point(const struct cluster *c, const struct shape *x,
     PROP(close_to(r->params, x->P), "params %.17g, want %.17g", r->params, x->P);
     PROP(close_to(r->state_bytes, state), "state_bytes %.17g, want %.17g", r->state_bytes, state);
     PROP(close_to(r->sram_per_seq, x->S), "sram_per_seq %.17g, want %.17g", r->sram_per_seq, x->S);
+    PROP(close_to(s->ckpt_per_seq, w->layers * x->K), "ckpt_per_seq %.17g, want %.17g",
+         s->ckpt_per_seq, w->layers * x->K);
+    PROP(close_to(s->working_per_seq, x->S1), "working_per_seq %.17g, want %.17g",
+         s->working_per_seq, x->S1);
 }
 
-/* What the cross-point checks need of one point. */
+/* What the cross-point checks need of one point.  work: the step less
+ * its exposed latency and its fixed overhead, the layers alone. */
 struct cell {
     double step, work, compute, in, out, time;
     int fits;
@@ -500,7 +608,7 @@ struct cell {
 static void keep(struct cell *k, const struct train_result *r)
 {
     k->step = r->step.step_s;
-    k->work = r->step.step_s - r->step.busy[STEP_LATENCY];
+    k->work = r->step.step_s - r->step.busy[STEP_LATENCY] - r->step.busy[STEP_OVERHEAD];
     k->compute = r->step.busy[STEP_COMPUTE];
     k->in = r->step.busy[STEP_STREAM_IN];
     k->out = r->step.busy[STEP_STREAM_OUT];
@@ -600,12 +708,20 @@ static void sweep_one(const struct hw_desc *h, const char *hwname, const struct 
                     PROP(rw.power_W >= prev_power, "power %g at N %g below %g at N %g", rw.power_W,
                          N, prev_power, Np);
 
-                    /* weak scaling: each system's work is unchanged, only
-                     * the tree deepens (MODEL: streams at R whatever N is,
-                     * b = ceil(B N / N) = B) */
-                    PROP(close_to(kw->work, cur[WEAK][si][0].work),
-                         "weak: step less latency %.17g at N, %.17g at 1", kw->work,
-                         cur[WEAK][si][0].work);
+                    /* weak scaling: each system's work is unchanged (MODEL:
+                     * streams at R whatever N is, b = ceil(B N / N) = B);
+                     * the tree deepens, and every compute time is J_N
+                     * times as long, so each layer's max(J_N C, streams)
+                     * is between its one-system time and J_N times that
+                     * (equal without jitter) */
+                    double J = slowest(h, N), Jp = slowest(h, Np);
+                    const struct cell *w1 = &cur[WEAK][si][0];
+                    PROP(le(w1->work, kw->work) && le(kw->work, J * w1->work),
+                         "weak: layers %.17g s at N, %.17g s at 1, J_N %.17g", kw->work, w1->work,
+                         J);
+                    if (h->wse.jitter == 0)
+                        PROP(close_to(kw->work, w1->work),
+                             "weak, no jitter: layers %.17g at N, %.17g at 1", kw->work, w1->work);
                     double speedup = rw.tokens_per_s / r1.tokens_per_s;
                     PROP(le(speedup, N), "weak speedup %.17g > N (tokens/s %.17g vs %.17g)",
                          speedup, rw.tokens_per_s, r1.tokens_per_s);
@@ -613,8 +729,9 @@ static void sweep_one(const struct hw_desc *h, const char *hwname, const struct 
                     /* Time-to-train, weak, no penalty: T0 / (N G1) x step(N),
                      * and step(N) grows only by the SwarmX latency (2
                      * levels x (hop + chunk / link), microseconds, against
-                     * steps of tens of milliseconds or more), so it must
-                     * fall.  TOL covers rounding only. */
+                     * steps of tens of milliseconds or more) and by J_N /
+                     * J_Np (J grows as sqrt(ln N), far slower than N), so it
+                     * must fall.  TOL covers rounding only. */
                     PROP(le(kw->time, pw->time),
                          "weak time-to-train %.17g s at N %g above %.17g s at N %g", kw->time, N,
                          pw->time, Np);
@@ -632,18 +749,28 @@ static void sweep_one(const struct hw_desc *h, const char *hwname, const struct 
                         n_pen_rise++;
 
                     /* Strong scaling: ceil(B / N) whole sequences set the
-                     * pace, so the step less its exposed latency never
-                     * rises with N and is unchanged where ceil(B / N) is;
-                     * the step itself may rise by the latency of a deeper
-                     * tree inside such a stretch (cerebras-plan(1), PLAN,
-                     * item 2: "small rises inside each step from the SwarmX
+                     * pace, so the layers' time at a fixed slowest-system
+                     * factor never rises with N; the factor J_N does, and
+                     * a layer's max(J C, streams) / J never rises with J.
+                     * So work / J_N never rises with N, and where
+                     * ceil(B / N) is unchanged the work rises at most by
+                     * J_N / J_Np (is unchanged without jitter); the step
+                     * itself may rise by the latency of a deeper tree
+                     * inside such a stretch (cerebras-plan(1), PLAN, item
+                     * 2: "small rises inside each step from the SwarmX
                      * depth"). */
-                    PROP(le(ks->work, ps->work),
-                         "strong: step less latency %.17g s at N %g above %.17g s at N %g",
-                         ks->work, N, ps->work, Np);
-                    if (ceil(w->batch / N) == ceil(w->batch / Np))
-                        PROP(close_to(ks->work, ps->work),
-                             "strong: same ceil(B/N), work %.17g vs %.17g", ks->work, ps->work);
+                    PROP(le(ks->work / J, ps->work / Jp),
+                         "strong: layers / J_N %.17g s at N %g above %.17g s at N %g", ks->work / J,
+                         N, ps->work / Jp, Np);
+                    if (ceil(w->batch / N) == ceil(w->batch / Np)) {
+                        PROP(le(ps->work, ks->work) && le(ks->work * Jp, ps->work * J),
+                             "strong: same ceil(B/N), layers %.17g vs %.17g, J %.17g vs %.17g",
+                             ks->work, ps->work, J, Jp);
+                        if (h->wse.jitter == 0)
+                            PROP(close_to(ks->work, ps->work),
+                                 "strong, no jitter: same ceil(B/N), work %.17g vs %.17g", ks->work,
+                                 ps->work);
+                    }
                 }
                 prev_power = rw.power_W;
                 prev_pen_time = rp.time_s;
@@ -695,9 +822,29 @@ static void test_props_sweep(void **state)
     size_t ns = sample_sparsity(rng, sp);
     assert_true(sp[0] == 0 && sp[ns - 1] == CLUSTER_MAX_SPARSITY);
     n_points = n_checks = n_fail = n_pen_rise = 0;
-    for (size_t i = 0; i < nh; i++) {
+    memset(n_act, 0, sizeof n_act);
+    n_store_full = n_offload_sram = 0;
+    /* each system as shipped; without an activation store or jitter (the
+     * micro-batch placement; weak scaling exactly flat); and with a store
+     * too small for the largest models' checkpoints (the act_store
+     * verdict), an SRAM too small for their working set when offloaded
+     * (the sram verdict) and a large jitter */
+    static const struct {
+        const char *label, *set[3];
+        size_t nset;
+    } var[] = {
+        {"", {NULL, NULL, NULL}, 0},
+        {" (no store, no jitter)", {"system.act_store=0 B", "system.jitter=0", NULL}, 2},
+        {" (8 GB SRAM, 50 GB store, jitter 0.25)",
+         {"system.sram=8 GB", "system.act_store=50 GB", "system.jitter=0.25"},
+         3},
+    };
+    const size_t nvar = sizeof var / sizeof var[0];
+    for (size_t i = 0; i < nvar * nh; i++) {
         struct hw_desc h;
-        load_hw(hws[i], NULL, 0, &h);
+        char hwname[CAT_NAME_MAX + 32];
+        snprintf(hwname, sizeof hwname, "%s%s", hws[i / nvar], var[i % nvar].label);
+        load_hw(hws[i / nvar], var[i % nvar].set, var[i % nvar].nset, &h);
         double Ns[MAX_N];
         size_t nn = sample_systems(&h, rng, Ns);
         assert_true(Ns[0] == 1 && Ns[nn - 1] == h.wse.max_systems);
@@ -706,10 +853,20 @@ static void test_props_sweep(void **state)
             struct wl_desc w;
             load_model(models[k], NULL, 0, &w);
             for (int o = 0; o < NOVERLAP; o++)
-                sweep_one(&h, hws[i], &w, models[k], overlap[o], Ns, nn, sp, ns, rng);
+                sweep_one(&h, hwname, &w, models[k], overlap[o], Ns, nn, sp, ns, rng);
         }
     }
     gsl_rng_free(rng);
+    print_message("activations: %lu points on the wafer, %lu offloaded (%lu with the store too "
+                  "small for one sequence, %lu with SRAM too small for the working set), %lu in "
+                  "micro-batches\n",
+                  n_act[STEP_ACT_WAFER], n_act[STEP_ACT_OFFLOAD], n_store_full, n_offload_sram,
+                  n_act[STEP_ACT_MICRO]);
+    snprintf(where_, sizeof where_, "the whole sweep");
+    for (int a = 0; a < STEP_NACT; a++)
+        PROP(n_act[a] > 0, "no point placed its activations as %s", step_act_name[a]);
+    PROP(n_store_full > 0, "no point had a store too small for one sequence");
+    PROP(n_offload_sram > 0, "no offloaded point had SRAM too small for its working set");
     print_message("weak scaling with --batch-penalty above the critical batch: time-to-train "
                   "rose at %lu of the sampled steps in N (not an error)\n",
                   n_pen_rise);

@@ -84,11 +84,11 @@ static void tree_shape(long n, long fanout, long units, int *depth, long *nodes)
 }
 
 /* Packets per step (sim.h): per micro-batch and pass, one per block and one
- * for the logits, and the embedding split into chunk-sized packets, at most
- * SIM_FIRST_PACKETS (the embedding is never sparse). */
+ * for the logits, and the embedding split into packets of at least one
+ * chunk, at most SIM_FIRST_PACKETS (the embedding is never sparse). */
 static long long packets_per_step(const struct setup *s, double micro_batches)
 {
-    double chunks = ceil(tfm_embed_params(&s->wl) * s->wl.weight_bytes / s->hw.swx.chunk_bytes);
+    double chunks = floor(tfm_embed_params(&s->wl) * s->wl.weight_bytes / s->hw.swx.chunk_bytes);
     double first = fmin(SIM_FIRST_PACKETS, fmax(1, chunks));
     return 2 * (long long)micro_batches * ((long long)first + (long long)s->wl.layers + 1);
 }

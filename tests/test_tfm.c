@@ -402,6 +402,103 @@ static void test_activation_bytes_no_dropout(void **state)
     assert_rel(tfm_act_bytes_per_seq_block(&w, 0), want, 1e-15);
 }
 
+/* ---- the logits on the predicted positions ---- */
+
+/* tfm.h: the logits cost 2 h V on each predicted position, so per token of
+ * the sequence 2 h V x predictions / seq_len; predictions defaults to
+ * seq_len (every position, as a decoder predicts). */
+static void test_logits_predictions(void **state)
+{
+    (void)state;
+    struct wl_desc w;
+    load_text(odd_gpt, NULL, 0, &w);
+    double h = 1344, s = 1536, V = 50257, l = 7;
+    assert_rel(w.predictions, s, 0);
+    for (int p = 0; p < TFM_NPASSES; p++)
+        assert_rel(tfm_logits_flops(&w, (enum tfm_pass)p), 2 * h * V, 1e-15);
+
+    /* 229 of 1536 positions (about 15 %, a masked-LM share) */
+    const char *mlm[] = {"model.predictions=229"};
+    struct wl_desc m;
+    load_text(odd_gpt, mlm, 1, &m);
+    assert_rel(m.predictions, 229, 0);
+    for (int p = 0; p < TFM_NPASSES; p++)
+        assert_rel(tfm_logits_flops(&m, (enum tfm_pass)p), 2 * h * V * 229 / s, 1e-15);
+    /* only the logits change: the blocks, three passes of them, and the
+     * recomputed forward are the same */
+    assert_rel(tfm_train_flops_per_token(&w, 0) - tfm_train_flops_per_token(&m, 0),
+               3 * 2 * h * V * (1 - 229 / s), 1e-12);
+    assert_rel(tfm_train_flops_per_token(&m, 1) - tfm_train_flops_per_token(&m, 0),
+               l * tfm_block_flops(&m, TFM_FWD), 1e-12);
+    assert_rel(tfm_params(&m), tfm_params(&w), 0);
+    /* the logits kept in SRAM: predictions x V at act_bytes */
+    assert_rel(tfm_sram_per_seq(&w) - tfm_sram_per_seq(&m), 2 * V * (s - 229), 1e-12);
+    assert_rel(tfm_working_bytes_per_seq(&m), tfm_act_bytes_per_seq_block(&m, 0) + 2 * 229 * V,
+               1e-15);
+
+    /* BERT-Large at sequence length 128 predicts 20 masked positions
+     * (models/bert-large.ini, from the released code): 2 x 1024 x 30522
+     * x 20 / 128 FLOP per token */
+    load_model("bert-large", NULL, 0, &w);
+    assert_rel(w.predictions, 20, 0);
+    assert_rel(tfm_logits_flops(&w, TFM_FWD), 2 * 1024 * 30522.0 * 20 / 128, 1e-15);
+
+    /* exactly seq_len is accepted; more is refused (wl.h; test_desc.c
+     * checks the message) */
+    const char *all[] = {"model.predictions=1536"};
+    load_text(odd_gpt, all, 1, &m);
+    assert_rel(tfm_logits_flops(&m, TFM_FWD), 2 * h * V, 1e-15);
+    const char *over[] = {"model.predictions=1537"};
+    struct cp_error err = {0};
+    assert_int_equal(wl_load(odd_gpt, "test.ini", over, 1, &m, NULL, &err), CP_EINPUT);
+    assert_non_null(strstr(err.msg, "predictions"));
+    assert_int_equal(wl_load("[model]\nlayers = 2\nhidden = 64\nheads = 1\nseq_len = 128\n"
+                             "vocab = 100\ntokens = 1e6\nbatch = 1\npredictions = 129\n",
+                             "p.ini", NULL, 0, &m, NULL, &err),
+                     CP_EINPUT);
+    assert_non_null(strstr(err.msg, "p.ini:9: model.predictions"));
+}
+
+/* ---- offloaded checkpoints and the working set ---- */
+
+/* tfm.h: a sequence offloads every block's input, l x 2 s h bytes (at
+ * 16-bit), and the wafer holds one block's full activations and the
+ * logits of the layer in flight. */
+static void test_ckpt_and_working_bytes(void **state)
+{
+    (void)state;
+    struct wl_desc w;
+    load_text(odd_gpt, NULL, 0, &w);
+    double h = 1344, s = 1536, V = 50257, a = 21;
+    assert_rel(tfm_ckpt_bytes_per_seq(&w), 7 * 2 * s * h, 1e-15);
+    assert_rel(tfm_working_bytes_per_seq(&w), korthikanti_bytes(s, h, a) + 2 * s * V, 1e-12);
+    /* the file's recompute does not change what is offloaded */
+    const char *rc[] = {"model.recompute=true", "model.act_bytes=4 B"};
+    load_text(odd_gpt, rc, 2, &w);
+    assert_rel(tfm_ckpt_bytes_per_seq(&w), 7 * 4 * s * h, 1e-15);
+    assert_rel(tfm_working_bytes_per_seq(&w), 2 * korthikanti_bytes(s, h, a) + 4 * s * V, 1e-12);
+
+    /* Llama 2 7B: 32 x 2 x 4096 x 4096 = 2^30 bytes a sequence; 1024
+     * sequences 1.1 TB, what the measured one-CS-3 run (M08) needed of its
+     * activation servers (hw/cs3.ini) */
+    load_model("llama2-7b", NULL, 0, &w);
+    assert_rel(tfm_ckpt_bytes_per_seq(&w), 1073741824.0, 0);
+    assert_rel(1024 * tfm_ckpt_bytes_per_seq(&w), 1.1e12, 0.005);
+}
+
+/* Touvron et al. 2023b, Table 1: Llama 2 7B; the released checkpoint has
+ * 6,738,415,616 parameters: 32 blocks of 4 h^2 + 3 h f + 2 h =
+ * 202,383,360, the 32000 x 4096 embedding and output matrices and the final
+ * norm. */
+static void test_llama2_7b_params_touvron2023(void **state)
+{
+    (void)state;
+    struct wl_desc w;
+    load_model("llama2-7b", NULL, 0, &w);
+    assert_rel(tfm_block_params(&w), 202383360.0, 0);
+    assert_rel(tfm_params(&w), 6738415616.0, 0);
+}
+
 /* ---- state bytes ---- */
 
 static void test_state_bytes(void **state)
@@ -442,6 +539,9 @@ int main(void)
         cmocka_unit_test(test_activation_bytes_korthikanti2022),
         cmocka_unit_test(test_activation_bytes_gated),
         cmocka_unit_test(test_activation_bytes_no_dropout),
+        cmocka_unit_test(test_logits_predictions),
+        cmocka_unit_test(test_ckpt_and_working_bytes),
+        cmocka_unit_test(test_llama2_7b_params_touvron2023),
         cmocka_unit_test(test_state_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,10 +21,13 @@
  *    stream rate is min(system I/O, SwarmX link, MemoryX bandwidth): SwarmX
  *    replicates weights and reduces gradients, so MemoryX moves one copy
  *    whatever N is.
- *  - Forward of a layer: max(compute, weights in).  Backward (delta and
- *    weight-gradient passes, and the recomputed forward): max(compute,
- *    weights in, gradients out), and in the last micro-batch also the
- *    MemoryX update of that layer, which runs as its gradients arrive.
+ *  - Forward of a layer: max(compute, weights in, checkpoint out).
+ *    Backward (delta and weight-gradient passes, and the recomputed
+ *    forward): max(compute, weights and checkpoint in, gradients out), and
+ *    in the last micro-batch also the MemoryX update of that layer, which
+ *    runs as its gradients arrive.  The checkpoint terms are 0 unless the
+ *    activations are offloaded; they use the system's port
+ *    (io_bandwidth), the weights and gradients the stream rate.
  *    A layer costs the slowest of its concurrent streams; the step sums the
  *    layers.
  *  - Exposed latency, once per step, at the iteration boundary: the next

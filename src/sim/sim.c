@@ -23,13 +23,19 @@ const char *const sim_comp_name[SIM_NCOMP] = {"memoryx_egress",  "swarmx_down", 
                                               "memoryx_ingress", "update"};
 
 /* Which packets a component serves. */
-enum serves { SERVE_ALL, SERVE_BWD, SERVE_UPD, SERVE_N };
+enum serves {
+    SERVE_ALL, /* every packet                                          */
+    SERVE_BWD, /* backward: gradients                                   */
+    SERVE_ACT, /* backward, and forward packets that offload activations */
+    SERVE_UPD, /* backward in the last micro-batch: updates             */
+    SERVE_N
+};
 
 enum layer_kind { LY_EMBED, LY_BLOCK, LY_LOGITS };
 
 struct packet {
     int layer, mb, pkt, npkt;
-    uint8_t bwd, upd;
+    uint8_t bwd, upd, act; /* act: a forward block packet with offload */
     int gate;         /* forward: the update packet it waits for; -1 none */
     double w_bytes;   /* weights streamed                                 */
     double g_bytes;   /* gradients streamed (backward)                    */
@@ -37,20 +43,34 @@ struct packet {
     double update_s;  /* MemoryX update (last micro-batch), all units     */
 };
 
+/* A component: a link or an engine.  Its consumers all serve the same
+ * packets, so the packets it sends them are numbered alike (sent_n). */
 struct comp {
     uint8_t kind, serves;
-    int32_t index;        /* within its class: system, node or unit        */
-    double bw_Bps, lat_s; /* links: bandwidth; latency before it may start */
+    uint8_t queued, shard; /* shard: a MemoryX unit's 1/U share            */
+    uint8_t mx_out;        /* a MemoryX egress link (gated by the update)   */
+    int32_t index;         /* within its class: system, node or unit        */
+    double bw_Bps, lat_s;  /* links: bandwidth; latency before it may start */
     int32_t up0, nup, dn0, ndn;
     int64_t pos, limit; /* next packet in its sequence; sequence length   */
-    int32_t arrived;
-    double first_s, last_s; /* supplier chunks reach it: first, last      */
-    int32_t released, need;
-    double free_s, end_s, q_s, bytes; /* the packet it holds              */
-    uint8_t busy, queued, shard;      /* shard: a MemoryX unit's 1/U share  */
-    uint8_t mx_out;                   /* a MemoryX egress link (gated)      */
-    int32_t gate_wait;                /* MemoryX egress: update index + 1 it waits for   */
+    int64_t sent_n;     /* packets sent to its consumers                   */
+    double free_s;      /* its previous packet ends                       */
+    int32_t gate_wait;  /* MemoryX egress: update index + 1 it waits for  */
     double busy_last_s, bytes_last, sent, recv;
+};
+
+/* One position in a component's ring of s->w: the packet at its own
+ * position pos (arrivals; once started, what its suppliers' flow control
+ * reads), and the packet it sent as its consumers' position pos. */
+struct slot {
+    int32_t arrived;         /* suppliers that have sent it                 */
+    int32_t taken;           /* sent: consumers that have started it        */
+    double first_s, last_s;  /* its first and last chunk reach this one     */
+    double q_in_s;           /* the slowest supplier's time per chunk       */
+    double end_s;            /* started: when it ends                       */
+    double tau_s;            /* started: time per chunk of its bytes        */
+    double chunks;           /* started: its bytes in chunks (a fraction)   */
+    double out_bytes;        /* sent: its bytes                             */
 };
 
 struct sim {
@@ -60,6 +80,8 @@ struct sim {
     int n, units, k;
     struct comp *c;
     int nc;
+    struct slot *ring; /* [component][w] */
+    int w;             /* ring positions: packets a buffer may hold, + 1 */
     int32_t *ups, *dns;
     int nups, ndns;
     struct packet *pk;
@@ -169,7 +191,7 @@ static void build(struct sim *s)
     double hop = s->hw->swx.hop_latency_s;
     /* A system's egress also carries the offloaded activations out in the
      * forward pass. */
-    int egress = s->offload ? SERVE_ALL : SERVE_BWD;
+    int egress = s->offload ? SERVE_ACT : SERVE_BWD;
 
     /* Links and engines of every item; the top item's links are MemoryX's. */
     for (int i = 0; i < items; i++) {
@@ -316,9 +338,12 @@ static int layer_kind(const struct sim *s, int layer)
     return layer == 0 ? LY_EMBED : layer > (int)s->wl->layers ? LY_LOGITS : LY_BLOCK;
 }
 
+/* Packets of the first layer: at most SIM_FIRST_PACKETS, each at least one
+ * chunk (a layer smaller than a chunk is one packet), so every hop holds a
+ * whole chunk of it, or the whole layer, as it would on the hardware. */
 static int first_packets(const struct sim *s, const struct layer_cost *embed)
 {
-    double chunks = ceil(embed->w_bytes / s->hw->swx.chunk_bytes);
+    double chunks = floor(embed->w_bytes / s->hw->swx.chunk_bytes);
     return chunks >= SIM_FIRST_PACKETS ? SIM_FIRST_PACKETS : chunks < 1 ? 1 : (int)chunks;
 }
 
@@ -346,19 +371,20 @@ static void add_packet(struct sim *s, const struct layer_cost *ly, int layer, in
     const struct layer_cost *L = &ly[layer_kind(s, layer)];
     int upd = bwd && mb == s->r->micro_batches - 1;
     struct packet *x = &s->pk[s->npk++];
-    *x = (struct packet){layer,
-                         mb,
-                         p,
-                         np,
-                         (uint8_t)bwd,
-                         (uint8_t)upd,
-                         -1,
-                         L->w_bytes / np,
-                         bwd ? L->g_bytes / np : 0,
-                         L->flops_tok[bwd] / np,
-                         upd ? L->update_s / np : 0};
+    *x = (struct packet){.layer = layer,
+                         .mb = mb,
+                         .pkt = p,
+                         .npkt = np,
+                         .bwd = (uint8_t)bwd,
+                         .upd = (uint8_t)upd,
+                         .gate = -1,
+                         .w_bytes = L->w_bytes / np,
+                         .g_bytes = bwd ? L->g_bytes / np : 0,
+                         .flops_tok = L->flops_tok[bwd] / np,
+                         .update_s = upd ? L->update_s / np : 0};
     if (!bwd)
         x->gate = update_index(s, layer, gate_packet(s, p, np));
+    x->act = !bwd && s->offload && layer_kind(s, layer) == LY_BLOCK;
 }
 
 static void build_packets(struct sim *s)
@@ -391,6 +417,8 @@ static void build_packets(struct sim *s)
         s->seq[SERVE_ALL][s->seqlen[SERVE_ALL]++] = i;
         if (s->pk[i].bwd)
             s->seq[SERVE_BWD][s->seqlen[SERVE_BWD]++] = i;
+        if (s->pk[i].bwd || s->pk[i].act)
+            s->seq[SERVE_ACT][s->seqlen[SERVE_ACT]++] = i;
         if (s->pk[i].upd)
             s->seq[SERVE_UPD][s->seqlen[SERVE_UPD]++] = i;
     }
@@ -467,36 +495,16 @@ static const struct packet *packet_at(const struct sim *s, const struct comp *x,
 
 static int serves(const struct comp *x, const struct packet *p)
 {
-    return x->serves == SERVE_ALL || (x->serves == SERVE_BWD && p->bwd) ||
-           (x->serves == SERVE_UPD && p->upd);
-}
-
-/* Queue x's next start if everything it needs is known. */
-static void try_queue(struct sim *s, struct comp *x)
-{
-    if (x->queued || x->busy || x->pos >= x->limit || x->arrived < x->nup)
-        return;
-    /* What the previous step holds it to (its own previous packet, its
-     * consumers' buffers, the update it waits for) counts step_overhead later
-     * for a step's first packet; the update for every gated packet. */
-    double t = x->free_s;
-    if (x->pos % s->seqlen[x->serves] == 0)
-        t += s->overhead_s;
-    if (x->mx_out) {
-        int step;
-        const struct packet *p = packet_at(s, x, x->pos, &step);
-        if (p->gate >= 0 && step > 0) {
-            size_t g = (size_t)x->index * (size_t)s->seqlen[SERVE_UPD] + (size_t)p->gate;
-            if (s->upd_step[g] != step - 1) {
-                x->gate_wait = p->gate + 1;
-                return;
-            }
-            t = fmax(t, s->upd_end[g] + s->overhead_s);
-        }
+    switch (x->serves) {
+    case SERVE_ALL:
+        return 1;
+    case SERVE_BWD:
+        return p->bwd;
+    case SERVE_ACT:
+        return p->bwd || p->act;
+    default:
+        return p->upd;
     }
-    t = fmax(t, x->first_s);
-    x->queued = 1;
-    evq_push(&s->q, t, (int32_t)(x - s->c));
 }
 
 static int is_up(int kind)
@@ -542,14 +550,81 @@ static double work_of(const struct sim *s, const struct comp *x, const struct pa
     }
 }
 
-static void release(struct sim *s, struct comp *u, double when)
+/* x's ring slot for position pos (of its own sequence, or of its
+ * consumers' when x sends). */
+static struct slot *slot_of(const struct sim *s, const struct comp *x, int64_t pos)
 {
-    u->free_s = fmax(u->free_s, when);
-    if (++u->released == u->need) {
-        u->recv += u->bytes; /* every receiver has taken the packet */
-        u->busy = 0;
-        try_queue(s, u);
+    return &s->ring[(size_t)(x - s->c) * (size_t)s->w + (size_t)(pos % s->w)];
+}
+
+/* When a supplier may start sending c the packet at c's position kc, with
+ * c's buffer of SIM_BUFFER_CHUNKS chunks (a packet smaller than a chunk
+ * takes its share of one) holding what c has not yet consumed of the
+ * packets before kc, and the hop latency ahead of it.  0 while that is not
+ * known (c has yet to start the packet it hangs on, or its ring is full);
+ * else 1 with *t. */
+static int credit(const struct sim *s, const struct comp *c, int64_t kc, double *t)
+{
+    double room = SIM_BUFFER_CHUNKS;
+    *t = 0;
+    if (kc >= c->pos + s->w)
+        return 0;
+    for (int64_t j = kc - 1; j >= 0 && j > kc - s->w; j--) {
+        const struct slot *q = slot_of(s, c, j);
+        double n = q->chunks;
+        if (j >= c->pos) {
+            int step;
+            double b;
+            work_of(s, c, packet_at(s, c, j, &step), &b);
+            n = b / s->hw->swx.chunk_bytes;
+        }
+        if (n < room) {
+            room -= n;
+            continue;
+        }
+        if (j >= c->pos)
+            return 0;
+        *t = q->end_s - room * q->tau_s - c->lat_s;
+        return 1;
     }
+    return 1;
+}
+
+/* Queue x's next start if everything it needs is known. */
+static void try_queue(struct sim *s, struct comp *x)
+{
+    if (x->queued || x->pos >= x->limit)
+        return;
+    const struct slot *in = slot_of(s, x, x->pos);
+    if (in->arrived < x->nup)
+        return;
+    int step;
+    const struct packet *p = packet_at(s, x, x->pos, &step);
+    /* What the previous step holds it to (its own previous packet, its
+     * consumers' buffers, the update it waits for) counts step_overhead later
+     * for a step's first packet; the update for every gated packet. */
+    double t = x->free_s;
+    if (x->pos % s->seqlen[x->serves] == 0)
+        t += s->overhead_s;
+    if (x->mx_out && p->gate >= 0 && step > 0) {
+        size_t g = (size_t)x->index * (size_t)s->seqlen[SERVE_UPD] + (size_t)p->gate;
+        if (s->upd_step[g] != step - 1) {
+            x->gate_wait = p->gate + 1;
+            return;
+        }
+        t = fmax(t, s->upd_end[g] + s->overhead_s);
+    }
+    t = fmax(t, in->first_s);
+    if (x->ndn > 0 && serves(&s->c[s->dns[x->dn0]], p)) {
+        for (int i = 0; i < x->ndn; i++) {
+            double tc;
+            if (!credit(s, &s->c[s->dns[x->dn0 + i]], x->sent_n, &tc))
+                return;
+            t = fmax(t, tc);
+        }
+    }
+    x->queued = 1;
+    evq_push(&s->q, t, (int32_t)(x - s->c));
 }
 
 static void record(struct sim *s, struct comp *x, const struct packet *p, int64_t pos, int step,
@@ -595,50 +670,60 @@ static void record(struct sim *s, struct comp *x, const struct packet *p, int64_
     }
 }
 
+/* Hand the packet x started at now (ending at end, q per chunk) to its
+ * consumers. */
+static void send(struct sim *s, struct comp *x, double now, double end, double q, double bytes)
+{
+    struct slot *o = slot_of(s, x, x->sent_n);
+    o->out_bytes = bytes;
+    o->taken = 0;
+    for (int i = 0; i < x->ndn; i++) {
+        struct comp *d = &s->c[s->dns[x->dn0 + i]];
+        struct slot *in = slot_of(s, d, x->sent_n);
+        in->arrived++;
+        in->first_s = fmax(in->first_s, now + q + d->lat_s);
+        in->last_s = fmax(in->last_s, end + d->lat_s);
+        in->q_in_s = fmax(in->q_in_s, q);
+        try_queue(s, d);
+    }
+    x->sent_n++;
+}
+
 /* x starts its next packet now. */
 static void start(struct sim *s, struct comp *x, double now)
 {
     int step;
     int64_t pos = x->pos;
     const struct packet *p = packet_at(s, x, pos, &step);
+    struct slot *in = slot_of(s, x, pos);
     double bytes, w = work_of(s, x, p, &bytes);
-    double chunks = fmax(1, bytes / s->hw->swx.chunk_bytes);
-    double q = w / chunks, end = now + w;
+    double n = bytes / s->hw->swx.chunk_bytes;
+    double q = w / fmax(1, n), end = now + w;
     if (x->nup > 0)
-        end = fmax(end, x->last_s + q);
-    for (int i = 0; i < x->nup; i++) {
-        struct comp *u = &s->c[s->ups[x->up0 + i]];
-        double lead = SIM_BUFFER_CHUNKS * fmax(q, u->q_s) + x->lat_s;
-        release(s, u, fmax(u->end_s, end - lead));
-    }
+        end = fmax(end, in->last_s + q);
+    in->end_s = end;
+    in->chunks = n;
+    in->tau_s = n > 0 ? fmax(q, in->q_in_s) / fmin(1, n) : 0;
+    in->arrived = 0;
+    in->first_s = in->last_s = in->q_in_s = 0;
     x->queued = 0;
     x->pos++;
-    x->arrived = 0;
-    x->first_s = x->last_s = 0;
-    x->end_s = x->free_s = end;
-    x->q_s = q;
-    x->bytes = bytes;
+    x->free_s = end;
     x->sent += bytes;
     record(s, x, p, pos, step, now, end, w, bytes);
-    int need = 0;
-    for (int i = 0; i < x->ndn; i++) {
-        struct comp *d = &s->c[s->dns[x->dn0 + i]];
-        if (!serves(d, p))
-            continue;
-        need++;
-        d->arrived++;
-        d->first_s = fmax(d->first_s, now + q + d->lat_s);
-        d->last_s = fmax(d->last_s, end + d->lat_s);
-        try_queue(s, d);
+    /* Taken from the suppliers: their buffers free as x works. */
+    for (int i = 0; i < x->nup; i++) {
+        struct comp *u = &s->c[s->ups[x->up0 + i]];
+        struct slot *o = slot_of(s, u, pos);
+        if (++o->taken == u->ndn)
+            u->recv += o->out_bytes; /* every receiver has taken the packet */
+        try_queue(s, u);
     }
-    if (need == 0) {
+    if (x->ndn > 0 && serves(&s->c[s->dns[x->dn0]], p))
+        send(s, x, now, end, q, bytes);
+    else
         x->recv += bytes;
-        try_queue(s, x);
-    } else {
-        x->busy = 1;
-        x->need = need;
-        x->released = 0;
-    }
+    try_queue(s, x);
 }
 
 static void run_events(struct sim *s)
@@ -654,6 +739,27 @@ static void run_events(struct sim *s)
         s->r->events++;
         start(s, &s->c[e.who], e.t_s);
     }
+}
+
+/* Ring positions: enough for a buffer of SIM_BUFFER_CHUNKS chunks to hold
+ * the smallest packets any link moves, and the one in flight; at most
+ * SIM_MAX_WINDOW, and fewer when the rings would take more than
+ * SIM_RING_BYTES (a buffer then holds fewer small packets). */
+static void plan_ring(struct sim *s)
+{
+    double least = INFINITY;
+    for (int i = 0; i < s->npk; i++) {
+        const struct packet *p = &s->pk[i];
+        least = fmin(least, p->w_bytes / s->units);
+        if (p->bwd)
+            least = fmin(least, p->g_bytes / s->units);
+    }
+    double want = least > 0 ? ceil(SIM_BUFFER_CHUNKS * s->hw->swx.chunk_bytes / least) + 2 : 2;
+    double fit = floor(SIM_RING_BYTES / ((double)s->nc * sizeof *s->ring));
+    s->w = (int)fmax(2, fmin(fmin(want, fit), SIM_MAX_WINDOW));
+    size_t n = (size_t)s->nc * (size_t)s->w;
+    s->ring = xmalloc(n * sizeof *s->ring);
+    memset(s->ring, 0, n * sizeof *s->ring);
 }
 
 /* ---- configuration and results ---------------------------------------- */
@@ -750,6 +856,7 @@ static void sim_free(struct sim *s)
     free(s->upd_step);
     free(s->step_end);
     free(s->factor);
+    free(s->ring);
     evq_free(&s->q);
 }
 
@@ -771,6 +878,7 @@ cp_status sim_run(const struct sim_config *c, struct sim_result *r, struct cp_er
     plan_jitter(&s);
     build(&s);
     build_packets(&s);
+    plan_ring(&s);
     size_t nupd = (size_t)s.units * (size_t)s.seqlen[SERVE_UPD];
     s.upd_end = xmalloc(nupd * sizeof *s.upd_end);
     s.upd_step = xmalloc(nupd * sizeof *s.upd_step);

@@ -60,6 +60,11 @@
 /* Packets per step (both passes, every micro-batch, counting the first
  * layer as SIM_FIRST_PACKETS): bounds the memory of one run. */
 #define SIM_MAX_PACKETS 2000000
+/* Packets a component may have sent ahead of its consumer (its buffer
+ * holds SIM_BUFFER_CHUNKS chunks, of small packets up to this many), and
+ * the memory all such windows may take (simulation limits, not hardware). */
+#define SIM_MAX_WINDOW 64
+#define SIM_RING_BYTES (1u << 30)
 
 /* Component classes (utilisation and bytes are reported per class). */
 enum sim_comp {
