@@ -1,6 +1,5 @@
-/* test_calib.c - calibration: the measurement CSV reader (src/spec/meas)
- * with every error placed at its line and column, and the fit
- * (src/plan/calib): keys planted in the hardware are recovered from points
+/* test_calib.c - calibration: the fit (src/plan/calib; the CSV reader is
+ * tests/test_meas.c): keys planted in the hardware are recovered from points
  * the model computes with them, starting from the shipped values; standard
  * errors exist only when the points allow; keys that cannot be fitted are
  * refused.
@@ -28,171 +27,6 @@
 #include "plan/calib.h"
 #include "plan/param.h"
 #include "spec/meas.h"
-
-/* ---- the CSV reader ---- */
-
-#define HDR "model,system,systems,quantity,value\n"
-
-static cp_status parse(const char *text, struct meas_list *l, struct cp_error *err)
-{
-    memset(err, 0, sizeof *err);
-    return meas_parse(text, "t.csv", l, err);
-}
-
-/* text fails with a message that starts with prefix and contains what. */
-static void expect_error(const char *text, const char *prefix, const char *what)
-{
-    struct meas_list l;
-    struct cp_error err;
-    cp_status st = parse(text, &l, &err);
-    if (st != CP_EINPUT || strncmp(err.msg, prefix, strlen(prefix)) != 0 ||
-        !strstr(err.msg, what)) {
-        print_error("input:\n%s\nstatus %d, message '%s'; wanted '%s...%s'\n", text, st, err.msg,
-                    prefix, what);
-        fail();
-    }
-    assert_int_equal(l.n, 0);
-    assert_null(l.rows);
-}
-
-static void test_meas_good(void **state)
-{
-    (void)state;
-    const char *text = "\xef\xbb\xbf# measured points\r\n"
-                       "\r\n"
-                       "source,value,quantity , systems,system,model,batch,sparsity,memoryx\r\n"
-                       "  # a comment between records\r\n"
-                       "\"run 1, first\",43 min,step_time_s,16,cs3,megatron-1t,3072,75%,55TB\r\n"
-                       "\"two\nlines\",2583.9,step_time_s,2,cs2,gpt3-xl,,,\r\n"
-                       "x,2.385 k,tokens_per_s,1,cs2,./models/m.ini,64,0.25,4 TB\n"
-                       "\t\n"
-                       "y,15.3,speedup,16,cs3,megatron-1t,,0,";
-    struct meas_list l;
-    struct cp_error err;
-    assert_ok(parse(text, &l, &err), err);
-    assert_int_equal(l.n, 4);
-    const struct meas_row *r = l.rows;
-    assert_int_equal(r[0].line, 5);
-    assert_string_equal(r[0].model, "megatron-1t");
-    assert_string_equal(r[0].system, "cs3");
-    assert_string_equal(r[0].memoryx, "55TB");
-    assert_int_equal(r[0].quantity, MEAS_STEP_TIME);
-    assert_rel(r[0].value, 2580, 1e-15);
-    assert_rel(r[0].systems, 16, 0);
-    assert_rel(r[0].batch, 3072, 0);
-    assert_rel(r[0].sparsity, 0.75, 1e-15);
-    /* cells know where they are: value is the second field, after
-     * "\"run 1, first\"," (15 bytes) */
-    assert_int_equal(r[0].at[MEAS_VALUE].line, 5);
-    assert_int_equal(r[0].at[MEAS_VALUE].col, 16);
-    assert_int_equal(r[0].at[MEAS_SOURCE].col, 1);
-    /* a bare step time is seconds; empty optional cells are defaults */
-    assert_int_equal(r[1].line, 6);
-    assert_rel(r[1].value, 2583.9, 1e-15);
-    assert_rel(r[1].batch, 0, 0);
-    assert_rel(r[1].sparsity, 0, 0);
-    assert_string_equal(r[1].memoryx, "");
-    /* the quoted source held a line break: the next record is on line 8 */
-    assert_int_equal(r[2].line, 8);
-    assert_int_equal(r[2].quantity, MEAS_TOKENS_PER_S);
-    assert_rel(r[2].value, 2385, 1e-15);
-    assert_string_equal(r[2].model, "./models/m.ini");
-    assert_string_equal(r[2].memoryx, "4 TB");
-    /* the last record has no line end */
-    assert_int_equal(r[3].line, 10);
-    assert_int_equal(r[3].quantity, MEAS_SPEEDUP);
-    assert_rel(r[3].value, 15.3, 1e-15);
-    assert_int_equal(r[3].at[MEAS_SYSTEMS].col, 16);
-    meas_list_free(&l);
-    assert_int_equal(l.n, 0);
-
-    /* the optional columns may be left out */
-    assert_ok(parse(HDR "gpt3-xl,cs2,1,speedup,1\n", &l, &err), err);
-    assert_int_equal(l.n, 1);
-    assert_int_equal(l.rows[0].at[MEAS_BATCH].line, 0);
-    meas_list_free(&l);
-}
-
-static void test_meas_errors(void **state)
-{
-    (void)state;
-    /* quote not closed: placed at the quote that opened the field */
-    expect_error(HDR "gpt3-xl,cs2,1,step_time_s,\"1.5\n", "t.csv:2:27: ", "quote not closed");
-    expect_error(HDR "# c\n\n\"gpt3-xl,cs2,1,step_time_s,1\n", "t.csv:4:1: ", "quote not closed");
-    /* strict quoting inside a record */
-    expect_error(HDR "gpt3-xl,c\"s2,1,step_time_s,1\n", "t.csv:2:10: ", "double quote");
-    expect_error(HDR "\"gpt3-xl\"x,cs2,1,step_time_s,1\n", "t.csv:2:10: ", "closing quote");
-    /* unknown, repeated and missing columns */
-    expect_error("model,system,nodes,quantity,value\n", "t.csv:1:14: ", "unknown column 'nodes'");
-    expect_error("# c\nmodel,system,systems,quantity,value,model\n", "t.csv:2:37: ", "named twice");
-    expect_error("model,system,systems,quantity\ngpt3-xl,cs2,1,speedup\n",
-                 "t.csv:1: ", "missing column 'value'");
-    /* bad numbers, with the column's name */
-    expect_error(HDR "gpt3-xl,cs2,x2,step_time_s,1\n", "t.csv:2:13: ", "systems: ");
-    expect_error(HDR "gpt3-xl,cs2,2.5,step_time_s,1\n", "t.csv:2:13: ", "whole number");
-    expect_error(HDR "gpt3-xl,cs2,2,step_time_s,3 GB\n", "t.csv:2:27: ", "value: ");
-    expect_error(HDR "gpt3-xl,cs2,2,step_time_s,0\n", "t.csv:2:27: ", "greater than zero");
-    expect_error(HDR "gpt3-xl,cs2,2,speedup,nan\n", "t.csv:2:23: ", "value: ");
-    expect_error("model,system,systems,quantity,value,sparsity\ngpt3-xl,cs2,2,speedup,2,1\n",
-                 "t.csv:2:25: ", "sparsity: ");
-    expect_error("model,system,systems,quantity,value,batch\ngpt3-xl,cs2,2,speedup,2,0\n",
-                 "t.csv:2:25: ", "batch: ");
-    expect_error(HDR "gpt3-xl,,2,speedup,2\n", "t.csv:2:9: ", "system: empty");
-    /* a quantity not in the list */
-    expect_error(HDR "gpt3-xl,cs2,2,flops,2\n", "t.csv:2:15: ", "not a quantity");
-    /* too many and too few fields */
-    expect_error(HDR "gpt3-xl,cs2,2,speedup,2,extra\n", "t.csv:2:25: ", "too many fields");
-    expect_error(HDR "gpt3-xl,cs2,2,speedup\n", "t.csv:2:22: ", "4 fields");
-    /* no header, no rows */
-    expect_error("", "t.csv:1: ", "no header row");
-    expect_error("# only a comment\n\n", "t.csv:1: ", "no header row");
-    expect_error("# c\n" HDR "\n# c\n", "t.csv:2: ", "no measurements");
-    /* a cell longer than the reader keeps */
-    char big[600];
-    snprintf(big, sizeof big, HDR "%0300d,cs2,1,speedup,1\n", 7);
-    expect_error(big, "t.csv:2:1: ", "longer than");
-}
-
-/* Any bytes: an answer and no crash (run under valgrind or ASan to see
- * more).  Inputs are a valid header and rows mutated byte by byte from a
- * fixed pseudo-random sequence. */
-static void test_meas_any_bytes(void **state)
-{
-    (void)state;
-    static const char seed[] = HDR "gpt3-xl,cs2,1,step_time_s,\"1.5 s\"\n"
-                                   "# c\r\nllama2-70b,cs3,16,speedup,15.3\r\n";
-    static const char alphabet[] = ",\"\r\n# \t0a.\xff";
-    uint64_t x = 0x9e3779b97f4a7c15u;
-    size_t ok = 0;
-    for (int n = 0; n < 4000; n++) {
-        char text[sizeof seed + 8];
-        memcpy(text, seed, sizeof seed);
-        size_t len = sizeof seed - 1;
-        for (int m = 0; m < 1 + n % 5; m++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            size_t at = (size_t)(x % len);
-            char b = (x >> 32) % 4 ? alphabet[(x >> 40) % (sizeof alphabet - 1)]
-                                   : (char)((x >> 48) & 0xff);
-            text[at] = b ? b : ' ';
-        }
-        if ((x >> 20) % 7 == 0)
-            text[(x >> 24) % len] = '\0'; /* truncated */
-        struct meas_list l;
-        struct cp_error err;
-        cp_status st = parse(text, &l, &err);
-        if (st == CP_OK) {
-            ok++;
-            assert_true(l.n >= 1 && l.n <= 2);
-            for (size_t i = 0; i < l.n; i++)
-                assert_true(l.rows[i].value > 0 && l.rows[i].systems >= 1);
-        } else {
-            assert_int_equal(st, CP_EINPUT);
-            assert_memory_equal(err.msg, "t.csv:", 6);
-        }
-        meas_list_free(&l);
-    }
-    assert_true(ok > 0 && ok < 4000);
-}
 
 /* ---- the fit ---- */
 
@@ -410,8 +244,7 @@ int main(void)
 {
     gsl_set_error_handler_off(); /* as main() does: GSL errors are statuses */
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_meas_good),         cmocka_unit_test(test_meas_errors),
-        cmocka_unit_test(test_meas_any_bytes),    cmocka_unit_test(test_fit_two_keys),
+        cmocka_unit_test(test_fit_two_keys),
         cmocka_unit_test(test_fit_three_keys),    cmocka_unit_test(test_fit_dof_zero),
         cmocka_unit_test(test_fit_unconstrained), cmocka_unit_test(test_fit_refused),
     };
