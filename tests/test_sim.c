@@ -42,6 +42,15 @@ static void load(struct setup *s, const char *model, const char *hw, const char 
     load_hw(hw, sets, hw_set ? 1 : 0, &s->hw);
 }
 
+/* The same with two hardware --sets (the second may be NULL). */
+static void load2(struct setup *s, const char *model, const char *hw, const char *set1,
+                  const char *set2)
+{
+    const char *sets[2] = {set1, set2};
+    load_model(model, NULL, 0, &s->wl);
+    load_hw(hw, sets, set2 ? 2 : 1, &s->hw);
+}
+
 static struct sim_config config(const struct setup *s, double systems, double units,
                                 double sparsity, double global_seqs, double steps)
 {
@@ -442,12 +451,20 @@ static void test_bad_config(void **state)
         enum field f;
         double value;
     } bad[] = {
-        {"--systems", F_SYSTEMS, 0},       {"--systems", F_SYSTEMS, 1.5},
-        {"--memoryx-units", F_UNITS, 0},   {"--memoryx-units", F_UNITS, 65},
-        {"--steps", F_STEPS, 0},           {"--batch", F_SEQS, 0},
-        {"--batch", F_SEQS, 2.5},          {"--sparsity", F_SPARSITY, -0.1},
-        {"--sparsity", F_SPARSITY, 0.995}, {"--sparsity", F_SPARSITY, NAN},
-        {"--overlap", F_OVERLAP, 1.5},     {"--memoryx", F_MEMORYX, 0},
+        {"--systems", F_SYSTEMS, 0},
+        {"--systems", F_SYSTEMS, 1.5},
+        {"--memoryx-units", F_UNITS, 0},
+        {"--memoryx-units", F_UNITS, 65},
+        {"--steps", F_STEPS, 0},
+        {"--batch", F_SEQS, 0},
+        {"--batch", F_SEQS, 2.5},
+        {"--sparsity", F_SPARSITY, -0.1},
+        {"--sparsity", F_SPARSITY, 0.995},
+        {"--sparsity", F_SPARSITY, NAN},
+        {"--overlap", F_OVERLAP, 1.5},
+        {"--memoryx", F_MEMORYX, 0},
+        /* whole and in range, but too many micro-batches to hold in memory */
+        {"--batch", F_SEQS, 1e12},
     };
     for (size_t i = 0; i < NELEM(bad); i++) {
         struct sim_config c = config(&s, 2, 1, 0, 8, 2);
@@ -541,6 +558,176 @@ static void test_large_tree(void **state)
     assert_int_equal(r.nodes, 2047);
 }
 
+/* ---- 11. step overhead ---- */
+
+/* sim.h: every component starts its first packet of a step step_overhead
+ * after it otherwise could, which shifts step k by (k + 1) x the overhead:
+ * the steady-state step and the first step grow by exactly that. */
+static void check_overhead(const char *model, const char *hw, double systems, double units,
+                           double global_seqs, double overlap, const char *set)
+{
+    const double overhead = 0.2375;
+    char with[64];
+    snprintf(with, sizeof with, "system.step_overhead=%.17g s", overhead);
+    struct setup s0, s1;
+    load2(&s0, model, hw, "system.step_overhead=0 s", set);
+    load2(&s1, model, hw, with, set);
+    struct sim_config c0 = config(&s0, systems, units, 0, global_seqs, 3);
+    struct sim_config c1 = config(&s1, systems, units, 0, global_seqs, 3);
+    c0.overlap = c1.overlap = overlap;
+    struct sim_result r0, r1;
+    run(&c0, &r0);
+    run(&c1, &r1);
+    assert_rel(r1.step_s - r0.step_s, overhead, 1e-9);
+    assert_rel(r1.first_step_s - r0.first_step_s, overhead, 1e-9);
+}
+
+static void test_overhead(void **state)
+{
+    (void)state;
+    check_overhead("gpt3-xl", "cs2", 4, 1, 32, 0, NULL);
+    check_overhead("gpt3-xl", "cs3", 9, 2, 30, 1, NULL);
+    check_overhead("gpt3-xl", "cs2", 3, 1, 20, 0.5, "system.act_store=0 B"); /* micro-batches */
+    check_overhead("gpt3-175b", "cs2", 1, 3, 4, 0, NULL);
+    check_overhead("gpt2-small", "cs3", 5, 1, 112, 0, "system.act_store=1 GB"); /* offload, m > 1 */
+}
+
+/* ---- 12. jitter ---- */
+
+/* System i computes 1 + jitter x hw_order_stat(i + 1, N) as long (sim.h);
+ * the tree holds every system to the slowest, so a compute-bound step
+ * grows by nearly that factor and never by more, and one system has no
+ * jitter. */
+static void test_jitter(void **state)
+{
+    (void)state;
+    const double jitter = 0.0625, n = 64;
+    struct setup s0, s1;
+    load2(&s0, "gpt3-175b", "cs2", "system.jitter=0", "system.step_overhead=0 s");
+    load2(&s1, "gpt3-175b", "cs2", "system.jitter=0.0625", "system.step_overhead=0 s");
+    struct sim_config c0 = config(&s0, n, 1, 0, 16 * n, 2);
+    struct sim_config c1 = config(&s1, n, 1, 0, 16 * n, 2);
+    struct sim_result r0, r1;
+    run(&c0, &r0);
+    run(&c1, &r1);
+    double f = 1 + jitter * hw_order_stat(n, n);
+    assert_rel(r1.slowest, f, 1e-12);
+    assert_true(r0.slowest == 1);
+    double ratio = r1.step_s / r0.step_s;
+    if (!(ratio > 1 + 0.8 * (f - 1) && ratio <= f * (1 + 1e-9))) {
+        print_error("step grew x%.9g with the slowest system at x%.9g\n", ratio, f);
+        fail();
+    }
+    c0.systems = c1.systems = 1;
+    c0.global_seqs = c1.global_seqs = 16;
+    run(&c0, &r0);
+    run(&c1, &r1);
+    assert_true(r1.step_s == r0.step_s);
+}
+
+/* ---- 13. where the activations go ---- */
+
+/* Bytes per class and pass in the last step, from the trace. */
+struct pass_bytes {
+    int last_step;
+    double fwd[SIM_NCOMP], bwd[SIM_NCOMP];
+};
+
+static int add_pass_bytes(void *ctx, const struct sim_interval *iv)
+{
+    struct pass_bytes *t = ctx;
+    if (iv->step == t->last_step) {
+        if (strcmp(iv->activity, "forward") == 0)
+            t->fwd[iv->comp] += iv->bytes;
+        else if (strcmp(iv->activity, "backward") == 0)
+            t->bwd[iv->comp] += iv->bytes;
+    }
+    return 0;
+}
+
+/* One configuration: the placement and micro-batches step.h's rules give
+ * (worked out here from src/spec/tfm.h), and with offload the block inputs
+ * of every sequence leave on the systems' egress in the forward pass and
+ * come back on their ingress in the backward pass. */
+static void check_placement(const char *store, double systems, double global_seqs, enum sim_act act,
+                            double micro_batches)
+{
+    struct setup s;
+    load2(&s, "gpt3-xl", "cs2", store, NULL);
+    const struct hw_desc *h = &s.hw;
+    const struct wl_desc *w = &s.wl;
+    struct sim_config c = config(&s, systems, 1, 0, global_seqs, 2);
+    struct pass_bytes t = {.last_step = 1};
+    c.trace = add_pass_bytes;
+    c.trace_ctx = &t;
+    struct sim_result r;
+    run(&c, &r);
+    double local = ceil(global_seqs / systems);
+    double fit = floor((h->wse.sram_bytes - 4 * h->swx.chunk_bytes) / tfm_sram_per_seq(w));
+    assert_true(r.max_seqs == fit);
+    assert_int_equal(r.act, act);
+    assert_true(r.micro_batches == micro_batches);
+    if (act != SIM_ACT_OFFLOAD) {
+        assert_true(r.act_bytes == 0 && t.fwd[SIM_SYS_EGRESS] == 0);
+        return;
+    }
+    double per_seq = w->layers * tfm_act_bytes_per_seq_block(w, 1);
+    assert_rel(r.store_seqs, floor(h->wse.act_store_bytes / per_seq), 1e-12);
+    assert_rel(r.act_bytes, local * per_seq, 1e-12);
+    double all = global_seqs * per_seq;
+    assert_rel(t.fwd[SIM_SYS_EGRESS], all, 1e-9);
+    assert_rel(t.bwd[SIM_SYS_INGRESS] - t.fwd[SIM_SYS_INGRESS], all, 1e-9);
+}
+
+static void test_placement(void **state)
+{
+    (void)state;
+    /* gpt3-xl on a CS-2: three sequences fit in SRAM; one sequence's block
+     * inputs are 24 x 2 x 2048 x 2048 B = 201 MB */
+    check_placement("system.act_store=2.36 TB", 1, 2, SIM_ACT_WAFER, 1);
+    check_placement("system.act_store=2.36 TB", 3, 9, SIM_ACT_WAFER, 1);
+    check_placement("system.act_store=2.36 TB", 2, 16, SIM_ACT_OFFLOAD, 1);
+    check_placement("system.act_store=700 MB", 1, 8, SIM_ACT_OFFLOAD, 3);  /* 3 fit: 3+3+2 */
+    check_placement("system.act_store=450 MB", 3, 22, SIM_ACT_OFFLOAD, 4); /* 2 fit, 8 each */
+    check_placement("system.act_store=100 MB", 2, 10, SIM_ACT_OFFLOAD, 5); /* none fit */
+    check_placement("system.act_store=0 B", 1, 8, SIM_ACT_MICRO, 3);
+    check_placement("system.act_store=0 B", 5, 20, SIM_ACT_MICRO, 2);
+}
+
+/* ---- 14. large chunks ---- */
+
+/* Flow control counts bytes: a buffer of two 256 MB chunks holds many
+ * 14.5 MB sparse blocks, so they queue behind the embedding and MemoryX
+ * sends the forward pass back to back instead of one block per hop time. */
+static int egress_gaps(void *ctx, const struct sim_interval *iv)
+{
+    double *t = ctx; /* [0]: end of the previous forward packet, [1]: largest gap */
+    if (iv->comp != SIM_MX_EGRESS || iv->step != 1 || iv->micro_batch != 0 ||
+        strcmp(iv->activity, "forward") != 0)
+        return 0;
+    if (t[0] > 0)
+        t[1] = fmax(t[1], iv->start_s - t[0]);
+    t[0] = iv->end_s;
+    return 0;
+}
+
+static void test_large_chunk(void **state)
+{
+    (void)state;
+    struct setup s;
+    load2(&s, "gpt3-xl", "cs3", "swarmx.chunk=256 MB", "system.act_store=0 B");
+    struct sim_config c = config(&s, 128, 1, 0.9, 512, 2);
+    double t[2] = {0, 0};
+    c.trace = egress_gaps;
+    c.trace_ctx = t;
+    struct sim_result r;
+    run(&c, &r);
+    if (!(t[1] <= 1e-12)) {
+        print_error("MemoryX egress idles %.9g s between forward packets\n", t[1]);
+        fail();
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -549,6 +736,8 @@ int main(void)
         cmocka_unit_test(test_physical_bounds), cmocka_unit_test(test_weak_scaling),
         cmocka_unit_test(test_overlap),         cmocka_unit_test(test_bad_config),
         cmocka_unit_test(test_trace_stops),     cmocka_unit_test(test_large_tree),
+        cmocka_unit_test(test_overhead),        cmocka_unit_test(test_jitter),
+        cmocka_unit_test(test_placement),       cmocka_unit_test(test_large_chunk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

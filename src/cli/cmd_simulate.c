@@ -49,7 +49,10 @@ static const char *const sim_header[] = {"systems",
                                          "bytes_system_ingress",
                                          "bytes_system_egress",
                                          "bytes_swarmx_up",
-                                         "bytes_memoryx_ingress"};
+                                         "bytes_memoryx_ingress",
+                                         "activations",
+                                         "act_bytes",
+                                         "slowest_factor"};
 #define SIM_NCOLS (sizeof sim_header / sizeof sim_header[0])
 
 /* Mean utilisation of a class over the last step (0 when it has none). */
@@ -75,9 +78,29 @@ static void csv_row(struct out_table *t, const struct sim_config *c, const struc
     for (int k = 0; k < SIM_NCOMP; k++)
         if (k != SIM_COMPUTE && k != SIM_UPDATE)
             snprintf(b[i++], sizeof b[i], "%.10g", r->bytes[k]);
+    snprintf(b[i++], sizeof b[i], "%s", sim_act_name[r->act]);
+    snprintf(b[i++], sizeof b[i], "%.10g", r->act_bytes);
+    snprintf(b[i++], sizeof b[i], "%.10g", r->slowest);
     for (i = 0; i < SIM_NCOLS; i++)
         cell[i] = b[i];
     out_row(t, cell);
+}
+
+static void print_activations(const struct sim_result *r)
+{
+    char a[64];
+    switch (r->act) {
+    case SIM_ACT_OFFLOAD:
+        printf("activations offloaded: %s of block inputs per system per step out and back, "
+               "blocks recomputed; the store holds %g sequences\n",
+               unit_format(r->act_bytes, UNIT_BYTES, a, sizeof a), r->store_seqs);
+        break;
+    case SIM_ACT_MICRO:
+        printf("activations on the wafer, in micro-batches (no activation store)\n");
+        break;
+    default:
+        printf("activations on the wafer\n");
+    }
 }
 
 static void print_text(const struct scenario *s, const struct sim_config *c,
@@ -90,6 +113,13 @@ static void print_text(const struct scenario *s, const struct sim_config *c,
     printf("batch      %g sequences; at most %g per system in %g micro-batch%s (SRAM holds %g)\n",
            c->global_seqs, r->seqs_per_system, r->micro_batches, r->micro_batches == 1 ? "" : "es",
            r->max_seqs);
+    print_activations(r);
+    if (r->slowest != 1)
+        printf("jitter     the slowest of %g systems computes %.3g %% longer\n", c->systems,
+               100 * (r->slowest - 1));
+    if (s->hw.wse.step_overhead_s > 0)
+        printf("overhead   %s per step that nothing overlaps\n",
+               unit_format(s->hw.wse.step_overhead_s, UNIT_TIME, a, sizeof a));
     printf("swarmx     depth %d, %d nodes; %lld packets per step\n\n", r->depth, r->nodes,
            r->packets);
     printf("step time  %s (steady state, step %g of %g); first step %s\n",

@@ -1,9 +1,12 @@
-/* evq.c - binary min-heap ordered by (time, push order). */
+/* evq.c - 4-ary min-heap ordered by (time, push order): half the levels of
+ * a binary heap, and a node's children share a cache line or two. */
 #include "evq.h"
 
 #include <stdlib.h>
 
 #include "../base/xalloc.h"
+
+#define EVQ_ARITY 4
 
 void evq_init(struct evq *q)
 {
@@ -30,7 +33,7 @@ void evq_push(struct evq *q, double t_s, int32_t who)
     struct evq_event e = {t_s, q->pushed++, who};
     size_t i = q->n++;
     while (i > 0) {
-        size_t parent = (i - 1) / 2;
+        size_t parent = (i - 1) / EVQ_ARITY;
         if (!earlier(&e, &q->heap[parent]))
             break;
         q->heap[i] = q->heap[parent];
@@ -47,11 +50,13 @@ int evq_pop(struct evq *q, struct evq_event *e)
     struct evq_event last = q->heap[--q->n];
     size_t i = 0;
     for (;;) {
-        size_t c = 2 * i + 1;
+        size_t c = EVQ_ARITY * i + 1;
         if (c >= q->n)
             break;
-        if (c + 1 < q->n && earlier(&q->heap[c + 1], &q->heap[c]))
-            c++;
+        size_t end = c + EVQ_ARITY < q->n ? c + EVQ_ARITY : q->n;
+        for (size_t k = c + 1; k < end; k++)
+            if (earlier(&q->heap[k], &q->heap[c]))
+                c = k;
         if (!earlier(&q->heap[c], &last))
             break;
         q->heap[i] = q->heap[c];

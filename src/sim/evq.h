@@ -1,4 +1,4 @@
-/* evq.h - the simulator's event queue: a binary min-heap of timed events.
+/* evq.h - the simulator's event queue: a 4-ary min-heap of timed events.
  *
  * Events leave in time order; events at the same time leave in the order
  * they were pushed (a sequence number breaks ties), so a run is

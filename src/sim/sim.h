@@ -2,8 +2,11 @@
  * timing simulator behind `cerebras-plan simulate` and `crosscheck`).
  *
  * An independent second computation of the step time: it shares the
- * hardware and workload descriptions and the transformer arithmetic with the
- * analytic model (src/model), and nothing else; neither includes the other.
+ * hardware and workload descriptions, the transformer arithmetic and what a
+ * description says about execution (src/spec: utilisation, sparsity, order
+ * statistics) with the analytic model (src/model), and nothing else;
+ * neither includes the other.  Sources: sim.c (configuration, activations,
+ * packets, results), simtopo.c (components), simflow.c (events), simint.h.
  *
  * What is simulated (cerebras-plan(1), SIMULATOR, says it in words):
  *  - Components: U MemoryX units, each with an egress link, an ingress link
@@ -11,18 +14,25 @@
  *    of SwarmX nodes of the configured fan-out over the N systems (the
  *    systems are the leaves; every level groups up to fanout items, so every
  *    system sits at depth ceil(log_fanout N)); each system with an ingress
- *    link, a compute engine and an egress link.  Every link has a bandwidth
- *    (the SwarmX link, capped by the MemoryX share or the system I/O at its
- *    ends) and a link leaving a SwarmX node adds the hop latency.
+ *    link, a compute engine and an egress link (its I/O port, one link each
+ *    way).  Every link has a bandwidth (the SwarmX link, capped by the
+ *    MemoryX share or the system I/O at its ends) and a link leaving a
+ *    SwarmX node adds the hop latency.
  *  - Work moves as packets: one per block layer and pass, the first layer
- *    (the embedding) split into up to SIM_FIRST_PACKETS packets so that the
- *    iteration boundary is resolved.  A packet is a train of SwarmX chunks:
- *    a component may start on it once the first chunk has reached it
- *    (store and forward per chunk), and cannot finish before its last chunk
- *    has arrived plus one chunk of its own work.  Every component holds at
- *    most SIM_BUFFER_CHUNKS chunks ahead of the next: a faster upstream
- *    waits (back-pressure), so layers run in lock step as they do on a
- *    wafer with small stream buffers.
+ *    (the embedding) split into up to SIM_FIRST_PACKETS packets of at least
+ *    one chunk so that the iteration boundary is resolved.  A packet is a
+ *    train of SwarmX chunks (one piece if it is smaller than a chunk): a
+ *    component may start on it once its first chunk has reached it (store
+ *    and forward per chunk), and cannot finish before its last chunk has
+ *    arrived plus one chunk of its own work.
+ *  - Flow control by bytes: every component has a buffer of
+ *    SIM_BUFFER_CHUNKS chunks in front of it (the wafer's stream buffers,
+ *    a SwarmX node's store-and-forward buffers); a supplier may start a
+ *    packet once the bytes its consumer has still to take in of the packets
+ *    before it fit in that buffer, the hop latency ahead.  So a faster
+ *    upstream waits (back-pressure) and layers much larger than a chunk run
+ *    in lock step, while packets smaller than a chunk queue several to a
+ *    buffer (at most SIM_MAX_WINDOW) instead of one at a time.
  *  - A step: for each micro-batch, the forward pass streams every layer's
  *    weights to every system in order; the backward pass streams them again
  *    in reverse, each system computes its share and sends the weight
@@ -31,10 +41,29 @@
  *    packet's parameters as it arrives.  The next step's forward of a
  *    layer's packet j waits for the update of packet max(j, ceil((1 -
  *    overlap) P) - 1) of that layer: overlap 0 waits for the whole layer.
+ *  - Step overhead: every component starts its first packet of a step
+ *    step_overhead after it could otherwise (its previous packet, its
+ *    consumer's buffer and, at MemoryX, the update it waits for), so every
+ *    step, the first included, is longer by exactly step_overhead.
+ *  - Jitter: system i (from 0) computes 1 + jitter x hw_order_stat(i + 1,
+ *    N) times as long as the description says (the expected order
+ *    statistics of N normal draws); the tree's broadcast and reduce hold the
+ *    others to the slowest, which is system N - 1.
  *  - The global batch is sharded in whole sequences: systems get G/N
- *    rounded down or up; a system's share runs as m micro-batches when it
- *    does not fit in SRAM beside the stream buffers (m is the same on every
- *    system, set by the most loaded one).
+ *    rounded down or up, the extra sequences going to the slowest systems;
+ *    each share runs as m micro-batches, the same m on every system, set by
+ *    the most loaded one's ceil(G/N) sequences, where its activations go:
+ *     - wafer: they fit in SRAM beside the stream buffers (both
+ *       directions): m = 1;
+ *     - offload (an activation store, act_store > 0): each block's input
+ *       (tfm_act_bytes_per_seq_block(wl, 1) per sequence) leaves on the
+ *       system's egress in the block's forward pass and comes back on its
+ *       ingress beside the block's weights in the backward pass, sharing
+ *       the port at the system I/O bandwidth (the weights keep their link's
+ *       cap); each block is recomputed; m = ceil(share / sequences the store
+ *       holds), or the share one sequence at a time if it holds none;
+ *     - micro-batches (no store): m = ceil(share / sequences SRAM holds),
+ *       one sequence at a time if none fits.
  *  - MemoryX stripes every parameter's state over DRAM and flash in the
  *    proportion the tier's DRAM share gives; an update reads and writes the
  *    state (DRAM part, then flash part) or is bound by its FLOPs.
@@ -50,8 +79,8 @@
 /* Packets the first layer is split into (simulation resolution, not
  * hardware): enough that one packet of the boundary is under 2% of it. */
 #define SIM_FIRST_PACKETS 64
-/* Chunks a component may hold ahead of its consumer: double buffering,
- * the same stream buffers the analytic model sets aside in SRAM. */
+/* Chunks of buffer in front of every component: double buffering, the same
+ * stream buffers the analytic model sets aside in SRAM. */
 #define SIM_BUFFER_CHUNKS 2
 #define SIM_MAX_SYSTEMS 1000000
 #define SIM_MAX_UNITS 64
@@ -79,6 +108,15 @@ enum sim_comp {
     SIM_NCOMP
 };
 extern const char *const sim_comp_name[SIM_NCOMP];
+
+/* Where the activations the backward pass needs are kept. */
+enum sim_act {
+    SIM_ACT_WAFER,   /* in SRAM, the whole share in one pass             */
+    SIM_ACT_OFFLOAD, /* block inputs in the activation store, recomputed */
+    SIM_ACT_MICRO,   /* in SRAM, in micro-batches (no store)             */
+    SIM_NACT
+};
+extern const char *const sim_act_name[SIM_NACT];
 
 /* One busy interval of one component, for --trace. */
 struct sim_interval {
@@ -112,9 +150,9 @@ struct sim_result {
     double micro_batches;
     double max_seqs;        /* sequences that fit in SRAM per system (0: none) */
     double seqs_per_system; /* the most loaded system's share              */
-    int offload;            /* block inputs offloaded to the activation store */
+    enum sim_act act;       /* where the activations are kept                  */
     double store_seqs;      /* sequences whose block inputs the store holds    */
-    double act_bytes;       /* offloaded per step by the most loaded system    */
+    double act_bytes;       /* offloaded per step by the most loaded system, each way */
     double slowest;         /* compute-time factor of the slowest system       */
     double flash_fraction;  /* of MemoryX state on flash                       */
     int depth;              /* SwarmX levels                                 */
@@ -139,8 +177,9 @@ void sim_config_init(struct sim_config *c, const struct hw_desc *hw, const struc
 
 /* Run the simulation.  CP_EINPUT with a message naming the option
  * (--systems, --memoryx-units, --steps, --batch, --sparsity, --overlap)
- * when a field is out of range; CP_EIO when the trace callback stopped it.
- * r is filled on CP_OK. */
+ * when a field is out of range, or (--batch) when the micro-batches would
+ * make more than SIM_MAX_PACKETS packets a step; CP_EIO when the trace
+ * callback stopped it.  r is filled on CP_OK. */
 cp_status sim_run(const struct sim_config *c, struct sim_result *r, struct cp_error *err);
 
 #endif

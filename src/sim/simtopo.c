@@ -1,0 +1,177 @@
+/* simtopo.c - the simulator's components and how they are linked (the
+ * model is stated in sim.h): every system's ingress link, compute engine
+ * and egress link; the SwarmX tree over them, each node with a link down
+ * (broadcast) and one up (reduce); and the MemoryX units at its root. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "../base/xalloc.h"
+#include "simint.h"
+
+static int add_comp(struct sim *s, int kind, int serves, int index, double bw, double lat)
+{
+    struct comp *x = &s->c[s->nc];
+    *x = (struct comp){.kind = (uint8_t)kind, .serves = (uint8_t)serves, .index = index};
+    x->bw_Bps = bw;
+    x->lat_s = lat;
+    return s->nc++;
+}
+
+/* Items of one tree level: a system or a node, with its down (in) and up
+ * (out) links and, for a system, its compute engine. */
+struct item {
+    int in, out; /* link components, -1 for the top item              */
+    int compute; /* systems only, else -1                             */
+    int is_node;
+    int child0, nchild; /* node: its children in the level below       */
+};
+
+/* Adjacency is built as lists of (from, to) pairs first, then packed. */
+struct edge {
+    int from, to;
+};
+
+static int cmp_from(const void *a, const void *b)
+{
+    const struct edge *x = a, *y = b;
+    return x->from != y->from ? (x->from > y->from) - (x->from < y->from)
+                              : (x->to > y->to) - (x->to < y->to);
+}
+
+static int cmp_to(const void *a, const void *b)
+{
+    const struct edge *x = a, *y = b;
+    return x->to != y->to ? (x->to > y->to) - (x->to < y->to)
+                          : (x->from > y->from) - (x->from < y->from);
+}
+
+static void pack_edges(struct sim *s, struct edge *e, int ne)
+{
+    qsort(e, (size_t)ne, sizeof *e, cmp_from);
+    for (int i = 0; i < ne; i++) {
+        struct comp *x = &s->c[e[i].from];
+        if (x->ndn++ == 0)
+            x->dn0 = s->ndns;
+        s->dns[s->ndns++] = e[i].to;
+    }
+    qsort(e, (size_t)ne, sizeof *e, cmp_to);
+    for (int i = 0; i < ne; i++) {
+        struct comp *x = &s->c[e[i].to];
+        if (x->nup++ == 0)
+            x->up0 = s->nups;
+        s->ups[s->nups++] = e[i].from;
+    }
+}
+
+static double link_bw(const struct sim *s, int to_system)
+{
+    double bw = s->hw->swx.link_bw_Bps;
+    return to_system ? fmin(bw, s->hw->wse.io_bw_Bps) : bw;
+}
+
+/* Build components and links.  Levels: systems, then nodes grouping up to
+ * fanout items of the level below, until one item is left (with several
+ * MemoryX units and one system, one node joins them). */
+void simtopo_build(struct sim *s)
+{
+    int n = s->n, k = (int)s->hw->swx.fanout, u = s->units;
+    int nodes = 0;
+    for (int len = n, extra = n == 1 && u > 1; len > 1 || extra; extra = 0) {
+        len = (len + k - 1) / k;
+        nodes += len;
+        s->r->depth++;
+    }
+    s->r->nodes = nodes;
+    int items = n + nodes;
+    int maxc = 3 * n + 2 * nodes + 3 * u;
+    s->c = xmalloc((size_t)maxc * sizeof *s->c);
+    struct item *it = xmalloc((size_t)items * sizeof *it);
+    int maxe = 4 * items + 4 * u * (k + 1) + 8;
+    struct edge *e = xmalloc((size_t)maxe * sizeof *e);
+    int ne = 0;
+    double hop = s->hw->swx.hop_latency_s;
+    /* A system's egress also carries the offloaded activations out in the
+     * forward pass. */
+    int egress = s->offload ? SERVE_ACT : SERVE_BWD;
+
+    /* Links and engines of every item; the top item's links are MemoryX's. */
+    for (int i = 0; i < items; i++) {
+        int sys = i < n, top = i == items - 1;
+        it[i] = (struct item){-1, -1, -1, !sys, 0, 0};
+        if (sys)
+            it[i].compute = add_comp(s, SIM_COMPUTE, SERVE_ALL, i, 0, 0);
+        if (!top) {
+            it[i].in = add_comp(s, sys ? SIM_SYS_INGRESS : SIM_SWX_DOWN, SERVE_ALL, i,
+                                link_bw(s, sys), hop);
+            it[i].out = add_comp(s, sys ? SIM_SYS_EGRESS : SIM_SWX_UP, sys ? egress : SERVE_BWD, i,
+                                 link_bw(s, sys), sys ? 0 : hop);
+        }
+    }
+    /* Parents: level by level, consecutive groups of k. */
+    for (int lo = 0, len = n, next = n, extra = n == 1 && u > 1; len > 1 || extra; extra = 0) {
+        int parents = (len + k - 1) / k;
+        for (int p = 0; p < parents; p++) {
+            struct item *P = &it[next + p];
+            P->child0 = lo + p * k;
+            P->nchild = (p == parents - 1) ? len - p * k : k;
+        }
+        lo = next;
+        next += parents;
+        len = parents;
+    }
+    /* Down: a node's in-link feeds its children's in-links (a system's
+     * in-link feeds its compute); up: children's out-links feed the node's
+     * out-link, a system's compute feeds its out-link. */
+    for (int i = 0; i < items; i++) {
+        struct item *I = &it[i];
+        if (I->compute >= 0) {
+            if (I->in >= 0)
+                e[ne++] = (struct edge){I->in, I->compute};
+            if (I->out >= 0)
+                e[ne++] = (struct edge){I->compute, I->out};
+        }
+        for (int c = I->child0; c < I->child0 + I->nchild && I->is_node; c++) {
+            if (I->in >= 0)
+                e[ne++] = (struct edge){I->in, it[c].in};
+            if (I->out >= 0)
+                e[ne++] = (struct edge){it[c].out, I->out};
+        }
+    }
+    /* MemoryX units at the top item. */
+    struct item *T = &it[items - 1];
+    double share = s->hw->mx.bw_Bps / u;
+    int top_sys = !T->is_node;
+    s->mx_out0 = s->nc;
+    for (int j = 0; j < u; j++)
+        s->c[add_comp(s, top_sys ? SIM_SYS_INGRESS : SIM_MX_EGRESS, SERVE_ALL, j,
+                      fmin(share, link_bw(s, top_sys)), 0)]
+            .mx_out = 1;
+    int mx_in0 = s->nc;
+    for (int j = 0; j < u; j++)
+        add_comp(s, top_sys ? SIM_SYS_EGRESS : SIM_MX_INGRESS, top_sys ? egress : SERVE_BWD, j,
+                 fmin(share, link_bw(s, top_sys)), top_sys ? 0 : hop);
+    s->update0 = s->nc;
+    for (int j = 0; j < u; j++)
+        add_comp(s, SIM_UPDATE, SERVE_UPD, j, 0, 0);
+    for (int i = s->mx_out0; i < s->nc; i++)
+        s->c[i].shard = 1;
+    for (int j = 0; j < u; j++) {
+        if (top_sys) {
+            e[ne++] = (struct edge){s->mx_out0 + j, T->compute};
+            e[ne++] = (struct edge){T->compute, mx_in0 + j};
+        } else {
+            for (int c = T->child0; c < T->child0 + T->nchild; c++) {
+                e[ne++] = (struct edge){s->mx_out0 + j, it[c].in};
+                e[ne++] = (struct edge){it[c].out, mx_in0 + j};
+            }
+        }
+        e[ne++] = (struct edge){mx_in0 + j, s->update0 + j};
+    }
+    s->ups = xmalloc((size_t)ne * sizeof *s->ups);
+    s->dns = xmalloc((size_t)ne * sizeof *s->dns);
+    pack_edges(s, e, ne);
+    free(e);
+    free(it);
+    for (int i = 0; i < s->nc; i++)
+        s->r->count[s->c[i].kind]++;
+}
