@@ -199,6 +199,10 @@ run estimate -m 120t --set 'system.act_store=0 B' --csv
 [ "$rc" -eq 1 ] && [ "$(csv_col "$T/out" sram_fits)" = 0 ] && ok "infeasible estimate exits 1 with its verdict" || nok "infeasible estimate exits 1 with its verdict" "rc $rc"
 run estimate -m 120t --set 'system.act_store=100 GB' --csv
 [ "$rc" -eq 1 ] && [ "$(csv_col "$T/out" act_store_fits)" = 0 ] && grep -q act_store_full "$T/out" && ok "a store that holds no sequence's checkpoints is infeasible" || nok "a store that holds no sequence's checkpoints is infeasible" "rc $rc"
+run estimate -m gpt3-xl -n 1024 --batch 1024 --sparsity 0.95 --set 'swarmx.chunk=64 MB' --csv
+[ "$rc" -eq 0 ] && grep -q coarse_chunk "$T/out" && ok "a chunk larger than half a block's stream is a warning" || nok "a chunk larger than half a block's stream is a warning" "rc $rc"
+run estimate -m gpt3-xl -n 1024 --batch 1024 --sparsity 0.95 --csv
+! grep -q coarse_chunk "$T/out" && ok "the shipped 1 MB chunk is fine for GPT-3 XL" || nok "the shipped 1 MB chunk is fine for GPT-3 XL"
 run estimate -m 120t --csv
 [ "$(csv_col "$T/out" activations)" = offload ] && [ "$(csv_col "$T/out" sram_fits)" = 1 ] && ok "120 T offloads its activations; one sequence's working set fits" || nok "120 T offloads its activations; one sequence's working set fits" "rc $rc"
 run estimate -m 120t -s cs2 --memoryx 4TB

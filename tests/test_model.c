@@ -610,13 +610,16 @@ static void test_step_latency_bound(void **state)
     make_cluster(&c, &h, &w, n, n);
     step_eval(&c, &r);
 
-    double level = 1e-3 + 1e6 / h.swx.link_bw_Bps;
-    double fill = 16 * level + 1e6 / bw; /* broadcast + one chunk */
-    assert_rel(r.fill_s, fill, 1e-14);
-    assert_rel(r.drain_s, 16 * level, 1e-14); /* the last gradient chunk up */
-    /* boundary: the update of the last chunk of the embedding (smaller than
-     * a chunk here: all of it, at 12 ps a parameter), overlap 0 */
+    /* The embedding (9472 B at 2 B a value) is smaller than the 1 MB chunk,
+     * so what a node forwards at the boundary is the whole embedding. */
     double embed = 64 * 64 + 8 * 64 + 2 * 64; /* tokens, positions, final norm */
+    double msg = embed * 2;
+    double level = 1e-3 + msg / h.swx.link_bw_Bps;
+    double fill = 16 * level + msg / bw; /* broadcast + the message */
+    assert_rel(r.fill_s, fill, 1e-14);
+    assert_rel(r.drain_s, 16 * level, 1e-14); /* the last gradients up */
+    /* boundary: the update of the last chunk of the embedding (all of it
+     * here, at 12 ps a parameter), overlap 0 */
     assert_rel(r.boundary_s, embed * 12e-12, 1e-12);
     assert_rel(r.hidden_s, 0, 0);
     double exposed = fill + 16 * level + embed * 12e-12;
@@ -649,10 +652,10 @@ static void test_step_latency_bound(void **state)
     /* fewer systems, shallower tree */
     make_cluster(&c, &h, &w, 1, 1);
     step_eval(&c, &r);
-    assert_rel(r.fill_s, 1e6 / bw, 1e-14);
+    assert_rel(r.fill_s, msg / bw, 1e-14);
     make_cluster(&c, &h, &w, 1024, 1024);
     step_eval(&c, &r);
-    assert_rel(r.fill_s, 10 * level + 1e6 / bw, 1e-14);
+    assert_rel(r.fill_s, 10 * level + msg / bw, 1e-14);
 }
 
 /* ---- sparsity through the step ---- */

@@ -31,9 +31,9 @@ set datafile columnheaders
 f = "crosscheck.csv"
 
 # The regimes the model names, and a last class for any other.
-regimes = "compute stream_in stream_out update latency"
-colours = "#1f77b4 #ff7f0e #2ca02c #d62728 #9467bd #7f7f7f"
-points = "7 5 9 13 11 3"
+regimes = "compute stream_in stream_out update latency overhead"
+colours = "#1f77b4 #ff7f0e #2ca02c #d62728 #9467bd #8c564b #7f7f7f"
+points = "7 5 9 13 11 15 3"
 known(r) = strstrt(" " . regimes . " ", " " . r . " ") > 0
 is(k) = k <= words(regimes) ? strcol("regime") eq word(regimes, k) : !known(strcol("regime"))
 label(k) = k <= words(regimes) ? word(regimes, k) : "other"

@@ -105,6 +105,7 @@ static const struct xc_point grid[] = {
     {"gpt3-xl", "cs2", 2048, 2048, 0, NULL, 0, 0, "swarmx.chunk=64 MB"},
     {"gpt3-175b", "cs2", 192, 0, 0, NULL, 0, 0, "swarmx.chunk=256 MB"},
     {"llama2-70b", "cs2", 256, 256, 0.9, NULL, 0, 0, "swarmx.chunk=256 MB"},
+    {"gpt3-xl", "cs2", 1024, 1024, 0.95, NULL, 0, 0, "swarmx.chunk=256 MB"}, /* chunk > embedding */
 };
 #define XC_NPOINTS (sizeof grid / sizeof grid[0])
 

@@ -294,6 +294,10 @@ static void print_verdicts(const struct scenario *s, const struct train_result *
              unit_format(st->micro_tokens, UNIT_COUNT, a, sizeof a),
              unit_format(r->balance_tokens, UNIT_COUNT, d, sizeof d));
     out_row(&t, (const char *[]){"stream", r->stream_balanced ? "holds" : "warning", why});
+    snprintf(why, sizeof why, "SwarmX chunk %s vs half of a block's smallest stream %s",
+             unit_format(s->hw.swx.chunk_bytes, UNIT_BYTES, a, sizeof a),
+             unit_format(TRAIN_CHUNK_SHARE * st->block_stream_bytes, UNIT_BYTES, d, sizeof d));
+    out_row(&t, (const char *[]){"chunk", r->chunk_fine ? "holds" : "warning", why});
     printf("\n");
     out_text.write(stdout, &t);
     out_free(&t);

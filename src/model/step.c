@@ -134,12 +134,14 @@ void step_eval(const struct cluster *c, struct step_result *r)
     double block_w = (matrix * wf + other) * wl->weight_bytes;
     ly[1].in_s = block_w / bw;
     ly[1].out_s = (matrix * gf + other) * wl->grad_bytes / bw;
+    r->block_stream_bytes = fmin(block_w, (matrix * gf + other) * wl->grad_bytes);
     if (r->act == STEP_ACT_OFFLOAD) {
         /* Each block's input leaves on the system's egress in the forward
          * pass and comes back beside the block's weights in the backward. */
         double ckpt = seqs * tfm_act_bytes_per_seq_block(wl, 1);
         r->act_bytes = ckpt * wl->layers * r->micro_batches;
         ly[1].act_out_s = ckpt / io;
+        r->block_stream_bytes = fmin(r->block_stream_bytes, ckpt);
         ly[1].bwd_in_s = fmax(ly[1].in_s, (block_w + ckpt) / io);
     }
     for (int p = 0; p < TFM_NPASSES; p++) {
@@ -180,10 +182,14 @@ void step_eval(const struct cluster *c, struct step_result *r)
      * comes down (fill).  The overlap lets that layer's next forward start
      * while that fraction of its backward is still running, hiding up to
      * overlap x its backward time (first layer, last micro-batch). */
-    double lat = swx_latency(&hw->swx, c->systems);
-    double chunk_params = fmin(embed, hw->swx.chunk_bytes / wl->grad_bytes);
-    r->fill_s = lat + hw->swx.chunk_bytes / bw;
-    r->drain_s = lat;
+    /* A node forwards whole chunks, and a chunk holds no more than the
+     * layer: the embedding's first weight chunk and last gradient chunk. */
+    double depth = swx_depth(&hw->swx, c->systems);
+    double cw = fmin(hw->swx.chunk_bytes, embed * wl->weight_bytes);
+    double cg = fmin(hw->swx.chunk_bytes, embed * wl->grad_bytes);
+    double chunk_params = cg / wl->grad_bytes;
+    r->fill_s = depth * (hw->swx.hop_latency_s + cw / hw->swx.link_bw_Bps) + cw / bw;
+    r->drain_s = depth * (hw->swx.hop_latency_s + cg / hw->swx.link_bw_Bps);
     r->boundary_s = mx_update_time(&hw->mx, wl, chunk_params, r->flash_fraction);
     r->first_bwd_s = fmax(ly[0].update_s, fmax(ly[0].in_s, ly[0].out_s));
     double boundary = r->fill_s + r->drain_s + r->boundary_s;

@@ -70,6 +70,8 @@ struct step_result {
     double store_seqs;          /* sequences whose checkpoints the store holds    */
     double act_bytes;           /* offloaded per system per step (out, and back)  */
     double slowest;             /* compute factor of the slowest system           */
+    double block_stream_bytes;  /* smallest stream of a block per micro-batch:
+                                   weights in, gradients out, checkpoint     */
     double micro_batches;       /* m                                             */
     double micro_tokens;        /* tokens per system per micro-batch             */
     double stream_bw;           /* bytes/s of the weight and gradient streams     */

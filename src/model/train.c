@@ -12,7 +12,7 @@
 static const char *const warn_name[] = {
     "memoryx_full",         "sram_full",    "fewer_seqs_than_systems", "matmul_blocked",
     "above_critical_batch", "stream_bound", "state_on_flash",          "gradient_accumulation",
-    "act_store_full",
+    "act_store_full",       "coarse_chunk",
 };
 
 const char *train_warn_names(unsigned warnings, char *buf, size_t n)
@@ -93,6 +93,8 @@ void train_eval(const struct cluster *c, struct train_result *r)
     w |= s->flash_fraction > 0 ? TW_FLASH : 0;
     w |= s->micro_batches > 1 ? TW_ACCUM : 0;
     w |= r->act_fits ? 0 : TW_ACT_STORE;
+    r->chunk_fine = hw->swx.chunk_bytes <= TRAIN_CHUNK_SHARE * s->block_stream_bytes;
+    w |= r->chunk_fine ? 0 : TW_CHUNK;
     r->warnings = w;
     r->feasible = !(w & TW_INFEASIBLE);
 }

@@ -37,7 +37,13 @@ enum train_warn {
     TW_FLASH = 1u << 6,      /* part of the state is on flash               */
     TW_ACCUM = 1u << 7,      /* local batch split into micro-batches        */
     TW_ACT_STORE = 1u << 8,  /* the activation store cannot hold one sequence */
+    TW_CHUNK = 1u << 9,      /* a SwarmX chunk above half a block's stream  */
 };
+/* Above this share of a block's smallest stream a SwarmX chunk lets
+ * neighbouring layers overlap in the two-chunk buffers, and the per-layer
+ * lock step the model charges is only an approximation (crosscheck: 3 % at
+ * a 16 MB chunk against 14.5 MB blocks, 12 % at 64 MB). */
+#define TRAIN_CHUNK_SHARE 0.5
 #define TW_INFEASIBLE (TW_MEMORYX | TW_SRAM | TW_SPLIT | TW_ACT_STORE)
 
 struct train_result {
@@ -48,6 +54,7 @@ struct train_result {
     double tokens, steps, time_s, tokens_per_s;
     double power_W, energy_J, cost; /* cost < 0 when no price was given   */
     double sram_per_seq, matmul_dim, balance_tokens;
+    int chunk_fine; /* chunk <= TRAIN_CHUNK_SHARE x a block's smallest stream */
     int memoryx_fits, sram_fits, act_fits, matmul_fits, batch_ok, split_ok, stream_balanced;
     int feasible;
     unsigned warnings; /* enum train_warn */
