@@ -118,11 +118,14 @@ static void buf_csv(struct buf *b, const char *const *cells, const unsigned char
     for (size_t c = 0; c < ncols; c++) {
         const char *s = cells[c];
         if (c < nplain && plain[c]) {
+            /* a number's text lives in a cell buffer of EST_CELL_BYTES:
+             * copy the whole buffer (a fixed size the compiler inlines)
+             * and keep len of it */
             size_t len = plain_len[c];
-            buf_room(b, len + 1);
+            buf_room(b, EST_CELL_BYTES + 1);
             if (c)
                 b->p[b->n++] = ',';
-            memcpy(b->p + b->n, s, len);
+            memcpy(b->p + b->n, s, EST_CELL_BYTES);
             b->n += len;
             continue;
         }

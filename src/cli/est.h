@@ -11,6 +11,7 @@ extern const char *const est_header[];
 extern const size_t est_ncols;
 
 #define EST_MAX_COLS 64
+#define EST_CELL_BYTES 40 /* room for a number's text, with its NUL */
 
 /* The cells of one row, formatted (CSV: exact SI numbers, the shortest
  * text that reads back as the same double).  Reuse one struct for a run
@@ -18,7 +19,7 @@ extern const size_t est_ncols;
  * text.  Zero it (or its have[]) before the first row. */
 struct est_cells {
     const char *cell[EST_MAX_COLS]; /* est_ncols pointers, into buf or static */
-    char buf[EST_MAX_COLS][40];
+    char buf[EST_MAX_COLS][EST_CELL_BYTES]; /* a number's cell points here */
     double prev[EST_MAX_COLS];
     unsigned char have[EST_MAX_COLS];
     unsigned char len[EST_MAX_COLS]; /* strlen of a number's text (have[] set) */
