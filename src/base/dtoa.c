@@ -749,9 +749,10 @@ static int cmp_int(uint64_t d, u128 r, int sh)
 static int emit_g(char *out, int neg, uint64_t d, int p, int x)
 {
     /* two digits per division */
-    static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233"
-                                   "34353637383940414243444546474849505152535455565758596061626364656667"
-                                   "6869707172737475767778798081828384858687888990919293949596979899";
+    static const char pairs[201] =
+        "00010203040506070809101112131415161718192021222324252627282930313233"
+        "34353637383940414243444546474849505152535455565758596061626364656667"
+        "6869707172737475767778798081828384858687888990919293949596979899";
     char dig[20];
     int at = p - 1;
     for (; at >= 1; at -= 2) {
@@ -845,8 +846,7 @@ static int shortest_from_17(uint64_t c, int q, uint64_t lo_m, int lo_q, int x, i
         r = *given, sh = given_sh;
     else if (!scale(c, q, j, &r, &sh))
         return 0;
-    if (!scale(lo_m, lo_q, j, &rl, &shl) ||
-        !scale(2 * c + 1, q - 1, j, &ru, &shu))
+    if (!scale(lo_m, lo_q, j, &rl, &shl) || !scale(2 * c + 1, q - 1, j, &ru, &shu))
         return 0;
     for (int p = 15; p <= 17; p++) {
         uint64_t d;

@@ -44,10 +44,7 @@ static const char *qty_format(enum meas_quantity q, double v, char *buf, size_t 
     if (q == MEAS_STEP_TIME)
         return unit_format(v, UNIT_TIME, buf, n);
     unit_format(v, UNIT_COUNT, num, sizeof num);
-    snprintf(buf, n, "%s%s", num,
-             q == MEAS_TOKENS_PER_S    ? " tokens/s"
-             : q == MEAS_SAMPLES_PER_S ? " samples/s"
-                                       : "x");
+    snprintf(buf, n, "%s%s%s", num, q == MEAS_SPEEDUP ? "" : " ", meas_quantity_unit[q]);
     return buf;
 }
 
@@ -254,10 +251,12 @@ int cmd_calibrate(struct cli_opts *o)
     if (rc < 0) {
         struct cat_entry e;
         struct cp_error err = {0};
-        if (cat_read_file(k->file, &e, &err) != CP_OK)
-            return free(k), cli_error("%s", err.msg);
-        rc = meas_set_load(o, k->file, e.text, &k->m);
-        cat_entry_free(&e);
+        if (cat_read_file(k->file, &e, &err) != CP_OK) {
+            rc = cli_error("%s", err.msg);
+        } else {
+            rc = meas_set_load(o, k->file, e.text, &k->m);
+            cat_entry_free(&e);
+        }
     }
     if (rc < 0)
         rc = fit_and_report(k);

@@ -19,7 +19,7 @@
  * (cerebras-plan(1), VALIDATION): each generation's utilization and step
  * overhead on its own rows, and one jitter on all of them. */
 #define VALIDATE_FIT                                                                               \
-    "cs2:system.utilization,cs2:system.step_overhead,cs3:system.utilization,"                     \
+    "cs2:system.utilization,cs2:system.step_overhead,cs3:system.utilization,"                      \
     "cs3:system.step_overhead,system.jitter"
 /* Targets (issue 16): the largest |error| of a point (--tolerance), the
  * median |error| in sample, and the median |error| leave-one-out. */
@@ -79,6 +79,15 @@ static double max_abs(const double *v, size_t n)
     return m;
 }
 
+/* Does key k apply to any of the n points? */
+static int key_has_point(const struct calib_spec *k, const struct calib_point *pts, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (calib_applies(k, &pts[i]))
+            return 1;
+    return 0;
+}
+
 /* Point i predicted with the keys refitted on every other point.  Keys on a
  * system with no other point keep their shipped value. */
 static void leave_one_out(struct validate_run *v, size_t i)
@@ -91,13 +100,9 @@ static void leave_one_out(struct validate_run *v, size_t i)
             rest[m++] = v->all[j];
     struct calib_spec keys[CALIB_MAX_KEYS];
     size_t nk = 0;
-    for (size_t j = 0; j < v->nkeys; j++) {
-        int seen = 0;
-        for (size_t r = 0; r < m && !seen; r++)
-            seen = calib_applies(&v->keys[j], &rest[r]);
-        if (seen)
+    for (size_t j = 0; j < v->nkeys; j++)
+        if (key_has_point(&v->keys[j], rest, m))
             keys[nk++] = v->keys[j];
-    }
     q->loo = q->loo_error = NAN;
     struct calib_result res;
     struct cp_error err = {0};
@@ -151,17 +156,6 @@ static int load(struct validate_run *v)
 
 /* ---- output ---- */
 
-static const char *qty_unit(enum meas_quantity q)
-{
-    static const char *const unit[MEAS_NQUANTITIES] = {
-        [MEAS_STEP_TIME] = "s",
-        [MEAS_TOKENS_PER_S] = "tokens/s",
-        [MEAS_SPEEDUP] = "x",
-        [MEAS_SAMPLES_PER_S] = "samples/s",
-    };
-    return unit[q];
-}
-
 static const char *num(double x, char *buf, size_t n)
 {
     if (isnan(x))
@@ -191,23 +185,21 @@ static const char *exact(double x, char *buf, size_t n)
 
 static void fill_table(const struct validate_run *v, struct out_table *t)
 {
-    static const char *const hdr[] = {"id",       "system",    "systems",   "model",
-                                      "batch",    "software",  "quantity",  "unit",
-                                      "measured", "predicted", "error",     "loo_predicted",
-                                      "loo_error", "source"};
+    static const char *const hdr[] = {
+        "id",   "system",   "systems",   "model", "batch",         "software",  "quantity",
+        "unit", "measured", "predicted", "error", "loo_predicted", "loo_error", "source"};
     out_init(t, sizeof hdr / sizeof hdr[0], hdr);
     for (size_t i = 0; i < v->n; i++) {
         const struct vpoint *q = &v->pt[i];
         char n[32], b[32], me[40], pr[40], er[40], lp[40], le[40];
         snprintf(n, sizeof n, "%g", q->row->systems);
         snprintf(b, sizeof b, "%.17g", q->p->c->global_seqs);
-        out_row(t, (const char *[]){q->row->id, q->system, n, q->model, b, q->row->software,
-                                     meas_quantity_name[q->row->quantity],
-                                     qty_unit(q->row->quantity),
-                                     exact(q->row->value, me, sizeof me),
-                                     exact(q->predicted, pr, sizeof pr),
-                                     exact(q->error, er, sizeof er), exact(q->loo, lp, sizeof lp),
-                                     exact(q->loo_error, le, sizeof le), q->row->source});
+        out_row(t, (const char *[]){
+                       q->row->id, q->system, n, q->model, b, q->row->software,
+                       meas_quantity_name[q->row->quantity], meas_quantity_unit[q->row->quantity],
+                       exact(q->row->value, me, sizeof me), exact(q->predicted, pr, sizeof pr),
+                       exact(q->error, er, sizeof er), exact(q->loo, lp, sizeof lp),
+                       exact(q->loo_error, le, sizeof le), q->row->source});
     }
 }
 
@@ -234,8 +226,8 @@ static void summary_row(const struct validate_run *v, const char *sys, struct ou
 
 static void print_text(const struct validate_run *v)
 {
-    static const char *const hdr[] = {"id",        "system", "N",     "model",    "batch",
-                                      "quantity",  "measured", "predicted", "error", "loo_error"};
+    static const char *const hdr[] = {"id",       "system",   "N",         "model", "batch",
+                                      "quantity", "measured", "predicted", "error", "loo_error"};
     struct out_table t;
     out_init(&t, sizeof hdr / sizeof hdr[0], hdr);
     for (size_t i = 0; i < v->n; i++) {
@@ -245,13 +237,13 @@ static void print_text(const struct validate_run *v)
         snprintf(b, sizeof b, "%g", q->p->c->global_seqs);
         char mu[64], pu[64];
         snprintf(mu, sizeof mu, "%s %s", num(q->row->value, me, sizeof me),
-                 qty_unit(q->row->quantity));
+                 meas_quantity_unit[q->row->quantity]);
         snprintf(pu, sizeof pu, "%s %s", num(q->predicted, pr, sizeof pr),
-                 qty_unit(q->row->quantity));
-        out_row(&t, (const char *[]){q->row->id[0] ? q->row->id : "-", q->system, n, q->model, b,
-                                     meas_quantity_name[q->row->quantity], mu, pu,
-                                     pct(q->error, er, sizeof er),
-                                     pct(q->loo_error, le, sizeof le)});
+                 meas_quantity_unit[q->row->quantity]);
+        out_row(&t,
+                (const char *[]){q->row->id[0] ? q->row->id : "-", q->system, n, q->model, b,
+                                 meas_quantity_name[q->row->quantity], mu, pu,
+                                 pct(q->error, er, sizeof er), pct(q->loo_error, le, sizeof le)});
     }
     printf("The model against %zu measured run%s (error = predicted / measured - 1;\n"
            "loo_error: predicted with the fitted constants refitted without the point)\n\n",
@@ -263,7 +255,7 @@ static void print_text(const struct validate_run *v)
             printf("%s: no leave-one-out figure: %s\n",
                    v->pt[i].row->id[0] ? v->pt[i].row->id : v->pt[i].model, v->pt[i].loo_why);
 
-    static const char *const shdr[] = {"system",  "points",     "median |error|",
+    static const char *const shdr[] = {"system",      "points",     "median |error|",
                                        "max |error|", "loo median", "loo max"};
     out_init(&t, 6, shdr);
     for (size_t i = 0; i < v->n; i++) {
@@ -340,8 +332,8 @@ static int evaluate(struct validate_run *v)
     struct cli_opts *o = v->o;
     struct cp_error err = {0};
     int rc = parse_tolerance(v);
-    if (rc < 0 && calib_parse_keys(o->fit ? o->fit : VALIDATE_FIT, v->keys, &v->nkeys, &err) !=
-                      CP_OK)
+    if (rc < 0 &&
+        calib_parse_keys(o->fit ? o->fit : VALIDATE_FIT, v->keys, &v->nkeys, &err) != CP_OK)
         rc = cli_error("validate: --fit %s", err.msg);
     if (rc < 0)
         rc = load(v);
@@ -349,12 +341,9 @@ static int evaluate(struct validate_run *v)
      * one generation's runs), an error when --fit names it. */
     size_t kept = 0;
     for (size_t j = 0; rc < 0 && j < v->nkeys; j++) {
-        int seen = 0;
-        for (size_t i = 0; i < v->n && !seen; i++)
-            seen = calib_applies(&v->keys[j], &v->all[i]);
         char name[128];
         struct calib_key k = {.key = v->keys[j].key, .scope = v->keys[j].scope};
-        if (seen)
+        if (key_has_point(&v->keys[j], v->all, v->n))
             v->keys[kept++] = v->keys[j];
         else if (o->fit)
             rc = cli_error("validate: --fit %s: no point is on system %s",

@@ -266,7 +266,8 @@ static void print_verdicts(const struct scenario *s, const struct train_result *
              st->flash_fraction > 0 ? "; part on flash" : "");
     out_row(&t, (const char *[]){"memoryx", est_verdict(r->memoryx_fits), why});
     if (st->act == STEP_ACT_OFFLOAD)
-        snprintf(why, sizeof why, "working set of one sequence %s vs SRAM %s (activations offloaded)",
+        snprintf(why, sizeof why,
+                 "working set of one sequence %s vs SRAM %s (activations offloaded)",
                  unit_format(st->working_per_seq, UNIT_BYTES, a, sizeof a),
                  unit_format(s->hw.wse.sram_bytes, UNIT_BYTES, b, sizeof b));
     else

@@ -18,7 +18,7 @@ extern const size_t est_ncols;
  * of rows: a number equal to the previous row's in its column keeps its
  * text.  Zero it (or its have[]) before the first row. */
 struct est_cells {
-    const char *cell[EST_MAX_COLS]; /* est_ncols pointers, into buf or static */
+    const char *cell[EST_MAX_COLS];         /* est_ncols pointers, into buf or static */
     char buf[EST_MAX_COLS][EST_CELL_BYTES]; /* a number's cell points here */
     double prev[EST_MAX_COLS];
     unsigned char have[EST_MAX_COLS];

@@ -63,8 +63,7 @@ static void draw_params(const struct xp_state *x, int y, int w)
     /* one warning after another, wrapped at the names over two lines */
     attron(col(XP_YELLOW));
     int row = y + 1 + XP_NPARAMS, at = 2;
-    for (char *name = strtok(warn, ";"); name && row < y + XP_TOP_H - 1;
-         name = strtok(NULL, ";")) {
+    for (char *name = strtok(warn, ";"); name && row < y + XP_TOP_H - 1; name = strtok(NULL, ";")) {
         int len = (int)strlen(name);
         if (at > 2 && at + len > w - 2)
             row++, at = 2;

@@ -71,8 +71,7 @@ static int set_memoryx(const struct meas_set *k, const struct meas_row *r, struc
 
 /* The model has a figure for the loaded row; warn when it finds the
  * configuration infeasible.  -1 or an exit code. */
-static int check_point(const struct meas_set *k, const struct meas_row *r,
-                       const struct scenario *s)
+static int check_point(const struct meas_set *k, const struct meas_row *r, const struct scenario *s)
 {
     double m = calib_predict(&s->c, &s->hw, r->quantity);
     if (!(m > 0) || !isfinite(m))

@@ -20,8 +20,8 @@ int sweep_col(const char *name, const char *const *names, size_t ncols)
 
 int sweep_col_is_text(const char *const *names, size_t col, size_t est_ncols)
 {
-    static const char *const text[] = {"model", "system", "memoryx", "bottleneck", "activations",
-                                       "warnings"};
+    static const char *const text[] = {"model",      "system",      "memoryx",
+                                       "bottleneck", "activations", "warnings"};
     if (col >= est_ncols)
         return 1;
     for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)

@@ -68,7 +68,8 @@ static void place_activations(const struct cluster *c, struct step_result *r)
     r->max_seqs = wse_max_seqs(&hw->wse, wl, step_buffer_bytes(hw));
     r->ckpt_per_seq = tfm_ckpt_bytes_per_seq(wl);
     r->working_per_seq = tfm_working_bytes_per_seq(wl);
-    r->store_seqs = hw->wse.act_store_bytes > 0 ? floor(hw->wse.act_store_bytes / r->ckpt_per_seq) : 0;
+    r->store_seqs =
+        hw->wse.act_store_bytes > 0 ? floor(hw->wse.act_store_bytes / r->ckpt_per_seq) : 0;
     r->act_fits = 1;
     if (local <= r->max_seqs) {
         r->act = STEP_ACT_WAFER;
@@ -82,7 +83,8 @@ static void place_activations(const struct cluster *c, struct step_result *r)
     } else {
         r->act = STEP_ACT_MICRO;
         r->sram_fits = r->max_seqs >= 1;
-        r->micro_batches = (local <= 1 || r->max_seqs < 1) ? ceil(local) : ceil(local / r->max_seqs);
+        r->micro_batches =
+            (local <= 1 || r->max_seqs < 1) ? ceil(local) : ceil(local / r->max_seqs);
     }
     r->recompute = wl->recompute || r->act == STEP_ACT_OFFLOAD;
 }
@@ -126,13 +128,13 @@ void step_eval(const struct cluster *c, struct step_result *r)
 
     struct layer ly[3] = {{0}};
     ly[0].count = 1;
-    ly[0].in_s = embed * wl->weight_bytes / bw;
+    ly[0].in_s = ly[0].bwd_in_s = embed * wl->weight_bytes / bw;
     ly[0].out_s = embed * wl->grad_bytes / bw;
     ly[0].update_s = mx_update_time(&hw->mx, wl, embed, r->flash_fraction);
 
     ly[1].count = wl->layers;
     double block_w = (matrix * wf + other) * wl->weight_bytes;
-    ly[1].in_s = block_w / bw;
+    ly[1].in_s = ly[1].bwd_in_s = block_w / bw;
     ly[1].out_s = (matrix * gf + other) * wl->grad_bytes / bw;
     r->block_stream_bytes = fmin(block_w, (matrix * gf + other) * wl->grad_bytes);
     if (r->act == STEP_ACT_OFFLOAD) {
@@ -152,16 +154,13 @@ void step_eval(const struct cluster *c, struct step_result *r)
     ly[1].update_s = mx_update_time(&hw->mx, wl, matrix * cf + other, r->flash_fraction);
 
     ly[2].count = 1;
-    ly[2].in_s = head_stream * wl->weight_bytes / bw;
+    ly[2].in_s = ly[2].bwd_in_s = head_stream * wl->weight_bytes / bw;
     ly[2].out_s = head_stream * wl->grad_bytes / bw;
     for (int p = 0; p < TFM_NPASSES; p++)
         ly[2].pass_s[p] =
             r->slowest * wse_compute_time(&hw->wse, tfm_logits_flops(wl, (enum tfm_pass)p) * t, t);
     ly[2].update_s = mx_update_time(&hw->mx, wl, head_update, r->flash_fraction);
 
-    for (int i = 0; i < 3; i++)
-        if (ly[i].bwd_in_s < ly[i].in_s)
-            ly[i].bwd_in_s = ly[i].in_s;
     double m = r->micro_batches;
     double time = micro_batch(r, ly, 3, 0, m - 1) + micro_batch(r, ly, 3, 1, 1);
 

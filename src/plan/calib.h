@@ -67,8 +67,8 @@ struct calib_result {
 
 /* The model's value of quantity q for c evaluated on hardware hw (hw's
  * boundary_overlap unless c->overlap_set): the step time in seconds, the
- * tokens per second, the sequences per second, or the weak-scaling speedup against one system running
- * c->global_seqs / c->systems sequences. */
+ * tokens per second, the sequences per second, or the weak-scaling speedup against one system
+ * running c->global_seqs / c->systems sequences. */
 double calib_predict(const struct cluster *c, const struct hw_desc *hw, enum meas_quantity q);
 
 /* "a.b, cs2:c.d" into out (at most CALIB_MAX_KEYS); CP_EINPUT naming the

@@ -20,7 +20,7 @@ struct wl_desc {
     char name[DESC_TEXT_MAX];
     double layers, hidden, heads, kv_heads, ffn, seq_len, vocab;
     double predictions; /* positions per sequence the logits run on (<= seq_len) */
-    double tokens; /* training tokens (ignored if tokens_chinchilla) */
+    double tokens;      /* training tokens (ignored if tokens_chinchilla) */
     int tokens_chinchilla;
     double batch;           /* global batch, sequences                       */
     int gated_ffn;          /* SwiGLU-style: three FFN matrices              */
