@@ -106,7 +106,6 @@ static double sim_once(const struct hw_desc *hw, const struct wl_desc *w, double
     c.systems = n;
     c.global_seqs = seqs;
     c.steps = steps;
-    c.memoryx_bytes = hw->mx.tiers.item[hw->mx.tiers.n - 1].value;
     struct sim_result r;
     struct cp_error err;
     double t0 = now_s();

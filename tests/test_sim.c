@@ -4,8 +4,9 @@
  *
  * Expected counts come from the topology and packet layout sim.h documents
  * (tree of SwarmX nodes, one packet per layer and pass, the embedding split
- * into up to SIM_FIRST_PACKETS), and the lower bounds from the description
- * and src/spec/tfm.h; none is read back from the counter it checks. */
+ * into up to SIM_FIRST_PACKETS, one recomputed forward per block with
+ * segments of k > 1 blocks), and the lower bounds from the description and
+ * src/spec/tfm.h; none is read back from the counter it checks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -94,13 +95,38 @@ static void tree_shape(long n, long fanout, long units, int *depth, long *nodes)
 
 /* Packets per step (sim.h): per micro-batch and pass, one per block and one
  * for the logits, and the embedding split into packets of at least one
- * chunk, at most SIM_FIRST_PACKETS (the embedding is never sparse). */
-static long long packets_per_step(const struct setup *s, double micro_batches)
+ * chunk, at most SIM_FIRST_PACKETS (the embedding is never sparse); with
+ * segments of k > 1 blocks, one recomputed forward per block besides. */
+static long long passes_packets(const struct setup *s, double micro_batches)
 {
     double chunks = floor(tfm_embed_params(&s->wl) * s->wl.weight_bytes / s->hw.swx.chunk_bytes);
     double first = fmin(SIM_FIRST_PACKETS, fmax(1, chunks));
     return 2 * (long long)micro_batches * ((long long)first + (long long)s->wl.layers + 1);
 }
+
+static long long recompute_packets(const struct setup *s, const struct sim_config *c,
+                                   double micro_batches)
+{
+    int segments = c->act == SIM_ACT_RECOMPUTE && c->act_k > 1;
+    return segments ? (long long)micro_batches * (long long)s->wl.layers : 0;
+}
+
+/* Where the activations go, for a case: {0} keeps sim_config_init's. */
+struct placement {
+    enum sim_act act;
+    double k, servers; /* recompute: every k blocks; offload: activation servers */
+};
+
+static void place(struct sim_config *c, const struct placement *pl)
+{
+    if (!pl || (pl->act == SIM_ACT_WAFER && pl->k == 0 && pl->servers == 0))
+        return;
+    c->act = pl->act;
+    c->act_k = pl->act == SIM_ACT_RECOMPUTE ? pl->k : 0;
+    c->act_servers = pl->act == SIM_ACT_OFFLOAD ? pl->servers : 0;
+}
+
+static const struct placement WAFER = {SIM_ACT_WAFER, 0, 0};
 
 /* ---- 1. conservation ---- */
 
@@ -108,6 +134,7 @@ struct conservation_case {
     const char *model, *hw, *hw_set;
     double systems, units, sparsity, global_seqs;
     long fanout;
+    struct placement pl;
 };
 
 /* Checks one configuration; prints every mismatch and returns how many. */
@@ -118,6 +145,7 @@ static int check_conservation(const struct conservation_case *k)
     assert_int_equal((long)s.hw.swx.fanout, k->fanout);
     const double steps = 3;
     struct sim_config c = config(&s, k->systems, k->units, k->sparsity, k->global_seqs, steps);
+    place(&c, &k->pl);
     struct sim_result r;
     run(&c, &r);
 
@@ -126,7 +154,8 @@ static int check_conservation(const struct conservation_case *k)
     tree_shape((long)k->systems, k->fanout, (long)k->units, &depth, &nodes);
     assert_int_equal(r.depth, depth);
     assert_int_equal(r.nodes, nodes);
-    assert_int_equal(r.packets, packets_per_step(&s, r.micro_batches));
+    long long rc = recompute_packets(&s, &c, r.micro_batches);
+    assert_int_equal(r.packets, passes_packets(&s, r.micro_batches) + rc);
 
     int bad = 0;
     for (int i = 0; i < SIM_NCOMP; i++) {
@@ -142,9 +171,10 @@ static int check_conservation(const struct conservation_case *k)
         }
     }
     /* Forward and backward passes have the same packets; every SwarmX node
-     * reduces each backward packet once, every MemoryX unit takes it in. */
-    long long bwd = r.packets / 2, nsteps = (long long)steps;
-    assert_int_equal(r.packets % 2, 0);
+     * reduces each backward packet once, every MemoryX unit takes it in
+     * (recomputed forwards send nothing up). */
+    long long bwd = (r.packets - rc) / 2, nsteps = (long long)steps;
+    assert_int_equal((r.packets - rc) % 2, 0);
     assert_int_equal(r.reductions, (long long)nodes * bwd * nsteps);
     assert_int_equal(r.mx_received, (long long)k->units * bwd * nsteps);
     return bad;
@@ -155,11 +185,21 @@ static void test_conservation(void **state)
     (void)state;
     const char *f3 = "swarmx.fanout=3";
     const struct conservation_case cases[] = {
-        {"gpt3-xl", "cs2", NULL, 1, 1, 0, 8, 2},     {"gpt3-xl", "cs2", NULL, 1, 3, 0.9, 8, 2},
-        {"gpt3-xl", "cs2", NULL, 2, 1, 0, 8, 2},     {"gpt3-xl", "cs2", f3, 2, 3, 0.9, 8, 3},
-        {"gpt3-xl", "cs2", NULL, 7, 3, 0.9, 14, 2},  {"gpt3-xl", "cs2", f3, 7, 1, 0, 7, 3},
-        {"gpt3-xl", "cs2", NULL, 64, 1, 0.9, 64, 2}, {"gpt3-xl", "cs2", f3, 64, 3, 0, 64, 3},
-        {"gpt3-175b", "cs3", f3, 7, 3, 0, 7, 3},
+        {"gpt3-xl", "cs2", NULL, 1, 1, 0, 8, 2, {0}},
+        {"gpt3-xl", "cs2", NULL, 1, 3, 0.9, 8, 2, {0}},
+        {"gpt3-xl", "cs2", NULL, 2, 1, 0, 8, 2, {0}},
+        {"gpt3-xl", "cs2", f3, 2, 3, 0.9, 8, 3, {0}},
+        {"gpt3-xl", "cs2", NULL, 7, 3, 0.9, 14, 2, {0}},
+        {"gpt3-xl", "cs2", f3, 7, 1, 0, 7, 3, {0}},
+        {"gpt3-xl", "cs2", NULL, 64, 1, 0.9, 64, 2, {0}},
+        {"gpt3-xl", "cs2", f3, 64, 3, 0, 64, 3, {0}},
+        {"gpt3-175b", "cs3", f3, 7, 3, 0, 7, 3, {0}},
+        /* recomputed forwards, offloaded activations (with one activation
+         * server, in micro-batches) */
+        {"gpt3-xl", "cs2", NULL, 7, 3, 0.9, 30, 2, {SIM_ACT_RECOMPUTE, 5, 0}},
+        {"gpt3-xl", "cs2", f3, 4, 1, 0, 64, 3, {SIM_ACT_RECOMPUTE, 4, 0}},
+        {"gpt3-xl", "cs3", NULL, 5, 2, 0.5, 20, 4, {SIM_ACT_OFFLOAD, 0, 1}},
+        {"gpt3-xl", "cs2", NULL, 1, 1, 0, 8, 2, {SIM_ACT_OFFLOAD, 0, 2}},
     };
     int bad = 0;
     for (size_t i = 0; i < NELEM(cases); i++)
@@ -245,7 +285,8 @@ static int check_interval(void *ctx, const struct sim_interval *iv)
     if (iv->activity && strcmp(iv->activity, "update") == 0)
         want = is_update ? "update" : NULL;
     else if (iv->activity && !is_update &&
-             (strcmp(iv->activity, "forward") == 0 || strcmp(iv->activity, "backward") == 0))
+             (strcmp(iv->activity, "forward") == 0 || strcmp(iv->activity, "recompute") == 0 ||
+              strcmp(iv->activity, "backward") == 0))
         want = iv->activity;
     int ok = comp_ok && want && iv->start_s >= 0 && iv->end_s >= iv->start_s &&
              isfinite(iv->end_s) && iv->step >= 0 && iv->step < (int)t->c->steps &&
@@ -270,11 +311,12 @@ static int check_interval(void *ctx, const struct sim_interval *iv)
 }
 
 static void check_trace(const char *model, const char *hw, double systems, double units,
-                        double sparsity, double global_seqs)
+                        double sparsity, double global_seqs, const struct placement *pl)
 {
     struct setup s;
     load(&s, model, hw, NULL);
     struct sim_config c = config(&s, systems, units, sparsity, global_seqs, 3);
+    place(&c, pl);
     struct trace_check t = {.s = &s, .c = &c};
     c.trace = check_interval;
     c.trace_ctx = &t;
@@ -293,9 +335,12 @@ static void check_trace(const char *model, const char *hw, double systems, doubl
 static void test_trace_sane(void **state)
 {
     (void)state;
-    check_trace("gpt3-xl", "cs2", 1, 1, 0, 8);
-    check_trace("gpt3-xl", "cs3", 7, 3, 0.9, 20);
-    check_trace("gpt3-175b", "cs2", 5, 2, 0, 5);
+    const struct placement rc4 = {SIM_ACT_RECOMPUTE, 4, 0}, off = {SIM_ACT_OFFLOAD, 0, 1};
+    check_trace("gpt3-xl", "cs2", 1, 1, 0, 8, NULL);
+    check_trace("gpt3-xl", "cs3", 7, 3, 0.9, 20, NULL);
+    check_trace("gpt3-175b", "cs2", 5, 2, 0, 5, NULL);
+    check_trace("gpt3-xl", "cs2", 3, 2, 0, 12, &rc4);
+    check_trace("gpt3-xl", "cs3", 2, 1, 0.5, 16, &off);
 }
 
 /* ---- 4. steady state ---- */
@@ -345,8 +390,10 @@ static void check_bounds(const char *model, const char *hw, double systems, doub
 
     /* Streaming, dense (sparsity 0 streams every weight): each micro-batch
      * takes every weight in twice (forward, backward) and sends every
-     * gradient out once, in and out on separate links. */
-    double rate = fmin(h->wse.io_bw_Bps, fmin(h->swx.link_bw_Bps, h->mx.bw_Bps));
+     * gradient out once, in and out on separate links, no faster than the
+     * system, a SwarmX link or the MemoryX servers' network. */
+    double mx_rate = c.mx_servers * h->mx.server_net_Bps;
+    double rate = fmin(h->wse.io_bw_Bps, fmin(h->swx.link_bw_Bps, mx_rate));
     double in_s = 2 * m * tfm_weight_bytes(w) / rate;
     double out_s = m * tfm_grad_bytes(w) / rate;
     double stream_s = fmax(in_s, out_s);
@@ -439,7 +486,18 @@ static void test_overlap(void **state)
 
 /* ---- 8. bad configuration ---- */
 
-enum field { F_SYSTEMS, F_UNITS, F_STEPS, F_SEQS, F_SPARSITY, F_OVERLAP, F_MEMORYX };
+enum field {
+    F_SYSTEMS,
+    F_UNITS,
+    F_STEPS,
+    F_SEQS,
+    F_SPARSITY,
+    F_OVERLAP,
+    F_MX_SERVERS,
+    F_ACT,
+    F_RECOMPUTE_K,
+    F_OFFLOAD_SERVERS
+};
 
 static void test_bad_config(void **state)
 {
@@ -455,6 +513,15 @@ static void test_bad_config(void **state)
         {"--systems", F_SYSTEMS, 1.5},
         {"--memoryx-units", F_UNITS, 0},
         {"--memoryx-units", F_UNITS, 65},
+        {"--memoryx-units", F_UNITS, 3}, /* more units than the two servers */
+        {"--memoryx-servers", F_MX_SERVERS, 0},
+        {"--memoryx-servers", F_MX_SERVERS, 2.5},
+        {"--activations", F_ACT, SIM_NACT},
+        {"--activations", F_RECOMPUTE_K, 0},
+        {"--activations", F_RECOMPUTE_K, 25}, /* gpt3-xl has 24 blocks */
+        {"--activations", F_RECOMPUTE_K, 1.5},
+        {"--act-servers", F_OFFLOAD_SERVERS, 0},
+        {"--act-servers", F_OFFLOAD_SERVERS, 0.5},
         {"--steps", F_STEPS, 0},
         {"--batch", F_SEQS, 0},
         {"--batch", F_SEQS, 2.5},
@@ -462,12 +529,12 @@ static void test_bad_config(void **state)
         {"--sparsity", F_SPARSITY, 0.995},
         {"--sparsity", F_SPARSITY, NAN},
         {"--overlap", F_OVERLAP, 1.5},
-        {"--memoryx", F_MEMORYX, 0},
         /* whole and in range, but too many micro-batches to hold in memory */
         {"--batch", F_SEQS, 1e12},
     };
     for (size_t i = 0; i < NELEM(bad); i++) {
         struct sim_config c = config(&s, 2, 1, 0, 8, 2);
+        c.mx_servers = 2;
         switch (bad[i].f) {
         case F_SYSTEMS:
             c.systems = bad[i].value;
@@ -487,8 +554,19 @@ static void test_bad_config(void **state)
         case F_OVERLAP:
             c.overlap = bad[i].value;
             break;
-        case F_MEMORYX:
-            c.memoryx_bytes = bad[i].value;
+        case F_MX_SERVERS:
+            c.mx_servers = bad[i].value;
+            break;
+        case F_ACT:
+            c.act = (enum sim_act)bad[i].value;
+            break;
+        case F_RECOMPUTE_K:
+            c.act = SIM_ACT_RECOMPUTE;
+            c.act_k = bad[i].value;
+            break;
+        case F_OFFLOAD_SERVERS:
+            c.act = SIM_ACT_OFFLOAD;
+            c.act_servers = bad[i].value;
             break;
         }
         struct sim_result r;
@@ -502,9 +580,17 @@ static void test_bad_config(void **state)
             fail();
         }
     }
-    /* The same base configuration is accepted. */
+    /* The same base configuration is accepted, and so are the fields that
+     * the placement does not use: k without recompute, activation servers
+     * without offload. */
     struct sim_config c = config(&s, 2, 1, 0, 8, 2);
+    c.mx_servers = 2;
     struct sim_result r;
+    run(&c, &r);
+    c.act_k = 0;
+    c.act_servers = 0;
+    run(&c, &r);
+    c.units = 2;
     run(&c, &r);
 }
 
@@ -562,9 +648,11 @@ static void test_large_tree(void **state)
 
 /* sim.h: every component starts its first packet of a step step_overhead
  * after it otherwise could, which shifts step k by (k + 1) x the overhead:
- * the steady-state step and the first step grow by exactly that. */
+ * the steady-state step and the first step grow by exactly that.  m: the
+ * micro-batches the case is for. */
 static void check_overhead(const char *model, const char *hw, double systems, double units,
-                           double global_seqs, double overlap, const char *set)
+                           double global_seqs, double overlap, const char *set,
+                           const struct placement *pl, double m)
 {
     const double overhead = 0.2375;
     char with[64];
@@ -574,22 +662,38 @@ static void check_overhead(const char *model, const char *hw, double systems, do
     load2(&s1, model, hw, with, set);
     struct sim_config c0 = config(&s0, systems, units, 0, global_seqs, 3);
     struct sim_config c1 = config(&s1, systems, units, 0, global_seqs, 3);
+    place(&c0, pl);
+    place(&c1, pl);
     c0.overlap = c1.overlap = overlap;
     struct sim_result r0, r1;
     run(&c0, &r0);
     run(&c1, &r1);
-    assert_rel(r1.step_s - r0.step_s, overhead, 1e-9);
-    assert_rel(r1.first_step_s - r0.first_step_s, overhead, 1e-9);
+    if (r1.micro_batches != m) {
+        print_error("%s on %g %s: %g micro-batches, want %g\n", model, systems, hw,
+                    r1.micro_batches, m);
+        fail();
+    }
+    if (!(fabs(r1.step_s - r0.step_s - overhead) <= 1e-9 * overhead &&
+          fabs(r1.first_step_s - r0.first_step_s - overhead) <= 1e-9 * overhead)) {
+        print_error("%s on %g %s: step %.17g -> %.17g s, first %.17g -> %.17g s\n", model, systems,
+                    hw, r0.step_s, r1.step_s, r0.first_step_s, r1.first_step_s);
+        fail();
+    }
 }
 
 static void test_overhead(void **state)
 {
     (void)state;
-    check_overhead("gpt3-xl", "cs2", 4, 1, 32, 0, NULL);
-    check_overhead("gpt3-xl", "cs3", 9, 2, 30, 1, NULL);
-    check_overhead("gpt3-xl", "cs2", 3, 1, 20, 0.5, "system.act_store=0 B"); /* micro-batches */
-    check_overhead("gpt3-175b", "cs2", 1, 3, 4, 0, NULL);
-    check_overhead("gpt2-small", "cs3", 5, 1, 112, 0, "system.act_store=1 GB"); /* offload, m > 1 */
+    /* gpt2-small: 12 block inputs of 2048 x 768 x 2 B, 37.7 MB a sequence;
+     * one activation server of 100 MB holds 2 of the 23 a system takes */
+    const struct placement rc5 = {SIM_ACT_RECOMPUTE, 5, 0}, off = {SIM_ACT_OFFLOAD, 0, 1};
+    const char *small = "activation.server_memory=100 MB";
+    check_overhead("gpt3-xl", "cs2", 4, 1, 32, 0, NULL, NULL, 3);
+    check_overhead("gpt3-xl", "cs3", 9, 2, 30, 1, NULL, NULL, 2);
+    check_overhead("gpt3-xl", "cs2", 3, 1, 20, 0.5, NULL, &WAFER, 3); /* micro-batches */
+    check_overhead("gpt3-175b", "cs2", 1, 3, 4, 0, NULL, NULL, 1);
+    check_overhead("gpt3-xl", "cs2", 2, 1, 40, 0, NULL, &rc5, 2);       /* recomputed forwards */
+    check_overhead("gpt2-small", "cs3", 5, 1, 112, 0, small, &off, 12); /* offload, m > 1 */
 }
 
 /* ---- 12. jitter ---- */
@@ -607,6 +711,12 @@ static void test_jitter(void **state)
     load2(&s1, "gpt3-175b", "cs2", "system.jitter=0.0625", "system.step_overhead=0 s");
     struct sim_config c0 = config(&s0, n, 1, 0, 16 * n, 2);
     struct sim_config c1 = config(&s1, n, 1, 0, 16 * n, 2);
+    /* enough MemoryX servers that every layer's update hides in its
+     * backward pass, and the activations offloaded so that the share runs
+     * in one pass: compute-bound */
+    c0.mx_servers = c1.mx_servers = 64;
+    place(&c0, &(struct placement){SIM_ACT_OFFLOAD, 0, 12});
+    place(&c1, &(struct placement){SIM_ACT_OFFLOAD, 0, 12});
     struct sim_result r0, r1;
     run(&c0, &r0);
     run(&c1, &r1);
@@ -627,74 +737,367 @@ static void test_jitter(void **state)
 
 /* ---- 13. where the activations go ---- */
 
-/* Bytes per class and pass in the last step, from the trace. */
+/* Bytes and busy time per class and activity in the last step, from the
+ * trace. */
+enum activity { A_FORWARD, A_RECOMPUTE, A_BACKWARD, A_UPDATE, A_N };
+
 struct pass_bytes {
     int last_step;
-    double fwd[SIM_NCOMP], bwd[SIM_NCOMP];
+    double bytes[A_N][SIM_NCOMP], busy[A_N][SIM_NCOMP];
+    long long intervals[A_N][SIM_NCOMP];
 };
 
 static int add_pass_bytes(void *ctx, const struct sim_interval *iv)
 {
+    static const char *const names[A_N] = {"forward", "recompute", "backward", "update"};
     struct pass_bytes *t = ctx;
-    if (iv->step == t->last_step) {
-        if (strcmp(iv->activity, "forward") == 0)
-            t->fwd[iv->comp] += iv->bytes;
-        else if (strcmp(iv->activity, "backward") == 0)
-            t->bwd[iv->comp] += iv->bytes;
-    }
+    if (iv->step != t->last_step)
+        return 0;
+    for (int a = 0; a < A_N; a++)
+        if (strcmp(iv->activity, names[a]) == 0) {
+            t->bytes[a][iv->comp] += iv->bytes;
+            t->busy[a][iv->comp] += iv->end_s - iv->start_s;
+            t->intervals[a][iv->comp]++;
+        }
     return 0;
 }
 
-/* One configuration: the placement and micro-batches step.h's rules give
- * (worked out here from src/spec/tfm.h), and with offload the block inputs
- * of every sequence leave on the systems' egress in the forward pass and
- * come back on their ingress in the backward pass. */
-static void check_placement(const char *store, double systems, double global_seqs, enum sim_act act,
-                            double micro_batches)
+/* SRAM one sequence needs (sim.h), from src/spec/tfm.h: l blocks' full
+ * activations on the wafer; every k-th block input and k blocks' full
+ * activations with recompute; one block's with offload; and the logits. */
+static double sram_need(const struct wl_desc *w, const struct placement *pl)
+{
+    double in = tfm_act_bytes_per_seq_block(w, 1), full = tfm_act_bytes_per_seq_block(w, 0);
+    double logits = w->predictions * w->vocab * w->act_bytes;
+    if (pl->act == SIM_ACT_WAFER)
+        return w->layers * full + logits;
+    if (pl->act == SIM_ACT_RECOMPUTE)
+        return ceil(w->layers / pl->k) * in + pl->k * full + logits;
+    return full + logits;
+}
+
+/* One configuration of gpt3-xl on a CS-2 (set: an --set, or NULL): the
+ * micro-batches it takes (worked out by hand in test_placement), what fits
+ * in SRAM and on the activation servers, and with offload the block inputs
+ * of every sequence leave on the systems' egress in the forward pass, at
+ * the activation servers' rate, and come back on their ingress in the
+ * backward pass. */
+static void check_placement(const char *set, double systems, double global_seqs,
+                            struct placement pl, double micro_batches)
 {
     struct setup s;
-    load2(&s, "gpt3-xl", "cs2", store, NULL);
+    load(&s, "gpt3-xl", "cs2", set);
     const struct hw_desc *h = &s.hw;
     const struct wl_desc *w = &s.wl;
     struct sim_config c = config(&s, systems, 1, 0, global_seqs, 2);
+    place(&c, &pl);
     struct pass_bytes t = {.last_step = 1};
     c.trace = add_pass_bytes;
     c.trace_ctx = &t;
     struct sim_result r;
     run(&c, &r);
     double local = ceil(global_seqs / systems);
-    double fit = floor((h->wse.sram_bytes - 4 * h->swx.chunk_bytes) / tfm_sram_per_seq(w));
+    double fit = floor((h->wse.sram_bytes - 4 * h->swx.chunk_bytes) / sram_need(w, &pl));
     assert_true(r.max_seqs == fit);
-    assert_int_equal(r.act, act);
-    assert_true(r.micro_batches == micro_batches);
-    if (act != SIM_ACT_OFFLOAD) {
-        assert_true(r.act_bytes == 0 && t.fwd[SIM_SYS_EGRESS] == 0);
+    assert_int_equal(r.act, pl.act);
+    if (r.micro_batches != micro_batches) {
+        print_error("%g systems, %g sequences, placement %d k %g servers %g: %g micro-batches, "
+                    "want %g\n",
+                    systems, global_seqs, (int)pl.act, pl.k, pl.servers, r.micro_batches,
+                    micro_batches);
+        fail();
+    }
+    if (pl.act != SIM_ACT_OFFLOAD) {
+        assert_true(r.act_bytes == 0 && t.bytes[A_FORWARD][SIM_SYS_EGRESS] == 0);
         return;
     }
     double per_seq = w->layers * tfm_act_bytes_per_seq_block(w, 1);
-    assert_rel(r.store_seqs, floor(h->wse.act_store_bytes / per_seq), 1e-12);
+    assert_rel(r.store_seqs, floor(pl.servers * h->act.server_bytes / per_seq), 1e-12);
     assert_rel(r.act_bytes, local * per_seq, 1e-12);
     double all = global_seqs * per_seq;
-    assert_rel(t.fwd[SIM_SYS_EGRESS], all, 1e-9);
-    assert_rel(t.bwd[SIM_SYS_INGRESS] - t.fwd[SIM_SYS_INGRESS], all, 1e-9);
+    double rate = fmin(h->wse.io_bw_Bps, pl.servers * h->act.server_net_Bps);
+    assert_rel(r.act_Bps, rate, 1e-12);
+    assert_rel(t.bytes[A_FORWARD][SIM_SYS_EGRESS], all, 1e-9);
+    assert_rel(t.bytes[A_BACKWARD][SIM_SYS_INGRESS] - t.bytes[A_FORWARD][SIM_SYS_INGRESS], all,
+               1e-9);
+    /* A system's egress works the activations at the servers' rate in the
+     * forward pass and the gradients at its link's in the backward pass
+     * (one system: the link into MemoryX, also at the servers' network). */
+    double link = fmin(h->swx.link_bw_Bps, h->wse.io_bw_Bps);
+    if (systems == 1)
+        link = fmin(link, c.mx_servers * h->mx.server_net_Bps);
+    double grads = t.bytes[A_BACKWARD][SIM_SYS_EGRESS];
+    assert_rel(r.busy_s[SIM_SYS_EGRESS], all / rate + grads / link, 1e-9);
 }
 
 static void test_placement(void **state)
 {
     (void)state;
-    /* gpt3-xl on a CS-2: three sequences fit in SRAM; one sequence's block
-     * inputs are 24 x 2 x 2048 x 2048 B = 201 MB */
-    check_placement("system.act_store=2.36 TB", 1, 2, SIM_ACT_WAFER, 1);
-    check_placement("system.act_store=2.36 TB", 3, 9, SIM_ACT_WAFER, 1);
-    check_placement("system.act_store=2.36 TB", 2, 16, SIM_ACT_OFFLOAD, 1);
-    check_placement("system.act_store=700 MB", 1, 8, SIM_ACT_OFFLOAD, 3);  /* 3 fit: 3+3+2 */
-    check_placement("system.act_store=450 MB", 3, 22, SIM_ACT_OFFLOAD, 4); /* 2 fit, 8 each */
-    check_placement("system.act_store=100 MB", 2, 10, SIM_ACT_OFFLOAD, 5); /* none fit */
-    check_placement("system.act_store=0 B", 1, 8, SIM_ACT_MICRO, 3);
-    check_placement("system.act_store=0 B", 5, 20, SIM_ACT_MICRO, 2);
+    /* gpt3-xl: a block's input is 2048 x 2048 x 2 B = 8.39 MB a sequence
+     * (201 MB for the 24 blocks), its full activations 478 MB, the logits
+     * 206 MB.  In the 40 GB of a CS-2: 3 sequences on the wafer (11.7 GB
+     * each), 45 with recompute every block (885 MB), 18 every 4 (2.17 GB),
+     * 15 every 5 (2.64 GB, segments of 5, 5, 5, 5, 4), 58 with offload. */
+    const struct placement rc1 = {SIM_ACT_RECOMPUTE, 1, 0}, rc4 = {SIM_ACT_RECOMPUTE, 4, 0},
+                           rc5 = {SIM_ACT_RECOMPUTE, 5, 0};
+    check_placement(NULL, 1, 2, WAFER, 1);
+    check_placement(NULL, 3, 9, WAFER, 1);
+    check_placement(NULL, 1, 8, WAFER, 3);  /* 3 + 3 + 2 */
+    check_placement(NULL, 5, 20, WAFER, 2); /* 4 each */
+    check_placement(NULL, 1, 100, rc1, 3);
+    check_placement(NULL, 2, 80, rc4, 3); /* 40 each */
+    check_placement(NULL, 1, 16, rc5, 2);
+    check_placement(NULL, 1, 1, rc5, 1);
+    /* Offload: a 183 GiB activation server holds 976 sequences' block
+     * inputs; one of 700 MB holds 3, of 450 MB 2, of 100 MB none. */
+    check_placement(NULL, 2, 16, (struct placement){SIM_ACT_OFFLOAD, 0, 1}, 1);
+    check_placement(NULL, 2, 16, (struct placement){SIM_ACT_OFFLOAD, 0, 20}, 1); /* at I/O rate */
 }
 
-/* ---- 14. large chunks ---- */
+/* The activation servers' memory, not SRAM, sets the micro-batches with
+ * offload: more servers hold more sequences, until the share runs in one
+ * pass; when they hold none, one sequence at a time. */
+static void test_act_servers(void **state)
+{
+    (void)state;
+    const char *s700 = "activation.server_memory=700 MB";
+    const char *s450 = "activation.server_memory=450 MB";
+    const char *s100 = "activation.server_memory=100 MB";
+    for (double a = 1; a <= 3; a++) {
+        /* 8 sequences: 3 a server, so 3 micro-batches (3 + 3 + 2), then 2, then 1 */
+        static const double m[] = {3, 2, 1};
+        check_placement(s700, 1, 8, (struct placement){SIM_ACT_OFFLOAD, 0, a}, m[(int)a - 1]);
+    }
+    check_placement(s450, 3, 22, (struct placement){SIM_ACT_OFFLOAD, 0, 1}, 4); /* 8 each */
+    check_placement(s100, 2, 10, (struct placement){SIM_ACT_OFFLOAD, 0, 1}, 5); /* none */
+    check_placement(s100, 2, 10, (struct placement){SIM_ACT_OFFLOAD, 0, 2}, 5); /* 200 MB: none */
+    check_placement(s100, 2, 10, (struct placement){SIM_ACT_OFFLOAD, 0, 3}, 5); /* one */
+    check_placement(s100, 2, 10, (struct placement){SIM_ACT_OFFLOAD, 0, 5}, 3); /* two */
+}
+
+/* ---- 14. recompute every k blocks ---- */
+
+/* The compute engine of system 0 in the last step: which layer in which
+ * activity, in order. */
+struct compute_order {
+    int last_step;
+    int n;
+    int layer[512];
+    char kind[512]; /* 'f', 'r', 'b' */
+};
+
+static int add_compute_order(void *ctx, const struct sim_interval *iv)
+{
+    struct compute_order *t = ctx;
+    if (iv->step != t->last_step || iv->comp != SIM_COMPUTE || iv->index != 0 ||
+        iv->micro_batch != 0 || iv->packet != 0 || t->n == (int)NELEM(t->layer))
+        return 0;
+    t->layer[t->n] = iv->layer;
+    t->kind[t->n++] = iv->activity[0];
+    return 0;
+}
+
+/* With segments of k > 1 blocks every block's weights stream in a third
+ * time, before its segment's backward: the bytes every link down the tree
+ * carries per step grow by exactly the blocks' weights for each
+ * micro-batch, the system computes each block's forward once more, and the
+ * backward pass runs the segments from the last, each forward in order and
+ * then backward in reverse.  k = 1 streams nothing more. */
+static void check_segments(double k, double systems, double units, double sparsity)
+{
+    struct setup s;
+    load(&s, "gpt3-xl", "cs2", NULL);
+    const struct wl_desc *w = &s.wl;
+    const struct hw_desc *h = &s.hw;
+    struct sim_config c = config(&s, systems, units, sparsity, 4 * systems, 2);
+    place(&c, &(struct placement){SIM_ACT_RECOMPUTE, k, 0});
+    struct pass_bytes t = {.last_step = 1};
+    c.trace = add_pass_bytes;
+    c.trace_ctx = &t;
+    struct sim_result r;
+    run(&c, &r);
+    double m = r.micro_batches;
+    double mat = tfm_block_matrix_params(w), other = tfm_block_params(w) - mat;
+    double wf = hw_sparse_stream(&h->sp, sparsity, w->weight_bytes);
+    double block = (mat * wf + other) * w->weight_bytes;
+    double third = k > 1 ? m * w->layers * block : 0;
+    /* every system's ingress carries them */
+    assert_rel(t.bytes[A_RECOMPUTE][SIM_SYS_INGRESS], systems * third, 1e-9);
+    assert_rel(t.bytes[A_FORWARD][SIM_SYS_INGRESS], t.bytes[A_BACKWARD][SIM_SYS_INGRESS], 1e-12);
+    assert_rel(r.bytes[SIM_SYS_INGRESS], 2 * t.bytes[A_FORWARD][SIM_SYS_INGRESS] + systems * third,
+               1e-9);
+    assert_int_equal(t.intervals[A_RECOMPUTE][SIM_COMPUTE],
+                     (long long)(k > 1 ? systems * m * w->layers : 0));
+    assert_true(t.bytes[A_RECOMPUTE][SIM_SYS_EGRESS] == 0 &&
+                t.bytes[A_RECOMPUTE][SIM_MX_INGRESS] == 0);
+
+    /* The order on one compute engine, first micro-batch, first packet of
+     * each layer. */
+    struct compute_order o = {.last_step = 1};
+    c.trace = add_compute_order;
+    c.trace_ctx = &o;
+    run(&c, &r);
+    int l = (int)w->layers, n = 0;
+    int want_layer[512];
+    char want_kind[512];
+    for (int i = 0; i <= l + 1; i++)
+        want_layer[n] = i, want_kind[n++] = 'f';
+    want_layer[n] = l + 1, want_kind[n++] = 'b';
+    for (int hi = l; hi >= 1;) {
+        int lo = k > 1 ? hi - ((hi - 1) % (int)k) : hi; /* segments 1..k, k+1..2k, ... */
+        for (int i = lo; k > 1 && i <= hi; i++)
+            want_layer[n] = i, want_kind[n++] = 'r';
+        for (int i = hi; i >= lo; i--)
+            want_layer[n] = i, want_kind[n++] = 'b';
+        hi = lo - 1;
+    }
+    want_layer[n] = 0, want_kind[n++] = 'b';
+    assert_int_equal(o.n, n);
+    for (int i = 0; i < n; i++)
+        if (o.layer[i] != want_layer[i] || o.kind[i] != want_kind[i]) {
+            print_error("k %g: compute %d is %c%d, want %c%d\n", k, i, o.kind[i], o.layer[i],
+                        want_kind[i], want_layer[i]);
+            fail();
+        }
+}
+
+static void test_recompute_segments(void **state)
+{
+    (void)state;
+    check_segments(1, 1, 1, 0);
+    check_segments(4, 1, 1, 0);
+    check_segments(5, 3, 2, 0.5);  /* segments of 5, 5, 5, 5, 4 */
+    check_segments(24, 2, 1, 0.9); /* one segment of every block */
+}
+
+/* ---- 15. MemoryX servers ---- */
+
+/* gpt3-xl on 4 CS-2 whose MemoryX servers update at 1 GFLOP/s is
+ * update-bound (each layer's update takes longer than its backward pass);
+ * every layer's update is shared by the servers, so twice the servers take
+ * half the update time, and the step falls by nearly what the update
+ * saved.  8 and 16 servers, so that their network (37.5 GB/s each) stays
+ * above the system's port and the streams do not change. */
+static void test_mx_servers_update(void **state)
+{
+    (void)state;
+    struct setup s;
+    load2(&s, "gpt3-xl", "cs2", "system.step_overhead=0 s",
+          "memoryx.server_update_flops=1 GFLOP/s");
+    struct sim_result r[2];
+    for (int i = 0; i < 2; i++) {
+        struct sim_config c = config(&s, 4, 1, 0, 64, 3);
+        c.mx_servers = 8 << i;
+        run(&c, &r[i]);
+    }
+    assert_int_equal(r[0].count[SIM_UPDATE], 1);
+    assert_rel(r[0].busy_s[SIM_UPDATE], 2 * r[1].busy_s[SIM_UPDATE], 1e-12);
+    /* update-bound: the update engine is busy all the step but the
+     * forward pass (which waits for the embedding's update, the last) */
+    if (!(r[0].busy_s[SIM_UPDATE] > 0.85 * r[0].step_s)) {
+        print_error("update %.9g s of a step of %.9g s\n", r[0].busy_s[SIM_UPDATE], r[0].step_s);
+        fail();
+    }
+    double saved = r[0].busy_s[SIM_UPDATE] - r[1].busy_s[SIM_UPDATE];
+    double fell = r[0].step_s - r[1].step_s;
+    if (!(fell > 0.8 * saved && fell <= saved * (1 + 1e-9))) {
+        print_error("update %.9g s -> %.9g s, step %.9g s -> %.9g s\n", r[0].busy_s[SIM_UPDATE],
+                    r[1].busy_s[SIM_UPDATE], r[0].step_s, r[1].step_s);
+        fail();
+    }
+    /* The update of one layer: one server's FLOPs for 1/S of it. */
+    const struct wl_desc *w = &s.wl;
+    double per_param = s.hw.mx.update_flop_per_param / s.hw.mx.server_update_flops;
+    assert_rel(r[0].busy_s[SIM_UPDATE], tfm_params(w) / 8 * per_param, 1e-9);
+}
+
+/* With S servers MemoryX sends and takes S x server_network (when that is
+ * below the port): one CS-2 with one server (37.5 GB/s) streams at a
+ * quarter of the system's 150 GB/s, and the MemoryX links are busy for the
+ * bytes at that rate. */
+static void test_mx_servers_network(void **state)
+{
+    (void)state;
+    struct setup s;
+    load(&s, "gpt3-xl", "cs2", NULL);
+    struct sim_config c = config(&s, 2, 1, 0, 4, 2);
+    c.mx_servers = 1;
+    struct sim_result r;
+    run(&c, &r);
+    double rate = s.hw.mx.server_net_Bps;
+    assert_true(rate < s.hw.wse.io_bw_Bps);
+    assert_rel(r.busy_s[SIM_MX_EGRESS], r.bytes[SIM_MX_EGRESS] / rate, 1e-9);
+    assert_rel(r.busy_s[SIM_MX_INGRESS], r.bytes[SIM_MX_INGRESS] / rate, 1e-9);
+    assert_true(r.step_s >= r.bytes[SIM_MX_EGRESS] / rate);
+}
+
+/* State beyond the servers' DRAM goes to their flash: the share on flash,
+ * and the update reading and writing it there. */
+static void test_flash(void **state)
+{
+    (void)state;
+    struct setup s;
+    load2(&s, "gpt3-175b", "cs2", "memoryx.server_flash=4 TB",
+          "memoryx.server_flash_bandwidth=5 GB/s");
+    const struct wl_desc *w = &s.wl;
+    double per_param = w->weight_bytes + 2 * w->master_bytes + w->optimizer_bytes;
+    double state_bytes = tfm_params(w) * per_param;
+    for (double servers = 1; servers <= 4; servers++) {
+        struct sim_config c = config(&s, 1, 1, 0, 1, 2);
+        c.mx_servers = servers;
+        struct sim_result r;
+        run(&c, &r);
+        double dram = servers * s.hw.mx.server_dram_bytes;
+        double flash = state_bytes > dram ? (state_bytes - dram) / state_bytes : 0;
+        assert_rel(r.flash_fraction, flash, 1e-12);
+        assert_rel(r.mx_bytes, servers * (s.hw.mx.server_dram_bytes + s.hw.mx.server_flash_bytes),
+                   1e-12);
+        /* one server's memory time on 1/S of the state, read and written */
+        double mem_s =
+            2 * state_bytes / servers *
+            ((1 - flash) / s.hw.mx.server_mem_bw_Bps + flash / s.hw.mx.server_flash_bw_Bps);
+        double flop_s =
+            tfm_params(w) / servers * s.hw.mx.update_flop_per_param / s.hw.mx.server_update_flops;
+        assert_rel(r.busy_s[SIM_UPDATE], fmax(mem_s, flop_s), 1e-9);
+    }
+}
+
+/* ---- 16. SwarmX reduce bandwidth ---- */
+
+/* A node sums its children's gradients at reduce_bandwidth in all, so with
+ * 4 children each stream moves at most a quarter of it: 100 GB/s gives
+ * 25 GB/s, below the 150 GB/s of a link.  The links up the tree and into
+ * MemoryX are busy for their bytes at that rate, and the step is at least
+ * every gradient at it; one system has no node to sum at and is not
+ * capped. */
+static void test_reduce_cap(void **state)
+{
+    (void)state;
+    struct setup lo, hi;
+    load2(&lo, "gpt3-xl", "cs3", "swarmx.reduce_bandwidth=100 GB/s", "system.step_overhead=0 s");
+    load2(&hi, "gpt3-xl", "cs3", "swarmx.reduce_bandwidth=600 GB/s", "system.step_overhead=0 s");
+    assert_true(lo.hw.swx.fanout == 4);
+    double cap = lo.hw.swx.reduce_Bps / lo.hw.swx.fanout;
+    assert_true(cap < fmin(lo.hw.swx.link_bw_Bps, lo.hw.wse.io_bw_Bps));
+    struct sim_result rl, rh;
+    struct sim_config cl = config(&lo, 16, 1, 0, 16, 2), ch = config(&hi, 16, 1, 0, 16, 2);
+    run(&cl, &rl);
+    run(&ch, &rh);
+    assert_int_equal(rl.count[SIM_SWX_UP], 4); /* 4 nodes of 4 under the top node of 4 */
+    assert_rel(rl.busy_s[SIM_SWX_UP], rl.bytes[SIM_SWX_UP] / cap, 1e-9);
+    assert_rel(rl.busy_s[SIM_MX_INGRESS], rl.bytes[SIM_MX_INGRESS] / cap, 1e-9);
+    assert_true(rl.step_s >= tfm_grad_bytes(&lo.wl) / cap);
+    assert_true(rl.step_s > rh.step_s);
+    /* 600 GB/s / 4 is the link's 150 GB/s: not below it */
+    assert_rel(rh.busy_s[SIM_SWX_UP], rh.bytes[SIM_SWX_UP] / hi.hw.swx.link_bw_Bps, 1e-9);
+    cl = config(&lo, 1, 1, 0, 16, 2);
+    ch = config(&hi, 1, 1, 0, 16, 2);
+    run(&cl, &rl);
+    run(&ch, &rh);
+    assert_true(rl.step_s == rh.step_s);
+}
+
+/* ---- 17. large chunks ---- */
 
 /* Flow control counts bytes: a buffer of two 256 MB chunks holds many
  * 14.5 MB sparse blocks, so they queue behind the embedding and MemoryX
@@ -715,7 +1118,7 @@ static void test_large_chunk(void **state)
 {
     (void)state;
     struct setup s;
-    load2(&s, "gpt3-xl", "cs3", "swarmx.chunk=256 MB", "system.act_store=0 B");
+    load(&s, "gpt3-xl", "cs3", "swarmx.chunk=256 MB");
     struct sim_config c = config(&s, 128, 1, 0.9, 512, 2);
     double t[2] = {0, 0};
     c.trace = egress_gaps;
@@ -731,13 +1134,26 @@ static void test_large_chunk(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_conservation),    cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_trace_sane),      cmocka_unit_test(test_steady_state),
-        cmocka_unit_test(test_physical_bounds), cmocka_unit_test(test_weak_scaling),
-        cmocka_unit_test(test_overlap),         cmocka_unit_test(test_bad_config),
-        cmocka_unit_test(test_trace_stops),     cmocka_unit_test(test_large_tree),
-        cmocka_unit_test(test_overhead),        cmocka_unit_test(test_jitter),
-        cmocka_unit_test(test_placement),       cmocka_unit_test(test_large_chunk),
+        cmocka_unit_test(test_conservation),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_trace_sane),
+        cmocka_unit_test(test_steady_state),
+        cmocka_unit_test(test_physical_bounds),
+        cmocka_unit_test(test_weak_scaling),
+        cmocka_unit_test(test_overlap),
+        cmocka_unit_test(test_bad_config),
+        cmocka_unit_test(test_trace_stops),
+        cmocka_unit_test(test_large_tree),
+        cmocka_unit_test(test_overhead),
+        cmocka_unit_test(test_jitter),
+        cmocka_unit_test(test_placement),
+        cmocka_unit_test(test_act_servers),
+        cmocka_unit_test(test_recompute_segments),
+        cmocka_unit_test(test_mx_servers_update),
+        cmocka_unit_test(test_mx_servers_network),
+        cmocka_unit_test(test_flash),
+        cmocka_unit_test(test_reduce_cap),
+        cmocka_unit_test(test_large_chunk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,6 +45,7 @@ struct cli_opts {
     struct cat_dirs dirs; /* filled by main from the options */
     /* Scenario options, as given (parsed by scenario_load). */
     const char *model, *system, *nsys, *memoryx, *sparsity, *batch, *tokens, *overlap, *price;
+    const char *mx_servers, *act_servers, *activations;
     int batch_penalty;
     const char *systems; /* scale: LIST or A..B */
     int weak, strong;

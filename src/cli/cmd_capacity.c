@@ -10,8 +10,8 @@
 #include "est.h"
 
 static const char *const header[] = {
-    "system", "tier",           "capacity_bytes", "dram_bytes", "state_bytes",
-    "fits",   "flash_fraction", "max_params",     "smallest",
+    "system", "tier",           "servers",    "capacity_bytes", "dram_bytes", "state_bytes",
+    "fits",   "flash_fraction", "max_params", "smallest",
 };
 
 /* Rows for one system's tiers; returns how many tiers hold the model. */
@@ -21,19 +21,21 @@ static int tiers(struct out_table *t, const struct cli_opts *o, const struct sce
     const struct mx_spec *mx = &s->hw.mx;
     int best = mx_smallest_tier(mx, state), fits = 0;
     for (size_t i = 0; i < mx->tiers.n; i++) {
-        double cap = mx->tiers.item[i].value;
-        char b[5][48];
+        double servers = mx_tier_servers(&s->hw.mx, mx->tiers.item[i].value);
+        double cap = mx_capacity(mx, servers);
+        char b[6][48];
         int ok = state <= cap;
         fits += ok;
         out_row(t, (const char *[]){
                        s->system,
                        mx->tiers.item[i].name,
+                       out_num(o->csv, servers, UNIT_COUNT, b[5], sizeof b[5]),
                        out_num(o->csv, cap, UNIT_BYTES, b[0], sizeof b[0]),
-                       out_num(o->csv, cap < mx->dram_bytes ? cap : mx->dram_bytes, UNIT_BYTES,
-                               b[1], sizeof b[1]),
+                       out_num(o->csv, servers * mx->server_dram_bytes, UNIT_BYTES, b[1],
+                               sizeof b[1]),
                        out_num(o->csv, state, UNIT_BYTES, b[2], sizeof b[2]),
                        o->csv ? (ok ? "1" : "0") : (ok ? "holds" : "fails"),
-                       out_num(o->csv, mx_flash_fraction(mx, cap, state), UNIT_FRACTION, b[3],
+                       out_num(o->csv, mx_flash_fraction(mx, servers, state), UNIT_FRACTION, b[3],
                                sizeof b[3]),
                        out_num(o->csv, floor(cap / mx_bytes_per_param(&s->wl)), UNIT_COUNT, b[4],
                                sizeof b[4]),

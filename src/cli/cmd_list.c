@@ -12,7 +12,7 @@ static const char *const all_header[] = {"kind", "name", "title", "source"};
 static const char *const model_header[] = {"name",   "title",   "params", "layers",
                                            "hidden", "seq_len", "tokens", "source"};
 static const char *const hw_header[] = {
-    "name", "title", "peak_flops", "sram", "io_bandwidth", "memoryx_capacity", "source"};
+    "name", "title", "peak_flops", "sram", "io_bandwidth", "memoryx_server_memory", "source"};
 
 static cp_status model_row(struct out_table *t, int csv, const struct cat_entry *e,
                            struct cp_error *err)
@@ -42,7 +42,7 @@ static cp_status hw_row(struct out_table *t, int csv, const struct cat_entry *e,
                                 out_num(csv, hw.wse.peak_flops, UNIT_FLOP_RATE, f, 32),
                                 out_num(csv, hw.wse.sram_bytes, UNIT_BYTES, m, 32),
                                 out_num(csv, hw.wse.io_bw_Bps, UNIT_BYTE_RATE, b, 32),
-                                out_num(csv, hw.mx.capacity_bytes, UNIT_BYTES, c, 32), e->origin});
+                                out_num(csv, hw.mx.server_dram_bytes, UNIT_BYTES, c, 32), e->origin});
     return CP_OK;
 }
 

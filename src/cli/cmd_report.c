@@ -296,8 +296,11 @@ static int write_index(const char *dir, const struct scenario *s, const struct t
             "the tables are CSV in SI base units beside this file.\n\n",
             CP_VERSION, cmdline);
     fprintf(f, "| quantity | value |\n|---|---|\n");
-    fprintf(f, "| cluster | %g x %s, MemoryX %s (%s) |\n", c->systems, s->hw.wse.name, s->tier,
-            unit_format(c->memoryx_bytes, UNIT_BYTES, a, sizeof a));
+    fprintf(f, "| cluster | %g x %s, MemoryX %s (%g servers, %s), %g activation servers per "
+            "system, %g SwarmX nodes |\n",
+            c->systems, s->hw.wse.name, s->tier, r->step.mx_servers,
+            unit_format(r->memoryx_bytes, UNIT_BYTES, a, sizeof a), r->step.act_servers,
+            r->swx_nodes);
     fprintf(f, "| sparsity | %g |\n", c->sparsity);
     fprintf(f, "| global batch | %g sequences x %g tokens |\n", c->global_seqs, s->wl.seq_len);
     fprintf(f, "| step time | %s (bottleneck: %s) |\n",

@@ -103,9 +103,10 @@ static void print_header(const struct scenario *s)
     struct train_result r;
     param_eval(&s->c, &s->hw, &r);
     char a[64], b[64], w[256];
-    printf("%s on %g x %s, MemoryX %s (%s), sparsity %g: time-to-train %s, bottleneck %s\n",
-           s->wl.name, s->c.systems, s->hw.wse.name, s->tier,
-           unit_format(s->c.memoryx_bytes, UNIT_BYTES, a, sizeof a), s->c.sparsity,
+    printf("%s on %g x %s, MemoryX %s (%g servers, %s), sparsity %g: time-to-train %s, "
+           "bottleneck %s\n",
+           s->wl.name, s->c.systems, s->hw.wse.name, s->tier, r.step.mx_servers,
+           unit_format(r.memoryx_bytes, UNIT_BYTES, a, sizeof a), s->c.sparsity,
            out_duration(r.time_s, b, sizeof b), step_res_name[r.step.bottleneck]);
     if (!r.feasible)
         printf("infeasible: %s\n", train_warn_names(r.warnings & TW_INFEASIBLE, w, sizeof w));

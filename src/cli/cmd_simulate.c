@@ -1,9 +1,15 @@
 /* cmd_simulate.c - `simulate`: the discrete-event simulator on one
- * configuration (timing), or the functional simulator (--functional). */
+ * configuration (timing), or the functional simulator (--functional).
+ *
+ * The simulator times a configuration it is given whole.  What the
+ * scenario leaves to be sized (MemoryX servers, activation servers, where
+ * the activations go) is settled as `estimate` settles it: the analytic
+ * model chooses, the simulator times the choice with its own arithmetic. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "../model/step.h"
 #include "../sim/sim.h"
 #include "atomic.h"
 #include "scenario.h"
@@ -52,7 +58,11 @@ static const char *const sim_header[] = {"systems",
                                          "bytes_memoryx_ingress",
                                          "activations",
                                          "act_bytes",
-                                         "slowest_factor"};
+                                         "slowest_factor",
+                                         "memoryx_servers",
+                                         "memoryx_bytes",
+                                         "act_servers",
+                                         "max_seqs"};
 #define SIM_NCOLS (sizeof sim_header / sizeof sim_header[0])
 
 /* Mean utilisation of a class over the last step (0 when it has none). */
@@ -78,28 +88,40 @@ static void csv_row(struct out_table *t, const struct sim_config *c, const struc
     for (int k = 0; k < SIM_NCOMP; k++)
         if (k != SIM_COMPUTE && k != SIM_UPDATE)
             snprintf(b[i++], sizeof b[i], "%.10g", r->bytes[k]);
-    snprintf(b[i++], sizeof b[i], "%s", sim_act_name[r->act]);
+    sim_act_label(r->act, r->act_k, b[i], sizeof b[i]);
+    i++;
     snprintf(b[i++], sizeof b[i], "%.10g", r->act_bytes);
     snprintf(b[i++], sizeof b[i], "%.10g", r->slowest);
+    snprintf(b[i++], sizeof b[i], "%.10g", c->mx_servers);
+    snprintf(b[i++], sizeof b[i], "%.10g", r->mx_bytes);
+    snprintf(b[i++], sizeof b[i], "%.10g", c->act == SIM_ACT_OFFLOAD ? c->act_servers : 0);
+    snprintf(b[i++], sizeof b[i], "%.10g", r->max_seqs);
     for (i = 0; i < SIM_NCOLS; i++)
         cell[i] = b[i];
     out_row(t, cell);
 }
 
-static void print_activations(const struct sim_result *r)
+static void print_activations(const struct sim_config *c, const struct sim_result *r)
 {
-    char a[64];
+    char a[64], b[64], lbl[32];
+    sim_act_label(r->act, r->act_k, lbl, sizeof lbl);
+    printf("activations %s: %s of SRAM a sequence", lbl,
+           unit_format(r->sram_per_seq, UNIT_BYTES, a, sizeof a));
     switch (r->act) {
     case SIM_ACT_OFFLOAD:
-        printf("activations offloaded: %s of block inputs per system per step out and back, "
-               "blocks recomputed; the store holds %g sequences\n",
-               unit_format(r->act_bytes, UNIT_BYTES, a, sizeof a), r->store_seqs);
+        printf("; %s of block inputs per system per step out and back at %s to %g activation "
+               "server%s, which hold%s %g sequences; blocks recomputed\n",
+               unit_format(r->act_bytes, UNIT_BYTES, a, sizeof a),
+               unit_format(r->act_Bps, UNIT_BYTE_RATE, b, sizeof b), c->act_servers,
+               c->act_servers == 1 ? "" : "s", c->act_servers == 1 ? "s" : "", r->store_seqs);
         break;
-    case SIM_ACT_MICRO:
-        printf("activations on the wafer, in micro-batches (no activation store)\n");
+    case SIM_ACT_RECOMPUTE:
+        printf("; %s\n", r->act_k > 1 ? "each segment's forward rerun before its backward, "
+                                        "its weights streamed a third time"
+                                      : "each block recomputed in its backward");
         break;
     default:
-        printf("activations on the wafer\n");
+        printf("\n");
     }
 }
 
@@ -107,13 +129,15 @@ static void print_text(const struct scenario *s, const struct sim_config *c,
                        const struct sim_result *r, double wall)
 {
     char a[64], b[64], d[64];
-    printf("%s on %g x %s, MemoryX %s in %g unit%s, sparsity %g, overlap %g\n", s->wl.name,
-           c->systems, s->hw.wse.name, unit_format(c->memoryx_bytes, UNIT_BYTES, a, sizeof a),
-           c->units, c->units == 1 ? "" : "s", c->sparsity, c->overlap);
+    printf("%s on %g x %s, MemoryX %g server%s (%s, %.3g %% on flash) as %g unit%s, "
+           "sparsity %g, overlap %g\n",
+           s->wl.name, c->systems, s->hw.wse.name, c->mx_servers, c->mx_servers == 1 ? "" : "s",
+           unit_format(r->mx_bytes, UNIT_BYTES, a, sizeof a), 100 * r->flash_fraction, c->units,
+           c->units == 1 ? "" : "s", c->sparsity, c->overlap);
     printf("batch      %g sequences; at most %g per system in %g micro-batch%s (SRAM holds %g)\n",
            c->global_seqs, r->seqs_per_system, r->micro_batches, r->micro_batches == 1 ? "" : "es",
            r->max_seqs);
-    print_activations(r);
+    print_activations(c, r);
     if (r->slowest != 1)
         printf("jitter     the slowest of %g systems computes %.3g %% longer\n", c->systems,
                100 * (r->slowest - 1));
@@ -152,6 +176,9 @@ static void print_text(const struct scenario *s, const struct sim_config *c,
            100 * r->compute_wait_s / r->step_s);
     if (r->max_seqs < 1)
         printf("warning    not one sequence fits in SRAM; simulated one sequence at a time\n");
+    if (r->act == SIM_ACT_OFFLOAD && r->store_seqs < 1)
+        printf("warning    the activation servers hold not one sequence's block inputs; "
+               "simulated one sequence at a time\n");
 }
 
 /* Run with the trace (if any) written to a temporary file renamed into
@@ -184,6 +211,21 @@ static int run_timing(const struct cli_opts *o, struct sim_config *c, struct sim
 
 int cmd_simulate_functional(struct cli_opts *o);
 
+/* The MemoryX servers, activation servers and placement the analytic model
+ * settles for the scenario (those given stay as given), for the simulator
+ * to time. */
+static void resolve(const struct cluster *cl, struct sim_config *c)
+{
+    struct step_result st;
+    step_eval(cl, &st);
+    c->mx_servers = st.mx_servers;
+    c->act = st.act == ACT_OFFLOAD ? SIM_ACT_OFFLOAD
+             : st.act == ACT_WAFER ? SIM_ACT_WAFER
+                                   : SIM_ACT_RECOMPUTE;
+    c->act_k = st.act == ACT_RECOMPUTE ? st.act_k : 0;
+    c->act_servers = st.act == ACT_OFFLOAD ? st.act_servers : 0;
+}
+
 static int timing(struct cli_opts *o)
 {
     static struct scenario s;
@@ -192,8 +234,8 @@ static int timing(struct cli_opts *o)
         return rc;
     struct sim_config c;
     sim_config_init(&c, &s.hw, &s.wl);
+    resolve(&s.c, &c);
     c.systems = s.c.systems;
-    c.memoryx_bytes = s.c.memoryx_bytes;
     c.sparsity = s.c.sparsity;
     c.overlap = s.c.overlap;
     c.global_seqs = s.c.global_seqs;

@@ -36,7 +36,7 @@ struct axis { /* a --set with a comma list */
 
 struct tier {
     char name[DESC_NAME_MAX];
-    double bytes;
+    double servers; /* MemoryX servers; 0: sized for the run */
 };
 
 struct sweep {
@@ -375,19 +375,19 @@ static int combo_load(const struct sweep *sw, size_t q, struct combo *cb)
     cb->tier = xrealloc(cb->tier, cb->ntier * sizeof *cb->tier);
     if (nt == 0) { /* the tier scenario_load chose */
         snprintf(cb->tier[0].name, sizeof cb->tier[0].name, "%s", s->tier);
-        cb->tier[0].bytes = s->c.memoryx_bytes;
+        cb->tier[0].servers = s->c.mx_servers;
     }
-    double keep_bytes = s->c.memoryx_bytes;
+    double keep_servers = s->c.mx_servers;
     char keep_tier[sizeof s->tier];
     memcpy(keep_tier, s->tier, sizeof keep_tier);
     for (size_t i = 0; i < nt && rc < 0; i++) {
         const char *name = sw->mx_all ? s->hw.mx.tiers.item[i].name : sw->mx[i];
         if ((rc = scenario_memoryx(s, name)) < 0) {
             snprintf(cb->tier[i].name, sizeof cb->tier[i].name, "%s", s->tier);
-            cb->tier[i].bytes = s->c.memoryx_bytes;
+            cb->tier[i].servers = s->c.mx_servers;
         }
     }
-    s->c.memoryx_bytes = keep_bytes;
+    s->c.mx_servers = keep_servers;
     memcpy(s->tier, keep_tier, sizeof keep_tier);
     cb->npts = cb->ntier * (sw->sp ? sw->nsp : 1) * sw->nn;
     return rc;
@@ -427,7 +427,7 @@ static void job_point(struct job *jb, size_t j)
     c.systems = sw->ns[j % sw->nn];
     if (sw->sp)
         c.sparsity = sw->sp[j / sw->nn % nsp];
-    c.memoryx_bytes = t->bytes;
+    c.mx_servers = t->servers;
     struct train_result r;
     train_eval(&c, &r);
     est_cells(&jb->cells, &cb->s, t->name, &c, &r);

@@ -62,6 +62,13 @@ const char *const est_header[] = {
     "activations",
     "offload_bytes",
     "act_store_fits",
+    "memoryx_servers",
+    "act_servers",
+    "swarmx_nodes",
+    "power_systems_W",
+    "power_memoryx_W",
+    "power_activation_W",
+    "power_swarmx_W",
     "warnings",
 };
 const size_t est_ncols = sizeof est_header / sizeof est_header[0];
@@ -124,7 +131,7 @@ void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,
     put_s(w, s->system);
     put_n(w, c->systems);
     put_s(w, tier);
-    put_n(w, c->memoryx_bytes);
+    put_n(w, r->memoryx_bytes);
     put_n(w, c->sparsity);
     put_n(w, c->overlap);
     put_n(w, c->global_seqs);
@@ -164,9 +171,14 @@ void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,
                          r->batch_ok,     r->stream_balanced, r->feasible};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         put_s(w, flags[i] ? "1" : "0");
-    put_s(w, step_act_name[st->act]);
+    put_s(w, step_act_label(st, w->act, sizeof w->act));
     put_n(w, st->act_bytes);
     put_s(w, r->act_fits ? "1" : "0");
+    put_n(w, st->mx_servers);
+    put_n(w, st->act_servers);
+    put_n(w, r->swx_nodes);
+    for (int i = 0; i < TRAIN_NPOWER; i++)
+        put_n(w, r->power_part[i]);
     put_s(w, train_warn_names(r->warnings, w->warn, sizeof w->warn));
     assert(w->k == est_ncols);
 }
@@ -185,25 +197,41 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
     const struct cluster *c = &s->c;
     const struct step_result *st = &r->step;
     char a[64], b[64], d[64], e[64], f[64];
-    printf("%s on %g x %s, MemoryX %s (%s), sparsity %g\n\n", s->wl.name, c->systems,
-           s->hw.wse.name, s->tier, unit_format(c->memoryx_bytes, UNIT_BYTES, a, sizeof a),
-           c->sparsity);
+    printf("%s on %g x %s, MemoryX %s, sparsity %g\n\n", s->wl.name, c->systems, s->hw.wse.name,
+           s->tier, c->sparsity);
     printf("batch      %g sequences x %g = %s tokens per step; %g sequences per system",
            c->global_seqs, s->wl.seq_len, unit_format(r->global_tokens, UNIT_COUNT, a, sizeof a),
            st->local_seqs);
     if (st->micro_batches > 1)
         printf(" in %g micro-batches of %s tokens", st->micro_batches,
                unit_format(st->micro_tokens, UNIT_COUNT, b, sizeof b));
-    printf("\nstreams    %s each way (min of system I/O, SwarmX link, MemoryX)\n",
-           unit_format(st->stream_bw, UNIT_BYTE_RATE, a, sizeof a));
-    if (st->act == STEP_ACT_OFFLOAD)
-        printf("activations offloaded: %s of block inputs per system per step out and back "
-               "over the system I/O, blocks recomputed\n",
-               unit_format(st->act_bytes, UNIT_BYTES, a, sizeof a));
-    else if (st->act == STEP_ACT_WAFER)
-        printf("activations on the wafer\n");
+    printf("\nmemoryx    %g servers, %s", st->mx_servers,
+           unit_format(r->memoryx_bytes, UNIT_BYTES, a, sizeof a));
+    if (c->mx_servers == 0)
+        printf(" (sized: %g hold the state in DRAM, %g feed the stream, %g keep the update "
+               "within each layer's backward)",
+               st->mx_hold, st->mx_stream, st->mx_update);
+    printf("\nstreams    weights %s, gradients %s each way (min of system I/O, SwarmX link and "
+           "reduce, MemoryX servers)\n",
+           unit_format(st->stream_bw, UNIT_BYTE_RATE, a, sizeof a),
+           unit_format(st->grad_bw, UNIT_BYTE_RATE, b, sizeof b));
+    char lab[32];
+    step_act_label(st, lab, sizeof lab);
+    printf("activations %s%s: ", lab, c->act == ACT_AUTO ? " (fastest that fits)" : " (forced)");
+    if (st->act == ACT_OFFLOAD)
+        printf("%s of block inputs per system per step out and back to %g activation servers "
+               "per system (%s, %s), blocks recomputed\n",
+               unit_format(st->act_bytes, UNIT_BYTES, a, sizeof a), st->act_servers,
+               unit_format(st->act_servers * s->hw.act.server_bytes, UNIT_BYTES, b, sizeof b),
+               unit_format(st->act_bw, UNIT_BYTE_RATE, d, sizeof d));
+    else if (st->act == ACT_WAFER)
+        printf("every block's activations stay on the wafer\n");
+    else if (st->act_k == 1)
+        printf("block inputs stay on the wafer, each block recomputed in its backward pass\n");
     else
-        printf("activations on the wafer, in micro-batches (no activation store)\n");
+        printf("every %g-th block input stays on the wafer; each segment of %g blocks is "
+               "recomputed before its backward, its weights streamed in again\n",
+               st->act_k, st->act_k);
     if (st->slowest > 1)
         printf("jitter     the slowest of %g systems computes %.2f %% longer\n", c->systems,
                100 * (st->slowest - 1));
@@ -244,8 +272,14 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
     printf(" in %s steps: %s (%s)\n", unit_format(r->steps, UNIT_COUNT, b, sizeof b),
            out_duration(r->time_s, d, sizeof d), unit_format(r->time_s, UNIT_TIME, e, sizeof e));
     printf("throughput %s tokens/s\n", unit_format(r->tokens_per_s, UNIT_COUNT, a, sizeof a));
-    printf("energy     %.4g MWh at %s\n", r->energy_J / 3.6e9,
+    printf("energy     %.4g MWh at %s", r->energy_J / 3.6e9,
            unit_format(r->power_W, UNIT_POWER, b, sizeof b));
+    for (int i = 0; i < TRAIN_NPOWER; i++)
+        printf("%s %s %s", i ? "," : ":", train_power_name[i],
+               unit_format(r->power_part[i], UNIT_POWER, a, sizeof a));
+    printf("\n");
+    printf("servers    %g MemoryX, %g activation (%g per system), %g SwarmX nodes\n",
+           st->mx_servers, c->systems * st->act_servers, st->act_servers, r->swx_nodes);
     if (r->cost >= 0)
         printf("cost       %.4g (%g system-hours at %g)\n", r->cost, c->systems * r->time_s / 3600,
                c->price);
@@ -260,25 +294,26 @@ static void print_verdicts(const struct scenario *s, const struct train_result *
     out_init(&t, 3, hdr);
     char why[256], a[64], b[64], d[64];
 
-    snprintf(why, sizeof why, "state %s (%.4g B/param) vs tier %s%s",
+    snprintf(why, sizeof why, "state %s (%.4g B/param) vs %g servers' %s%s",
              unit_format(r->state_bytes, UNIT_BYTES, a, sizeof a), r->bytes_per_param,
-             unit_format(c->memoryx_bytes, UNIT_BYTES, b, sizeof b),
+             st->mx_servers, unit_format(r->memoryx_bytes, UNIT_BYTES, b, sizeof b),
              st->flash_fraction > 0 ? "; part on flash" : "");
     out_row(&t, (const char *[]){"memoryx", est_verdict(r->memoryx_fits), why});
-    if (st->act == STEP_ACT_OFFLOAD)
+    if (st->act == ACT_OFFLOAD)
         snprintf(why, sizeof why,
                  "working set of one sequence %s vs SRAM %s (activations offloaded)",
-                 unit_format(st->working_per_seq, UNIT_BYTES, a, sizeof a),
+                 unit_format(st->sram_per_seq, UNIT_BYTES, a, sizeof a),
                  unit_format(s->hw.wse.sram_bytes, UNIT_BYTES, b, sizeof b));
     else
         snprintf(why, sizeof why, "%g sequences per system fit (%s each, SRAM %s)", st->max_seqs,
                  unit_format(r->sram_per_seq, UNIT_BYTES, a, sizeof a),
                  unit_format(s->hw.wse.sram_bytes, UNIT_BYTES, b, sizeof b));
     out_row(&t, (const char *[]){"sram", est_verdict(r->sram_fits), why});
-    if (st->act == STEP_ACT_OFFLOAD) {
-        snprintf(why, sizeof why, "%g sequences' checkpoints fit (%s each, store %s)",
+    if (st->act == ACT_OFFLOAD) {
+        snprintf(why, sizeof why, "%g sequences' checkpoints fit (%s each, %g servers' %s)",
                  st->store_seqs, unit_format(st->ckpt_per_seq, UNIT_BYTES, a, sizeof a),
-                 unit_format(s->hw.wse.act_store_bytes, UNIT_BYTES, b, sizeof b));
+                 st->act_servers,
+                 unit_format(st->act_servers * s->hw.act.server_bytes, UNIT_BYTES, b, sizeof b));
         out_row(&t, (const char *[]){"act_store", est_verdict(r->act_fits), why});
     }
     snprintf(why, sizeof why, "%g sequences per system on %g system%s", st->local_seqs, c->systems,

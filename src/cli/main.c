@@ -74,6 +74,9 @@ enum {
     LONG_GROUP_BY,
     LONG_WHERE,
     LONG_SHARD,
+    LONG_MX_SERVERS,
+    LONG_ACT_SERVERS,
+    LONG_ACTIVATIONS,
 };
 
 static const struct option long_opts[] = {
@@ -84,6 +87,9 @@ static const struct option long_opts[] = {
     {"system", required_argument, NULL, 's'},
     {"nsystems", required_argument, NULL, 'n'},
     {"memoryx", required_argument, NULL, LONG_MEMORYX},
+    {"memoryx-servers", required_argument, NULL, LONG_MX_SERVERS},
+    {"act-servers", required_argument, NULL, LONG_ACT_SERVERS},
+    {"activations", required_argument, NULL, LONG_ACTIVATIONS},
     {"sparsity", required_argument, NULL, LONG_SPARSITY},
     {"batch", required_argument, NULL, LONG_BATCH},
     {"tokens", required_argument, NULL, LONG_TOKENS},
@@ -182,6 +188,9 @@ static unsigned scenario_mask(int ch)
     case 's':
     case 'n':
     case LONG_MEMORYX:
+    case LONG_MX_SERVERS:
+    case LONG_ACT_SERVERS:
+    case LONG_ACTIVATIONS:
     case LONG_SPARSITY:
     case LONG_BATCH:
     case LONG_TOKENS:
@@ -245,6 +254,15 @@ static void scenario_option(struct cli_opts *o, int ch, const char *arg)
         break;
     case LONG_MEMORYX:
         o->memoryx = arg;
+        break;
+    case LONG_MX_SERVERS:
+        o->mx_servers = arg;
+        break;
+    case LONG_ACT_SERVERS:
+        o->act_servers = arg;
+        break;
+    case LONG_ACTIVATIONS:
+        o->activations = arg;
         break;
     case LONG_SPARSITY:
         o->sparsity = arg;

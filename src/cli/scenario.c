@@ -69,7 +69,7 @@ int scenario_load_names(const struct cli_opts *o, const char *model, const char 
     if (rc >= 0)
         return rc;
     cluster_init(&s->c, &s->hw, &s->wl);
-    snprintf(s->tier, sizeof s->tier, "memoryx.capacity"); /* until a tier is chosen */
+    snprintf(s->tier, sizeof s->tier, "sized"); /* until a tier or count is given */
     return -1;
 }
 
@@ -93,7 +93,7 @@ int scenario_memoryx(struct scenario *s, const char *arg)
 {
     for (size_t i = 0; i < s->hw.mx.tiers.n; i++)
         if (strcmp(s->hw.mx.tiers.item[i].name, arg) == 0) {
-            s->c.memoryx_bytes = s->hw.mx.tiers.item[i].value;
+            s->c.mx_servers = mx_tier_servers(&s->hw.mx, s->hw.mx.tiers.item[i].value);
             snprintf(s->tier, sizeof s->tier, "%s", arg);
             return -1;
         }
@@ -109,23 +109,47 @@ int scenario_memoryx(struct scenario *s, const char *arg)
                          "'4 TB'",
                          arg, s->system, names);
     }
-    s->c.memoryx_bytes = v;
+    s->c.mx_servers = mx_tier_servers(&s->hw.mx, v);
+    if (!(s->c.mx_servers <= HW_MAX_SERVERS))
+        return cli_error("--memoryx '%s': takes %g servers, more than %g", arg, s->c.mx_servers,
+                         HW_MAX_SERVERS);
     snprintf(s->tier, sizeof s->tier, "%s", arg);
     return -1;
 }
 
+int scenario_activations(struct cluster *c, const char *arg)
+{
+    for (int m = 0; m < ACT_NMODES; m++) {
+        size_t n = strlen(act_mode_name[m]);
+        if (strncmp(arg, act_mode_name[m], n) != 0)
+            continue;
+        if (arg[n] == '\0') {
+            c->act = (enum act_mode)m;
+            c->act_k = 0;
+            return -1;
+        }
+        if (m == ACT_RECOMPUTE && arg[n] == ':') {
+            char why[256];
+            double k;
+            if (unit_parse(arg + n + 1, UNIT_COUNT, &k, why, sizeof why) != 0)
+                return cli_error("--activations '%s': %s", arg, why);
+            if (!(k >= 1 && k <= c->wl->layers) || k != floor(k))
+                return cli_error("--activations '%s': k must be a whole number of blocks from 1 "
+                                 "to %g",
+                                 arg, c->wl->layers);
+            c->act = ACT_RECOMPUTE;
+            c->act_k = k;
+            return -1;
+        }
+    }
+    return cli_error("--activations '%s': must be auto, wafer, recompute, recompute:K or offload",
+                     arg);
+}
+
 void scenario_auto_tier(struct scenario *s)
 {
-    const struct mx_spec *mx = &s->hw.mx;
-    if (mx->tiers.n == 0)
-        return;
-    int best = mx_smallest_tier(mx, tfm_params(&s->wl) * mx_bytes_per_param(&s->wl));
-    if (best < 0)
-        for (size_t i = 0; i < mx->tiers.n; i++)
-            if (best < 0 || mx->tiers.item[i].value > mx->tiers.item[best].value)
-                best = (int)i;
-    s->c.memoryx_bytes = mx->tiers.item[best].value;
-    snprintf(s->tier, sizeof s->tier, "%s", mx->tiers.item[best].name);
+    s->c.mx_servers = 0;
+    snprintf(s->tier, sizeof s->tier, "sized");
 }
 
 /* Parse arg as dimension d into *out; -1 or an exit code. */
@@ -146,12 +170,19 @@ int scenario_load(const struct cli_opts *o, struct scenario *s)
     struct cluster *c = &s->c;
     if (o->nsys && (rc = scenario_systems("-n", o->nsys, &c->systems)) >= 0)
         return rc;
-    if (o->memoryx) {
-        if ((rc = scenario_memoryx(s, o->memoryx)) >= 0)
-            return rc;
-    } else {
-        scenario_auto_tier(s);
-    }
+    if (o->memoryx && o->mx_servers)
+        return cli_error("--memoryx and --memoryx-servers both set the MemoryX servers; give one");
+    if (o->memoryx && (rc = scenario_memoryx(s, o->memoryx)) >= 0)
+        return rc;
+    if ((rc = scenario_whole_opt("--memoryx-servers", o->mx_servers, 1, HW_MAX_SERVERS,
+                                 &c->mx_servers)) >= 0 ||
+        (rc = scenario_whole_opt("--act-servers", o->act_servers, 1, HW_MAX_SERVERS,
+                                 &c->act_servers)) >= 0)
+        return rc;
+    if (o->mx_servers)
+        snprintf(s->tier, sizeof s->tier, "%s servers", o->mx_servers);
+    if (o->activations && (rc = scenario_activations(c, o->activations)) >= 0)
+        return rc;
     if (o->sparsity &&
         (rc = parse_opt("--sparsity", o->sparsity, UNIT_FRACTION, &c->sparsity)) >= 0)
         return rc;

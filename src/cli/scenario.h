@@ -13,7 +13,7 @@
 
 struct scenario {
     char model[CAT_NAME_MAX], system[CAT_NAME_MAX];
-    char tier[DESC_NAME_MAX]; /* tier name, or the capacity as given */
+    char tier[DESC_NAME_MAX]; /* tier name, capacity or count as given; "sized" */
     struct wl_desc wl;
     struct hw_desc hw;
     struct desc_src hw_src; /* origins and +- ranges of the hardware keys */
@@ -29,12 +29,16 @@ int scenario_load_names(const struct cli_opts *o, const char *model, const char 
                         struct scenario *s);
 
 /* Parse a --memoryx value against hw's tiers (a tier name, or a capacity
- * with a byte unit) into s->c.memoryx_bytes and s->tier.  -1 or exit code. */
+ * with a byte unit) into the servers that make it up (s->c.mx_servers) and
+ * s->tier.  Without it the servers are sized for the run.  -1 or exit code. */
 int scenario_memoryx(struct scenario *s, const char *arg);
 
-/* Without --memoryx: the smallest tier of the system that holds the
- * model's state, or the largest tier if none does. */
+/* MemoryX servers sized for the run (the default without --memoryx). */
 void scenario_auto_tier(struct scenario *s);
+
+/* Parse an --activations value (auto, wafer, recompute, recompute:K,
+ * offload) into c->act and c->act_k.  -1 or an exit code. */
+int scenario_activations(struct cluster *c, const char *arg);
 
 /* Check that v (given as arg) is a whole number of systems
  * (1..CLUSTER_MAX_SYSTEMS); -1 or an exit code after a message. */

@@ -211,9 +211,9 @@ static void infeasible_why(const struct cluster *c, const struct train_result *r
 {
     char a[48], b[48];
     if (!r->memoryx_fits)
-        snprintf(buf, n, "its state (%s) exceeds the tier (%s)",
-                 unit_format(r->state_bytes, UNIT_BYTES, a, sizeof a),
-                 unit_format(c->memoryx_bytes, UNIT_BYTES, b, sizeof b));
+        snprintf(buf, n, "its state (%s) exceeds the %g MemoryX servers (%s)",
+                 unit_format(r->state_bytes, UNIT_BYTES, a, sizeof a), r->step.mx_servers,
+                 unit_format(r->memoryx_bytes, UNIT_BYTES, b, sizeof b));
     else if (!r->sram_fits)
         snprintf(buf, n, "one sequence needs %s of activations, more than the %s of SRAM",
                  unit_format(r->sram_per_seq, UNIT_BYTES, a, sizeof a),
@@ -265,7 +265,7 @@ static void judge_capacity(const struct claim *cl, const struct cluster *c, stru
     char a[48], b[48], t[48], why[256];
     o->predicted = r.state_bytes;
     unit_format(r.state_bytes, UNIT_BYTES, a, sizeof a);
-    unit_format(c->memoryx_bytes, UNIT_BYTES, b, sizeof b);
+    unit_format(r.memoryx_bytes, UNIT_BYTES, b, sizeof b);
     if (!r.memoryx_fits) {
         o->verdict = CLAIM_FAILS;
         snprintf(o->reason, sizeof o->reason, "state %s (%.3g B/param) exceeds the %s tier", a,

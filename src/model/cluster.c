@@ -3,14 +3,21 @@
 
 #include <math.h>
 
+#include "../base/units.h"
 #include "../spec/tfm.h"
+#include "mx.h"
+
+const char *const act_mode_name[ACT_NMODES] = {"auto", "wafer", "recompute", "offload"};
 
 void cluster_init(struct cluster *c, const struct hw_desc *hw, const struct wl_desc *wl)
 {
     c->hw = hw;
     c->wl = wl;
     c->systems = 1;
-    c->memoryx_bytes = hw->mx.capacity_bytes;
+    c->mx_servers = 0;
+    c->act_servers = 0;
+    c->act = ACT_AUTO;
+    c->act_k = 0;
     c->sparsity = 0;
     c->overlap = hw->mx.boundary_overlap;
     c->overlap_set = 0;
@@ -31,17 +38,42 @@ cp_status cluster_check(const struct cluster *c, struct cp_error *err)
                        CLUSTER_MAX_SPARSITY);
     if (!(c->overlap >= 0 && c->overlap <= 1))
         return cp_fail(err, CP_EINPUT, "--overlap: %g is outside 0..1", c->overlap);
-    if (!(c->memoryx_bytes > 0 && isfinite(c->memoryx_bytes)))
-        return cp_fail(err, CP_EINPUT, "--memoryx: capacity must be positive");
-    if (!(c->global_seqs >= 1 && isfinite(c->global_seqs)) ||
-        c->global_seqs != floor(c->global_seqs))
-        return cp_fail(err, CP_EINPUT, "--batch: %g is not a whole number of sequences >= 1",
-                       c->global_seqs);
-    if (!(c->tokens > 0 && isfinite(c->tokens)))
-        return cp_fail(err, CP_EINPUT, "--tokens: must be positive");
-    if (!(c->ref_seqs >= 1 && isfinite(c->ref_seqs)))
-        return cp_fail(err, CP_EINPUT, "reference batch must be at least one sequence");
-    if (!isfinite(c->price))
-        return cp_fail(err, CP_EINPUT, "--price: must be a finite number");
+    if (!(c->mx_servers >= 0 && c->mx_servers <= HW_MAX_SERVERS) ||
+        c->mx_servers != floor(c->mx_servers))
+        return cp_fail(err, CP_EINPUT, "--memoryx-servers: %g is not a whole number from 1 to %g",
+                       c->mx_servers, HW_MAX_SERVERS);
+    if (!(c->act_servers >= 0 && c->act_servers <= HW_MAX_SERVERS) ||
+        c->act_servers != floor(c->act_servers))
+        return cp_fail(err, CP_EINPUT, "--act-servers: %g is not a whole number from 1 to %g",
+                       c->act_servers, HW_MAX_SERVERS);
+    if (!(c->act >= ACT_AUTO && c->act < ACT_NMODES))
+        return cp_fail(err, CP_EINPUT, "--activations: not a placement");
+    if (!(c->act_k >= 0 && c->act_k <= c->wl->layers) || c->act_k != floor(c->act_k))
+        return cp_fail(err, CP_EINPUT, "--activations recompute:%g: k must be a whole number from "
+                       "1 to the model's %g blocks", c->act_k, c->wl->layers);
+    /* A layer's state is sharded over the servers, so a server may hold
+     * less than a layer; but one so small that even HW_MAX_SERVERS of them
+     * cannot hold the largest layer is a value that rounded to nothing. */
+    const struct wl_desc *wl = c->wl;
+    double bpp = mx_bytes_per_param(wl);
+    double layer = fmax(tfm_block_params(wl), fmax(tfm_embed_params(wl), tfm_head_params(wl))) * bpp;
+    double server = c->hw->mx.server_dram_bytes + c->hw->mx.server_flash_bytes;
+    if (!(server * HW_MAX_SERVERS >= layer)) {
+        char a[32], b[32];
+        return cp_fail(err, CP_EINPUT,
+                       "memoryx.server_memory: %g servers of %s (with their flash) cannot hold "
+                       "the largest layer's state (%s)",
+                       HW_MAX_SERVERS, unit_format(server, UNIT_BYTES, a, sizeof a),
+                       unit_format(layer, UNIT_BYTES, b, sizeof b));
+    }
+    double ckpt = tfm_act_bytes_per_seq_block(wl, 1);
+    if (!(c->hw->act.server_bytes * HW_MAX_SERVERS >= ckpt)) {
+        char a[32], b[32];
+        return cp_fail(err, CP_EINPUT,
+                       "activation.server_memory: %g servers of %s cannot hold one sequence's "
+                       "input to one block (%s)",
+                       HW_MAX_SERVERS, unit_format(c->hw->act.server_bytes, UNIT_BYTES, a, sizeof a),
+                       unit_format(ckpt, UNIT_BYTES, b, sizeof b));
+    }
     return CP_OK;
 }

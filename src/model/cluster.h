@@ -12,11 +12,19 @@
 /* Largest cluster the model accepts (see HW_MAX_SYSTEMS). */
 #define CLUSTER_MAX_SYSTEMS HW_MAX_SYSTEMS
 
+/* Where the activations the backward pass needs are kept (cerebras-plan(1),
+ * MODEL): chosen per run (ACT_AUTO: the fastest that fits) or forced. */
+enum act_mode { ACT_AUTO, ACT_WAFER, ACT_RECOMPUTE, ACT_OFFLOAD, ACT_NMODES };
+extern const char *const act_mode_name[ACT_NMODES];
+
 struct cluster {
     const struct hw_desc *hw;
     const struct wl_desc *wl;
     double systems;       /* N, whole number >= 1                          */
-    double memoryx_bytes; /* capacity of the chosen MemoryX tier           */
+    double mx_servers;    /* MemoryX servers; 0: sized for the run (step.h) */
+    double act_servers;   /* activation servers per system; 0: sized       */
+    enum act_mode act;    /* activation placement; ACT_AUTO: fastest that fits */
+    double act_k;         /* ACT_RECOMPUTE: checkpoint every k blocks; 0: best */
     double sparsity;      /* fraction of block weights that are zero       */
     double overlap;       /* share of a layer's update still to run when its
                              next forward may start (0..1)                 */
@@ -28,7 +36,7 @@ struct cluster {
     double price;         /* per system-hour; < 0 when not given           */
 };
 
-/* Defaults: one system, the hardware's default tier and overlap, no
+/* Defaults: one system, servers sized for the run, the hardware's overlap, no
  * sparsity, the workload's batch and tokens, no penalty, no price. */
 void cluster_init(struct cluster *c, const struct hw_desc *hw, const struct wl_desc *wl);
 

@@ -28,29 +28,45 @@ double mx_bytes_per_param(const struct wl_desc *wl)
     return sum;
 }
 
-double mx_flash_fraction(const struct mx_spec *mx, double tier_bytes, double state_bytes)
+double mx_capacity(const struct mx_spec *mx, double servers)
 {
-    double dram = fmin(tier_bytes, mx->dram_bytes);
-    if (state_bytes <= dram)
+    return servers * (mx->server_dram_bytes + mx->server_flash_bytes);
+}
+
+double mx_flash_fraction(const struct mx_spec *mx, double servers, double state_bytes)
+{
+    double dram = servers * mx->server_dram_bytes;
+    if (state_bytes <= dram || !(mx->server_flash_bytes > 0))
         return 0;
-    return (state_bytes - dram) / state_bytes;
+    return fmin(state_bytes - dram, servers * mx->server_flash_bytes) / state_bytes;
 }
 
 double mx_update_time(const struct mx_spec *mx, const struct wl_desc *wl, double params,
                       double flash_fraction)
 {
-    double flops = params * mx->update_flop_per_param / mx->update_flops;
+    double flops = params * mx->update_flop_per_param / mx->server_update_flops;
     double bytes = params * 2 * mx_bytes_per_param(wl);
-    double mem =
-        bytes * ((1 - flash_fraction) / mx->dram_bw_Bps + flash_fraction / mx->flash_bw_Bps);
+    double mem = bytes * (1 - flash_fraction) / mx->server_mem_bw_Bps;
+    if (flash_fraction > 0)
+        mem += bytes * flash_fraction / mx->server_flash_bw_Bps;
     return fmax(flops, mem);
+}
+
+double mx_servers_to_hold(const struct mx_spec *mx, double state_bytes)
+{
+    return fmax(1, ceil(state_bytes / mx->server_dram_bytes));
+}
+
+double mx_tier_servers(const struct mx_spec *mx, double tier_bytes)
+{
+    return ceil(tier_bytes / (mx->server_dram_bytes + mx->server_flash_bytes));
 }
 
 int mx_smallest_tier(const struct mx_spec *mx, double bytes)
 {
     int best = -1;
     for (size_t i = 0; i < mx->tiers.n; i++)
-        if (mx->tiers.item[i].value >= bytes &&
+        if (mx_capacity(mx, mx_tier_servers(mx, mx->tiers.item[i].value)) >= bytes &&
             (best < 0 || mx->tiers.item[i].value < mx->tiers.item[best].value))
             best = (int)i;
     return best;

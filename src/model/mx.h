@@ -1,15 +1,18 @@
-/* mx.h - MemoryX: what it stores per parameter, whether a tier holds it,
- * how much of it spills to flash, and how long the optimizer update takes.
+/* mx.h - MemoryX: what it stores per parameter, how much of it lands on
+ * flash, how long the optimizer update takes, and how many servers a run
+ * needs.
  *
  * State per parameter, from the workload's precisions: the streamed weight
  * copy (weight_bytes), the master copy (master_bytes), the optimizer
  * moments (optimizer_bytes) and a gradient accumulator at master precision
- * (master_bytes).  The update of p parameters costs
- *   max(p x update_flop_per_param / update_flops,
- *       p x 2 x state bytes x (dram share / dram_bandwidth
- *                              + flash share / flash_bandwidth))
- * since it reads and writes every state byte once.  A tier's first
- * memoryx.dram bytes are DRAM; state beyond them is on flash. */
+ * (master_bytes).  MemoryX is S identical servers over which the state is
+ * sharded evenly, so each holds and updates 1/S of every layer.  A server
+ * fills its DRAM first; state beyond S x server_memory goes to the servers'
+ * flash (none unless server_flash > 0).  One server updates p parameters in
+ *   max(p x update_flop_per_param / server_update_flops,
+ *       p x 2 x state bytes x (dram share / server_memory_bandwidth
+ *                              + flash share / server_flash_bandwidth))
+ * since it reads and writes every state byte once. */
 #ifndef CP_MX_H
 #define CP_MX_H
 
@@ -23,15 +26,24 @@ extern const char *const mx_part_name[MX_NPARTS];
 double mx_part_bytes(const struct wl_desc *wl, enum mx_part part);
 double mx_bytes_per_param(const struct wl_desc *wl);
 
-/* Fraction of state_bytes that lives on flash in a tier of tier_bytes. */
-double mx_flash_fraction(const struct mx_spec *mx, double tier_bytes, double state_bytes);
+/* Bytes servers MemoryX servers hold (DRAM and flash). */
+double mx_capacity(const struct mx_spec *mx, double servers);
 
-/* Seconds to update params parameters whose state has flash_fraction on
- * flash. */
+/* Fraction of state_bytes that lives on flash across servers servers. */
+double mx_flash_fraction(const struct mx_spec *mx, double servers, double state_bytes);
+
+/* Seconds for one server to update params parameters whose state has
+ * flash_fraction on flash. */
 double mx_update_time(const struct mx_spec *mx, const struct wl_desc *wl, double params,
                       double flash_fraction);
 
-/* Index of the smallest tier that holds bytes, or -1. */
+/* Fewest servers whose DRAM holds state_bytes (at least 1). */
+double mx_servers_to_hold(const struct mx_spec *mx, double state_bytes);
+
+/* Servers that make up a published tier of tier_bytes (whole servers). */
+double mx_tier_servers(const struct mx_spec *mx, double tier_bytes);
+
+/* Index of the smallest tier whose servers hold bytes, or -1. */
 int mx_smallest_tier(const struct mx_spec *mx, double bytes);
 
 #endif

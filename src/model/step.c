@@ -1,7 +1,9 @@
-/* step.c - per-layer step time: compute, streams, update, exposed latency. */
+/* step.c - per-layer step time: compute, streams, update, exposed latency;
+ * activation placement and server sizing (the model is stated in step.h). */
 #include "step.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #include "mx.h"
 #include "swx.h"
@@ -9,7 +11,6 @@
 
 const char *const step_res_name[STEP_NRES] = {"compute", "stream_in", "stream_out",
                                               "update",  "latency",   "overhead"};
-const char *const step_act_name[STEP_NACT] = {"wafer", "offload", "micro-batches"};
 
 /* Chunks in flight on the wafer: two (double-buffered) in each direction. */
 #define STEP_BUFFER_CHUNKS 4
@@ -21,13 +22,23 @@ struct layer {
     double act_out_s;   /* forward: its input checkpoint out    */
     double bwd_in_s;    /* backward: weights and checkpoint in  */
     double pass_s[TFM_NPASSES];
-    double recompute_s;
-    double update_s; /* MemoryX update, once per step        */
+    double recompute_s; /* recomputed forward inside the backward (k = 1, offload) */
+    double segment_s;   /* recomputed forward before the backward (k > 1) */
+    double update_s;    /* MemoryX update, once per step, on S servers */
 };
 
 double step_buffer_bytes(const struct hw_desc *hw)
 {
     return STEP_BUFFER_CHUNKS * hw->swx.chunk_bytes;
+}
+
+const char *step_act_label(const struct step_result *r, char *buf, size_t n)
+{
+    if (r->act == ACT_RECOMPUTE)
+        snprintf(buf, n, "recompute:%.0f", r->act_k);
+    else
+        snprintf(buf, n, "%s", act_mode_name[r->act]);
+    return buf;
 }
 
 /* Charge count layers of duration max(t[]) to the resource that set it. */
@@ -39,6 +50,13 @@ static double charge(struct step_result *r, const double t[STEP_LATENCY], double
             arg = i;
     r->critical[arg] += count * t[arg];
     return count * t[arg];
+}
+
+/* The backward terms of a layer that are not its update. */
+static double bwd_busy(const struct layer *L)
+{
+    double c = L->pass_s[TFM_DELTA] + L->pass_s[TFM_WGRAD] + L->recompute_s;
+    return fmax(c, fmax(L->bwd_in_s, L->out_s));
 }
 
 /* Forward and backward of one micro-batch through every layer; with_update
@@ -53,63 +71,83 @@ static double micro_batch(struct step_result *r, const struct layer *ly, int nly
         double bwd[STEP_LATENCY] = {L->pass_s[TFM_DELTA] + L->pass_s[TFM_WGRAD] + L->recompute_s,
                                     L->bwd_in_s, L->out_s, with_update ? L->update_s : 0};
         total += charge(r, fwd, L->count * reps) + charge(r, bwd, L->count * reps);
+        if (L->segment_s > 0) {
+            double seg[STEP_LATENCY] = {L->segment_s, L->in_s, 0, 0};
+            total += charge(r, seg, L->count * reps);
+        }
     }
     return total;
 }
 
-/* Where the activations kept for the backward pass live, and how many
- * micro-batches the local batch takes (the model is stated in step.h). */
-static void place_activations(const struct cluster *c, struct step_result *r)
+/* SRAM per sequence, micro-batches and activation servers of one placement. */
+static void place(const struct cluster *c, enum act_mode mode, double k, struct step_result *r)
 {
     const struct hw_desc *hw = c->hw;
     const struct wl_desc *wl = c->wl;
     double room = hw->wse.sram_bytes - step_buffer_bytes(hw);
     double local = r->local_seqs;
-    r->max_seqs = wse_max_seqs(&hw->wse, wl, step_buffer_bytes(hw));
-    r->ckpt_per_seq = tfm_ckpt_bytes_per_seq(wl);
-    r->working_per_seq = tfm_working_bytes_per_seq(wl);
-    r->store_seqs =
-        hw->wse.act_store_bytes > 0 ? floor(hw->wse.act_store_bytes / r->ckpt_per_seq) : 0;
+    double input = tfm_act_bytes_per_seq_block(wl, 1);
+    double full = tfm_act_bytes_per_seq_block(wl, 0);
+    double logits = wl->predictions * wl->vocab * wl->act_bytes;
+    r->act = mode;
+    r->act_k = mode == ACT_RECOMPUTE ? k : mode == ACT_OFFLOAD ? 1 : 0;
+    r->recompute = mode != ACT_WAFER;
+    r->ckpt_per_seq = wl->layers * input;
     r->act_fits = 1;
-    if (local <= r->max_seqs) {
-        r->act = STEP_ACT_WAFER;
-        r->micro_batches = 1;
-        r->sram_fits = 1;
-    } else if (hw->wse.act_store_bytes > 0) {
-        r->act = STEP_ACT_OFFLOAD;
-        r->sram_fits = room >= r->working_per_seq;
-        r->act_fits = r->store_seqs >= 1;
-        r->micro_batches = r->store_seqs >= 1 ? ceil(local / r->store_seqs) : local;
-    } else {
-        r->act = STEP_ACT_MICRO;
-        r->sram_fits = r->max_seqs >= 1;
+    r->act_servers = r->store_seqs = r->act_bw = 0;
+    if (mode == ACT_WAFER)
+        r->sram_per_seq = wl->layers * full + logits;
+    else if (mode == ACT_RECOMPUTE)
+        r->sram_per_seq = ceil(wl->layers / k) * input + k * full + logits;
+    else
+        r->sram_per_seq = full + logits;
+    r->max_seqs = room > 0 ? floor(room / r->sram_per_seq) : 0;
+    r->sram_fits = r->max_seqs >= 1;
+    if (mode != ACT_OFFLOAD) {
         r->micro_batches =
             (local <= 1 || r->max_seqs < 1) ? ceil(local) : ceil(local / r->max_seqs);
+        return;
     }
-    r->recompute = wl->recompute || r->act == STEP_ACT_OFFLOAD;
+    const struct act_spec *as = &hw->act;
+    double need = fmax(ceil(local * r->ckpt_per_seq / as->server_bytes),
+                       ceil(hw->wse.io_bw_Bps / as->server_net_Bps));
+    r->act_servers = c->act_servers > 0 ? c->act_servers : fmin(need, HW_MAX_SERVERS);
+    r->store_seqs = floor(r->act_servers * as->server_bytes / r->ckpt_per_seq);
+    r->act_fits = r->store_seqs >= 1;
+    r->micro_batches = r->store_seqs >= 1 ? ceil(local / r->store_seqs) : ceil(local);
+    r->act_bw = fmin(hw->wse.io_bw_Bps, r->act_servers * as->server_net_Bps);
 }
 
-void step_eval(const struct cluster *c, struct step_result *r)
+/* The step of one placement (the model is stated in step.h). */
+static void eval_placed(const struct cluster *c, enum act_mode mode, double k,
+                        struct step_result *r)
 {
     const struct hw_desc *hw = c->hw;
     const struct wl_desc *wl = c->wl;
+    const struct mx_spec *mx = &hw->mx;
     *r = (struct step_result){0};
 
     /* Whole sequences: the most loaded system sets the pace. */
     r->local_seqs = ceil(c->global_seqs / c->systems);
-    place_activations(c, r);
+    place(c, mode, k, r);
     double seqs = r->local_seqs / r->micro_batches;
     double t = seqs * wl->seq_len;
     r->micro_tokens = t;
-    double bw = fmin(hw->wse.io_bw_Bps, fmin(hw->swx.link_bw_Bps, hw->mx.bw_Bps));
     double io = hw->wse.io_bw_Bps;
-    r->stream_bw = bw;
+    double port = fmin(io, hw->swx.link_bw_Bps);
     /* The slowest of N systems sets every layer's pace. */
     r->slowest = hw_slowest(&hw->wse, c->systems);
 
     double params = tfm_params(wl);
-    r->flash_fraction =
-        mx_flash_fraction(&hw->mx, c->memoryx_bytes, params * mx_bytes_per_param(wl));
+    double state = params * mx_bytes_per_param(wl);
+    r->mx_hold = mx_servers_to_hold(mx, state);
+    r->mx_stream = ceil(port / mx->server_net_Bps);
+    double S = c->mx_servers > 0 ? c->mx_servers : fmin(fmax(r->mx_hold, r->mx_stream), HW_MAX_SERVERS);
+    double bw = fmin(port, S * mx->server_net_Bps);
+    double gbw = c->systems > 1 ? fmin(bw, hw->swx.reduce_Bps / hw->swx.fanout) : bw;
+    r->stream_bw = bw;
+    r->grad_bw = gbw;
+    r->flash_fraction = c->mx_servers > 0 ? mx_flash_fraction(mx, S, state) : 0;
 
     double cf = hw_sparse_compute(&hw->sp, c->sparsity);
     double wf = hw_sparse_stream(&hw->sp, c->sparsity, wl->weight_bytes);
@@ -124,42 +162,59 @@ void step_eval(const struct cluster *c, struct step_result *r)
     /* Logits: the vocab x hidden matrix streams whether tied or not; it is
      * updated here only if untied (else with the embedding). */
     double head_stream = wl->tied_embeddings ? wl->vocab * wl->hidden : tfm_head_params(wl);
-    double head_update = tfm_head_params(wl);
+    double update_params[3] = {embed, matrix * cf + other, tfm_head_params(wl)};
 
     struct layer ly[3] = {{0}};
     ly[0].count = 1;
     ly[0].in_s = ly[0].bwd_in_s = embed * wl->weight_bytes / bw;
-    ly[0].out_s = embed * wl->grad_bytes / bw;
-    ly[0].update_s = mx_update_time(&hw->mx, wl, embed, r->flash_fraction);
+    ly[0].out_s = embed * wl->grad_bytes / gbw;
 
     ly[1].count = wl->layers;
     double block_w = (matrix * wf + other) * wl->weight_bytes;
+    double block_g = (matrix * gf + other) * wl->grad_bytes;
     ly[1].in_s = ly[1].bwd_in_s = block_w / bw;
-    ly[1].out_s = (matrix * gf + other) * wl->grad_bytes / bw;
-    r->block_stream_bytes = fmin(block_w, (matrix * gf + other) * wl->grad_bytes);
-    if (r->act == STEP_ACT_OFFLOAD) {
+    ly[1].out_s = block_g / gbw;
+    r->block_stream_bytes = fmin(block_w, block_g);
+    if (mode == ACT_OFFLOAD) {
         /* Each block's input leaves on the system's egress in the forward
-         * pass and comes back beside the block's weights in the backward. */
+         * pass and comes back beside the block's weights in the backward,
+         * both at the activation servers' rate (the port caps it). */
         double ckpt = seqs * tfm_act_bytes_per_seq_block(wl, 1);
         r->act_bytes = ckpt * wl->layers * r->micro_batches;
-        ly[1].act_out_s = ckpt / io;
+        ly[1].act_out_s = ckpt / r->act_bw;
         r->block_stream_bytes = fmin(r->block_stream_bytes, ckpt);
-        ly[1].bwd_in_s = fmax(ly[1].in_s, (block_w + ckpt) / io);
+        ly[1].bwd_in_s = fmax(ly[1].in_s, fmax(ckpt / r->act_bw, (block_w + ckpt) / io));
     }
     for (int p = 0; p < TFM_NPASSES; p++) {
         double f = tfm_block_flops(wl, (enum tfm_pass)p) - mm_flops + mm_flops * cf;
         ly[1].pass_s[p] = r->slowest * wse_compute_time(&hw->wse, f * t, t);
     }
-    ly[1].recompute_s = r->recompute ? ly[1].pass_s[TFM_FWD] : 0;
-    ly[1].update_s = mx_update_time(&hw->mx, wl, matrix * cf + other, r->flash_fraction);
+    if (mode == ACT_RECOMPUTE && k > 1)
+        ly[1].segment_s = ly[1].pass_s[TFM_FWD];
+    else if (r->recompute)
+        ly[1].recompute_s = ly[1].pass_s[TFM_FWD];
 
     ly[2].count = 1;
     ly[2].in_s = ly[2].bwd_in_s = head_stream * wl->weight_bytes / bw;
-    ly[2].out_s = head_stream * wl->grad_bytes / bw;
+    ly[2].out_s = head_stream * wl->grad_bytes / gbw;
     for (int p = 0; p < TFM_NPASSES; p++)
         ly[2].pass_s[p] =
             r->slowest * wse_compute_time(&hw->wse, tfm_logits_flops(wl, (enum tfm_pass)p) * t, t);
-    ly[2].update_s = mx_update_time(&hw->mx, wl, head_update, r->flash_fraction);
+
+    /* MemoryX sized for the run: also enough servers that each layer's
+     * share of the update fits in that layer's backward pass. */
+    r->mx_update = 1;
+    for (int i = 0; i < 3; i++) {
+        double one = mx_update_time(mx, wl, update_params[i], r->flash_fraction);
+        double room = bwd_busy(&ly[i]);
+        if (one > 0 && room > 0)
+            r->mx_update = fmax(r->mx_update, ceil(one / room));
+    }
+    if (c->mx_servers == 0)
+        S = fmin(fmax(S, r->mx_update), HW_MAX_SERVERS);
+    r->mx_servers = S;
+    for (int i = 0; i < 3; i++)
+        ly[i].update_s = mx_update_time(mx, wl, update_params[i] / S, r->flash_fraction);
 
     double m = r->micro_batches;
     double time = micro_batch(r, ly, 3, 0, m - 1) + micro_batch(r, ly, 3, 1, 1);
@@ -167,8 +222,9 @@ void step_eval(const struct cluster *c, struct step_result *r)
     for (int i = 0; i < 3; i++) {
         for (int p = 0; p < TFM_NPASSES; p++)
             r->pass_s[p] += m * ly[i].count * ly[i].pass_s[p];
-        r->recompute_s += m * ly[i].count * ly[i].recompute_s;
-        r->busy[STEP_STREAM_IN] += m * ly[i].count * (ly[i].in_s + ly[i].bwd_in_s);
+        r->recompute_s += m * ly[i].count * (ly[i].recompute_s + ly[i].segment_s);
+        double seg_in = ly[i].segment_s > 0 ? ly[i].in_s : 0;
+        r->busy[STEP_STREAM_IN] += m * ly[i].count * (ly[i].in_s + ly[i].bwd_in_s + seg_in);
         r->busy[STEP_STREAM_OUT] += m * ly[i].count * (ly[i].out_s + ly[i].act_out_s);
         r->busy[STEP_UPDATE] += ly[i].count * ly[i].update_s;
     }
@@ -177,19 +233,20 @@ void step_eval(const struct cluster *c, struct step_result *r)
 
     /* The iteration boundary: the next step's first layer waits for the
      * update of this step's last gradient chunk of it: the last chunk goes
-     * up the tree (drain), is applied, and the first chunk of the next step
-     * comes down (fill).  The overlap lets that layer's next forward start
-     * while that fraction of its backward is still running, hiding up to
-     * overlap x its backward time (first layer, last micro-batch). */
-    /* A node forwards whole chunks, and a chunk holds no more than the
-     * layer: the embedding's first weight chunk and last gradient chunk. */
+     * up the tree (drain), is applied by the server that holds it, and the
+     * first chunk of the next step comes down (fill).  The overlap lets
+     * that layer's next forward start while that fraction of its backward
+     * is still running, hiding up to overlap x its backward time (first
+     * layer, last micro-batch).  A node forwards whole chunks, and a chunk
+     * holds no more than the layer: the embedding's first weight chunk and
+     * last gradient chunk. */
     double depth = swx_depth(&hw->swx, c->systems);
     double cw = fmin(hw->swx.chunk_bytes, embed * wl->weight_bytes);
     double cg = fmin(hw->swx.chunk_bytes, embed * wl->grad_bytes);
     double chunk_params = cg / wl->grad_bytes;
     r->fill_s = depth * (hw->swx.hop_latency_s + cw / hw->swx.link_bw_Bps) + cw / bw;
     r->drain_s = depth * (hw->swx.hop_latency_s + cg / hw->swx.link_bw_Bps);
-    r->boundary_s = mx_update_time(&hw->mx, wl, chunk_params, r->flash_fraction);
+    r->boundary_s = mx_update_time(mx, wl, chunk_params, r->flash_fraction);
     r->first_bwd_s = fmax(ly[0].update_s, fmax(ly[0].in_s, ly[0].out_s));
     double boundary = r->fill_s + r->drain_s + r->boundary_s;
     r->hidden_s = fmin(boundary, c->overlap * r->first_bwd_s);
@@ -203,4 +260,67 @@ void step_eval(const struct cluster *c, struct step_result *r)
     for (int i = 1; i < STEP_NRES; i++)
         if (r->critical[i] > r->critical[r->bottleneck])
             r->bottleneck = (enum step_res)i;
+}
+
+/* The k that needs the least SRAM per sequence: ceil(l / k) block inputs
+ * plus k blocks' activations, about sqrt(l x input / full). */
+static double best_k(const struct wl_desc *wl)
+{
+    double input = tfm_act_bytes_per_seq_block(wl, 1), full = tfm_act_bytes_per_seq_block(wl, 0);
+    double best = 1, least = INFINITY;
+    double k0 = floor(sqrt(wl->layers * input / full));
+    for (double k = fmax(1, k0 - 1); k <= fmin(wl->layers, k0 + 2); k++) {
+        double need = ceil(wl->layers / k) * input + k * full;
+        if (need < least)
+            least = need, best = k;
+    }
+    return best;
+}
+
+/* Candidate b beats a: it fits where a does not, or both fit (or neither)
+ * and it is faster. */
+static int better(const struct step_result *b, const struct step_result *a)
+{
+    int fb = b->sram_fits && b->act_fits, fa = a->sram_fits && a->act_fits;
+    return fb != fa ? fb : b->step_s < a->step_s;
+}
+
+void step_eval(const struct cluster *c, struct step_result *r)
+{
+    if (c->act == ACT_WAFER || c->act == ACT_OFFLOAD) {
+        eval_placed(c, c->act, 1, r);
+        return;
+    }
+    if (c->act == ACT_RECOMPUTE && c->act_k > 0) {
+        eval_placed(c, ACT_RECOMPUTE, c->act_k, r);
+        return;
+    }
+    /* Shortcuts that are exact: with the local batch in one pass the
+     * wafer is fastest (no recompute, no extra traffic), and then
+     * recompute every block (no extra stream; offload adds traffic and
+     * k > 1 a third weight stream). */
+    struct step_result cand;
+    int first = 1;
+    if (c->act == ACT_AUTO && !c->wl->recompute) {
+        eval_placed(c, ACT_WAFER, 1, r);
+        if (r->micro_batches == 1 && r->sram_fits)
+            return;
+        first = 0;
+    }
+    eval_placed(c, ACT_RECOMPUTE, 1, first ? r : &cand);
+    if (!first && better(&cand, r))
+        *r = cand;
+    if (r->act == ACT_RECOMPUTE && r->micro_batches == 1 && r->sram_fits)
+        return;
+    double k = best_k(c->wl);
+    if (k > 1) {
+        eval_placed(c, ACT_RECOMPUTE, k, &cand);
+        if (better(&cand, r))
+            *r = cand;
+    }
+    if (c->act == ACT_AUTO) {
+        eval_placed(c, ACT_OFFLOAD, 1, &cand);
+        if (better(&cand, r))
+            *r = cand;
+    }
 }

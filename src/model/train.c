@@ -9,6 +9,9 @@
 #include "swx.h"
 #include "wse.h"
 
+const char *const train_power_name[TRAIN_NPOWER] = {"systems", "memoryx", "activation",
+                                                     "swarmx"};
+
 static const char *const warn_name[] = {
     "memoryx_full",         "sram_full",    "fewer_seqs_than_systems", "matmul_blocked",
     "above_critical_batch", "stream_bound", "state_on_flash",          "gradient_accumulation",
@@ -66,16 +69,23 @@ void train_eval(const struct cluster *c, struct train_result *r)
     r->time_s = r->steps * s->step_s;
     r->tokens_per_s = r->global_tokens / s->step_s;
 
-    r->power_W = c->systems * hw->wse.power_W + hw->mx.power_W +
-                 swx_nodes(&hw->swx, c->systems) * hw->swx.node_power_W;
+    r->swx_nodes = swx_nodes(&hw->swx, c->systems);
+    r->power_part[TRAIN_POWER_SYSTEMS] = c->systems * hw->wse.power_W;
+    r->power_part[TRAIN_POWER_MEMORYX] = s->mx_servers * hw->mx.server_power_W;
+    r->power_part[TRAIN_POWER_ACT] = c->systems * s->act_servers * hw->act.server_power_W;
+    r->power_part[TRAIN_POWER_SWARMX] = r->swx_nodes * hw->swx.node_power_W;
+    r->power_W = 0;
+    for (int i = 0; i < TRAIN_NPOWER; i++)
+        r->power_W += r->power_part[i];
     r->energy_J = r->power_W * r->time_s;
     r->cost = c->price >= 0 ? c->systems * r->time_s / 3600 * c->price : -1;
 
-    r->sram_per_seq = tfm_sram_per_seq(wl);
+    r->sram_per_seq = s->sram_per_seq;
     r->matmul_dim = wse_largest_matmul(wl);
     r->balance_tokens = balance_tokens(hw, wl, s->stream_bw);
 
-    r->memoryx_fits = r->state_bytes <= c->memoryx_bytes;
+    r->memoryx_bytes = mx_capacity(&hw->mx, s->mx_servers);
+    r->memoryx_fits = r->state_bytes <= r->memoryx_bytes;
     r->sram_fits = s->sram_fits;
     r->act_fits = s->act_fits;
     r->split_ok = c->global_seqs >= c->systems;

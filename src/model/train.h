@@ -8,7 +8,8 @@
  *    batch penalty on, the tokens needed at batch B are
  *    tokens x (1 + B / B_crit) / (1 + B_ref / B_crit), B_ref the batch the
  *    workload's token count is for (from E = E_min (1 + B / B_crit)).
- *  - Power = N x system power + MemoryX power + SwarmX nodes x node power;
+ *  - Power = N x system power + MemoryX servers x server power + N x
+ *    activation servers x their power + SwarmX nodes x node power;
  *    energy = power x time; cost = N x hours x price when a price is given.
  *  - Verdicts: MemoryX state fits the tier; SRAM holds what the activation
  *    placement needs (step.h); the activation store holds one sequence's
@@ -46,8 +47,17 @@ enum train_warn {
 #define TRAIN_CHUNK_SHARE 0.5
 #define TW_INFEASIBLE (TW_MEMORYX | TW_SRAM | TW_SPLIT | TW_ACT_STORE)
 
+/* Where the power goes: the systems, MemoryX servers, activation servers
+ * (of every system) and SwarmX nodes. */
+enum train_power { TRAIN_POWER_SYSTEMS, TRAIN_POWER_MEMORYX, TRAIN_POWER_ACT, TRAIN_POWER_SWARMX,
+                   TRAIN_NPOWER };
+extern const char *const train_power_name[TRAIN_NPOWER];
+
 struct train_result {
     struct step_result step;
+    double memoryx_bytes;             /* capacity of the MemoryX servers       */
+    double swx_nodes;                 /* SwarmX broadcast/reduce nodes         */
+    double power_part[TRAIN_NPOWER]; /* watts                                 */
     double params, bytes_per_param, state_bytes;
     double global_tokens; /* per step                                      */
     double loss, critical_tokens, token_factor;

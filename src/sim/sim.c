@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +18,7 @@ const char *const sim_comp_name[SIM_NCOMP] = {"memoryx_egress",  "swarmx_down", 
                                               "compute",         "system_egress", "swarmx_up",
                                               "memoryx_ingress", "update"};
 
-const char *const sim_act_name[SIM_NACT] = {"wafer", "offload", "micro-batches"};
+const char *const sim_act_name[SIM_NACT] = {"wafer", "recompute", "offload"};
 
 /* ---- packets ----------------------------------------------------------- */
 
@@ -33,24 +34,46 @@ static double state_per_param(const struct wl_desc *wl)
     return wl->weight_bytes + wl->master_bytes + wl->optimizer_bytes + wl->master_bytes;
 }
 
-static double update_time(const struct sim *s, double params, double flash)
+/* Share of the state on flash: S servers fill their DRAM first, the rest
+ * goes to their flash as far as it holds it. */
+static double flash_share(const struct mx_spec *mx, double servers, double state)
+{
+    double dram = servers * mx->server_dram_bytes;
+    if (!(state > dram) || !(mx->server_flash_bytes > 0))
+        return 0;
+    return fmin(state - dram, servers * mx->server_flash_bytes) / state;
+}
+
+/* One server's time to update params parameters of its shard: it reads and
+ * writes every state byte (the DRAM share, then the flash share), or its
+ * FLOPs take longer. */
+static double server_update_time(const struct sim *s, double params)
 {
     const struct mx_spec *mx = &s->hw->mx;
-    double flop_s = params * mx->update_flop_per_param / mx->update_flops;
+    double flash = s->r->flash_fraction;
+    double flop_s = params * mx->update_flop_per_param / mx->server_update_flops;
     double bytes = 2 * params * state_per_param(s->wl);
-    double dram_s = bytes * (1 - flash) / mx->dram_bw_Bps;
-    double flash_s = bytes * flash / mx->flash_bw_Bps;
-    return fmax(flop_s, dram_s + flash_s);
+    double mem_s = bytes * (1 - flash) / mx->server_mem_bw_Bps;
+    if (flash > 0)
+        mem_s += bytes * flash / mx->server_flash_bw_Bps;
+    return fmax(flop_s, mem_s);
+}
+
+/* A layer's update: every server updates its 1/S of it at once, so every
+ * unit (S / U servers on 1/U of it) takes one server's time for 1/S. */
+static double layer_update_time(const struct sim *s, double params)
+{
+    return server_update_time(s, params / s->cfg->mx_servers);
 }
 
 static void layer_costs(struct sim *s, struct layer_cost ly[3])
 {
     const struct wl_desc *wl = s->wl;
     const struct hw_desc *hw = s->hw;
+    double S = s->cfg->mx_servers;
     double state = tfm_params(wl) * state_per_param(wl);
-    double dram = fmin(s->cfg->memoryx_bytes, hw->mx.dram_bytes);
-    double flash = state > dram ? (state - dram) / state : 0;
-    s->r->flash_fraction = flash;
+    s->r->flash_fraction = flash_share(&hw->mx, S, state);
+    s->r->mx_bytes = S * (hw->mx.server_dram_bytes + hw->mx.server_flash_bytes);
     double sp = s->cfg->sparsity;
     double cf = hw_sparse_compute(&hw->sp, sp);
     double wf = hw_sparse_stream(&hw->sp, sp, wl->weight_bytes);
@@ -58,7 +81,7 @@ static void layer_costs(struct sim *s, struct layer_cost ly[3])
 
     double embed = tfm_embed_params(wl);
     ly[LY_EMBED] = (struct layer_cost){
-        embed * wl->weight_bytes, embed * wl->grad_bytes, update_time(s, embed, flash), {0, 0}};
+        embed * wl->weight_bytes, embed * wl->grad_bytes, layer_update_time(s, embed), {0, 0}};
     double mat = tfm_block_matrix_params(wl), other = tfm_block_params(wl) - mat;
     double f[TFM_NPASSES];
     for (int p = 0; p < TFM_NPASSES; p++)
@@ -66,13 +89,13 @@ static void layer_costs(struct sim *s, struct layer_cost ly[3])
     ly[LY_BLOCK] = (struct layer_cost){
         (mat * wf + other) * wl->weight_bytes,
         (mat * gf + other) * wl->grad_bytes,
-        update_time(s, mat * cf + other, flash),
+        layer_update_time(s, mat * cf + other),
         {f[TFM_FWD], f[TFM_DELTA] + f[TFM_WGRAD] + (s->recompute ? f[TFM_FWD] : 0)}};
     double head = wl->tied_embeddings ? wl->vocab * wl->hidden : tfm_head_params(wl);
     ly[LY_LOGITS] =
         (struct layer_cost){head * wl->weight_bytes,
                             head * wl->grad_bytes,
-                            update_time(s, tfm_head_params(wl), flash),
+                            layer_update_time(s, tfm_head_params(wl)),
                             {tfm_logits_flops(wl, TFM_FWD),
                              tfm_logits_flops(wl, TFM_DELTA) + tfm_logits_flops(wl, TFM_WGRAD)}};
 }
@@ -104,10 +127,18 @@ static int gate_packet(const struct sim *s, int j, int np)
     return g > np - 1 ? np - 1 : g;
 }
 
+/* Which pass a packet belongs to. */
+enum pass {
+    PASS_FWD,       /* the forward pass                                  */
+    PASS_RECOMPUTE, /* a block's forward again, before its segment's backward */
+    PASS_BWD        /* the backward pass                                 */
+};
+
 static void add_packet(struct sim *s, const struct layer_cost *ly, int layer, int mb, int p, int np,
-                       int bwd)
+                       enum pass pass)
 {
     const struct layer_cost *L = &ly[layer_kind(s, layer)];
+    int bwd = pass == PASS_BWD;
     int upd = bwd && mb == s->r->micro_batches - 1;
     struct packet *x = &s->pk[s->npk++];
     *x = (struct packet){.layer = layer,
@@ -116,14 +147,45 @@ static void add_packet(struct sim *s, const struct layer_cost *ly, int layer, in
                          .npkt = np,
                          .bwd = (uint8_t)bwd,
                          .upd = (uint8_t)upd,
+                         .rc = (uint8_t)(pass == PASS_RECOMPUTE),
                          .gate = -1,
                          .w_bytes = L->w_bytes / np,
                          .g_bytes = bwd ? L->g_bytes / np : 0,
                          .flops_tok = L->flops_tok[bwd] / np,
                          .update_s = upd ? L->update_s / np : 0};
-    if (!bwd)
+    if (pass == PASS_FWD)
         x->gate = update_index(s, layer, gate_packet(s, p, np));
-    x->act = !bwd && s->offload && layer_kind(s, layer) == LY_BLOCK;
+    x->act = pass == PASS_FWD && s->offload && layer_kind(s, layer) == LY_BLOCK;
+}
+
+/* The backward pass of the blocks, from the last: block by block, or with
+ * segments of k blocks (the first segment holds blocks 1..k), each
+ * segment's forwards in order and then its backwards in reverse. */
+static void add_block_backward(struct sim *s, const struct layer_cost *ly, int mb)
+{
+    int l = (int)s->wl->layers, k = s->segment;
+    if (k == 0) {
+        for (int layer = l; layer >= 1; layer--)
+            add_packet(s, ly, layer, mb, 0, 1, PASS_BWD);
+        return;
+    }
+    for (int hi = l; hi >= 1;) {
+        int lo = (hi - 1) / k * k + 1;
+        for (int layer = lo; layer <= hi; layer++)
+            add_packet(s, ly, layer, mb, 0, 1, PASS_RECOMPUTE);
+        for (int layer = hi; layer >= lo; layer--)
+            add_packet(s, ly, layer, mb, 0, 1, PASS_BWD);
+        hi = lo - 1;
+    }
+}
+
+/* Packets of one step: m x (forward and backward of every layer, the
+ * embedding split in p0), and l recomputed forwards per micro-batch with
+ * segments. */
+static double step_packets(const struct sim *s, double m, double p0)
+{
+    double l = s->wl->layers;
+    return m * (2 * (p0 + l + 1) + (s->segment > 0 ? l : 0));
 }
 
 static void build_packets(struct sim *s)
@@ -132,20 +194,18 @@ static void build_packets(struct sim *s)
     layer_costs(s, ly);
     int l = (int)s->wl->layers, p0 = first_packets(s, &ly[LY_EMBED]);
     int m = (int)s->r->micro_batches;
-    int per_pass = p0 + l + 1;
     s->npk = 0;
-    s->pk = xmalloc((size_t)(2 * m * per_pass) * sizeof *s->pk);
+    s->pk = xmalloc((size_t)step_packets(s, m, p0) * sizeof *s->pk);
     for (int mb = 0; mb < m; mb++) {
         for (int layer = 0; layer <= l + 1; layer++) {
             int np = layer == 0 ? p0 : 1;
             for (int p = 0; p < np; p++)
-                add_packet(s, ly, layer, mb, p, np, 0);
+                add_packet(s, ly, layer, mb, p, np, PASS_FWD);
         }
-        for (int layer = l + 1; layer >= 0; layer--) {
-            int np = layer == 0 ? p0 : 1;
-            for (int p = 0; p < np; p++)
-                add_packet(s, ly, layer, mb, p, np, 1);
-        }
+        add_packet(s, ly, l + 1, mb, 0, 1, PASS_BWD);
+        add_block_backward(s, ly, mb);
+        for (int p = 0; p < p0; p++)
+            add_packet(s, ly, 0, mb, p, p0, PASS_BWD);
     }
     s->r->packets = s->npk;
     for (int k = 0; k < SERVE_N; k++) {
@@ -163,43 +223,61 @@ static void build_packets(struct sim *s)
     }
 }
 
-/* Where the activations the backward pass needs are kept, and in how many
- * micro-batches the most loaded system's share runs (sim.h):
- *  - wafer: the share's activations fit in SRAM beside the stream buffers
- *    (both directions): one pass;
- *  - offload (an activation store): every block input leaves and comes back
- *    over the system's ports and the block is recomputed; as many
- *    micro-batches as the store needs (one sequence at a time if it holds
- *    none);
- *  - micro-batches: as many as SRAM needs, one sequence at a time if none
- *    fits. */
+/* SRAM one sequence needs beside the stream buffers where the caller keeps
+ * its activations (sim.h), with in a block's input and full a block's
+ * activations for one sequence, and the logits of its predicted positions:
+ * wafer l x full; recompute every k blocks ceil(l / k) x in + k x full;
+ * offload one block's full (the working set). */
+static double sram_per_seq(const struct sim *s)
+{
+    const struct wl_desc *wl = s->wl;
+    double l = wl->layers;
+    double in = tfm_act_bytes_per_seq_block(wl, 1), full = tfm_act_bytes_per_seq_block(wl, 0);
+    double logits = wl->predictions * wl->vocab * wl->act_bytes;
+    switch (s->cfg->act) {
+    case SIM_ACT_WAFER:
+        return l * full + logits;
+    case SIM_ACT_RECOMPUTE:
+        return ceil(l / s->cfg->act_k) * in + s->cfg->act_k * full + logits;
+    default:
+        return full + logits;
+    }
+}
+
+/* How many micro-batches the most loaded system's share runs in (sim.h):
+ * as many as SRAM needs beside the stream buffers (both directions), one
+ * sequence at a time if not one fits; with offload, as many as the
+ * activation servers need for the block inputs (one sequence at a time if
+ * they hold none), the blocks rebuilt in the backward pass. */
 static void plan_batch(struct sim *s)
 {
     const struct hw_desc *hw = s->hw;
     const struct wl_desc *wl = s->wl;
-    double most = ceil(s->cfg->global_seqs / s->n);
+    const struct sim_config *c = s->cfg;
+    struct sim_result *r = s->r;
+    double most = ceil(c->global_seqs / s->n);
     double room = hw->wse.sram_bytes - 2 * SIM_BUFFER_CHUNKS * hw->swx.chunk_bytes;
-    double fit = room > 0 ? floor(room / tfm_sram_per_seq(wl)) : 0;
-    double store = hw->wse.act_store_bytes;
-    s->r->max_seqs = fit;
-    s->r->seqs_per_system = most;
+    r->act = c->act;
+    r->act_k = c->act == SIM_ACT_RECOMPUTE ? c->act_k : 0;
+    r->sram_per_seq = sram_per_seq(s);
+    r->max_seqs = room > 0 ? floor(room / r->sram_per_seq) : 0;
+    r->seqs_per_system = most;
     s->ckpt_seq_bytes = tfm_act_bytes_per_seq_block(wl, 1);
-    if (most <= fit) {
-        s->r->act = SIM_ACT_WAFER;
-        s->r->micro_batches = 1;
-    } else if (store > 0) {
-        s->r->act = SIM_ACT_OFFLOAD;
-        double held = floor(store / tfm_ckpt_bytes_per_seq(wl));
-        s->offload = 1;
-        s->r->store_seqs = held;
-        s->r->micro_batches = held >= 1 ? ceil(most / held) : most;
+    s->offload = c->act == SIM_ACT_OFFLOAD;
+    s->segment = c->act == SIM_ACT_RECOMPUTE && c->act_k > 1 ? (int)c->act_k : 0;
+    s->recompute = s->offload || (c->act == SIM_ACT_RECOMPUTE && !s->segment);
+    if (s->offload) {
+        double held =
+            floor(c->act_servers * hw->act.server_bytes / (wl->layers * s->ckpt_seq_bytes));
+        r->store_seqs = held;
+        r->micro_batches = held >= 1 ? ceil(most / held) : most;
+        s->act_Bps = fmin(hw->wse.io_bw_Bps, c->act_servers * hw->act.server_net_Bps);
+        r->act_Bps = s->act_Bps;
+        r->act_bytes = most * wl->layers * s->ckpt_seq_bytes;
     } else {
-        s->r->act = SIM_ACT_MICRO;
-        s->r->micro_batches = (fit < 1 || most <= 1) ? most : ceil(most / fit);
+        r->micro_batches = (r->max_seqs < 1 || most <= 1) ? most : ceil(most / r->max_seqs);
     }
-    s->recompute = wl->recompute || s->offload;
-    s->r->act_bytes = s->offload ? most * wl->layers * s->ckpt_seq_bytes : 0;
-    s->g_seqs = (long long)s->cfg->global_seqs;
+    s->g_seqs = (long long)c->global_seqs;
     s->tokens_seq = wl->seq_len;
 }
 
@@ -245,10 +323,25 @@ static void plan_ring(struct sim *s)
 void sim_config_init(struct sim_config *c, const struct hw_desc *hw, const struct wl_desc *wl)
 {
     *c = (struct sim_config){.hw = hw, .wl = wl, .systems = 1, .units = 1};
-    c->memoryx_bytes = hw->mx.capacity_bytes;
+    double state = tfm_params(wl) * state_per_param(wl);
+    double port = fmin(hw->wse.io_bw_Bps, hw->swx.link_bw_Bps);
+    double hold = ceil(state / hw->mx.server_dram_bytes);
+    double feed = ceil(port / hw->mx.server_net_Bps);
+    c->mx_servers = fmin(fmax(1, fmax(hold, feed)), HW_MAX_SERVERS);
+    c->act = wl->recompute ? SIM_ACT_RECOMPUTE : SIM_ACT_WAFER;
+    c->act_k = wl->recompute ? 1 : 0;
     c->overlap = hw->mx.boundary_overlap;
     c->global_seqs = wl->batch;
     c->steps = SIM_DEFAULT_STEPS;
+}
+
+const char *sim_act_label(enum sim_act act, double k, char *buf, size_t n)
+{
+    if (act == SIM_ACT_RECOMPUTE)
+        snprintf(buf, n, "recompute:%.0f", k);
+    else
+        snprintf(buf, n, "%s", (int)act >= 0 && (int)act < SIM_NACT ? sim_act_name[act] : "?");
+    return buf;
 }
 
 static int whole_in(double v, double lo, double hi)
@@ -264,26 +357,42 @@ static cp_status check(const struct sim_config *c, struct cp_error *err)
     if (!whole_in(c->units, 1, SIM_MAX_UNITS))
         return cp_fail(err, CP_EINPUT, "--memoryx-units: %g is not a whole number in 1..%d",
                        c->units, SIM_MAX_UNITS);
+    if (!whole_in(c->mx_servers, 1, HW_MAX_SERVERS))
+        return cp_fail(err, CP_EINPUT, "--memoryx-servers: %g is not a whole number in 1..%g",
+                       c->mx_servers, HW_MAX_SERVERS);
+    if (c->units > c->mx_servers)
+        return cp_fail(err, CP_EINPUT,
+                       "--memoryx-units: %g units are more than the %g MemoryX servers", c->units,
+                       c->mx_servers);
+    if (!((int)c->act >= 0 && (int)c->act < SIM_NACT))
+        return cp_fail(err, CP_EINPUT, "--activations: %d is not a placement", (int)c->act);
+    if (c->act == SIM_ACT_RECOMPUTE && !whole_in(c->act_k, 1, c->wl->layers))
+        return cp_fail(err, CP_EINPUT,
+                       "--activations: recompute every %g blocks: k is not a whole number in "
+                       "1..%g",
+                       c->act_k, c->wl->layers);
+    if (c->act == SIM_ACT_OFFLOAD && !whole_in(c->act_servers, 1, HW_MAX_SERVERS))
+        return cp_fail(err, CP_EINPUT,
+                       "--act-servers: %g is not a whole number in 1..%g (offload needs them)",
+                       c->act_servers, HW_MAX_SERVERS);
     if (!whole_in(c->steps, 1, SIM_MAX_STEPS))
         return cp_fail(err, CP_EINPUT, "--steps: %g is not a whole number in 1..%d", c->steps,
                        SIM_MAX_STEPS);
     if (!whole_in(c->global_seqs, 1, 1e12))
         return cp_fail(err, CP_EINPUT, "--batch: %g is not a whole number of sequences",
                        c->global_seqs);
-    if (!(c->sparsity >= 0 && c->sparsity <= 0.99))
-        return cp_fail(err, CP_EINPUT, "--sparsity: %g is outside 0..0.99", c->sparsity);
+    if (!(c->sparsity >= 0 && c->sparsity <= HW_MAX_SPARSITY))
+        return cp_fail(err, CP_EINPUT, "--sparsity: %g is outside 0..%g", c->sparsity,
+                       HW_MAX_SPARSITY);
     if (!(c->overlap >= 0 && c->overlap <= 1))
         return cp_fail(err, CP_EINPUT, "--overlap: %g is outside 0..1", c->overlap);
-    if (!(c->memoryx_bytes > 0))
-        return cp_fail(err, CP_EINPUT, "--memoryx: capacity must be positive");
     return CP_OK;
 }
 
 /* The packets of a step must fit in memory (and in an int). */
 static cp_status check_size(const struct sim *s, struct cp_error *err)
 {
-    double per_pass = SIM_FIRST_PACKETS + s->wl->layers + 1;
-    double packets = 2 * s->r->micro_batches * per_pass;
+    double packets = step_packets(s, s->r->micro_batches, SIM_FIRST_PACKETS);
     if (!(packets <= SIM_MAX_PACKETS))
         return cp_fail(err, CP_EINPUT,
                        "--batch: %g sequences per system in %g micro-batches make up to %g "

@@ -9,22 +9,32 @@
  * packets, results), simtopo.c (components), simflow.c (events), simint.h.
  *
  * What is simulated (cerebras-plan(1), SIMULATOR, says it in words):
- *  - Components: U MemoryX units, each with an egress link, an ingress link
- *    and an update engine, holding 1/U of every layer's parameters; a tree
+ *  - Components: MemoryX is S servers (the caller sizes them) over which
+ *    every layer's state is sharded evenly, simulated as U units (U <= S,
+ *    the simulation's grain: a unit stands for S / U servers' network and
+ *    update rates, which need not be whole), each with an egress link, an
+ *    ingress link and an update engine, holding 1/U of every layer; a tree
  *    of SwarmX nodes of the configured fan-out over the N systems (the
  *    systems are the leaves; every level groups up to fanout items, so every
  *    system sits at depth ceil(log_fanout N)); each system with an ingress
  *    link, a compute engine and an egress link (its I/O port, one link each
- *    way).  Every link has a bandwidth (the SwarmX link, capped by the
- *    MemoryX share or the system I/O at its ends) and a link leaving a
- *    SwarmX node adds the hop latency.
+ *    way).  Every link has a bandwidth: the SwarmX link, capped by the
+ *    system I/O at a system and by the unit's S / U x server_network at
+ *    MemoryX; a link leaving a SwarmX node adds the hop latency.  A node
+ *    that sums c >= 2 children's gradients does so at reduce_bandwidth in
+ *    all, so its sum leaves (up a link, or into the MemoryX units) at most
+ *    reduce_bandwidth / c; a node with one child only forwards.
  *  - Work moves as packets: one per block layer and pass, the first layer
  *    (the embedding) split into up to SIM_FIRST_PACKETS packets of at least
  *    one chunk so that the iteration boundary is resolved.  A packet is a
  *    train of SwarmX chunks (one piece if it is smaller than a chunk): a
  *    component may start on it once its first chunk has reached it (store
  *    and forward per chunk), and cannot finish before its last chunk has
- *    arrived plus one chunk of its own work.
+ *    arrived plus one chunk of its own work.  The MemoryX servers hold the
+ *    state striped chunk by chunk, so all of them update a layer at once,
+ *    but a packet's last chunk (or the whole of a unit's share, if
+ *    smaller) is applied by one server alone: what waits for the update
+ *    (the next step's forward, the step's end) waits for that.
  *  - Flow control by bytes: every component has a buffer of
  *    SIM_BUFFER_CHUNKS chunks in front of it (the wafer's stream buffers,
  *    a SwarmX node's store-and-forward buffers); a supplier may start a
@@ -50,27 +60,45 @@
  *    statistics of N normal draws); the tree's broadcast and reduce hold the
  *    others to the slowest, which is system N - 1.
  *  - The global batch is sharded in whole sequences: systems get G/N
- *    rounded down or up, the extra sequences going to the slowest systems;
- *    each share runs as m micro-batches, the same m on every system, set by
- *    the most loaded one's ceil(G/N) sequences, where its activations go:
- *     - wafer: they fit in SRAM beside the stream buffers (both
- *       directions): m = 1;
- *     - offload (an activation store, act_store > 0): each block's input
- *       (tfm_act_bytes_per_seq_block(wl, 1) per sequence) leaves on the
- *       system's egress in the block's forward pass and comes back on its
- *       ingress beside the block's weights in the backward pass, sharing
- *       the port at the system I/O bandwidth (the weights keep their link's
- *       cap); each block is recomputed; m = ceil(share / sequences the store
- *       holds), or the share one sequence at a time if it holds none;
- *     - micro-batches (no store): m = ceil(share / sequences SRAM holds),
- *       one sequence at a time if none fits.
- *  - MemoryX stripes every parameter's state over DRAM and flash in the
- *    proportion the tier's DRAM share gives; an update reads and writes the
- *    state (DRAM part, then flash part) or is bound by its FLOPs.
+ *    rounded down or up, the extra sequences going to the slowest systems.
+ *    The caller says where the activations the backward pass needs are
+ *    kept; the SRAM one sequence then needs beside the stream buffers (both
+ *    directions), of l blocks with a block input `in` and a block's full
+ *    activations `full` per sequence, and the logits:
+ *     - wafer: every block's activations stay in SRAM: l x full + logits;
+ *     - recompute every k blocks: every k-th block input stays in SRAM and
+ *       the backward pass rebuilds each segment of k blocks from it:
+ *       ceil(l / k) x in + k x full + logits.  With k = 1 a block's forward
+ *       is recomputed inside its backward, from the weights that pass
+ *       streams in anyway; with k > 1, before each segment's backward its
+ *       blocks' forwards run again in order, each streaming the block's
+ *       weights in a third time (a "recompute" packet);
+ *     - offload: each block's input leaves on the system's egress in the
+ *       block's forward pass to the system's activation servers and comes
+ *       back on its ingress beside the block's weights in the backward
+ *       pass, where the block is recomputed; SRAM holds one sequence's
+ *       working set, full + logits.  The activations move at the servers'
+ *       rate, min(system I/O, A x server_network), and share the port's
+ *       I/O bandwidth with the weights or gradients, which keep their own
+ *       link's cap.
+ *    Every system runs its share as m micro-batches, the same m on every
+ *    system, set by the most loaded one's ceil(G/N) sequences: as many as
+ *    SRAM needs (one sequence at a time if not one fits), or with offload
+ *    as many as the A x server_memory of activation servers need for the
+ *    block inputs (one sequence at a time if they hold none).
+ *  - MemoryX state fills the servers' DRAM first and the rest goes to
+ *    their flash (none unless server_flash > 0), the same share of every
+ *    parameter; an update reads and writes the state (the DRAM part at
+ *    server_memory_bandwidth, then the flash part at server_flash_bandwidth)
+ *    or is bound by its FLOPs at server_update_flops, each server on its
+ *    1/S of the layer.  State beyond what DRAM and flash hold (a run the
+ *    caller should refuse) is timed as if it were in DRAM.
  * The step time reported is the time between the ends of the last two
  * steps' updates (steady state once steps >= 2). */
 #ifndef CP_SIM_H
 #define CP_SIM_H
+
+#include <stddef.h>
 
 #include "../base/status.h"
 #include "../spec/hw.h"
@@ -86,8 +114,9 @@
 #define SIM_MAX_UNITS 64
 #define SIM_MAX_STEPS 1000
 #define SIM_DEFAULT_STEPS 3
-/* Packets per step (both passes, every micro-batch, counting the first
- * layer as SIM_FIRST_PACKETS): bounds the memory of one run. */
+/* Packets per step (both passes and the recomputed forwards, every
+ * micro-batch, counting the first layer as SIM_FIRST_PACKETS): bounds the
+ * memory of one run. */
 #define SIM_MAX_PACKETS 2000000
 /* Packets a component may have sent ahead of its consumer (its buffer
  * holds SIM_BUFFER_CHUNKS chunks, of small packets up to this many), and
@@ -109,11 +138,11 @@ enum sim_comp {
 };
 extern const char *const sim_comp_name[SIM_NCOMP];
 
-/* Where the activations the backward pass needs are kept. */
+/* Where the activations the backward pass needs are kept (sim.h's model). */
 enum sim_act {
-    SIM_ACT_WAFER,   /* in SRAM, the whole share in one pass             */
-    SIM_ACT_OFFLOAD, /* block inputs in the activation store, recomputed */
-    SIM_ACT_MICRO,   /* in SRAM, in micro-batches (no store)             */
+    SIM_ACT_WAFER,     /* every block's activations in SRAM               */
+    SIM_ACT_RECOMPUTE, /* every k-th block input in SRAM, segments rebuilt */
+    SIM_ACT_OFFLOAD,   /* block inputs on the activation servers, rebuilt */
     SIM_NACT
 };
 extern const char *const sim_act_name[SIM_NACT];
@@ -123,7 +152,7 @@ struct sim_interval {
     double start_s, end_s;
     enum sim_comp comp;
     int index;            /* which component of its class             */
-    const char *activity; /* "forward", "backward", "update"          */
+    const char *activity; /* "forward", "recompute", "backward", "update" */
     int step, micro_batch, layer, packet;
     double bytes; /* moved (links) or of weights consumed (compute, update) */
 };
@@ -131,13 +160,16 @@ struct sim_interval {
 struct sim_config {
     const struct hw_desc *hw;
     const struct wl_desc *wl;
-    double systems;       /* N, whole, 1..SIM_MAX_SYSTEMS                 */
-    double units;         /* MemoryX units, whole, 1..SIM_MAX_UNITS       */
-    double memoryx_bytes; /* tier capacity (sets the DRAM/flash split)    */
-    double sparsity;      /* 0..0.99                                      */
-    double overlap;       /* 0..1                                         */
-    double global_seqs;   /* whole number of sequences per step, >= 1     */
-    double steps;         /* whole, 1..SIM_MAX_STEPS                      */
+    double systems;     /* N, whole, 1..SIM_MAX_SYSTEMS                     */
+    double units;       /* MemoryX units, whole, 1..SIM_MAX_UNITS, <= mx_servers */
+    double mx_servers;  /* MemoryX servers S, whole, 1..HW_MAX_SERVERS      */
+    enum sim_act act;   /* where the activations are kept                   */
+    double act_k;       /* recompute: every k blocks, whole, 1..layers      */
+    double act_servers; /* offload: activation servers per system, whole, >= 1 */
+    double sparsity;    /* 0..0.99                                          */
+    double overlap;     /* 0..1                                             */
+    double global_seqs; /* whole number of sequences per step, >= 1         */
+    double steps;       /* whole, 1..SIM_MAX_STEPS                          */
     /* Called once per busy interval when non-NULL; nonzero stops the run
      * (sim_run then returns CP_EIO with the callback's reason). */
     int (*trace)(void *ctx, const struct sim_interval *iv);
@@ -148,12 +180,17 @@ struct sim_result {
     double step_s;       /* steady-state step time (the last step)        */
     double first_step_s; /* the first step, from an empty pipeline        */
     double micro_batches;
+    double sram_per_seq;    /* SRAM one sequence needs in this placement       */
     double max_seqs;        /* sequences that fit in SRAM per system (0: none) */
     double seqs_per_system; /* the most loaded system's share              */
-    enum sim_act act;       /* where the activations are kept                  */
-    double store_seqs;      /* sequences whose block inputs the store holds    */
+    enum sim_act act;       /* where the activations are kept (as configured)  */
+    double act_k;           /* recompute: every k blocks; else 0               */
+    double store_seqs;      /* offload: sequences whose block inputs the
+                               activation servers hold                         */
+    double act_Bps;         /* offload: bytes/s to and from them               */
     double act_bytes;       /* offloaded per step by the most loaded system, each way */
     double slowest;         /* compute-time factor of the slowest system       */
+    double mx_bytes;        /* MemoryX capacity: S x (DRAM + flash) of a server */
     double flash_fraction;  /* of MemoryX state on flash                       */
     int depth;              /* SwarmX levels                                 */
     int nodes;              /* SwarmX nodes                                  */
@@ -171,15 +208,22 @@ struct sim_result {
     long long reductions, mx_received;
 };
 
-/* Defaults: one system, one unit, no sparsity, the hardware's overlap and
- * default tier, the workload's batch, SIM_DEFAULT_STEPS steps, no trace. */
+/* Defaults: one system, one unit, MemoryX servers enough to hold the state
+ * in their DRAM and to carry a system's port (system I/O, SwarmX link), the activations
+ * on the wafer (recompute every block if the workload says recompute), no
+ * activation servers, no sparsity, the hardware's overlap, the workload's
+ * batch, SIM_DEFAULT_STEPS steps, no trace. */
 void sim_config_init(struct sim_config *c, const struct hw_desc *hw, const struct wl_desc *wl);
 
+/* "wafer", "recompute:4", "offload": the placement of act with k. */
+const char *sim_act_label(enum sim_act act, double k, char *buf, size_t n);
+
 /* Run the simulation.  CP_EINPUT with a message naming the option
- * (--systems, --memoryx-units, --steps, --batch, --sparsity, --overlap)
- * when a field is out of range, or (--batch) when the micro-batches would
- * make more than SIM_MAX_PACKETS packets a step; CP_EIO when the trace
- * callback stopped it.  r is filled on CP_OK. */
+ * (--systems, --memoryx-units, --memoryx-servers, --activations,
+ * --act-servers, --steps, --batch, --sparsity, --overlap) when a field is
+ * out of range, or (--batch) when the micro-batches would make more than
+ * SIM_MAX_PACKETS packets a step; CP_EIO when the trace callback stopped
+ * it.  r is filled on CP_OK. */
 cp_status sim_run(const struct sim_config *c, struct sim_result *r, struct cp_error *err);
 
 #endif

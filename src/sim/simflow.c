@@ -61,10 +61,11 @@ static int is_up(int kind)
  * links (with one system and one MemoryX unit, MemoryX's links). */
 static double act_bytes(const struct sim *s, const struct comp *x, const struct packet *p)
 {
-    if (!s->offload || layer_kind(s, p->layer) != LY_BLOCK ||
-        !(x->kind == SIM_SYS_INGRESS ? p->bwd : x->kind == SIM_SYS_EGRESS && !p->bwd))
-        return 0;
-    return (double)seqs_of(s, x->index, p->mb) * s->ckpt_seq_bytes;
+    int moves = x->kind == SIM_SYS_EGRESS ? p->act
+                : x->kind == SIM_SYS_INGRESS
+                    ? s->offload && p->bwd && layer_kind(s, p->layer) == LY_BLOCK
+                    : 0;
+    return moves ? (double)seqs_of(s, x->index, p->mb) * s->ckpt_seq_bytes : 0;
 }
 
 /* Bytes packet p moves on x (links), or consumes (compute: weights; update:
@@ -95,8 +96,9 @@ static double chunks_in(const struct sim *s, const struct comp *x, double bytes,
 }
 
 /* Work of packet p on x: seconds, and *bytes and *act (bytes_of).  The
- * activations share the system's port at its I/O bandwidth with the weights
- * or gradients, which keep their own link's cap. */
+ * activations move at the activation servers' rate and share the system's
+ * port at its I/O bandwidth with the weights or gradients, which keep their
+ * own link's cap. */
 static double work_of(const struct sim *s, const struct comp *x, const struct packet *p,
                       double *bytes, double *act)
 {
@@ -112,7 +114,9 @@ static double work_of(const struct sim *s, const struct comp *x, const struct pa
         return p->update_s;
     default: {
         double b = *bytes - *act;
-        return *act > 0 ? fmax(b / x->bw_Bps, *bytes / s->hw->wse.io_bw_Bps) : b / x->bw_Bps;
+        if (!(*act > 0))
+            return b / x->bw_Bps;
+        return fmax(fmax(b / x->bw_Bps, *act / s->act_Bps), *bytes / s->hw->wse.io_bw_Bps);
     }
     }
 }
@@ -127,7 +131,9 @@ static struct slot *slot_of(const struct sim *s, const struct comp *x, int64_t p
 /* When a supplier may start sending c the packet at c's position kc, with
  * c's buffer of SIM_BUFFER_CHUNKS chunks (a packet smaller than a chunk
  * takes its share of one) holding what c has not yet consumed of the
- * packets before kc, and the hop latency ahead of it.  0 while that is not
+ * packets before kc, and the hop latency ahead of it; a packet of an
+ * earlier step holds it step_overhead longer (what holds a step's packets
+ * to the step before counts the overhead, sim.h).  0 while that is not
  * known (c has yet to start the packet it hangs on, or its ring is full);
  * else 1 with *t. */
 static int credit(const struct sim *s, const struct comp *c, int64_t kc, double *t)
@@ -150,7 +156,9 @@ static int credit(const struct sim *s, const struct comp *c, int64_t kc, double 
         }
         if (j >= c->pos)
             return 0;
-        *t = q->end_s - room * q->tau_s - c->lat_s;
+        int64_t len = s->seqlen[c->serves];
+        double before = j / len < kc / len ? s->overhead_s : 0;
+        *t = q->end_s - room * q->tau_s - c->lat_s + before;
         return 1;
     }
     return 1;
@@ -193,8 +201,9 @@ static void try_queue(struct sim *s, struct comp *x)
     evq_push(&s->q, t, (int32_t)(x - s->c));
 }
 
+/* x worked on packet p from now to end; done: an update is applied then. */
 static void record(struct sim *s, struct comp *x, const struct packet *p, int64_t pos, int step,
-                   double now, double end, double w, double bytes)
+                   double now, double end, double done, double w, double bytes)
 {
     int last = step == (int)s->cfg->steps - 1;
     if (last) {
@@ -208,10 +217,10 @@ static void record(struct sim *s, struct comp *x, const struct packet *p, int64_
     if (x->kind == SIM_UPDATE) {
         int k = (int)(pos % s->seqlen[SERVE_UPD]);
         size_t g = (size_t)x->index * (size_t)s->seqlen[SERVE_UPD] + (size_t)k;
-        s->upd_end[g] = end;
+        s->upd_end[g] = done;
         s->upd_step[g] = step;
-        if (end > s->step_end[step])
-            s->step_end[step] = end;
+        if (done > s->step_end[step])
+            s->step_end[step] = done;
         struct comp *out = &s->c[s->mx_out0 + x->index];
         if (out->gate_wait == k + 1) {
             out->gate_wait = 0;
@@ -225,6 +234,7 @@ static void record(struct sim *s, struct comp *x, const struct packet *p, int64_
                                   x->index,
                                   x->kind == SIM_UPDATE ? "update"
                                   : p->bwd              ? "backward"
+                                  : p->rc               ? "recompute"
                                                         : "forward",
                                   step,
                                   p->mb,
@@ -255,6 +265,16 @@ static void send(struct sim *s, struct comp *x, double now, double end, double q
     x->sent_n++;
 }
 
+/* When an update engine's packet is applied, from its work w in n chunks:
+ * its S / U servers hold the state striped chunk by chunk and work at
+ * once, so the engine takes the next packet as the previous rule says, but
+ * the packet's last chunk (or the whole share, if smaller) is applied by
+ * one server alone, after it has arrived at last_s. */
+static double applied(const struct sim *s, double end, double last_s, double w, double n)
+{
+    return later(end, last_s + w / later(1, n) * s->cfg->mx_servers / s->units);
+}
+
 /* x starts its next packet now. */
 static void start(struct sim *s, struct comp *x, double now)
 {
@@ -267,6 +287,7 @@ static void start(struct sim *s, struct comp *x, double now)
     double q = w / later(1, n), end = now + w;
     if (x->nup > 0)
         end = later(end, in->last_s + q);
+    double done = x->kind == SIM_UPDATE ? applied(s, end, in->last_s, w, n) : end;
     in->end_s = end;
     in->chunks = n;
     in->tau_s = n > 0 ? later(q, in->q_in_s) / (n < 1 ? n : 1) : 0;
@@ -280,7 +301,7 @@ static void start(struct sim *s, struct comp *x, double now)
     }
     x->free_s = end;
     x->sent += bytes;
-    record(s, x, p, pos, step, now, end, w, bytes);
+    record(s, x, p, pos, step, now, end, done, w, bytes);
     /* Taken from the suppliers: their buffers free as x works. */
     for (int i = 0; i < x->nup; i++) {
         struct comp *u = &s->c[s->ups[x->up0 + i]];

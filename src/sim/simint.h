@@ -23,11 +23,14 @@ enum layer_kind { LY_EMBED, LY_BLOCK, LY_LOGITS };
 struct packet {
     int layer, mb, pkt, npkt;
     uint8_t bwd, upd, act; /* act: a forward block packet with offload */
+    uint8_t rc;            /* a block's forward recomputed before its segment's
+                              backward (recompute every k > 1 blocks)      */
     int gate;              /* forward: the update packet it waits for; -1 none */
     double w_bytes;        /* weights streamed                                 */
     double g_bytes;        /* gradients streamed (backward)                    */
     double flops_tok;      /* wafer FLOP per token of the micro-batch          */
-    double update_s;       /* MemoryX update (last micro-batch), all units     */
+    double update_s;       /* MemoryX update (last micro-batch): each unit's time
+                              for its share                                */
 };
 
 /* A component: a link or an engine.  Its consumers all serve the same
@@ -85,8 +88,11 @@ struct sim {
     double tokens_seq;
     long long g_seqs;
     int offload;           /* block inputs leave and return over the ports */
-    int recompute;         /* blocks rerun their forward in the backward   */
+    int recompute;         /* blocks rerun their forward inside the backward */
+    int segment;           /* k > 1: blocks whose forwards rerun before their
+                              backward, as recompute packets; else 0       */
     double ckpt_seq_bytes; /* offloaded per sequence per block         */
+    double act_Bps;        /* to and from the activation servers       */
     double overhead_s;     /* idle before each component's first packet of a step */
     struct evq q;
     struct sim_result *r;
@@ -112,7 +118,7 @@ static inline long long seqs_of(const struct sim *s, int i, int mb)
 
 /* simtopo.c: the components, their links and the SwarmX tree (s->c, s->ups,
  * s->dns, s->mx_out0, s->update0; r->depth, r->nodes, r->count).  Needs
- * s->n, s->units and s->offload. */
+ * s->n, s->units, s->offload and the configuration's MemoryX servers. */
 void simtopo_build(struct sim *s);
 
 /* simflow.c: every component serves every packet of every step; s->st is

@@ -1,7 +1,8 @@
 /* simtopo.c - the simulator's components and how they are linked (the
  * model is stated in sim.h): every system's ingress link, compute engine
  * and egress link; the SwarmX tree over them, each node with a link down
- * (broadcast) and one up (reduce); and the MemoryX units at its root. */
+ * (broadcast) and one up (reduce); and the MemoryX units at its root, each
+ * standing for S / U of the S servers. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -69,6 +70,15 @@ static double link_bw(const struct sim *s, int to_system)
     return to_system ? fmin(bw, s->hw->wse.io_bw_Bps) : bw;
 }
 
+/* A node sums its children's gradient streams at reduce_bandwidth in all,
+ * so with c children each of them, and the sum it sends on, moves at most
+ * reduce_bandwidth / c; a node with one child sums nothing and only
+ * forwards. */
+static double reduce_bw(const struct sim *s, int children)
+{
+    return children > 1 ? s->hw->swx.reduce_Bps / children : INFINITY;
+}
+
 /* Build components and links.  Levels: systems, then nodes grouping up to
  * fanout items of the level below, until one item is left (with several
  * MemoryX units and one system, one node joins them). */
@@ -94,20 +104,9 @@ void simtopo_build(struct sim *s)
      * forward pass. */
     int egress = s->offload ? SERVE_ACT : SERVE_BWD;
 
-    /* Links and engines of every item; the top item's links are MemoryX's. */
-    for (int i = 0; i < items; i++) {
-        int sys = i < n, top = i == items - 1;
-        it[i] = (struct item){-1, -1, -1, !sys, 0, 0};
-        if (sys)
-            it[i].compute = add_comp(s, SIM_COMPUTE, SERVE_ALL, i, 0, 0);
-        if (!top) {
-            it[i].in = add_comp(s, sys ? SIM_SYS_INGRESS : SIM_SWX_DOWN, SERVE_ALL, i,
-                                link_bw(s, sys), hop);
-            it[i].out = add_comp(s, sys ? SIM_SYS_EGRESS : SIM_SWX_UP, sys ? egress : SERVE_BWD, i,
-                                 link_bw(s, sys), sys ? 0 : hop);
-        }
-    }
     /* Parents: level by level, consecutive groups of k. */
+    for (int i = 0; i < items; i++)
+        it[i] = (struct item){-1, -1, -1, i >= n, 0, 0};
     for (int lo = 0, len = n, next = n, extra = n == 1 && u > 1; len > 1 || extra; extra = 0) {
         int parents = (len + k - 1) / k;
         for (int p = 0; p < parents; p++) {
@@ -118,6 +117,20 @@ void simtopo_build(struct sim *s)
         lo = next;
         next += parents;
         len = parents;
+    }
+    /* Links and engines of every item; the top item's links are MemoryX's.
+     * A node's up link carries the sum of its children's gradients. */
+    for (int i = 0; i < items; i++) {
+        int sys = i < n, top = i == items - 1;
+        if (sys)
+            it[i].compute = add_comp(s, SIM_COMPUTE, SERVE_ALL, i, 0, 0);
+        if (!top) {
+            double up = sys ? link_bw(s, 1) : fmin(link_bw(s, 0), reduce_bw(s, it[i].nchild));
+            it[i].in = add_comp(s, sys ? SIM_SYS_INGRESS : SIM_SWX_DOWN, SERVE_ALL, i,
+                                link_bw(s, sys), hop);
+            it[i].out = add_comp(s, sys ? SIM_SYS_EGRESS : SIM_SWX_UP, sys ? egress : SERVE_BWD, i,
+                                 up, sys ? 0 : hop);
+        }
     }
     /* Down: a node's in-link feeds its children's in-links (a system's
      * in-link feeds its compute); up: children's out-links feed the node's
@@ -137,19 +150,23 @@ void simtopo_build(struct sim *s)
                 e[ne++] = (struct edge){it[c].out, I->out};
         }
     }
-    /* MemoryX units at the top item. */
+    /* MemoryX units at the top item: each carries S / U servers' network
+     * each way (capped by the link it drives), and when the top item is a
+     * node that sums, takes 1/U of its sum. */
     struct item *T = &it[items - 1];
-    double share = s->hw->mx.bw_Bps / u;
     int top_sys = !T->is_node;
+    double share = s->cfg->mx_servers * s->hw->mx.server_net_Bps / u;
+    double down = fmin(share, link_bw(s, top_sys));
+    double up = top_sys ? down : fmin(down, reduce_bw(s, T->nchild) / u);
     s->mx_out0 = s->nc;
-    for (int j = 0; j < u; j++)
-        s->c[add_comp(s, top_sys ? SIM_SYS_INGRESS : SIM_MX_EGRESS, SERVE_ALL, j,
-                      fmin(share, link_bw(s, top_sys)), 0)]
-            .mx_out = 1;
+    for (int j = 0; j < u; j++) {
+        int out = add_comp(s, top_sys ? SIM_SYS_INGRESS : SIM_MX_EGRESS, SERVE_ALL, j, down, 0);
+        s->c[out].mx_out = 1;
+    }
     int mx_in0 = s->nc;
     for (int j = 0; j < u; j++)
-        add_comp(s, top_sys ? SIM_SYS_EGRESS : SIM_MX_INGRESS, top_sys ? egress : SERVE_BWD, j,
-                 fmin(share, link_bw(s, top_sys)), top_sys ? 0 : hop);
+        add_comp(s, top_sys ? SIM_SYS_EGRESS : SIM_MX_INGRESS, top_sys ? egress : SERVE_BWD, j, up,
+                 top_sys ? 0 : hop);
     s->update0 = s->nc;
     for (int j = 0; j < u; j++)
         add_comp(s, SIM_UPDATE, SERVE_UPD, j, 0, 0);

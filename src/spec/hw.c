@@ -7,6 +7,7 @@
 
 #define SYS(f) offsetof(struct hw_desc, wse.f)
 #define MX(f) offsetof(struct hw_desc, mx.f)
+#define ACT(f) offsetof(struct hw_desc, act.f)
 #define SWX(f) offsetof(struct hw_desc, swx.f)
 #define SP(f) offsetof(struct hw_desc, sp.f)
 #define BAT(f) offsetof(struct hw_desc, batch.f)
@@ -34,29 +35,33 @@ static const struct desc_key hw_keys[] = {
      "fixed time per training step that nothing overlaps"},
     {"system", "jitter", DESC_NUM, UNIT_FRACTION, DESC_ZERO_OK | DESC_AT_MOST_1, SYS(jitter), 0,
      NULL, 0, "relative standard deviation of one system's compute time (slowest sets pace)"},
-    {"system", "act_store", DESC_NUM, UNIT_BYTES, DESC_ZERO_OK, SYS(act_store_bytes), 0, NULL, 0,
-     "activation servers' capacity per system for offloaded activations (0: none)"},
-    {"memoryx", "capacity", DESC_NUM, UNIT_BYTES, REQ, MX(capacity_bytes), 0, NULL, 0,
-     "capacity of the default MemoryX tier"},
-    {"memoryx", "dram", DESC_NUM, UNIT_BYTES, REQ, MX(dram_bytes), 0, NULL, 0,
-     "DRAM part of any tier (its first bytes); the rest of a tier is flash"},
-    {"memoryx", "bandwidth", DESC_NUM, UNIT_BYTE_RATE, REQ, MX(bw_Bps), 0, NULL, 0,
-     "MemoryX egress bandwidth (weights out, gradients in)"},
+    {"memoryx", "server_memory", DESC_NUM, UNIT_BYTES, REQ, MX(server_dram_bytes), 0, NULL, 0,
+     "DRAM of one MemoryX server"},
+    {"memoryx", "server_flash", DESC_NUM, UNIT_BYTES, DESC_ZERO_OK, MX(server_flash_bytes), 0, NULL,
+     0, "flash of one MemoryX server (0: none), used when DRAM cannot hold the state"},
+    {"memoryx", "server_network", DESC_NUM, UNIT_BYTE_RATE, REQ, MX(server_net_Bps), 0, NULL, 0,
+     "network bandwidth of one MemoryX server in each direction"},
+    {"memoryx", "server_memory_bandwidth", DESC_NUM, UNIT_BYTE_RATE, REQ, MX(server_mem_bw_Bps), 0,
+     NULL, 0, "DRAM bandwidth one server's update reads and writes state at"},
+    {"memoryx", "server_flash_bandwidth", DESC_NUM, UNIT_BYTE_RATE, 0, MX(server_flash_bw_Bps), 0,
+     NULL, 0, "flash bandwidth of one server (needed when server_flash > 0)"},
+    {"memoryx", "server_update_flops", DESC_NUM, UNIT_FLOP_RATE, REQ, MX(server_update_flops), 0,
+     NULL, 0, "optimizer update throughput of one MemoryX server"},
+    {"memoryx", "server_power", DESC_NUM, UNIT_POWER, REQ | DESC_ZERO_OK, MX(server_power_W), 0,
+     NULL, 0, "wall power of one MemoryX server"},
     {"memoryx", "bytes_per_param", DESC_NUM, UNIT_BYTES, REQ, MX(bytes_per_param), 0, NULL, 0,
      "bytes MemoryX stores per parameter in the vendor's sizing"},
-    {"memoryx", "update_flops", DESC_NUM, UNIT_FLOP_RATE, REQ, MX(update_flops), 0, NULL, 0,
-     "optimizer update throughput of MemoryX"},
     {"memoryx", "update_flop_per_param", DESC_NUM, UNIT_FLOP, REQ, MX(update_flop_per_param), 0,
      NULL, 0, "optimizer FLOP to update one parameter"},
-    {"memoryx", "dram_bandwidth", DESC_NUM, UNIT_BYTE_RATE, REQ, MX(dram_bw_Bps), 0, NULL, 0,
-     "DRAM bandwidth the update reads and writes state at"},
-    {"memoryx", "flash_bandwidth", DESC_NUM, UNIT_BYTE_RATE, REQ, MX(flash_bw_Bps), 0, NULL, 0,
-     "flash bandwidth for state that does not fit in DRAM"},
     {"memoryx", "boundary_overlap", DESC_NUM, UNIT_FRACTION, REQ | DESC_ZERO_OK | DESC_AT_MOST_1,
      MX(boundary_overlap), 0, NULL, 0,
      "fraction of the iteration-boundary dependency hidden by chunk-wise updates"},
-    {"memoryx", "power", DESC_NUM, UNIT_POWER, REQ | DESC_ZERO_OK, MX(power_W), 0, NULL, 0,
-     "wall power of the MemoryX servers"},
+    {"activation", "server_memory", DESC_NUM, UNIT_BYTES, REQ, ACT(server_bytes), 0, NULL, 0,
+     "memory of one activation server"},
+    {"activation", "server_network", DESC_NUM, UNIT_BYTE_RATE, REQ, ACT(server_net_Bps), 0, NULL, 0,
+     "network bandwidth of one activation server in each direction"},
+    {"activation", "server_power", DESC_NUM, UNIT_POWER, REQ | DESC_ZERO_OK, ACT(server_power_W), 0,
+     NULL, 0, "wall power of one activation server"},
     {"swarmx", "fanout", DESC_NUM, UNIT_COUNT, REQ | DESC_INTEGER, SWX(fanout), 0, NULL, 0,
      "children per broadcast/reduce node"},
     {"swarmx", "link_bandwidth", DESC_NUM, UNIT_BYTE_RATE, REQ, SWX(link_bw_Bps), 0, NULL, 0,
@@ -67,6 +72,8 @@ static const struct desc_key hw_keys[] = {
      "unit of weights or gradients a node receives before forwarding"},
     {"swarmx", "node_power", DESC_NUM, UNIT_POWER, REQ | DESC_ZERO_OK, SWX(node_power_W), 0, NULL,
      0, "wall power of one broadcast/reduce node"},
+    {"swarmx", "reduce_bandwidth", DESC_NUM, UNIT_BYTE_RATE, REQ, SWX(reduce_Bps), 0, NULL, 0,
+     "gradient bytes per second one node sums over all its children"},
     {"sparsity", "index_bytes", DESC_NUM, UNIT_BYTES, REQ | DESC_ZERO_OK, SP(index_bytes), 0, NULL,
      0, "index bytes streamed with each nonzero weight or gradient"},
     {"sparsity", "overhead", DESC_NUM, UNIT_FRACTION, REQ | DESC_ZERO_OK | DESC_AT_MOST_1,
@@ -100,6 +107,10 @@ const char *hw_inconsistency(const struct hw_desc *hw, const char **section, con
         *section = "system", *name = "max_systems";
         return "must be at most 1e6 (the largest cluster the model evaluates; plan "
                "tries every size up to it)";
+    }
+    if (hw->mx.server_flash_bytes > 0 && !(hw->mx.server_flash_bw_Bps > 0)) {
+        *section = "memoryx", *name = "server_flash_bandwidth";
+        return "must be given (and positive) when server_flash is above 0";
     }
     if (hw->sp.overhead >= 1) {
         *section = "sparsity", *name = "overhead";

@@ -13,6 +13,9 @@
 /* Largest unstructured sparsity any command evaluates (--sparsity and the
  * calibration rows take 0..0.99). */
 #define HW_MAX_SPARSITY 0.99
+/* Most servers of one kind (MemoryX servers, or activation servers per
+ * system) any command evaluates: far past any built cluster. */
+#define HW_MAX_SERVERS 1e6
 
 #include "desc.h"
 
@@ -29,22 +32,32 @@ struct wse_spec {
     double max_systems;      /* largest cluster of this generation           */
     double step_overhead_s;  /* fixed time per training step, not overlapped  */
     double jitter;           /* relative std. deviation of a system's compute */
-    double act_store_bytes;  /* activation servers' capacity per system; 0: none */
 };
 
-/* MemoryX: off-wafer store of weights and optimizer state, runs the update. */
+/* MemoryX: off-wafer store of weights and optimizer state, runs the
+ * update.  A cluster has some number of identical servers; the state is
+ * sharded evenly across them, so capacity, bandwidth out and in, and
+ * update throughput all scale with the count. */
 struct mx_spec {
-    double capacity_bytes;        /* default tier                                */
-    double dram_bytes;            /* DRAM part of any tier; the rest is flash   */
-    double bw_Bps;                /* egress (and ingress) bandwidth, bytes/s     */
+    double server_dram_bytes;     /* DRAM per server                             */
+    double server_flash_bytes;    /* flash per server (0: none)                  */
+    double server_net_Bps;        /* network per server, each direction, bytes/s */
+    double server_mem_bw_Bps;     /* DRAM bandwidth per server for the update    */
+    double server_flash_bw_Bps;   /* flash bandwidth per server for the update   */
+    double server_update_flops;   /* optimizer update throughput per server      */
+    double server_power_W;        /* one server, wall power                      */
     double bytes_per_param;       /* vendor's sizing: bytes stored per parameter */
-    double update_flops;          /* optimizer update throughput, FLOP/s         */
-    double update_flop_per_param; /* optimizer FLOP per parameter update    */
-    double dram_bw_Bps;           /* MemoryX DRAM bandwidth for the update       */
-    double flash_bw_Bps;          /* MemoryX flash bandwidth for the update      */
+    double update_flop_per_param; /* optimizer FLOP per parameter update         */
     double boundary_overlap;      /* fraction of the iteration boundary hidden  */
-    double power_W;               /* MemoryX servers, wall power                 */
     struct desc_list tiers;       /* published capacity tiers, bytes             */
+};
+
+/* Activation servers: hold the block inputs a system offloads in the
+ * forward pass and returns in the backward pass.  Each system has its own. */
+struct act_spec {
+    double server_bytes;   /* memory per server                            */
+    double server_net_Bps; /* network per server, each direction, bytes/s  */
+    double server_power_W; /* one server, wall power                       */
 };
 
 /* SwarmX: tree of broadcast (weights) / reduce (gradients) nodes. */
@@ -54,6 +67,7 @@ struct swx_spec {
     double hop_latency_s; /* per tree level                              */
     double chunk_bytes;   /* unit a node forwards (store and forward)    */
     double node_power_W;  /* one broadcast/reduce node                   */
+    double reduce_Bps;    /* gradient bytes/s one node sums, all children */
 };
 
 /* Unstructured weight sparsity as the system executes it. */
@@ -75,6 +89,7 @@ struct batch_spec {
 struct hw_desc {
     struct wse_spec wse;
     struct mx_spec mx;
+    struct act_spec act;
     struct swx_spec swx;
     struct sp_spec sp;
     struct batch_spec batch;
