@@ -263,8 +263,14 @@ static void step_to(struct xp_state *x, int dir, int fine)
         for (size_t i = 0; i < t->n; i++)
             if (strcmp(t->item[i].name, x->s.tier) == 0)
                 at = (int)i;
-        int i = at < 0 ? 0 : (at + dir + (int)t->n) % (int)t->n;
-        scenario_memoryx(&x->s, t->item[i].name);
+        /* The cycle: sized for the run, then each tier, then sized again. */
+        int i = at + dir;
+        if (at < 0)
+            i = dir > 0 ? 0 : (int)t->n - 1;
+        if (i < 0 || i >= (int)t->n)
+            scenario_auto_tier(&x->s);
+        else
+            scenario_memoryx(&x->s, t->item[i].name);
         break;
     }
     case XP_SPARSITY:
@@ -331,8 +337,11 @@ static void apply_input(struct xp_state *x)
         snprintf(why, sizeof why, "no system '%s'", in);
         break;
     case XP_MEMORYX:
-        bad = scenario_memoryx(&x->s, in) >= 0;
-        snprintf(why, sizeof why, "not a tier or a size");
+        if (strcmp(in, "sized") == 0)
+            scenario_auto_tier(&x->s);
+        else
+            bad = scenario_memoryx(&x->s, in) >= 0;
+        snprintf(why, sizeof why, "not a tier, a size or 'sized'");
         break;
     case XP_HWKEY: {
         int k = param_find(in);
@@ -427,9 +436,10 @@ static void save_overlay(struct xp_state *x)
     const struct cluster *c = &x->s.c;
     fprintf(a.f,
             "# Hardware overlay saved by cerebras-plan explore (apply with --hw-overlay).\n"
-            "# Scenario (not hardware, so not applied): -m %s -s %s -n %g --memoryx %s\n"
+            "# Scenario (not hardware, so not applied): -m %s -s %s -n %g%s%s\n"
             "#   --sparsity %g --batch %g --overlap %g --set model.seq_len=%g\n",
-            x->s.model, x->s.system, c->systems, x->s.tier, c->sparsity, c->global_seqs, c->overlap,
+            x->s.model, x->s.system, c->systems, c->mx_servers > 0 ? " --memoryx " : "",
+            c->mx_servers > 0 ? x->s.tier : "", c->sparsity, c->global_seqs, c->overlap,
             x->s.wl.seq_len);
     const char *section = "";
     for (size_t i = 0; i < param_count(); i++) {
