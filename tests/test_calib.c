@@ -40,12 +40,18 @@ struct setup {
     struct cluster c[MAX_POINTS];
     struct calib_point p[MAX_POINTS];
     size_t n;
+    double mx_servers; /* MemoryX servers of every point */
 };
 
-static struct setup *setup_new(const char *system, const char *const *planted, size_t nplanted)
+/* Every point runs on mx_servers MemoryX servers, fixed: sized per run,
+ * they would always feed the system's port, and no point would depend on
+ * memoryx.server_network. */
+static struct setup *setup_new(const char *system, double mx_servers, const char *const *planted,
+                               size_t nplanted)
 {
     struct setup *s = calloc(1, sizeof *s);
     assert_non_null(s);
+    s->mx_servers = mx_servers;
     for (int m = 0; m < NMODELS; m++)
         load_model(model_names[m], NULL, 0, &s->wl[m]);
     load_hw(system, NULL, 0, &s->start);
@@ -78,7 +84,7 @@ static void add_point(struct setup *s, int m, double n, double b, enum meas_quan
     cluster_init(c, &s->start, &s->wl[m]);
     c->systems = n;
     c->global_seqs = b;
-    c->memoryx_bytes = 12e12;
+    c->mx_servers = s->mx_servers;
     struct cp_error err = {0};
     assert_ok(cluster_check(c, &err), err);
     s->p[s->n++] = (struct calib_point){c, NULL, q, measure(c, &s->planted, q), 0, 0};
@@ -123,23 +129,24 @@ static void check_recovered(const struct setup *s, const struct calib_result *re
 }
 
 /* system.utilization from compute-bound points (Llama 2 70B, GPT-3 175B)
- * and memoryx.bandwidth from stream-bound ones (GPT-3 XL), planted together
- * on CS-2. */
+ * and memoryx.server_network from stream-bound ones (GPT-3 XL), planted
+ * together on CS-2 with 4 MemoryX servers (4 x 24.33 GB/s = 97.31 GB/s, below
+ * the 150 GB/s port, so the stream rate is the servers'). */
 static void test_fit_two_keys(void **state)
 {
     (void)state;
-    const char *planted[] = {"system.utilization=0.4123", "memoryx.bandwidth=97.31 GB/s"};
-    struct setup *s = setup_new("cs2", planted, 2);
+    const char *planted[] = {"system.utilization=0.4123", "memoryx.server_network=24.33 GB/s"};
+    struct setup *s = setup_new("cs2", 4, planted, 2);
     add_point(s, L70, 1, 64, MEAS_STEP_TIME);
     add_point(s, L70, 4, 512, MEAS_STEP_TIME);
     add_point(s, G175, 16, 1536, MEAS_TOKENS_PER_S);
     add_point(s, XL, 1, 64, MEAS_STEP_TIME);
     add_point(s, XL, 4, 512, MEAS_TOKENS_PER_S);
     add_point(s, XL, 16, 512, MEAS_SPEEDUP);
-    const char *names[] = {"system.utilization", "memoryx.bandwidth"};
+    const char *names[] = {"system.utilization", "memoryx.server_network"};
     struct calib_result res;
     fit_keys(s, names, 2, &res);
-    check_recovered(s, &res, (const double[]){0.4123, 97.31e9});
+    check_recovered(s, &res, (const double[]){0.4123, 24.33e9});
     free(s);
 }
 
@@ -151,7 +158,7 @@ static void test_fit_three_keys(void **state)
     (void)state;
     const char *planted[] = {"system.utilization=0.3187", "system.util_half_tokens=3517",
                              "swarmx.hop_latency=23.7 us"};
-    struct setup *s = setup_new("cs3", planted, 3);
+    struct setup *s = setup_new("cs3", 12, planted, 3);
     add_point(s, L70, 1, 1, MEAS_STEP_TIME);
     add_point(s, L70, 1, 4, MEAS_STEP_TIME);
     add_point(s, L70, 2, 64, MEAS_STEP_TIME);
@@ -172,7 +179,7 @@ static void test_fit_dof_zero(void **state)
 {
     (void)state;
     const char *planted[] = {"system.utilization=0.2871"};
-    struct setup *s = setup_new("cs2", planted, 1);
+    struct setup *s = setup_new("cs2", 4, planted, 1);
     add_point(s, L70, 2, 128, MEAS_STEP_TIME);
     const char *names[] = {"system.utilization"};
     struct calib_result res;
@@ -186,19 +193,20 @@ static void test_fit_dof_zero(void **state)
     free(s);
 }
 
-/* A key no point depends on is reported, not fitted. */
+/* A key no point depends on is reported, not fitted: an activation
+ * server's power never enters a step time. */
 static void test_fit_unconstrained(void **state)
 {
     (void)state;
-    struct setup *s = setup_new("cs2", NULL, 0);
+    struct setup *s = setup_new("cs2", 4, NULL, 0);
     add_point(s, XL, 1, 64, MEAS_STEP_TIME);
     add_point(s, XL, 4, 64, MEAS_STEP_TIME);
     s->p[0].measured *= 1.1; /* something to fit */
-    const char *names[] = {"memoryx.flash_bandwidth"};
+    const char *names[] = {"activation.server_power"};
     struct calib_result res;
     fit_keys(s, names, 1, &res);
     assert_false(res.converged);
-    assert_non_null(strstr(res.stop, "memoryx.flash_bandwidth"));
+    assert_non_null(strstr(res.stop, "activation.server_power"));
     assert_true(isnan(res.keys[0].se) || res.keys[0].se_why);
     free(s);
 }
@@ -220,7 +228,7 @@ static void expect_refused(struct setup *s, const int *keys, size_t nkeys, const
 static void test_fit_refused(void **state)
 {
     (void)state;
-    struct setup *s = setup_new("cs2", NULL, 0);
+    struct setup *s = setup_new("cs2", 4, NULL, 0);
     add_point(s, L70, 1, 64, MEAS_STEP_TIME);
     int util = param_find("system.utilization"), io = param_find("system.io_bandwidth");
     /* starting at 0 (memoryx.boundary_overlap in the shipped file) */

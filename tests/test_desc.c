@@ -25,48 +25,53 @@
 /* ---- fixtures: valid descriptions, one key per line (line numbers are
  * what the error tests check) ---- */
 
-static const char hw_ok[] = "[system]\n"                        /*  1 */
-                            "name = Test WSE\n"                 /*  2 */
-                            "peak_flops = 7.385 PFLOP/s\n"      /*  3 */
-                            "sram = 40.25 GB\n"                 /*  4 */
-                            "io_bandwidth = 1.2 Tb/s\n"         /*  5 */
-                            "utilization = 45.5 %\n"            /*  6 */
-                            "power = 23.5 kW\n"                 /*  7 */
-                            "max_matmul_dim = 100000\n"         /*  8 */
-                            "[memoryx]\n"                       /*  9 */
-                            "capacity = 4.5 TB\n"               /* 10 */
-                            "dram = 3.75 TiB\n"                 /* 11 */
-                            "bandwidth = 150 GB/s\n"            /* 12 */
-                            "bytes_per_param = 20.5 B\n"        /* 13 */
-                            "update_flops = 1.125 TFLOP/s\n"    /* 14 */
-                            "[swarmx]\n"                        /* 15 */
-                            "fanout = 3\n"                      /* 16 */
-                            "link_bandwidth = 1.2 Tb/s\n"       /* 17 */
-                            "hop_latency = 2.385 us\n"          /* 18 */
-                            "[system]\n"                        /* 19 */
-                            "util_half_tokens = 2048\n"         /* 20 */
-                            "[memoryx]\n"                       /* 21 */
-                            "update_flop_per_param = 12 FLOP\n" /* 22 */
-                            "dram_bandwidth = 3 TB/s\n"         /* 23 */
-                            "flash_bandwidth = 50 GB/s\n"       /* 24 */
-                            "boundary_overlap = 0\n"            /* 25 */
-                            "power = 20 kW\n"                   /* 26 */
-                            "[swarmx]\n"                        /* 27 */
-                            "chunk = 1 MB\n"                    /* 28 */
-                            "node_power = 1 kW\n"               /* 29 */
-                            "[sparsity]\n"                      /* 30 */
-                            "index_bytes = 0.5 B\n"             /* 31 */
-                            "overhead = 0.02\n"                 /* 32 */
-                            "[batch]\n"                         /* 33 */
-                            "critical_tokens = 2e8\n"           /* 34 */
-                            "critical_exponent = 0.21\n"        /* 35 */
-                            "loss_params = 8.8e13\n"            /* 36 */
-                            "loss_exponent = 0.076\n"           /* 37 */
-                            "[system]\n"                        /* 38 */
-                            "max_systems = 192\n"               /* 39 */
-                            "[tiers]\n"                         /* 40 */
-                            "small = 1.5 TB\n"                  /* 41 */
-                            "big = 2.4 PB\n";                   /* 42 */
+static const char hw_ok[] = "[system]\n"                              /*  1 */
+                            "name = Test WSE\n"                       /*  2 */
+                            "peak_flops = 7.385 PFLOP/s\n"            /*  3 */
+                            "sram = 40.25 GB\n"                       /*  4 */
+                            "io_bandwidth = 1.2 Tb/s\n"               /*  5 */
+                            "utilization = 45.5 %\n"                  /*  6 */
+                            "power = 23.5 kW\n"                       /*  7 */
+                            "max_matmul_dim = 100000\n"               /*  8 */
+                            "[memoryx]\n"                             /*  9 */
+                            "server_memory = 1128 GiB\n"              /* 10 */
+                            "server_flash = 3.75 TiB\n"               /* 11 */
+                            "server_network = 12.5 GB/s\n"            /* 12 */
+                            "bytes_per_param = 20.5 B\n"              /* 13 */
+                            "server_update_flops = 1.125 TFLOP/s\n"   /* 14 */
+                            "[swarmx]\n"                              /* 15 */
+                            "fanout = 3\n"                            /* 16 */
+                            "link_bandwidth = 1.2 Tb/s\n"             /* 17 */
+                            "hop_latency = 2.385 us\n"                /* 18 */
+                            "[system]\n"                              /* 19 */
+                            "util_half_tokens = 2048\n"               /* 20 */
+                            "[memoryx]\n"                             /* 21 */
+                            "update_flop_per_param = 12 FLOP\n"       /* 22 */
+                            "server_memory_bandwidth = 238.5 GB/s\n"  /* 23 */
+                            "server_flash_bandwidth = 5.5 GB/s\n"     /* 24 */
+                            "boundary_overlap = 0\n"                  /* 25 */
+                            "server_power = 1.25 kW\n"                /* 26 */
+                            "[swarmx]\n"                              /* 27 */
+                            "chunk = 1 MB\n"                          /* 28 */
+                            "node_power = 1 kW\n"                     /* 29 */
+                            "reduce_bandwidth = 450 GB/s\n"           /* 30 */
+                            "[activation]\n"                          /* 31 */
+                            "server_memory = 183 GiB\n"               /* 32 */
+                            "server_network = 23.85 GB/s\n"           /* 33 */
+                            "server_power = 0.5 kW\n"                 /* 34 */
+                            "[sparsity]\n"                            /* 35 */
+                            "index_bytes = 0.5 B\n"                   /* 36 */
+                            "overhead = 0.02\n"                       /* 37 */
+                            "[batch]\n"                               /* 38 */
+                            "critical_tokens = 2e8\n"                 /* 39 */
+                            "critical_exponent = 0.21\n"              /* 40 */
+                            "loss_params = 8.8e13\n"                  /* 41 */
+                            "loss_exponent = 0.076\n"                 /* 42 */
+                            "[system]\n"                              /* 43 */
+                            "max_systems = 192\n"                     /* 44 */
+                            "[tiers]\n"                               /* 45 */
+                            "small = 1.5 TB\n"                        /* 46 */
+                            "big = 2.4 PB\n";                         /* 47 */
 
 static const char wl_ok[] = "[model]\n"         /* 1 */
                             "name = Test GPT\n" /* 2 */
@@ -195,25 +200,31 @@ static void test_hw_ok_values(void **state)
     struct cp_error err = {0};
     assert_ok(hw_load(hw_ok, ORIGIN, NULL, 0, &h, &src, &err), err);
     assert_string_equal(h.wse.name, "Test WSE");
-    /* the optional keys the file leaves out: no step overhead, no jitter,
-     * no activation store */
+    /* the optional keys the file leaves out: no step overhead, no jitter */
     assert_true(h.wse.step_overhead_s == 0);
     assert_true(h.wse.jitter == 0);
-    assert_true(h.wse.act_store_bytes == 0);
     assert_int_equal(src.line[desc_find(&hw_schema, "system", "step_overhead")], 0);
     assert_int_equal(src.line[desc_find(&hw_schema, "system", "jitter")], 0);
-    assert_int_equal(src.line[desc_find(&hw_schema, "system", "act_store")], 0);
     assert_close(h.wse.peak_flops, 7.385e15);
     assert_close(h.wse.sram_bytes, 40.25e9);
     assert_close(h.wse.io_bw_Bps, 150e9);
     assert_close(h.wse.utilization, 0.455);
     assert_close(h.wse.power_W, 23.5e3);
     assert_close(h.wse.max_matmul_dim, 100000);
-    assert_close(h.mx.capacity_bytes, 4.5e12);
-    assert_close(h.mx.dram_bytes, 3.75 * 1099511627776.0);
-    assert_close(h.mx.bw_Bps, 150e9);
+    /* MemoryX and activation servers: per-server figures */
+    assert_close(h.mx.server_dram_bytes, 1128 * 1073741824.0);
+    assert_close(h.mx.server_flash_bytes, 3.75 * 1099511627776.0);
+    assert_close(h.mx.server_net_Bps, 12.5e9);
+    assert_close(h.mx.server_mem_bw_Bps, 238.5e9);
+    assert_close(h.mx.server_flash_bw_Bps, 5.5e9);
+    assert_close(h.mx.server_update_flops, 1.125e12);
+    assert_close(h.mx.server_power_W, 1250);
     assert_close(h.mx.bytes_per_param, 20.5);
-    assert_close(h.mx.update_flops, 1.125e12);
+    assert_close(h.mx.update_flop_per_param, 12);
+    assert_close(h.act.server_bytes, 183 * 1073741824.0);
+    assert_close(h.act.server_net_Bps, 23.85e9);
+    assert_close(h.act.server_power_W, 500);
+    assert_close(h.swx.reduce_Bps, 450e9);
     assert_close(h.swx.fanout, 3);
     assert_close(h.swx.link_bw_Bps, 150e9);
     assert_close(h.swx.hop_latency_s, 2.385e-6);
@@ -227,18 +238,20 @@ static void test_hw_ok_values(void **state)
     assert_string_equal(src.origin, ORIGIN);
     assert_int_equal(src.line[desc_find(&hw_schema, "system", "name")], 2);
     assert_int_equal(src.line[desc_find(&hw_schema, "system", "peak_flops")], 3);
-    assert_int_equal(src.line[desc_find(&hw_schema, "memoryx", "capacity")], 10);
+    assert_int_equal(src.line[desc_find(&hw_schema, "memoryx", "server_memory")], 10);
+    assert_int_equal(src.line[desc_find(&hw_schema, "memoryx", "server_flash_bandwidth")], 24);
+    assert_int_equal(src.line[desc_find(&hw_schema, "swarmx", "reduce_bandwidth")], 30);
+    /* the same key name in two sections is two keys */
+    assert_int_equal(src.line[desc_find(&hw_schema, "activation", "server_memory")], 32);
     assert_int_equal(src.line[desc_find(&hw_schema, "swarmx", "hop_latency")], 18);
 }
 
-/* system.step_overhead (a time), system.jitter (a fraction, at most 1) and
- * system.act_store (bytes), each optional, 0 allowed. */
+/* system.step_overhead (a time) and system.jitter (a fraction, at most 1),
+ * each optional, 0 allowed. */
 static void test_hw_optional_system_keys(void **state)
 {
     (void)state;
-    char *text = edit(hw_ok, 39,
-                      "max_systems = 192\nstep_overhead = 94.45 ms\njitter = 3.395 %\n"
-                      "act_store = 2.36 TB");
+    char *text = edit(hw_ok, 44, "max_systems = 192\nstep_overhead = 94.45 ms\njitter = 3.395 %");
     struct hw_desc h;
     struct desc_src src;
     struct cp_error err = {0};
@@ -247,30 +260,82 @@ static void test_hw_optional_system_keys(void **state)
     assert_ok(st, err);
     assert_close(h.wse.step_overhead_s, 94.45e-3);
     assert_close(h.wse.jitter, 0.03395);
-    assert_close(h.wse.act_store_bytes, 2.36e12);
-    assert_int_equal(src.line[desc_find(&hw_schema, "system", "step_overhead")], 40);
-    assert_int_equal(src.line[desc_find(&hw_schema, "system", "act_store")], 42);
+    assert_int_equal(src.line[desc_find(&hw_schema, "system", "step_overhead")], 45);
+    assert_int_equal(src.line[desc_find(&hw_schema, "system", "jitter")], 46);
 
-    /* zero is allowed for each; units as for any time, fraction or size */
-    const char *zero[] = {"system.step_overhead=0 s", "system.jitter=0", "system.act_store=0 B"};
-    assert_ok(hw_load(hw_ok, ORIGIN, zero, 3, &h, &src, &err), err);
-    assert_true(h.wse.step_overhead_s == 0 && h.wse.jitter == 0 && h.wse.act_store_bytes == 0);
-    const char *sets[] = {"system.step_overhead=2.385 s", "system.jitter=1",
-                          "system.act_store=183 GiB"};
-    assert_ok(hw_load(hw_ok, ORIGIN, sets, 3, &h, &src, &err), err);
+    /* zero is allowed for each; units as for any time or fraction */
+    const char *zero[] = {"system.step_overhead=0 s", "system.jitter=0"};
+    assert_ok(hw_load(hw_ok, ORIGIN, zero, 2, &h, &src, &err), err);
+    assert_true(h.wse.step_overhead_s == 0 && h.wse.jitter == 0);
+    const char *sets[] = {"system.step_overhead=2.385 s", "system.jitter=1"};
+    assert_ok(hw_load(hw_ok, ORIGIN, sets, 2, &h, &src, &err), err);
     assert_close(h.wse.step_overhead_s, 2.385);
     assert_close(h.wse.jitter, 1);
-    assert_close(h.wse.act_store_bytes, 183 * 1073741824.0);
 
-    HW_EXPECT(39, "max_systems = 192\njitter = 1.5",
-              "t.ini:40: system.jitter: is a fraction and must be at most 1", NULL);
-    HW_EXPECT(39, "max_systems = 192\nstep_overhead = -1 ms",
-              "t.ini:40: system.step_overhead: must not be negative", NULL);
-    HW_EXPECT(39, "max_systems = 192\nstep_overhead = 5 GB",
-              "t.ini:40: system.step_overhead:", NULL);
-    HW_EXPECT(39, "max_systems = 192\nact_store = -2 TB",
-              "t.ini:40: system.act_store: must not be negative", NULL);
-    HW_EXPECT(39, "max_systems = 192\nact_store = 2 s", "t.ini:40: system.act_store:", NULL);
+    HW_EXPECT(44, "max_systems = 192\njitter = 1.5",
+              "t.ini:45: system.jitter: is a fraction and must be at most 1", NULL);
+    HW_EXPECT(44, "max_systems = 192\nstep_overhead = -1 ms",
+              "t.ini:45: system.step_overhead: must not be negative", NULL);
+    HW_EXPECT(44, "max_systems = 192\nstep_overhead = 5 GB",
+              "t.ini:45: system.step_overhead:", NULL);
+    /* the old single-box keys are gone, with the new ones named */
+    HW_EXPECT(44, "max_systems = 192\nact_store = 2.36 TB", "t.ini:45: system.act_store: unknown key",
+              NULL);
+    HW_EXPECT(10, "capacity = 4.5 TB", "t.ini:10: memoryx.capacity: unknown key",
+              "server_memory");
+}
+
+/* memoryx.server_flash is optional (0: no flash); above 0 it needs
+ * server_flash_bandwidth, which is then reported on its own line or, when
+ * missing, at its section.  activation.* and swarmx.reduce_bandwidth are
+ * required. */
+static void test_hw_server_keys(void **state)
+{
+    (void)state;
+    struct hw_desc h;
+    struct desc_src src;
+    struct cp_error err = {0};
+    /* no flash at all: neither key */
+    char *text = edit(hw_ok, 11, "# no flash");
+    char *t2 = edit(text, 24, "# nor its bandwidth");
+    free(text);
+    cp_status st = hw_load(t2, ORIGIN, NULL, 0, &h, &src, &err);
+    free(t2);
+    assert_ok(st, err);
+    assert_true(h.mx.server_flash_bytes == 0);
+    assert_int_equal(src.line[desc_find(&hw_schema, "memoryx", "server_flash")], 0);
+    /* flash of 0 B is no flash, and needs no bandwidth */
+    text = edit(hw_ok, 24, "# no flash bandwidth");
+    const char *f0[] = {"memoryx.server_flash=0 B"};
+    st = hw_load(text, ORIGIN, f0, 1, &h, &src, &err);
+    free(text);
+    assert_ok(st, err);
+    assert_true(h.mx.server_flash_bytes == 0);
+    /* flash without its bandwidth: a default, so no line */
+    HW_EXPECT(24, "# no flash bandwidth", "t.ini: memoryx.server_flash_bandwidth (default):",
+              "must be given (and positive) when server_flash is above 0");
+    const char *fl[] = {"memoryx.server_flash=1 TB"};
+    text = edit(hw_ok, 24, "");
+    st = hw_load(text, ORIGIN, fl, 1, &h, &src, &err);
+    free(text);
+    assert_msg(err, st, "", "memoryx.server_flash_bandwidth (default): must be given");
+    HW_EXPECT(24, "server_flash_bandwidth = 0 GB/s",
+              "t.ini:24: memoryx.server_flash_bandwidth: must be greater than zero", NULL);
+    /* per-server figures are sizes and rates, not totals of a unit */
+    HW_EXPECT(12, "server_network = 12.5 GB", "t.ini:12: memoryx.server_network: unit 'GB' is a size",
+              NULL);
+    HW_EXPECT(10, "server_memory = 0 B", "t.ini:10: memoryx.server_memory: must be greater than zero",
+              NULL);
+    HW_EXPECT(32, "server_memory = 0 B",
+              "t.ini:32: activation.server_memory: must be greater than zero", NULL);
+    HW_EXPECT(30, "# no reduce", "t.ini:15: swarmx.reduce_bandwidth: missing required key", NULL);
+    HW_EXPECT(33, "", "t.ini:31: activation.server_network: missing required key", NULL);
+    /* power of a server may be 0 (not counted) but not negative */
+    const char *p0[] = {"activation.server_power=0 W", "memoryx.server_power=0 W"};
+    assert_ok(hw_load(hw_ok, ORIGIN, p0, 2, &h, &src, &err), err);
+    assert_true(h.act.server_power_W == 0 && h.mx.server_power_W == 0);
+    HW_EXPECT(34, "server_power = -1 kW", "t.ini:34: activation.server_power: must not be negative",
+              NULL);
 }
 
 static void test_hw_tiers_optional(void **state)
@@ -506,7 +571,8 @@ static void test_desc_format(void **state)
     assert_string_equal(FMT(hw_schema, &h, "system", "name"), "Test WSE");
     assert_string_equal(FMT(hw_schema, &h, "system", "utilization"), "0.455");
     assert_string_equal(FMT(hw_schema, &h, "swarmx", "hop_latency"), "2.385 us");
-    assert_string_equal(FMT(hw_schema, &h, "memoryx", "bandwidth"), "150 GB/s");
+    assert_string_equal(FMT(hw_schema, &h, "memoryx", "server_network"), "12.5 GB/s");
+    assert_string_equal(FMT(hw_schema, &h, "activation", "server_memory"), "196.5 GB");
     assert_string_equal(FMT(wl_schema, &w, "model", "norm"), "rmsnorm");
     assert_string_equal(FMT(wl_schema, &w, "model", "positions"), "rotary");
     assert_string_equal(FMT(wl_schema, &w, "model", "bias"), "false");
@@ -619,7 +685,7 @@ static void test_set_tiers(void **state)
         size_t o = strlen(more);
         snprintf(more + o, sizeof more - o, "%st%d = %d TB", i ? "\n" : "", i, i + 1);
     }
-    char *text = edit(hw_ok, 43, more); /* 16 tiers */
+    char *text = edit(hw_ok, 48, more); /* 16 tiers */
     const char *s17[] = {"tiers.small=3 TB", "tiers.one_more=9 TB"};
     st = hw_load(text, ORIGIN, s17, 2, &h, NULL, &err);
     assert_msg(err, st, "--set tiers.one_more: more than 16 entries", NULL);
@@ -691,7 +757,8 @@ static void test_err_unknown_unit(void **state)
     (void)state;
     HW_EXPECT(3, "peak_flops = 7.5 PFLOPS", "t.ini:3: system.peak_flops: unknown unit 'PFLOPS'",
               "write FLOP/s");
-    HW_EXPECT(12, "bandwidth = 150 GBps", "t.ini:12: memoryx.bandwidth: unknown unit 'GBps'", NULL);
+    HW_EXPECT(12, "server_network = 12.5 GBps", "t.ini:12: memoryx.server_network: unknown unit 'GBps'",
+              NULL);
     WL_EXPECT(10, "act_bytes = 2 bytes", "t.ini:10: model.act_bytes: unknown unit 'bytes'", NULL);
 }
 
@@ -705,14 +772,14 @@ static void test_err_wrong_dimension(void **state)
     HW_EXPECT(6, "utilization = 45 GB", "t.ini:6: system.utilization: unit 'GB' is a size", NULL);
     WL_EXPECT(3, "layers = 24 GB", "t.ini:3: model.layers: unit 'GB' is a size",
               "a count is expected");
-    HW_EXPECT(42, "big = 2.4 PB/s", "t.ini:42: tiers.big: unit 'PB/s' is a bandwidth", NULL);
+    HW_EXPECT(47, "big = 2.4 PB/s", "t.ini:47: tiers.big: unit 'PB/s' is a bandwidth", NULL);
 }
 
 static void test_err_missing_unit(void **state)
 {
     (void)state;
     HW_EXPECT(7, "power = 23000", "t.ini:7: system.power: missing unit", "e.g. 23 kW");
-    HW_EXPECT(41, "small = 1.5e12", "t.ini:41: tiers.small: missing unit", NULL);
+    HW_EXPECT(46, "small = 1.5e12", "t.ini:46: tiers.small: missing unit", NULL);
 }
 
 static void test_err_missing_required(void **state)
@@ -743,7 +810,7 @@ static void test_err_missing_required(void **state)
     snprintf(buf, sizeof buf, "%.*s%s", (int)(cut - hw_ok), hw_ok, rest);
     struct hw_desc h;
     st = hw_load(buf, ORIGIN, NULL, 0, &h, NULL, &err);
-    assert_msg(err, st, "t.ini:37: batch.critical_tokens: missing required key",
+    assert_msg(err, st, "t.ini:42: batch.critical_tokens: missing required key",
                "under [batch], a section this file lacks: B*");
     st = wl_load("# only a comment\n\n", "c.ini", NULL, 0, &w, NULL, &err);
     assert_msg(err, st, "c.ini:2: model.layers: missing required key",
@@ -757,8 +824,8 @@ static void test_err_unknown_key(void **state)
               "(keys of [model]: name, layers, hidden, heads,");
     HW_EXPECT(8, "max_matmul = 100000", "t.ini:8: system.max_matmul: unknown key",
               "max_matmul_dim");
-    HW_EXPECT(14, "update_flops = 1 TFLOP/s\nfanout = 2", "t.ini:15: memoryx.fanout: unknown key",
-              "keys of [memoryx]: capacity");
+    HW_EXPECT(14, "server_update_flops = 1 TFLOP/s\nfanout = 2", "t.ini:15: memoryx.fanout: unknown key",
+              "keys of [memoryx]: server_memory, server_flash");
 }
 
 static void test_err_unknown_section(void **state)
@@ -769,10 +836,10 @@ static void test_err_unknown_section(void **state)
               "t.ini:10: [optimizer]: unknown section in a model file (known: [model])", NULL);
     HW_EXPECT(15, "[swarm]",
               "t.ini:15: [swarm]: unknown section in a hardware file "
-              "(known: [system] [memoryx] [swarmx] [sparsity] [batch] [tiers])",
+              "(known: [system] [memoryx] [activation] [swarmx] [sparsity] [batch] [tiers])",
               NULL);
     /* a model section in a hardware file */
-    HW_EXPECT(41, "[model]\nlayers = 3", "t.ini:41: [model]: unknown section in a hardware", NULL);
+    HW_EXPECT(46, "[model]\nlayers = 3", "t.ini:46: [model]: unknown section in a hardware", NULL);
     /* an unknown section with no keys is still reported */
     WL_EXPECT(10, "  [extra]", "t.ini:10: [extra]: unknown section in a model file", NULL);
     /* names are exact: case and inner blanks matter */
@@ -795,7 +862,7 @@ static void test_err_duplicate_key(void **state)
     /* a second [model] header does not reset the check */
     WL_EXPECT(10, "[model]\nvocab = 50257",
               "t.ini:11: model.vocab: duplicate key (first given on line 7)", NULL);
-    HW_EXPECT(43, "small = 3 TB", "t.ini:43: tiers.small: duplicate key", NULL);
+    HW_EXPECT(48, "small = 3 TB", "t.ini:48: tiers.small: duplicate key", NULL);
 }
 
 static void test_err_negative(void **state)
@@ -805,7 +872,7 @@ static void test_err_negative(void **state)
     HW_EXPECT(7, "power = -23.5 kW", "t.ini:7: system.power: must not be negative", NULL);
     WL_EXPECT(10, "master_bytes = -4 B", "t.ini:10: model.master_bytes: must not be negative",
               NULL);
-    HW_EXPECT(41, "small = -1.5 TB", "t.ini:41: tiers.small: must be greater than zero", NULL);
+    HW_EXPECT(46, "small = -1.5 TB", "t.ini:46: tiers.small: must be greater than zero", NULL);
 }
 
 static void test_err_zero(void **state)
@@ -817,7 +884,7 @@ static void test_err_zero(void **state)
               NULL);
     WL_EXPECT(10, "ffn = 0", "t.ini:10: model.ffn: must be greater than zero", NULL);
     WL_EXPECT(10, "act_bytes = 0 B", "t.ini:10: model.act_bytes: must be greater than zero", NULL);
-    HW_EXPECT(42, "big = 0 PB", "t.ini:42: tiers.big: must be greater than zero", NULL);
+    HW_EXPECT(47, "big = 0 PB", "t.ini:47: tiers.big: must be greater than zero", NULL);
 }
 
 static void test_err_nan_inf(void **state)
@@ -829,8 +896,8 @@ static void test_err_nan_inf(void **state)
     HW_EXPECT(3, "peak_flops = -inf PFLOP/s", "t.ini:3: system.peak_flops: '-inf PFLOP/s' is not",
               NULL);
     WL_EXPECT(8, "tokens = 1e999", "t.ini:8: model.tokens: '1e999' is out of range", NULL);
-    HW_EXPECT(10, "capacity = 1e300 EB", "t.ini:10: memoryx.capacity: '1e300 EB' is out of range",
-              NULL);
+    HW_EXPECT(10, "server_memory = 1e300 EB",
+              "t.ini:10: memoryx.server_memory: '1e300 EB' is out of range", NULL);
 }
 
 static void test_err_not_integer(void **state)
@@ -882,7 +949,7 @@ static void test_err_syntax(void **state)
               "comment",
               NULL);
     WL_EXPECT(9, "[model", "t.ini:9: syntax error", NULL);
-    HW_EXPECT(42, "big 2.4 PB", "t.ini:42: syntax error", NULL);
+    HW_EXPECT(47, "big 2.4 PB", "t.ini:47: syntax error", NULL);
     /* inih takes "= 5" as an empty key name: still an error on its line */
     WL_EXPECT(10, "= 5", "t.ini:10: model.: empty key name", NULL);
     /* inih's continuation lines are turned off: an indented line is an error */
@@ -960,22 +1027,22 @@ static void test_err_tiers(void **state)
     (void)state;
     char line[64];
     snprintf(line, sizeof line, "%032d = 1 TB", 1);
-    HW_EXPECT(41, line, "t.ini:41: tiers.", "name longer than 31 characters");
+    HW_EXPECT(46, line, "t.ini:46: tiers.", "name longer than 31 characters");
     /* 16 entries fit, the 17th does not */
     char more[1024] = "";
     for (int i = 0; i < 15; i++) {
         size_t o = strlen(more);
         snprintf(more + o, sizeof more - o, "%st%d = %d.5 TB", i ? "\n" : "", i, i + 1);
     }
-    char *text = edit(hw_ok, 43, more); /* 2 + 15 = 17 tiers */
+    char *text = edit(hw_ok, 48, more); /* 2 + 15 = 17 tiers */
     struct hw_desc h;
     struct cp_error err = {0};
     cp_status st = hw_load(text, ORIGIN, NULL, 0, &h, NULL, &err);
-    assert_msg(err, st, "t.ini:57: tiers.t14: more than 16 entries", NULL);
+    assert_msg(err, st, "t.ini:62: tiers.t14: more than 16 entries", NULL);
     free(text);
     char *less = strrchr(more, '\n');
     *less = '\0';
-    text = edit(hw_ok, 43, more); /* 16 tiers */
+    text = edit(hw_ok, 48, more); /* 16 tiers */
     assert_ok(hw_load(text, ORIGIN, NULL, 0, &h, NULL, &err), err);
     assert_int_equal(h.mx.tiers.n, 16);
     assert_string_equal(h.mx.tiers.item[15].name, "t13");
@@ -1161,6 +1228,7 @@ int main(void)
         cmocka_unit_test(test_edit_helper),
         cmocka_unit_test(test_hw_ok_values),
         cmocka_unit_test(test_hw_optional_system_keys),
+        cmocka_unit_test(test_hw_server_keys),
         cmocka_unit_test(test_hw_tiers_optional),
         cmocka_unit_test(test_wl_defaults),
         cmocka_unit_test(test_wl_all_keys),

@@ -1,14 +1,19 @@
 /* test_model.c - the analytic model (src/model) term by term against the
  * formulas its headers state, and the step and training model in its
  * limits: stream-bound, compute-bound, latency-bound, sparse, weak scaling,
- * the physical lower bounds, the activations offloaded to the activation
- * store (and the traffic that brings them back), the fixed step overhead,
- * the slowest of N systems (jitter), the logits on the predicted positions
- * only, and the training figures and verdicts.
+ * the physical lower bounds, the activations placed on the wafer,
+ * recomputed every k blocks or offloaded to the activation servers (and
+ * the traffic that brings them back), MemoryX servers (capacity, tiers,
+ * flash, the update sharded over them, their count sized for the run), the
+ * fixed step overhead, the slowest of N systems (jitter), the logits on the
+ * predicted positions only, the training figures, power per part and
+ * verdicts, and the issue-17 targets on 2048 CS-3.
  *
  * Every expected value is computed here from the stated formula (from the
  * description's fields, or from src/spec/tfm.h, which test_tfm.c checks),
- * never by calling the function under test a second time. */
+ * never by calling the function under test a second time; the properties
+ * across configurations (auto placement against the forced ones, servers
+ * doubled) compare the model with itself at different inputs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -70,10 +75,23 @@ static size_t shipped_models(char names[MAX_MODELS][CAT_NAME_MAX])
 
 static const char *const all_hw[] = {"cs2", "cs3"};
 
-/* The stream rate step.h states: min(system I/O, SwarmX link, MemoryX). */
-static double stream_rate(const struct hw_desc *h)
+/* The weight stream rate step.h states: min(system I/O, SwarmX link,
+ * S x server_network) on S MemoryX servers; sized for the run (servers 0)
+ * there are enough of them to feed the system's port. */
+static double stream_rate(const struct hw_desc *h, double servers)
 {
-    return fmin(h->wse.io_bw_Bps, fmin(h->swx.link_bw_Bps, h->mx.bw_Bps));
+    double port = fmin(h->wse.io_bw_Bps, h->swx.link_bw_Bps);
+    return servers > 0 ? fmin(port, servers * h->mx.server_net_Bps) : port;
+}
+
+/* mx.h: seconds one MemoryX server takes per parameter it updates, with
+ * the state in DRAM: max(FLOP / server FLOP/s, 2 x state bytes / server
+ * DRAM bandwidth). */
+static double update_per_param(const struct hw_desc *h, const struct wl_desc *w)
+{
+    double q = w->weight_bytes + 2 * w->master_bytes + w->optimizer_bytes;
+    return fmax(h->mx.update_flop_per_param / h->mx.server_update_flops,
+                2 * q / h->mx.server_mem_bw_Bps);
 }
 
 /* step.h and hw.h: the slowest of n systems computes 1 + jitter x
@@ -326,27 +344,84 @@ static void test_mx_bytes_per_param(void **state)
     assert_rel(mx_bytes_per_param(&w), 1 + 2 + 0 + 2, 0);
 }
 
-/* mx.h: a tier's first memoryx.dram bytes are DRAM, the rest flash. */
+/* mx.h: S servers hold S x (server_memory + server_flash) bytes; the
+ * fewest that hold a state in DRAM; a published tier is the whole servers
+ * that make it up. */
+static void test_mx_servers(void **state)
+{
+    (void)state;
+    struct hw_desc h;
+    load_hw("cs3", NULL, 0, &h); /* 1128 GiB of DRAM, no flash (ALCF) */
+    double gib = 1073741824.0, server = 1128 * gib;
+    assert_rel(h.mx.server_dram_bytes, server, 0);
+    assert_rel(h.mx.server_flash_bytes, 0, 0);
+    assert_rel(mx_capacity(&h.mx, 1), server, 0);
+    assert_rel(mx_capacity(&h.mx, 12), 12 * server, 0);
+    /* ALCF's 12 MemoryX nodes: 13.2 TiB */
+    assert_rel(mx_capacity(&h.mx, 12) / (1024 * gib), 13.21875, 1e-15);
+    assert_rel(mx_servers_to_hold(&h.mx, 1), 1, 0);
+    assert_rel(mx_servers_to_hold(&h.mx, 0), 1, 0); /* at least one */
+    assert_rel(mx_servers_to_hold(&h.mx, server), 1, 0);
+    assert_rel(mx_servers_to_hold(&h.mx, server + 1), 2, 0);
+    assert_rel(mx_servers_to_hold(&h.mx, 12 * server), 12, 0);
+    /* GPT-3 175B's 3.15 TB of state (18 B a parameter): 3 servers */
+    assert_rel(mx_servers_to_hold(&h.mx, 3.15e12), ceil(3.15e12 / server), 0);
+    assert_rel(mx_servers_to_hold(&h.mx, 3.15e12), 3, 0);
+    /* the tiers: 1.5 TB is 2 servers (whole servers, so 2.4 TB), 12 TB is
+     * 10, 55 TB is 46, 1.2 PB is 991 */
+    static const double tb[] = {1.5e12, 12e12, 55e12, 1.2e15};
+    static const double want[] = {2, 10, 46, 991};
+    for (size_t i = 0; i < 4; i++) {
+        assert_rel(mx_tier_servers(&h.mx, tb[i]), want[i], 0);
+        assert_true(mx_capacity(&h.mx, want[i]) >= tb[i]);
+        assert_true(mx_capacity(&h.mx, want[i] - 1) < tb[i]);
+    }
+    /* with flash, a server holds both and a tier needs fewer of them */
+    const char *flash[] = {"memoryx.server_flash=8 TB", "memoryx.server_flash_bandwidth=5 GB/s"};
+    load_hw("cs3", flash, 2, &h);
+    assert_rel(mx_capacity(&h.mx, 3), 3 * (server + 8e12), 1e-15);
+    assert_rel(mx_tier_servers(&h.mx, 55e12), ceil(55e12 / (server + 8e12)), 0);
+    assert_rel(mx_tier_servers(&h.mx, 55e12), 6, 0);
+    /* but holding state in DRAM still counts DRAM alone */
+    assert_rel(mx_servers_to_hold(&h.mx, 55e12), 46, 0);
+}
+
+/* mx.h: state beyond S x server_memory goes to the servers' flash, if they
+ * have any (none on the shipped CS-2: 1 TB servers). */
 static void test_mx_flash_fraction(void **state)
 {
     (void)state;
     struct hw_desc h;
-    load_hw("cs2", NULL, 0, &h); /* dram 4 TB */
-    assert_rel(mx_flash_fraction(&h.mx, 4e12, 3e12), 0, 0);
-    assert_rel(mx_flash_fraction(&h.mx, 4e12, 4e12), 0, 0);
-    assert_rel(mx_flash_fraction(&h.mx, 2.4e15, 4e12), 0, 0);
-    assert_rel(mx_flash_fraction(&h.mx, 2.4e15, 8e12), 0.5, 1e-15);
-    assert_rel(mx_flash_fraction(&h.mx, 2.4e15, 2.16e15), (2.16e15 - 4e12) / 2.16e15, 1e-15);
-    /* a tier smaller than the DRAM part is all DRAM */
-    load_hw("cs3", NULL, 0, &h); /* dram 55 TB */
-    assert_rel(mx_flash_fraction(&h.mx, 12e12, 10e12), 0, 0);
-    assert_rel(mx_flash_fraction(&h.mx, 12e12, 20e12), 8.0 / 20, 1e-15);
-    assert_rel(mx_flash_fraction(&h.mx, 1.2e15, 55e12), 0, 0);
-    assert_rel(mx_flash_fraction(&h.mx, 1.2e15, 110e12), 0.5, 1e-15);
+    load_hw("cs2", NULL, 0, &h);
+    assert_rel(h.mx.server_dram_bytes, 1e12, 0);
+    assert_rel(h.mx.server_flash_bytes, 0, 0);
+    /* no flash: nothing on flash, whatever the state */
+    assert_rel(mx_flash_fraction(&h.mx, 4, 3e12), 0, 0);
+    assert_rel(mx_flash_fraction(&h.mx, 4, 8e12), 0, 0);
+    /* 9 TB of flash a server */
+    const char *flash[] = {"memoryx.server_flash=9 TB", "memoryx.server_flash_bandwidth=5 GB/s"};
+    load_hw("cs2", flash, 2, &h);
+    assert_rel(mx_flash_fraction(&h.mx, 4, 3e12), 0, 0);
+    assert_rel(mx_flash_fraction(&h.mx, 4, 4e12), 0, 0);
+    assert_rel(mx_flash_fraction(&h.mx, 4, 8e12), 0.5, 1e-15);
+    assert_rel(mx_flash_fraction(&h.mx, 2400, 2.16e15), 0, 0); /* 2.4 PB of DRAM */
+    assert_rel(mx_flash_fraction(&h.mx, 240, 2.16e15), (2.16e15 - 240e12) / 2.16e15, 1e-15);
+    /* more state than DRAM and flash: the flash is full, the rest is held
+     * nowhere (the memoryx verdict) */
+    assert_rel(mx_flash_fraction(&h.mx, 4, 80e12), 36e12 / 80e12, 1e-15);
+    /* more servers, more DRAM: the share on flash falls */
+    double prev = 1;
+    for (double S = 2; S <= 64; S *= 2) { /* from 2: 20 TB of DRAM and flash */
+        double f = mx_flash_fraction(&h.mx, S, 20e12);
+        assert_true(f <= prev);
+        prev = f;
+    }
+    assert_rel(prev, 0, 0);
 }
 
-/* mx.h: max(p x flop/param / update_flops, p x 2 x state x (dram share /
- * dram_bandwidth + flash share / flash_bandwidth)). */
+/* mx.h: one server updates p parameters in max(p x flop/param /
+ * server_update_flops, p x 2 x state x (dram share /
+ * server_memory_bandwidth + flash share / server_flash_bandwidth)). */
 static void test_mx_update_time(void **state)
 {
     (void)state;
@@ -355,28 +430,31 @@ static void test_mx_update_time(void **state)
     load_model("gpt3-175b", NULL, 0, &w); /* 18 B of state */
     double p = 1e9;
 
-    /* the shipped CS-2 figures balance the two: 12 FLOP at 1 TFLOP/s and
-     * 36 B at 3 TB/s are both 12 ps per parameter */
+    /* the shipped CS-2 server: 36 B of traffic a parameter at 250 GB/s
+     * (144 ps) against 12 FLOP at 1 TFLOP/s (12 ps): memory-bound */
     load_hw("cs2", NULL, 0, &h);
-    assert_rel(mx_update_time(&h.mx, &w, p, 0), p * 12e-12, 1e-12);
+    assert_rel(h.mx.server_mem_bw_Bps, 250e9, 0);
+    assert_rel(mx_update_time(&h.mx, &w, p, 0), p * 36 / 250e9, 1e-15);
 
-    /* FLOP-bound: a slow optimizer */
-    const char *slow[] = {"memoryx.update_flops=100 GFLOP/s"};
+    /* FLOP-bound: a slow optimizer (240 ps a parameter) */
+    const char *slow[] = {"memoryx.server_update_flops=50 GFLOP/s"};
     load_hw("cs2", slow, 1, &h);
-    assert_rel(mx_update_time(&h.mx, &w, p, 0), p * 12 / 100e9, 1e-15);
-    assert_rel(mx_update_time(&h.mx, &w, p, 0), 0.12, 1e-15);
+    assert_rel(mx_update_time(&h.mx, &w, p, 0), p * 12 / 50e9, 1e-15);
+    assert_rel(mx_update_time(&h.mx, &w, p, 0), 0.24, 1e-15);
 
-    /* memory-bound: slow DRAM */
-    const char *dram[] = {"memoryx.dram_bandwidth=1 TB/s"};
+    /* memory-bound at another DRAM bandwidth */
+    const char *dram[] = {"memoryx.server_memory_bandwidth=1 TB/s"};
     load_hw("cs2", dram, 1, &h);
     assert_rel(mx_update_time(&h.mx, &w, p, 0), p * 2 * 18 / 1e12, 1e-15);
     /* with a quarter on flash, and all of it */
-    load_hw("cs2", NULL, 0, &h);
-    assert_rel(mx_update_time(&h.mx, &w, p, 0.25), p * 36 * (0.75 / 3e12 + 0.25 / 50e9), 1e-15);
-    assert_rel(mx_update_time(&h.mx, &w, p, 1), p * 36 / 50e9, 1e-15);
+    const char *flash[] = {"memoryx.server_flash=9 TB", "memoryx.server_flash_bandwidth=5 GB/s"};
+    load_hw("cs2", flash, 2, &h);
+    assert_rel(mx_update_time(&h.mx, &w, p, 0.25), p * 36 * (0.75 / 250e9 + 0.25 / 5e9), 1e-15);
+    assert_rel(mx_update_time(&h.mx, &w, p, 1), p * 36 / 5e9, 1e-15);
     /* ...unless the optimizer is slower still */
-    const char *slower[] = {"memoryx.update_flops=1 GFLOP/s"};
-    load_hw("cs2", slower, 1, &h);
+    const char *slower[] = {"memoryx.server_update_flops=1 GFLOP/s", "memoryx.server_flash=9 TB",
+                            "memoryx.server_flash_bandwidth=5 GB/s"};
+    load_hw("cs2", slower, 3, &h);
     assert_rel(mx_update_time(&h.mx, &w, p, 1), p * 12 / 1e9, 1e-15);
 
     /* smaller state per parameter halves the memory time */
@@ -385,22 +463,30 @@ static void test_mx_update_time(void **state)
     load_hw("cs2", dram, 1, &h);
     assert_rel(mx_update_time(&h.mx, &w, p, 0), p * 2 * 9 / 1e12, 1e-15);
     assert_rel(mx_update_time(&h.mx, &w, 0, 0), 0, 0);
+    /* linear in p: S servers each updating 1/S take 1/S of the time */
+    load_model("gpt3-175b", NULL, 0, &w);
+    assert_rel(mx_update_time(&h.mx, &w, p / 7, 0), mx_update_time(&h.mx, &w, p, 0) / 7, 1e-15);
 }
 
+/* A tier holds a state when its whole servers do. */
 static void test_mx_smallest_tier(void **state)
 {
     (void)state;
     struct hw_desc h;
-    load_hw("cs2", NULL, 0, &h); /* 4 TB, 2.4 PB */
+    load_hw("cs2", NULL, 0, &h); /* 4 TB (4 servers of 1 TB), 2.4 PB */
     assert_int_equal(mx_smallest_tier(&h.mx, 1), 0);
     assert_int_equal(mx_smallest_tier(&h.mx, 4e12), 0);
     assert_int_equal(mx_smallest_tier(&h.mx, 4e12 + 1), 1);
     assert_int_equal(mx_smallest_tier(&h.mx, 2.4e15), 1);
     assert_int_equal(mx_smallest_tier(&h.mx, 2.5e15), -1);
-    load_hw("cs3", NULL, 0, &h); /* 1.5, 12, 55 TB, 1.2 PB */
+    load_hw("cs3", NULL, 0, &h); /* 1.5, 12, 55 TB, 1.2 PB of 1128 GiB servers */
+    /* 1.5 TB is two servers, 2.42 TB: it holds 2 TB */
+    assert_int_equal(mx_smallest_tier(&h.mx, 2e12), 0);
+    assert_int_equal(mx_smallest_tier(&h.mx, 2 * 1128 * 1073741824.0 + 1), 1);
     assert_int_equal(mx_smallest_tier(&h.mx, 3.15e12), 1);
     assert_int_equal(mx_smallest_tier(&h.mx, 20e12), 2);
     assert_int_equal(mx_smallest_tier(&h.mx, 100e12), 3);
+    assert_int_equal(mx_smallest_tier(&h.mx, 991 * 1128 * 1073741824.0 + 1), -1);
     /* the smallest, not the first: a tier added last through --set */
     const char *sets[] = {"tiers.tiny=1 TB", "tiers.mid=10 TB"};
     load_hw("cs2", sets, 2, &h);
@@ -482,7 +568,7 @@ static void test_step_stream_bound(void **state)
     for (size_t i = 0; i < 2; i++) {
         struct hw_desc h;
         load_hw(all_hw[i], NULL, 0, &h);
-        double bw = stream_rate(&h);
+        double bw = stream_rate(&h, 0);
         assert_rel(bw, 150e9, 1e-15);
         double over = h.wse.step_overhead_s;
         assert_true(over > 0);
@@ -494,7 +580,10 @@ static void test_step_stream_bound(void **state)
             step_eval(&c, &r);
             assert_rel(r.local_seqs, 1, 0);
             assert_rel(r.micro_batches, 1, 0);
-            assert_int_equal(r.act, STEP_ACT_WAFER);
+            /* the file asks for recompute: every block, with the weights
+             * its backward pass streams in anyway */
+            assert_int_equal(r.act, ACT_RECOMPUTE);
+            assert_rel(r.act_k, 1, 0);
             assert_rel(r.act_bytes, 0, 0);
             assert_rel(r.micro_tokens, 2048, 0);
             assert_rel(r.stream_bw, bw, 0);
@@ -572,7 +661,7 @@ static void test_step_compute_bound(void **state)
                 make_cluster(&c, &h, &w, systems[j], systems[j] * m[k].seqs);
                 step_eval(&c, &r);
                 assert_rel(r.micro_batches, 1, 0);
-                assert_int_equal(r.act, STEP_ACT_WAFER);
+                assert_int_equal(r.act, w.recompute ? ACT_RECOMPUTE : ACT_WAFER);
                 assert_int_equal(r.recompute, w.recompute);
                 double slow = slowest_by_hand(h.wse.jitter, systems[j]);
                 assert_rel(r.slowest, slow, 1e-15);
@@ -603,7 +692,7 @@ static void test_step_latency_bound(void **state)
     struct hw_desc h;
     load_hw("cs2", sets, 2, &h);
     assert_rel(h.wse.step_overhead_s, 0, 0);
-    double bw = stream_rate(&h);
+    double bw = stream_rate(&h, 0);
     double n = 65536;
     struct cluster c;
     struct step_result r;
@@ -619,10 +708,12 @@ static void test_step_latency_bound(void **state)
     assert_rel(r.fill_s, fill, 1e-14);
     assert_rel(r.drain_s, 16 * level, 1e-14); /* the last gradients up */
     /* boundary: the update of the last chunk of the embedding (all of it
-     * here, at 12 ps a parameter), overlap 0 */
-    assert_rel(r.boundary_s, embed * 12e-12, 1e-12);
+     * here) on the one server that holds it, overlap 0 */
+    double upp = update_per_param(&h, &w);
+    assert_rel(upp, 36 / 250e9, 1e-15); /* 144 ps a parameter */
+    assert_rel(r.boundary_s, embed * upp, 1e-12);
     assert_rel(r.hidden_s, 0, 0);
-    double exposed = fill + 16 * level + embed * 12e-12;
+    double exposed = fill + 16 * level + embed * upp;
     assert_rel(r.busy[STEP_LATENCY], exposed, 1e-12);
     assert_rel(r.critical[STEP_LATENCY], exposed, 1e-12);
     assert_int_equal(r.bottleneck, STEP_LATENCY);
@@ -631,10 +722,15 @@ static void test_step_latency_bound(void **state)
     assert_rel(r.step_s, exposed, 1e-3);
 
     /* overlap 1 hides at most the embedding's backward (its weights in,
-     * gradients out, update: the longest), here far less than the trip */
+     * gradients out, update on S servers: the longest), here far less than
+     * the trip; servers sized for the run keep the update within the
+     * streams */
     c.overlap = 1;
     step_eval(&c, &r);
-    double first = fmax(embed * 12e-12, embed * 2 / bw);
+    double S = r.mx_servers;
+    assert_true(embed * upp / S <= embed * 2 / bw);
+    assert_rel(r.mx_update, ceil(embed * upp / (embed * 2 / bw)), 0);
+    double first = fmax(embed * upp / S, embed * 2 / bw);
     assert_rel(r.first_bwd_s, first, 1e-12);
     assert_rel(r.hidden_s, first, 1e-12);
     assert_rel(r.busy[STEP_LATENCY], exposed - first, 1e-12);
@@ -846,10 +942,13 @@ static void test_step_bounds_and_critical_sum(void **state)
 }
 
 /* The physical bounds computed here from their definitions: all training
- * FLOPs (with the recomputed forward when the file asks for it or the
- * activations are offloaded) at peak x utilization, paced by the slowest
- * of N, and every weight byte in twice per micro-batch at the stream rate;
- * the fixed step_overhead comes on top of either. */
+ * FLOPs (with the recomputed forward when the placement recomputes) at
+ * peak x utilization, paced by the slowest of N, and every weight byte in
+ * twice per micro-batch (three times when segments of k > 1 blocks are
+ * recomputed) at the stream rate; offloaded, every block input leaves once
+ * on the system's port; the fixed step_overhead comes on top of each.  The
+ * placement is one of the three, recomputes exactly when it is not the
+ * wafer, and is labelled as step_act_label() says. */
 static void test_step_above_physical_bounds(void **state)
 {
     (void)state;
@@ -859,7 +958,7 @@ static void test_step_above_physical_bounds(void **state)
     for (size_t i = 0; i < 2; i++) {
         struct hw_desc h;
         load_hw(all_hw[i], NULL, 0, &h);
-        double bw = stream_rate(&h);
+        double bw = stream_rate(&h, 0);
         for (size_t k = 0; k < nm; k++) {
             struct wl_desc w;
             load_model(models[k], NULL, 0, &w);
@@ -870,21 +969,28 @@ static void test_step_above_physical_bounds(void **state)
                 step_eval(&c, &r);
                 double tokens = w.batch / systems[j] * w.seq_len;
                 double local = ceil(w.batch / systems[j]);
-                int offload = local > r.max_seqs && h.wse.act_store_bytes > 0;
-                assert_int_equal(r.act, offload              ? STEP_ACT_OFFLOAD
-                                        : local > r.max_seqs ? STEP_ACT_MICRO
-                                                             : STEP_ACT_WAFER);
-                int rc = w.recompute || offload;
-                assert_int_equal(r.recompute, rc);
-                double compute = tfm_train_flops_per_token(&w, rc) * tokens *
+                assert_true(r.act == ACT_WAFER || r.act == ACT_RECOMPUTE || r.act == ACT_OFFLOAD);
+                assert_int_equal(r.recompute, r.act != ACT_WAFER);
+                /* a file that asks for recompute never keeps everything */
+                if (w.recompute)
+                    assert_true(r.act != ACT_WAFER);
+                char label[32], want[32];
+                step_act_label(&r, label, sizeof label);
+                if (r.act == ACT_RECOMPUTE)
+                    snprintf(want, sizeof want, "recompute:%.0f", r.act_k);
+                else
+                    snprintf(want, sizeof want, "%s", r.act == ACT_WAFER ? "wafer" : "offload");
+                assert_string_equal(label, want);
+                double compute = tfm_train_flops_per_token(&w, r.recompute) * tokens *
                                  slowest_by_hand(h.wse.jitter, systems[j]) /
                                  (h.wse.peak_flops * h.wse.utilization);
-                double stream = r.micro_batches * 2 * tfm_weight_bytes(&w) / bw;
+                double passes = r.act == ACT_RECOMPUTE && r.act_k > 1 ? 3 : 2;
+                double stream = r.micro_batches * passes * tfm_weight_bytes(&w) / bw;
                 double over = h.wse.step_overhead_s;
                 assert_true(r.step_s >= compute + over);
                 assert_true(r.step_s >= stream + over);
                 /* offloaded, every block input leaves once on the egress */
-                if (offload)
+                if (r.act == ACT_OFFLOAD)
                     assert_true(r.step_s >=
                                 local * tfm_ckpt_bytes_per_seq(&w) / h.wse.io_bw_Bps + over);
             }
@@ -915,13 +1021,15 @@ static void test_step_above_physical_bounds(void **state)
 
 /* One CS-3 at the published batch of 1024 sequences (M08 in
  * hw/measurements.csv ran exactly this).  All 32 blocks' full activations
- * and the logits, 51.9 GB a sequence, do not fit in 44 GB, so the blocks'
- * inputs go to the activation store (2^30 B a sequence, 1.1 TB for the
- * batch: hw/cs3.ini notes M08 needed 1.1 TB of activation servers) and
- * every block is recomputed from its input; the store holds them all, so
- * one pass.  A store of 300 sequences' checkpoints takes ceil(1024 / 300)
- * = 4 micro-batches; one smaller than a sequence's fails the act_store
- * verdict. */
+ * and the logits, 51.9 GB a sequence, do not fit in 44 GB (the wafer
+ * placement fails the sram verdict).  Offloaded, the blocks' inputs go to
+ * the system's activation servers (2^30 B a sequence, 1.1 TB for the batch:
+ * hw/cs3.ini notes M08 needed 1.1 TB of them) and every block is recomputed
+ * from its input.  Sized for the run there are max(ceil(1024 x 2^30 B / 183
+ * GiB) = 6 to hold them, ceil(150 GB/s / 12.5 GB/s) = 12 to carry the port)
+ * = 12 servers per system, which hold 12 x 183 = 2196 sequences: one pass.
+ * Fewer servers, or smaller ones, take micro-batches of what they hold;
+ * servers that hold less than one sequence fail the act_store verdict. */
 static void test_step_offload_llama2_7b(void **state)
 {
     (void)state;
@@ -935,23 +1043,36 @@ static void test_step_offload_llama2_7b(void **state)
     assert_rel(tfm_block_params(&w), L7_BLOCK, 0);
     assert_rel(tfm_block_matrix_params(&w), L7_MATRIX, 0);
     assert_rel(tfm_embed_params(&w), L7_EMBED, 0);
+    double gib = 1073741824.0;
+    assert_rel(h.act.server_bytes, 183 * gib, 0);
+    assert_rel(h.act.server_net_Bps, 12.5e9, 0);
 
     struct cluster c;
     struct train_result r;
-    make_cluster(&c, &h, &w, 1, 1024);
-    train_eval(&c, &r);
     const struct step_result *st = &r.step;
-    double per = 32 * L7_FULL + L7_LOGITS; /* in SRAM without a store */
+    /* on the wafer: 51.9 GB a sequence, none fits */
+    make_cluster(&c, &h, &w, 1, 1024);
+    c.act = ACT_WAFER;
+    train_eval(&c, &r);
+    double per = 32 * L7_FULL + L7_LOGITS;
     assert_rel(r.sram_per_seq, per, 1e-15);
     assert_true(per > 44e9);
     assert_rel(st->max_seqs, 0, 0);
-    assert_int_equal(st->act, STEP_ACT_OFFLOAD);
+    assert_int_equal(r.sram_fits, 0);
+    assert_int_equal(r.feasible, 0);
+    assert_rel(st->act_servers, 0, 0);
+
+    /* offloaded */
+    c.act = ACT_OFFLOAD;
+    train_eval(&c, &r);
+    assert_int_equal(st->act, ACT_OFFLOAD);
     assert_int_equal(st->recompute, 1);
     assert_rel(st->ckpt_per_seq, L7_CKPT, 1e-15);
-    assert_rel(st->working_per_seq, L7_FULL + L7_LOGITS, 1e-15);
+    assert_rel(r.sram_per_seq, L7_FULL + L7_LOGITS, 1e-15);
     assert_int_equal(r.sram_fits, 1); /* 1.87 GB of 44 GB */
-    assert_rel(st->store_seqs, floor(h.wse.act_store_bytes / L7_CKPT), 0);
-    assert_true(st->store_seqs >= 1024);
+    assert_rel(st->act_servers, 12, 0);
+    assert_rel(st->store_seqs, 12 * 183, 0);
+    assert_rel(st->act_bw, 150e9, 0);
     assert_int_equal(r.act_fits, 1);
     assert_rel(st->micro_batches, 1, 0);
     assert_rel(st->micro_tokens, 1024 * 4096.0, 0);
@@ -960,6 +1081,8 @@ static void test_step_offload_llama2_7b(void **state)
     /* 1024 x 2^30 B = 1.0995e12 B offloaded (and back) per step */
     assert_rel(st->act_bytes, 1024 * L7_CKPT, 1e-15);
     assert_rel(st->act_bytes, 1.1e12, 0.005);
+    /* their power: 12 servers of 0.5 kW */
+    assert_rel(r.power_part[TRAIN_POWER_ACT], 12 * h.act.server_power_W, 1e-15);
     /* the recompute: one more forward pass of the blocks, at u(t), one
      * system (slowest factor 1) */
     double t = 1024 * 4096.0;
@@ -969,31 +1092,42 @@ static void test_step_offload_llama2_7b(void **state)
     assert_rel(st->recompute_s, 32 * fwd_block * t / rate, 1e-12);
     assert_rel(st->busy[STEP_COMPUTE], tfm_train_flops_per_token(&w, 1) * t / rate, 1e-12);
 
-    /* the store holds 300.5 sequences' checkpoints: 300 at a time */
+    /* two servers (--act-servers 2): 366 sequences at a time, at 25 GB/s */
+    c.act_servers = 2;
+    train_eval(&c, &r);
+    assert_rel(st->act_servers, 2, 0);
+    assert_rel(st->store_seqs, 366, 0);
+    assert_rel(st->micro_batches, 3, 0);
+    assert_rel(st->act_bw, 25e9, 0);
+    assert_true(r.warnings & TW_ACCUM);
+    assert_rel(r.power_part[TRAIN_POWER_ACT], 2 * h.act.server_power_W, 1e-15);
+    assert_rel(st->act_bytes, 1024 * L7_CKPT, 1e-15); /* the same bytes, in 3 parts */
+
+    /* one server holding 300.5 sequences' checkpoints: 300 at a time */
     char set[64];
     const char *sets[] = {set};
-    snprintf(set, sizeof set, "system.act_store=%.17g B", 300.5 * L7_CKPT);
+    snprintf(set, sizeof set, "activation.server_memory=%.17g B", 300.5 * L7_CKPT);
     struct hw_desc h300;
     load_hw("cs3", sets, 1, &h300);
     c.hw = &h300;
+    c.act_servers = 1;
     train_eval(&c, &r);
-    assert_int_equal(st->act, STEP_ACT_OFFLOAD);
+    assert_int_equal(st->act, ACT_OFFLOAD);
     assert_rel(st->store_seqs, 300, 0);
     assert_rel(st->micro_batches, 4, 0);
     assert_rel(st->micro_tokens, 1024 / 4 * 4096.0, 0);
     assert_true(r.warnings & TW_ACCUM);
     assert_int_equal(r.act_fits, 1);
     assert_int_equal(r.feasible, 1);
-    assert_rel(st->act_bytes, 1024 * L7_CKPT, 1e-15); /* the same bytes, in 4 parts */
     /* exactly 300 sequences' worth (2^30 x 300 is exact) */
-    snprintf(set, sizeof set, "system.act_store=%.17g B", 300 * L7_CKPT);
+    snprintf(set, sizeof set, "activation.server_memory=%.17g B", 300 * L7_CKPT);
     load_hw("cs3", sets, 1, &h300);
     train_eval(&c, &r);
     assert_rel(st->store_seqs, 300, 0);
     assert_rel(st->micro_batches, 4, 0);
 
     /* 1 GB holds less than one sequence's 1.07 GB: infeasible */
-    snprintf(set, sizeof set, "system.act_store=1 GB");
+    snprintf(set, sizeof set, "activation.server_memory=1 GB");
     load_hw("cs3", sets, 1, &h300);
     train_eval(&c, &r);
     assert_rel(st->store_seqs, 0, 0);
@@ -1002,17 +1136,26 @@ static void test_step_offload_llama2_7b(void **state)
     assert_int_equal(r.feasible, 0);
     assert_rel(st->micro_batches, 1024, 0); /* one sequence at a time */
     assert_true(isfinite(st->step_s));
+    /* sized for the run, as many 1 GB servers as the batch needs:
+     * ceil(1024 x 2^30 / 1e9) = 1100, which hold 1024 sequences */
+    c.act_servers = 0;
+    train_eval(&c, &r);
+    assert_rel(st->act_servers, ceil(1024 * L7_CKPT / 1e9), 0);
+    assert_rel(st->act_servers, 1100, 0);
+    assert_rel(st->store_seqs, 1024, 0);
+    assert_rel(st->micro_batches, 1, 0);
+    assert_int_equal(r.act_fits, 1);
 
     /* SRAM of 1.8 GB cannot hold the working set of 1.87 GB (one block's
      * full activations and the logits) beside the stream buffers: the
-     * sram verdict fails although the store holds every checkpoint */
+     * sram verdict fails although the servers hold every checkpoint */
     const char *tiny_sram[] = {"system.sram=1.8 GB"};
     struct hw_desc hs;
     load_hw("cs3", tiny_sram, 1, &hs);
     c.hw = &hs;
     train_eval(&c, &r);
     assert_true(L7_FULL + L7_LOGITS > 1.8e9 - 4e6);
-    assert_int_equal(st->act, STEP_ACT_OFFLOAD);
+    assert_int_equal(st->act, ACT_OFFLOAD);
     assert_int_equal(r.act_fits, 1);
     assert_int_equal(r.sram_fits, 0);
     assert_true(r.warnings & TW_SRAM);
@@ -1025,23 +1168,28 @@ static void test_step_offload_llama2_7b(void **state)
     assert_int_equal(r.sram_fits, 1);
     assert_int_equal(r.feasible, 1);
 
-    /* the same with SRAM to spare: every activation on the wafer, no
-     * offload, no recompute (the file has none) */
+    /* with SRAM to spare the fastest placement keeps every activation on
+     * the wafer: no offload, no recompute (the file has none), no
+     * activation servers */
     const char *big[] = {"system.sram=1 PB"};
     struct hw_desc hb;
     load_hw("cs3", big, 1, &hb);
     c.hw = &hb;
+    c.act = ACT_AUTO;
     train_eval(&c, &r);
-    assert_int_equal(st->act, STEP_ACT_WAFER);
+    assert_int_equal(st->act, ACT_WAFER);
     assert_int_equal(st->recompute, 0);
     assert_rel(st->recompute_s, 0, 0);
     assert_rel(st->act_bytes, 0, 0);
+    assert_rel(st->act_servers, 0, 0);
+    assert_rel(r.power_part[TRAIN_POWER_ACT], 0, 0);
     assert_int_equal(r.act_fits, 1);
 }
 
 /* The activation traffic binds when the system's I/O is slow.  Llama 2 7B,
- * one CS-3, 1024 sequences in one pass, system.io_bandwidth = 27.5 GB/s
- * (below the 150 GB/s of SwarmX and MemoryX, so R = 27.5 GB/s too).  Per
+ * one CS-3, offloaded, 1024 sequences in one pass, system.io_bandwidth =
+ * 27.5 GB/s (below the 150 GB/s of SwarmX; MemoryX and the activation
+ * servers sized for the run carry it, so R = 27.5 GB/s too).  Per
  * block: forward, its 1024 x 2 s h = 34.4 GB checkpoint out takes 1.25 s
  * against 0.24 s of compute; backward, its weights (405 MB) and the
  * checkpoint come back in 1.26 s against 0.72 s of compute (delta, weight
@@ -1062,11 +1210,20 @@ static void test_step_act_traffic_binds(void **state)
     struct cluster c;
     struct step_result r;
     make_cluster(&c, &h, &w, 1, 1024);
+    c.act = ACT_OFFLOAD;
     step_eval(&c, &r);
     double io = 27.5e9;
     assert_rel(r.stream_bw, io, 0);
-    assert_int_equal(r.act, STEP_ACT_OFFLOAD);
+    assert_rel(r.grad_bw, io, 0);
+    assert_int_equal(r.act, ACT_OFFLOAD);
     assert_rel(r.micro_batches, 1, 0);
+    /* enough MemoryX servers to carry 27.5 GB/s (3 of 12.5 GB/s), and
+     * activation servers to hold 1.1 TB (6 of 183 GiB) */
+    assert_true(r.mx_servers >= 3 && r.mx_servers == floor(r.mx_servers));
+    assert_rel(r.mx_stream, 3, 0);
+    assert_rel(r.act_servers, 6, 0);
+    assert_rel(r.act_bw, io, 0);
+    double upp = update_per_param(&h, &w), S = r.mx_servers;
 
     double t = 1024 * 4096.0, s = 4096, hd = 4096, V = 32000;
     double rate = h.wse.peak_flops * h.wse.utilization * t / (t + h.wse.util_half_tokens);
@@ -1077,7 +1234,7 @@ static void test_step_act_traffic_binds(void **state)
         ((2 * L7_MATRIX + 8 * s * hd) + 2 * L7_MATRIX + (2 * L7_MATRIX + 4 * s * hd)) * t / rate;
     double logits = 2 * hd * V * t / rate; /* each of three passes */
     double emb = 2 * L7_EMBED / io, head = 2 * L7_HEAD / io;
-    double upd_block = L7_BLOCK * 12e-12, upd_emb = L7_EMBED * 12e-12;
+    double upd_block = L7_BLOCK * upp / S, upd_emb = L7_EMBED * upp / S;
     /* the regime this test is about */
     assert_true(act_out > fwd && act_out > block_w / io);
     assert_true(bwd_in > bwd && bwd_in > block_w / io && bwd_in > upd_block);
@@ -1097,17 +1254,21 @@ static void test_step_act_traffic_binds(void **state)
     /* the step, whole: the layers, then the boundary (fill of one chunk,
      * the update of one 1 MB chunk of the embedding's gradients = 5e5
      * parameters) and the fixed overhead */
-    double exposed = 1e6 / io + 5e5 * 12e-12;
+    double exposed = 1e6 / io + 5e5 * upp;
     assert_rel(r.busy[STEP_LATENCY], exposed, 1e-9);
     double want = 2 * emb + 32 * (act_out + bwd_in) + 3 * logits + exposed + h.wse.step_overhead_s;
     assert_rel(r.step_s, want, 1e-12);
 
-    /* MemoryX slower than the port: the weights set the backward stream
-     * (max(weights at R, weights and checkpoint at the port)) */
-    const char *slow_mx[] = {"system.io_bandwidth=27.5 GB/s", "memoryx.bandwidth=0.25 GB/s"};
+    /* One MemoryX server slower than the port: the weights set the
+     * backward stream (max(weights at R, weights and checkpoint at the
+     * port)) */
+    const char *slow_mx[] = {"system.io_bandwidth=27.5 GB/s", "memoryx.server_network=0.25 GB/s"};
     load_hw("cs3", slow_mx, 2, &h);
+    c.mx_servers = 1;
     step_eval(&c, &r);
+    assert_rel(r.mx_servers, 1, 0);
     assert_rel(r.stream_bw, 0.25e9, 0);
+    assert_rel(r.grad_bw, 0.25e9, 0);
     assert_true(block_w / 0.25e9 > bwd_in);
     assert_rel(r.busy[STEP_STREAM_IN], 2 * (2 * L7_EMBED + 32 * block_w + 2 * L7_HEAD) / 0.25e9,
                1e-12);
@@ -1313,7 +1474,7 @@ static void test_step_predictions(void **state)
     struct step_result r;
     make_cluster(&c, &h, &w, 1, 1024);
     step_eval(&c, &r);
-    assert_int_equal(r.act, STEP_ACT_WAFER);
+    assert_int_equal(r.act, ACT_WAFER);
     double t = 1024 * 128.0, hd = 1024, s = 128, V = 30522;
     double rate = h.wse.peak_flops * h.wse.utilization * t / (t + h.wse.util_half_tokens);
     double matrix = 12 * hd * hd;
@@ -1348,9 +1509,37 @@ static void test_train_time_energy_cost(void **state)
     assert_rel(r.steps, steps, 1e-15);
     assert_rel(r.time_s, steps * r.step.step_s, 1e-15);
     assert_rel(r.tokens_per_s, 1536 * 2048.0 / r.step.step_s, 1e-15);
-    /* 16 x 23 kW + 20 kW MemoryX + (8 + 4 + 2 + 1) x 1 kW SwarmX */
-    assert_rel(r.power_W, 16 * 23e3 + 20e3 + 15e3, 1e-15);
+    /* 16 x 23 kW + S MemoryX servers of 1 kW + 16 x A activation servers
+     * of 0.5 kW + (8 + 4 + 2 + 1) SwarmX nodes of 1 kW, S and A as sized */
+    double S = r.step.mx_servers, A = r.step.act_servers;
+    assert_true(S >= 1 && S == floor(S) && A >= 0 && A == floor(A));
+    assert_rel(r.swx_nodes, 15, 0);
+    assert_rel(r.power_part[TRAIN_POWER_SYSTEMS], 16 * 23e3, 1e-15);
+    assert_rel(r.power_part[TRAIN_POWER_MEMORYX], S * 1e3, 1e-15);
+    assert_rel(r.power_part[TRAIN_POWER_ACT], 16 * A * 0.5e3, 1e-15);
+    assert_rel(r.power_part[TRAIN_POWER_SWARMX], 15e3, 1e-15);
+    assert_rel(r.power_W, 16 * 23e3 + S * 1e3 + 16 * A * 0.5e3 + 15e3, 1e-15);
     assert_rel(r.energy_J, r.power_W * r.time_s, 1e-15);
+    /* fixed counts: 7 MemoryX servers, 3 activation servers a system */
+    c.mx_servers = 7;
+    c.act = ACT_OFFLOAD;
+    c.act_servers = 3;
+    train_eval(&c, &r);
+    assert_rel(r.step.mx_servers, 7, 0);
+    assert_rel(r.step.act_servers, 3, 0);
+    assert_rel(r.memoryx_bytes, 7e12, 1e-15);
+    assert_rel(r.power_W, 16 * 23e3 + 7e3 + 16 * 3 * 0.5e3 + 15e3, 1e-15);
+    assert_rel(r.energy_J, (16 * 23e3 + 7e3 + 24e3 + 15e3) * r.time_s, 1e-15);
+    assert_string_equal(train_power_name[TRAIN_POWER_ACT], "activation");
+    /* placed on the wafer (or recomputed) there are no activation servers */
+    c.act = ACT_RECOMPUTE;
+    train_eval(&c, &r);
+    assert_rel(r.step.act_servers, 0, 0);
+    assert_rel(r.power_part[TRAIN_POWER_ACT], 0, 0);
+    c.mx_servers = 0;
+    c.act_servers = 0;
+    c.act = ACT_AUTO;
+    train_eval(&c, &r);
     assert_true(r.cost < 0); /* no price */
     assert_rel(r.params, tfm_params(&w), 0);
     assert_rel(r.bytes_per_param, 18, 0);
@@ -1432,82 +1621,120 @@ static void test_train_critical_batch_and_penalty(void **state)
     assert_rel(r.tokens, 300e9, 1e-15);
 }
 
-/* 120T on CS-2 without an activation store (system.act_store = 0): the
- * activations the backward pass needs stay in SRAM, in micro-batches of
- * what fits there. */
+/* 120T on one CS-2.  The file asks for recompute, so the wafer placement
+ * is never chosen.  SRAM per sequence, by hand (s 2048, h 98304, a 768,
+ * V 51200, l 1036; a block input is 2 s h, a block's full activations
+ * s h (34 + 5 a s / h) with dropout, the logits 2 s V):
+ *  - recompute every block: 1036 inputs + one block + logits, ~417 GB;
+ *  - recompute every 4 blocks: 259 inputs + 4 blocks + logits, ~196 GB;
+ *  - offload: one block + logits, ~23 GB, within 40 GB.
+ * So only offload fits, and that is what the run takes.  MemoryX: 120e12 x
+ * 18 B = 2.16 PB; the 4 TB tier (4 servers of 1 TB) does not hold it, the
+ * servers sized for the run do. */
 static void test_train_verdicts_120t(void **state)
 {
     (void)state;
     struct hw_desc h;
     struct wl_desc w;
-    const char *no_store[] = {"system.act_store=0 B"};
-    load_hw("cs2", no_store, 1, &h);
+    load_hw("cs2", NULL, 0, &h);
     load_model("120t", NULL, 0, &w);
+    assert_int_equal(w.recompute, 1);
     struct cluster c;
     struct train_result r;
     char buf[256];
+    double s = 2048, hd = 98304, a = 768, V = 51200, l = 1036;
+    double input = 2 * s * hd, full = s * hd * (34 + 5 * a * s / hd), logits = 2 * s * V;
+    double room = 40e9 - 4e6;
 
-    /* default 4 TB tier: 120e12 x 18 B = 2.16 PB does not fit */
+    /* sized for the run: offloaded, feasible */
     make_cluster(&c, &h, &w, 1, w.batch);
     train_eval(&c, &r);
     double state_bytes = tfm_params(&w) * 18;
     assert_rel(r.state_bytes, state_bytes, 1e-15);
-    assert_true(state_bytes > 4e12 && state_bytes <= 2.4e15);
-    assert_int_equal(r.memoryx_fits, 0);
-    assert_true(r.warnings & TW_MEMORYX);
-    assert_int_equal(r.feasible, 0);
-
-    /* SRAM: one sequence keeps 1036 block inputs (2 s h each), one block's
-     * full working set and the logits; it fits if 40 GB less the 4 MB of
-     * stream buffers holds it (it does not: ~417 GB) */
-    double s = 2048, hd = 98304, a = 768, V = 51200;
-    double per = 1036 * 2 * s * hd + s * hd * (34 + 5 * a * s / hd) + 2 * s * V;
-    int fits = (40e9 - 4e6) / per >= 1;
-    assert_rel(r.sram_per_seq, per, 1e-15);
-    assert_int_equal(r.step.act, STEP_ACT_MICRO);
-    assert_int_equal(r.sram_fits, fits);
-    assert_int_equal(!!(r.warnings & TW_SRAM), !fits);
-    assert_false(fits);
-    /* no store, so no store verdict */
-    assert_int_equal(r.act_fits, 1);
-    assert_false(r.warnings & TW_ACT_STORE);
-    /* the FFN (393216) needs blocking */
+    assert_int_equal(r.step.act, ACT_OFFLOAD);
+    assert_rel(r.sram_per_seq, full + logits, 1e-15);
+    assert_true(full + logits <= room);
+    assert_int_equal(r.sram_fits, 1);
+    assert_int_equal(r.memoryx_fits, 1);
+    assert_true(r.step.mx_servers >= ceil(state_bytes / 1e12));
+    assert_rel(r.step.mx_hold, ceil(state_bytes / 1e12), 0);
+    assert_rel(r.memoryx_bytes, r.step.mx_servers * 1e12, 1e-15);
+    assert_rel(r.step.flash_fraction, 0, 0);
+    /* the FFN (393216) needs blocking: a warning */
     assert_rel(r.matmul_dim, 4 * hd, 0);
     assert_int_equal(r.matmul_fits, 0);
     assert_true(r.warnings & TW_MATMUL);
+    assert_int_equal(r.feasible, 1);
 
-    /* the 2.4 PB tier holds it, mostly on flash */
-    c.memoryx_bytes = 2.4e15;
+    /* forced: every block recomputed, 1036 inputs stay on the wafer */
+    c.act = ACT_RECOMPUTE;
+    c.act_k = 1;
+    train_eval(&c, &r);
+    double per = l * input + full + logits;
+    assert_rel(r.sram_per_seq, per, 1e-15);
+    assert_true(per > room);
+    assert_int_equal(r.step.act, ACT_RECOMPUTE);
+    assert_rel(r.step.act_k, 1, 0);
+    assert_int_equal(r.sram_fits, 0);
+    assert_true(r.warnings & TW_SRAM);
+    assert_int_equal(r.feasible, 0);
+    /* every 4 blocks */
+    c.act_k = 4;
+    train_eval(&c, &r);
+    double per4 = ceil(l / 4) * input + 4 * full + logits;
+    assert_rel(r.sram_per_seq, per4, 1e-15);
+    assert_true(per4 < per && per4 > room);
+    assert_int_equal(r.sram_fits, 0);
+    assert_string_equal(step_act_label(&r.step, buf, sizeof buf), "recompute:4");
+    /* with 1 TB of SRAM every block recomputed fits, two sequences at a
+     * time */
+    const char *big[] = {"system.sram=1 TB"};
+    struct hw_desc hb;
+    load_hw("cs2", big, 1, &hb);
+    c.hw = &hb;
+    c.act_k = 1;
+    train_eval(&c, &r);
+    assert_int_equal(r.sram_fits, 1);
+    assert_rel(r.step.max_seqs, floor((1e12 - 4e6) / per), 0);
+    assert_rel(r.step.max_seqs, 2, 0);
+    assert_rel(r.step.micro_batches, w.batch / 2, 0);
+    assert_int_equal(r.feasible, 1);
+    assert_true(r.warnings & TW_ACCUM);
+    c.hw = &h;
+    c.act = ACT_AUTO;
+    c.act_k = 0;
+
+    /* the 4 TB tier: 4 servers */
+    c.mx_servers = mx_tier_servers(&h.mx, 4e12);
+    assert_rel(c.mx_servers, 4, 0);
+    train_eval(&c, &r);
+    assert_rel(r.memoryx_bytes, 4e12, 1e-15);
+    assert_int_equal(r.memoryx_fits, 0);
+    assert_true(r.warnings & TW_MEMORYX);
+    assert_false(r.warnings & TW_FLASH); /* the shipped servers have none */
+    assert_int_equal(r.feasible, 0);
+
+    /* 4 servers with 1 PB of flash each hold it, mostly on flash */
+    const char *flash[] = {"memoryx.server_flash=1 PB", "memoryx.server_flash_bandwidth=5 GB/s"};
+    struct hw_desc hf;
+    load_hw("cs2", flash, 2, &hf);
+    c.hw = &hf;
     train_eval(&c, &r);
     assert_int_equal(r.memoryx_fits, 1);
     assert_false(r.warnings & TW_MEMORYX);
     assert_true(r.warnings & TW_FLASH);
     assert_rel(r.step.flash_fraction, (state_bytes - 4e12) / state_bytes, 1e-14);
-    assert_int_equal(r.feasible, fits && r.split_ok);
-
-    /* with SRAM to spare the same configuration is feasible */
-    const char *big[] = {"system.act_store=0 B", "system.sram=1 TB"};
-    struct hw_desc hb;
-    load_hw("cs2", big, 2, &hb);
-    c.hw = &hb;
-    train_eval(&c, &r);
-    assert_int_equal(r.sram_fits, 1);
-    assert_rel(r.step.max_seqs, floor((1e12 - 4e6) / per), 0);
-    assert_rel(r.step.max_seqs, 2, 0);
-    assert_rel(r.step.micro_batches, 3072 / 2, 0);
     assert_int_equal(r.feasible, 1);
-    assert_true(r.warnings & TW_ACCUM); /* 3072 sequences, 2 at a time */
     assert_string_equal(train_warn_names(TW_MEMORYX | TW_FLASH, buf, sizeof buf),
                         "memoryx_full;state_on_flash");
     assert_string_equal(train_warn_names(0, buf, sizeof buf), "");
 }
 
-/* 120T on CS-2 with the shipped activation store: the same 3072 sequences
- * offload their block inputs.  The wafer then holds one sequence's working
- * set of the layer in flight (one block's full activations, s h (34 + 5 a s
- * / h) = 23 GB, and the 2 s V logits), which fits in 40 GB; the store holds
- * floor(act_store / (1036 x 2 s h)) sequences' checkpoints (417 GB each),
- * and the local batch runs in micro-batches of that many. */
+/* 120T on one CS-2, offloaded: one sequence's checkpoints are 1036 block
+ * inputs of 2 s h, 417 GB, more than one 183 GiB activation server holds.
+ * n servers hold floor(n x 183 GiB / 417 GB) sequences, and the local batch
+ * runs in micro-batches of that many; sized for the run there are enough
+ * for the whole batch. */
 static void test_train_verdicts_120t_offload(void **state)
 {
     (void)state;
@@ -1515,52 +1742,54 @@ static void test_train_verdicts_120t_offload(void **state)
     struct wl_desc w;
     load_hw("cs2", NULL, 0, &h);
     load_model("120t", NULL, 0, &w);
-    double store = h.wse.act_store_bytes;
-    assert_true(store > 0);
+    double server = h.act.server_bytes;
+    assert_rel(server, 183 * 1073741824.0, 0);
     struct cluster c;
     struct train_result r;
     char buf[256];
     make_cluster(&c, &h, &w, 1, w.batch);
-    c.memoryx_bytes = 2.4e15;
-    train_eval(&c, &r);
-
-    double s = 2048, hd = 98304, a = 768, V = 51200, l = 1036;
+    c.act = ACT_OFFLOAD;
+    double s = 2048, hd = 98304, l = 1036, b = w.batch;
     double ckpt = l * 2 * s * hd;
-    double working = s * hd * (34 + 5 * a * s / hd) + 2 * s * V;
+    assert_true(ckpt > server);
+
+    /* sized: max(hold the batch, carry the port) */
+    train_eval(&c, &r);
+    double need = fmax(ceil(b * ckpt / server), ceil(h.wse.io_bw_Bps / h.act.server_net_Bps));
     assert_rel(r.step.ckpt_per_seq, ckpt, 1e-15);
-    assert_rel(r.step.working_per_seq, working, 1e-15);
-    assert_true(working <= 40e9 - 4e6);
-    assert_int_equal(r.step.act, STEP_ACT_OFFLOAD);
-    assert_int_equal(r.step.recompute, 1);
-    assert_int_equal(r.sram_fits, 1);
-    assert_false(r.warnings & TW_SRAM);
-    double held = floor(store / ckpt);
-    assert_rel(r.step.store_seqs, held, 0);
-    assert_true(held >= 1 && held < 3072);
+    assert_rel(r.step.act_servers, need, 0);
+    assert_rel(r.step.store_seqs, floor(need * server / ckpt), 0);
+    assert_true(r.step.store_seqs >= b);
+    assert_rel(r.step.micro_batches, 1, 0);
     assert_int_equal(r.act_fits, 1);
-    assert_rel(r.step.micro_batches, ceil(3072 / held), 0);
-    assert_true(r.warnings & TW_ACCUM);
+    assert_rel(r.power_part[TRAIN_POWER_ACT], need * h.act.server_power_W, 1e-15);
     /* every sequence's checkpoints leave once (and come back once) */
-    assert_rel(r.step.act_bytes, 3072 * ckpt, 1e-12);
+    assert_rel(r.step.act_bytes, b * ckpt, 1e-12);
     assert_int_equal(r.feasible, 1); /* the blocked FFN is a warning */
     assert_int_equal(r.warnings & TW_INFEASIBLE, 0);
 
-    /* a store that holds exactly one sequence: one at a time */
-    char set[64];
-    snprintf(set, sizeof set, "system.act_store=%.17g B", 1.5 * ckpt);
-    const char *one[] = {set};
-    struct hw_desc h1;
-    load_hw("cs2", one, 1, &h1);
-    c.hw = &h1;
+    /* 100 servers: 47 sequences at a time */
+    c.act_servers = 100;
+    train_eval(&c, &r);
+    double held = floor(100 * server / ckpt);
+    assert_rel(held, 47, 0);
+    assert_rel(r.step.store_seqs, held, 0);
+    assert_rel(r.step.micro_batches, ceil(b / held), 0);
+    assert_true(r.warnings & TW_ACCUM);
+    assert_rel(r.step.act_bw, h.wse.io_bw_Bps, 0); /* 100 x 12.5 GB/s > 150 GB/s */
+    assert_int_equal(r.feasible, 1);
+
+    /* 3 servers hold exactly one sequence, at 37.5 GB/s */
+    c.act_servers = 3;
     train_eval(&c, &r);
     assert_rel(r.step.store_seqs, 1, 0);
-    assert_rel(r.step.micro_batches, 3072, 0);
+    assert_rel(r.step.micro_batches, b, 0);
+    assert_rel(r.step.act_bw, 3 * 12.5e9, 0);
     assert_int_equal(r.act_fits, 1);
     assert_int_equal(r.feasible, 1);
 
-    /* a store smaller than one sequence's checkpoints: infeasible */
-    snprintf(set, sizeof set, "system.act_store=%.17g B", 0.999 * ckpt);
-    load_hw("cs2", one, 1, &h1);
+    /* one server holds less than one sequence's checkpoints: infeasible */
+    c.act_servers = 1;
     train_eval(&c, &r);
     assert_rel(r.step.store_seqs, 0, 0);
     assert_int_equal(r.act_fits, 0);
@@ -1571,20 +1800,22 @@ static void test_train_verdicts_120t_offload(void **state)
     assert_true(TW_INFEASIBLE & TW_ACT_STORE);
 }
 
+/* GPT-3 175B on 16 CS-2, 96 sequences per system. */
 static void test_train_verdicts_other(void **state)
 {
     (void)state;
     struct hw_desc h;
     struct wl_desc w;
-    const char *no_store[] = {"system.act_store=0 B"};
-    load_hw("cs2", no_store, 1, &h);
+    load_hw("cs2", NULL, 0, &h);
     load_model("gpt3-175b", NULL, 0, &w);
     struct cluster c;
     struct train_result r;
 
-    /* 175e9 x 18 = 3.15 TB in 4 TB, 5 sequences fit, 96 per system; with
-     * no activation store, in micro-batches of 5 */
+    /* every block recomputed (the file asks for recompute): 5 sequences
+     * fit (test_wse_max_seqs), so micro-batches of 5 */
     make_cluster(&c, &h, &w, 16, 1536);
+    c.act = ACT_RECOMPUTE;
+    c.act_k = 1;
     train_eval(&c, &r);
     assert_int_equal(r.memoryx_fits, 1);
     assert_int_equal(r.sram_fits, 1);
@@ -1593,9 +1824,11 @@ static void test_train_verdicts_other(void **state)
     assert_int_equal(r.feasible, 1);
     assert_false(r.warnings & TW_INFEASIBLE);
     assert_false(r.warnings & TW_FLASH);
-    assert_int_equal(r.step.act, STEP_ACT_MICRO);
+    assert_int_equal(r.step.act, ACT_RECOMPUTE);
+    assert_rel(r.step.max_seqs, 5, 0);
     assert_rel(r.step.micro_batches, ceil(96 / 5.0), 0);
     assert_true(r.warnings & TW_ACCUM);
+    assert_rel(r.step.act_servers, 0, 0);
 
     /* the stream-balance point: a block's forward pass (at peak x the
      * file's utilization U) takes as long as its weights streamed in once
@@ -1606,20 +1839,26 @@ static void test_train_verdicts_other(void **state)
     assert_int_equal(r.stream_balanced, r.step.micro_tokens >= balance);
     assert_int_equal(!!(r.warnings & TW_STREAM), r.step.micro_tokens < balance);
 
-    /* the shipped store holds floor(act_store / (96 x 2 s h)) sequences'
-     * block inputs (~488 at 4.8 GB each): all 96 in one pass */
-    struct hw_desc hs;
-    load_hw("cs2", NULL, 0, &hs);
-    c.hw = &hs;
+    /* offloaded: 96 sequences' block inputs (96 x 2 s h = 4.8 GB each, 464
+     * GB in all) need 3 servers of 183 GiB, the port 12 of 12.5 GB/s; the
+     * 12 hold floor(12 x 183 GiB / 4.8 GB) = 488 sequences, all 96 in one
+     * pass */
+    c.act = ACT_OFFLOAD;
+    c.act_k = 0;
     train_eval(&c, &r);
     double ckpt = 96 * 2 * 2048 * 12288.0;
-    assert_rel(r.step.store_seqs, floor(hs.wse.act_store_bytes / ckpt), 0);
+    double server = h.act.server_bytes;
+    assert_rel(r.step.act_servers, fmax(ceil(96 * ckpt / server), 12), 0);
+    assert_rel(r.step.act_servers, 12, 0);
+    assert_rel(r.step.store_seqs, floor(12 * server / ckpt), 0);
     assert_true(r.step.store_seqs >= 96);
-    assert_int_equal(r.step.act, STEP_ACT_OFFLOAD);
+    assert_int_equal(r.step.act, ACT_OFFLOAD);
     assert_rel(r.step.micro_batches, 1, 0);
     assert_false(r.warnings & TW_ACCUM);
     assert_int_equal(r.feasible, 1);
-    c.hw = &h;
+    /* 12 servers per system, of each of the 16 */
+    assert_rel(r.power_part[TRAIN_POWER_ACT], 16 * 12 * h.act.server_power_W, 1e-15);
+    c.act = ACT_AUTO;
 
     /* more systems than sequences */
     make_cluster(&c, &h, &w, 2048, 1536);
@@ -1647,7 +1886,10 @@ static void test_cluster_check(void **state)
 
     cluster_init(&c, &h, &w);
     assert_rel(c.systems, 1, 0);
-    assert_rel(c.memoryx_bytes, 12e12, 0);
+    assert_rel(c.mx_servers, 0, 0); /* sized for the run */
+    assert_rel(c.act_servers, 0, 0);
+    assert_int_equal(c.act, ACT_AUTO);
+    assert_rel(c.act_k, 0, 0);
     assert_rel(c.sparsity, 0, 0);
     assert_rel(c.global_seqs, 1024, 0);
     assert_rel(c.ref_seqs, 1024, 0);
@@ -1657,19 +1899,38 @@ static void test_cluster_check(void **state)
     assert_ok(cluster_check(&c, &err), err);
 
     static const struct {
-        double systems, sparsity, batch;
+        double systems, sparsity, mx, act, k;
+        enum act_mode mode;
         const char *flag;
     } bad[] = {
-        {0, 0, 1024, "--systems"},     {1.5, 0, 1024, "--systems"},  {2e6, 0, 1024, "--systems"},
-        {-1, 0, 1024, "--systems"},    {NAN, 0, 1024, "--systems"},  {1, 0.995, 1024, "--sparsity"},
-        {1, -0.1, 1024, "--sparsity"}, {1, NAN, 1024, "--sparsity"}, {1, 0, 0, "--batch"},
-        {1, 0, 2.5, "--batch"},        {1, 0, INFINITY, "--batch"},
+        {0, 0, 0, 0, 0, ACT_AUTO, "--systems"},
+        {1.5, 0, 0, 0, 0, ACT_AUTO, "--systems"},
+        {2e6, 0, 0, 0, 0, ACT_AUTO, "--systems"},
+        {-1, 0, 0, 0, 0, ACT_AUTO, "--systems"},
+        {NAN, 0, 0, 0, 0, ACT_AUTO, "--systems"},
+        {1, 0.995, 0, 0, 0, ACT_AUTO, "--sparsity"},
+        {1, -0.1, 0, 0, 0, ACT_AUTO, "--sparsity"},
+        {1, NAN, 0, 0, 0, ACT_AUTO, "--sparsity"},
+        {1, 0, -1, 0, 0, ACT_AUTO, "--memoryx-servers"},
+        {1, 0, 1.5, 0, 0, ACT_AUTO, "--memoryx-servers"},
+        {1, 0, 1e9, 0, 0, ACT_AUTO, "--memoryx-servers"},
+        {1, 0, NAN, 0, 0, ACT_AUTO, "--memoryx-servers"},
+        {1, 0, 0, -2, 0, ACT_OFFLOAD, "--act-servers"},
+        {1, 0, 0, 2.5, 0, ACT_OFFLOAD, "--act-servers"},
+        {1, 0, 0, 2e6, 0, ACT_OFFLOAD, "--act-servers"},
+        {1, 0, 0, 0, 81, ACT_RECOMPUTE, "--activations recompute:81"}, /* 80 blocks */
+        {1, 0, 0, 0, 2.5, ACT_RECOMPUTE, "--activations"},
+        {1, 0, 0, 0, -1, ACT_RECOMPUTE, "--activations"},
+        {1, 0, 0, 0, 0, ACT_NMODES, "--activations"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cluster_init(&c, &h, &w);
         c.systems = bad[i].systems;
         c.sparsity = bad[i].sparsity;
-        c.global_seqs = bad[i].batch;
+        c.mx_servers = bad[i].mx;
+        c.act_servers = bad[i].act;
+        c.act_k = bad[i].k;
+        c.act = bad[i].mode;
         memset(&err, 0, sizeof err);
         assert_int_equal(cluster_check(&c, &err), CP_EINPUT);
         if (!strstr(err.msg, bad[i].flag)) {
@@ -1681,10 +1942,328 @@ static void test_cluster_check(void **state)
     cluster_init(&c, &h, &w);
     c.systems = CLUSTER_MAX_SYSTEMS;
     c.sparsity = CLUSTER_MAX_SPARSITY;
+    c.mx_servers = HW_MAX_SERVERS;
+    c.act_servers = HW_MAX_SERVERS;
+    c.act = ACT_RECOMPUTE;
+    c.act_k = w.layers;
     c.global_seqs = 1;
     assert_ok(cluster_check(&c, &err), err);
-    c.price = NAN;
-    assert_int_equal(cluster_check(&c, &err), CP_EINPUT);
+    c.mx_servers = 1;
+    c.act_servers = 1;
+    c.act_k = 1;
+    assert_ok(cluster_check(&c, &err), err);
+
+    /* server sizes that round to nothing: a million servers cannot hold
+     * the largest layer's state (a Llama 2 70B block, 18 B a parameter,
+     * 15.4 GB) or one sequence's input to one block (2 s h = 67 MB) */
+    double layer = 18 * fmax(tfm_block_params(&w), fmax(tfm_embed_params(&w), tfm_head_params(&w)));
+    assert_rel(layer, 18 * tfm_block_params(&w), 0);
+    assert_rel(layer, 15.4e9, 0.01);
+    double input = 2 * 4096 * 8192.0;
+    char mxs[64], acts[64];
+    snprintf(mxs, sizeof mxs, "memoryx.server_memory=%.17g B", 0.99 * layer / HW_MAX_SERVERS);
+    snprintf(acts, sizeof acts, "activation.server_memory=%.17g B", 0.99 * input / HW_MAX_SERVERS);
+    const struct {
+        const char *set, *key;
+    } tiny[] = {
+        {mxs, "memoryx.server_memory"},
+        {acts, "activation.server_memory"},
+        {"memoryx.server_memory=1 B", "memoryx.server_memory"},
+    };
+    for (size_t i = 0; i < sizeof tiny / sizeof tiny[0]; i++) {
+        struct hw_desc ht;
+        load_hw("cs3", &tiny[i].set, 1, &ht);
+        cluster_init(&c, &ht, &w);
+        memset(&err, 0, sizeof err);
+        assert_int_equal(cluster_check(&c, &err), CP_EINPUT);
+        if (strncmp(err.msg, tiny[i].key, strlen(tiny[i].key)) != 0) {
+            print_error("'%s': message '%s' does not start with %s\n", tiny[i].set, err.msg,
+                        tiny[i].key);
+            fail();
+        }
+    }
+    /* just enough: a million servers of 1.01 x their share hold it */
+    snprintf(mxs, sizeof mxs, "memoryx.server_memory=%.17g B", 1.01 * layer / HW_MAX_SERVERS);
+    snprintf(acts, sizeof acts, "activation.server_memory=%.17g B", 1.01 * input / HW_MAX_SERVERS);
+    const char *enough[] = {mxs, acts};
+    struct hw_desc he;
+    load_hw("cs3", enough, 2, &he);
+    cluster_init(&c, &he, &w);
+    assert_ok(cluster_check(&c, &err), err);
+    /* flash counts towards holding a layer */
+    const char *flash[] = {"memoryx.server_memory=1 B", "memoryx.server_flash=1 MB",
+                           "memoryx.server_flash_bandwidth=1 GB/s"};
+    load_hw("cs3", flash, 3, &he);
+    cluster_init(&c, &he, &w);
+    assert_ok(cluster_check(&c, &err), err);
+}
+
+/* cluster.h: the batch, the token count, the reference batch and the price
+ * are fields of the configuration too, and out of range they are input
+ * errors that name the option. */
+static void test_cluster_check_batch(void **state)
+{
+    (void)state;
+    struct hw_desc h;
+    struct wl_desc w;
+    load_hw("cs3", NULL, 0, &h);
+    load_model("llama2-70b", NULL, 0, &w);
+    struct cluster c;
+    struct cp_error err = {0};
+    static const struct {
+        double batch, tokens, price;
+        const char *flag;
+    } bad[] = {
+        {0, 1e9, -1, "--batch"},     {2.5, 1e9, -1, "--batch"},  {INFINITY, 1e9, -1, "--batch"},
+        {NAN, 1e9, -1, "--batch"},   {1024, 0, -1, "--tokens"},  {1024, INFINITY, -1, "--tokens"},
+        {1024, 1e9, NAN, "--price"}, {1024, 1e9, INFINITY, "--price"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cluster_init(&c, &h, &w);
+        c.global_seqs = bad[i].batch;
+        c.tokens = bad[i].tokens;
+        c.price = bad[i].price;
+        memset(&err, 0, sizeof err);
+        cp_status st = cluster_check(&c, &err);
+        if (st != CP_EINPUT || !strstr(err.msg, bad[i].flag)) {
+            print_error("case %zu (batch %g, tokens %g, price %g): status %d, message '%s'; want "
+                        "CP_EINPUT naming %s\n",
+                        i, bad[i].batch, bad[i].tokens, bad[i].price, st,
+                        st == CP_OK ? "" : err.msg, bad[i].flag);
+            fail();
+        }
+    }
+}
+
+/* ---- servers and placement (issue 17) ---- */
+
+/* On an update-bound configuration (GPT-3 175B, one sequence on one CS-3,
+ * few MemoryX servers with slow DRAM) each doubling of the servers halves
+ * the update's busy time (each updates 1/S of every layer) and never
+ * lengthens the step. */
+static void test_mx_servers_doubling(void **state)
+{
+    (void)state;
+    const char *slow[] = {"memoryx.server_memory_bandwidth=50 GB/s"};
+    struct hw_desc h;
+    struct wl_desc w;
+    load_hw("cs3", slow, 1, &h);
+    load_model("gpt3-175b", NULL, 0, &w);
+    struct cluster c;
+    struct step_result r, prev;
+    make_cluster(&c, &h, &w, 1, 1);
+    c.mx_servers = 3; /* 3 x 1128 GiB hold the 3.15 TB */
+    step_eval(&c, &prev);
+    assert_int_equal(prev.bottleneck, STEP_UPDATE);
+    assert_rel(prev.mx_servers, 3, 0);
+    for (double S = 6; S <= 384; S *= 2) {
+        c.mx_servers = S;
+        step_eval(&c, &r);
+        assert_rel(r.mx_servers, S, 0);
+        assert_rel(r.busy[STEP_UPDATE], prev.busy[STEP_UPDATE] / 2, 1e-12);
+        assert_true(r.step_s <= prev.step_s);
+        assert_true(r.stream_bw >= prev.stream_bw);
+        prev = r;
+    }
+    /* with enough servers the update no longer sets the pace */
+    assert_rel(prev.critical[STEP_UPDATE], 0, 0);
+}
+
+/* Servers sized for the run are the fewest that hold the state in DRAM,
+ * feed the stream and keep every layer's update within its backward pass:
+ * S = max(hold, stream, update), the update never sets the pace, and one
+ * server fewer would break one of the three.  Every shipped model on both
+ * generations; 10 T on 2048 CS-3 is an issue-17 target ("the update does
+ * not set the pace"). */
+static void test_mx_sized_for_the_run(void **state)
+{
+    (void)state;
+    char models[MAX_MODELS][CAT_NAME_MAX];
+    size_t nm = shipped_models(models);
+    static const double systems[] = {1, 16, 192, 2048};
+    int ten_t = 0;
+    for (size_t i = 0; i < 2; i++) {
+        struct hw_desc h;
+        load_hw(all_hw[i], NULL, 0, &h);
+        double port = stream_rate(&h, 0);
+        for (size_t k = 0; k < nm; k++) {
+            struct wl_desc w;
+            load_model(models[k], NULL, 0, &w);
+            double state_b = tfm_params(&w) * mx_bytes_per_param(&w);
+            for (size_t j = 0; j < sizeof systems / sizeof systems[0]; j++) {
+                struct cluster c;
+                struct train_result r;
+                make_cluster(&c, &h, &w, systems[j], w.batch);
+                train_eval(&c, &r);
+                const struct step_result *st = &r.step;
+                double S = st->mx_servers;
+                assert_rel(st->mx_hold, fmax(1, ceil(state_b / h.mx.server_dram_bytes)), 0);
+                assert_rel(st->mx_stream, ceil(port / h.mx.server_net_Bps), 0);
+                assert_rel(S, fmax(st->mx_hold, fmax(st->mx_stream, st->mx_update)), 0);
+                assert_int_equal(r.memoryx_fits, 1);
+                assert_rel(st->flash_fraction, 0, 0);
+                assert_rel(st->stream_bw, port, 0);
+                if (st->critical[STEP_UPDATE] != 0 || st->bottleneck == STEP_UPDATE) {
+                    print_error("%s on %g %s: the update sets the pace for %g s of %g s\n",
+                                models[k], systems[j], all_hw[i], st->critical[STEP_UPDATE],
+                                st->step_s);
+                    fail();
+                }
+                /* one fewer */
+                if (S > 1) {
+                    struct cluster c1 = c;
+                    struct train_result r1;
+                    c1.mx_servers = S - 1;
+                    train_eval(&c1, &r1);
+                    int short_hold = (S - 1) * h.mx.server_dram_bytes < state_b;
+                    int short_stream = r1.step.stream_bw < port;
+                    int short_update = r1.step.critical[STEP_UPDATE] > 0;
+                    assert_true(short_hold || short_stream || short_update);
+                }
+                if (!strcmp(models[k], "10t") && i == 1 && systems[j] == 2048)
+                    ten_t = 1;
+            }
+        }
+    }
+    assert_true(ten_t);
+}
+
+/* The placement taken when none is forced is the fastest that fits among
+ * those --activations can force (the wafer left out when the model file
+ * asks for recompute; recompute with its best k): its step equals their
+ * least; when none fits, the least of all. */
+static void test_act_auto_is_fastest(void **state)
+{
+    (void)state;
+    char models[MAX_MODELS][CAT_NAME_MAX];
+    size_t nm = shipped_models(models);
+    static const double systems[] = {1, 16, 192, 2048};
+    unsigned long picked[ACT_NMODES] = {0};
+    for (size_t i = 0; i < 2; i++) {
+        struct hw_desc h;
+        load_hw(all_hw[i], NULL, 0, &h);
+        for (size_t k = 0; k < nm; k++) {
+            struct wl_desc w;
+            load_model(models[k], NULL, 0, &w);
+            for (size_t j = 0; j < sizeof systems / sizeof systems[0]; j++) {
+                struct cluster c;
+                struct step_result a, f;
+                make_cluster(&c, &h, &w, systems[j], w.batch);
+                step_eval(&c, &a);
+                assert_true(a.act != ACT_AUTO);
+                picked[a.act]++;
+                double best_fit = INFINITY, best_any = INFINITY;
+                for (int m = ACT_WAFER; m < ACT_NMODES; m++) {
+                    if (m == ACT_WAFER && w.recompute)
+                        continue;
+                    c.act = (enum act_mode)m;
+                    c.act_k = 0;
+                    step_eval(&c, &f);
+                    assert_int_equal(f.act, m);
+                    best_any = fmin(best_any, f.step_s);
+                    if (f.sram_fits && f.act_fits)
+                        best_fit = fmin(best_fit, f.step_s);
+                }
+                double want = isfinite(best_fit) ? best_fit : best_any;
+                if (a.step_s != want || (isfinite(best_fit) && !(a.sram_fits && a.act_fits))) {
+                    char label[32];
+                    print_error("%s on %g %s: auto took %s, %.17g s; the fastest that fits "
+                                "takes %.17g s (of all %.17g s)\n",
+                                models[k], systems[j], all_hw[i],
+                                step_act_label(&a, label, sizeof label), a.step_s, best_fit,
+                                best_any);
+                    fail();
+                }
+            }
+        }
+    }
+    /* the shipped space uses every placement */
+    assert_true(picked[ACT_WAFER] > 0 && picked[ACT_RECOMPUTE] > 0 && picked[ACT_OFFLOAD] > 0);
+}
+
+/* Recompute every k > 1 blocks: each segment's forward runs again before
+ * its backward, so every block's weights stream in a third time: at the
+ * same micro-batches, stream_in is busier than recompute every block by
+ * exactly l blocks' weights at the stream rate, and the recomputed forward
+ * is the same work. */
+static void test_act_recompute_k_streams_more(void **state)
+{
+    (void)state;
+    static const char *const models[] = {"gpt3-xl", "llama2-7b", "gpt3-175b"};
+    for (size_t i = 0; i < 2; i++) {
+        struct hw_desc h;
+        load_hw(all_hw[i], NULL, 0, &h);
+        double bw = stream_rate(&h, 0);
+        for (size_t k = 0; k < sizeof models / sizeof models[0]; k++) {
+            struct wl_desc w;
+            load_model(models[k], NULL, 0, &w);
+            struct cluster c;
+            struct step_result r1, rk;
+            make_cluster(&c, &h, &w, 1, 1); /* one sequence: one micro-batch either way */
+            c.act = ACT_RECOMPUTE;
+            c.act_k = 1;
+            step_eval(&c, &r1);
+            assert_rel(r1.micro_batches, 1, 0);
+            double extra = w.layers * tfm_block_params(&w) * w.weight_bytes / bw;
+            for (double kk = 2; kk <= 4; kk++) {
+                c.act_k = kk;
+                step_eval(&c, &rk);
+                assert_rel(rk.act_k, kk, 0);
+                assert_rel(rk.micro_batches, r1.micro_batches, 0);
+                assert_true(rk.busy[STEP_STREAM_IN] > r1.busy[STEP_STREAM_IN]);
+                assert_rel(rk.busy[STEP_STREAM_IN] - r1.busy[STEP_STREAM_IN], extra, 1e-9);
+                assert_rel(rk.recompute_s, r1.recompute_s, 1e-12);
+                assert_true(rk.step_s >= r1.step_s);
+                /* fewer inputs kept, more blocks' activations: the SRAM of
+                 * ceil(l / k) inputs and k blocks */
+                double in = tfm_act_bytes_per_seq_block(&w, 1),
+                       full = tfm_act_bytes_per_seq_block(&w, 0);
+                assert_rel(rk.sram_per_seq - r1.sram_per_seq,
+                           (ceil(w.layers / kk) - w.layers) * in + (kk - 1) * full, 1e-12);
+            }
+        }
+    }
+}
+
+/* Issue 17 targets on 2048 CS-3, servers sized for the run: 120 T for 300 B
+ * tokens is feasible, its time no shorter than the dense-peak compute bound
+ * 6 P T / (N x peak) and within 10x of it; every shipped model is feasible
+ * at some N of 1, 16, 192 and 2048 (the model's batch, as estimate -n N). */
+static void test_targets_cs3(void **state)
+{
+    (void)state;
+    struct hw_desc h;
+    struct wl_desc w;
+    load_hw("cs3", NULL, 0, &h);
+    load_model("120t", NULL, 0, &w);
+    struct cluster c;
+    struct train_result r;
+    make_cluster(&c, &h, &w, 2048, w.batch);
+    c.tokens = 300e9;
+    train_eval(&c, &r);
+    double bound = 6 * tfm_params(&w) * 300e9 / (2048 * h.wse.peak_flops);
+    print_message("# 120T, 300e9 tokens, 2048 CS-3: %.4g s, bound %.4g s (%.3gx), %s\n", r.time_s,
+                  bound, r.time_s / bound, r.feasible ? "feasible" : "infeasible");
+    assert_int_equal(r.feasible, 1);
+    assert_true(r.time_s >= bound);
+    assert_true(r.time_s <= 10 * bound);
+
+    char models[MAX_MODELS][CAT_NAME_MAX];
+    size_t nm = shipped_models(models);
+    static const double systems[] = {1, 16, 192, 2048};
+    for (size_t k = 0; k < nm; k++) {
+        load_model(models[k], NULL, 0, &w);
+        int any = 0;
+        for (size_t j = 0; j < sizeof systems / sizeof systems[0] && !any; j++) {
+            make_cluster(&c, &h, &w, systems[j], w.batch);
+            train_eval(&c, &r);
+            any = r.feasible;
+        }
+        if (!any) {
+            print_error("%s is infeasible on 1, 16, 192 and 2048 CS-3\n", models[k]);
+            fail();
+        }
+    }
 }
 
 int main(void)
@@ -1699,6 +2278,7 @@ int main(void)
         cmocka_unit_test(test_swx_latency),
         cmocka_unit_test(test_swx_nodes),
         cmocka_unit_test(test_mx_bytes_per_param),
+        cmocka_unit_test(test_mx_servers),
         cmocka_unit_test(test_mx_flash_fraction),
         cmocka_unit_test(test_mx_update_time),
         cmocka_unit_test(test_mx_smallest_tier),
@@ -1723,6 +2303,12 @@ int main(void)
         cmocka_unit_test(test_train_verdicts_120t_offload),
         cmocka_unit_test(test_train_verdicts_other),
         cmocka_unit_test(test_cluster_check),
+        cmocka_unit_test(test_cluster_check_batch),
+        cmocka_unit_test(test_mx_servers_doubling),
+        cmocka_unit_test(test_mx_sized_for_the_run),
+        cmocka_unit_test(test_act_auto_is_fastest),
+        cmocka_unit_test(test_act_recompute_k_streams_more),
+        cmocka_unit_test(test_targets_cs3),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

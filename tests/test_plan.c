@@ -50,18 +50,13 @@ static struct fx *fx_new(const char *hw, const char *model, const char *const *h
     return f;
 }
 
-/* As fx_new, with the smallest published MemoryX tier that holds the
- * model's state when the default tier does not (as the command line picks
- * it), so that large models are feasible. */
+/* As fx_new, with the MemoryX servers sized for each run (the command
+ * line's default, cluster_init's too), so that large models are feasible. */
 static struct fx *fx_fit(const char *hw, const char *model)
 {
     struct fx *f = fx_new(hw, model, NULL, 0);
-    int t = mx_smallest_tier(&f->h.mx, tfm_params(&f->w) * mx_bytes_per_param(&f->w));
-    assert_true(t >= 0);
-    if (f->h.mx.tiers.item[t].value > f->c.memoryx_bytes)
-        f->c.memoryx_bytes = f->h.mx.tiers.item[t].value;
-    struct cp_error err = {0};
-    assert_ok(cluster_check(&f->c, &err), err);
+    assert_rel(f->c.mx_servers, 0, 0);
+    assert_rel(f->c.act_servers, 0, 0);
     return f;
 }
 
@@ -778,9 +773,10 @@ static void sparse_energy(const char *hw, const char *model, int across)
 static void test_sparsity_raised(void **state)
 {
     (void)state;
-    /* GPT-3 in a day on CS-2: the whole generation and most weights zero */
+    /* GPT-3 in 36 h on CS-2: the whole generation and most weights zero
+     * (one day is out of reach even at the largest sparsity) */
     struct fx *f = fx_new("cs2", "gpt3-175b", NULL, 0);
-    struct plan_opts po = {{86400, 0, 0}, 1, 0};
+    struct plan_opts po = {{36 * 3600.0, 0, 0}, 1, 0};
     struct plan_result res;
     solve(&f->c, &po, &res);
     check_sparse(f, &po, &res, 1);
@@ -947,25 +943,138 @@ static void test_infeasible_model(void **state)
 {
     (void)state;
     struct fx *f = fx_new("cs3", "120t", NULL, 0);
+    double state_bytes = tfm_params(&f->w) * mx_bytes_per_param(&f->w);
+    double hold = mx_servers_to_hold(&f->h.mx, state_bytes);
+    /* the premise: fewer MemoryX servers than hold 120T's state, as given */
+    f->c.mx_servers = floor(hold * 0.5617);
     struct train_result r;
     train_eval(&f->c, &r);
-    assert_false(r.feasible); /* the premise: 120T does not fit the default tier */
+    assert_false(r.feasible);
+    assert_true(r.warnings & TW_MEMORYX);
     struct plan_opts po = {{365 * 86400.0 * 1000, 0, 0}, 1, 1};
     struct plan_result res;
     solve(&f->c, &po, &res);
     assert_false(res.reached);
-    assert_non_null(strstr(res.why, "infeasible"));
+    assert_non_null(strstr(res.why, "infeasible at any cluster size: memoryx_full"));
     assert_false(res.r.feasible);
+    /* the plan keeps the servers given, and names them with the numbers */
+    assert_rel(res.best.mx_servers, f->c.mx_servers, 0);
+    assert_rel(res.r.step.mx_servers, f->c.mx_servers, 0);
+    char a[64], b[64];
+    snprintf(a, sizeof a, "room of %g MemoryX servers, %s", f->c.mx_servers,
+             unit_format(mx_capacity(&f->h.mx, f->c.mx_servers), UNIT_BYTES, b, sizeof b));
+    assert_non_null(strstr(res.why, a));
+    snprintf(a, sizeof a, "the state, %s", unit_format(state_bytes, UNIT_BYTES, b, sizeof b));
+    assert_non_null(strstr(res.why, a));
+    snprintf(a, sizeof a, "%g servers hold it", hold);
+    assert_non_null(strstr(res.why, a));
+    assert_rel(res.least_n[PLAN_TIME], 0, 0); /* no N is feasible: nothing nearest */
     /* with a budget and an energy target alike */
     f->c.price = 1;
     struct plan_opts pb = {{0, 0, 1e30}, 0, 0};
     solve(&f->c, &pb, &res);
     assert_false(res.reached);
-    assert_non_null(strstr(res.why, "infeasible"));
+    assert_non_null(strstr(res.why, "memoryx_full"));
     struct plan_opts pe = {{0, 1e30, 0}, 0, 0};
     solve(&f->c, &pe, &res);
     assert_false(res.reached);
-    assert_non_null(strstr(res.why, "infeasible"));
+    assert_non_null(strstr(res.why, "memoryx_full"));
+    /* as many servers as hold it: feasible, and the plan keeps that count */
+    f->c.mx_servers = hold;
+    f->c.tokens = 300e9;
+    po.limit[PLAN_TIME] = 2 * 365 * 86400.0;
+    assert_true(check_plan("120T on the servers that hold it", &f->c, &po));
+    solve(&f->c, &po, &res);
+    assert_rel(res.r.step.mx_servers, hold, 0);
+    free(f);
+    assert_no_mismatches();
+}
+
+/* Activation servers given too few for one sequence's checkpoints, with
+ * the activations offloaded: infeasible at any size, with the numbers. */
+static void test_infeasible_act_store(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("cs3", "120t", NULL, 0);
+    f->c.act = ACT_OFFLOAD;
+    f->c.act_servers = 1;
+    f->c.tokens = 300e9;
+    struct train_result r;
+    train_eval(&f->c, &r);
+    assert_true(r.warnings & TW_ACT_STORE); /* the premise */
+    struct plan_opts po = {{2 * 365 * 86400.0, 0, 0}, 0, 0};
+    struct plan_result res;
+    solve(&f->c, &po, &res);
+    assert_false(res.reached);
+    assert_non_null(strstr(res.why, "infeasible at any cluster size: act_store_full"));
+    char a[96], b[32];
+    snprintf(a, sizeof a, "checkpoints, %s, exceed the room of 1 activation server per system",
+             unit_format(r.step.ckpt_per_seq, UNIT_BYTES, b, sizeof b));
+    assert_non_null(strstr(res.why, a));
+    snprintf(a, sizeof a, "%g servers hold them",
+             ceil(r.step.ckpt_per_seq / f->h.act.server_bytes));
+    assert_non_null(strstr(res.why, a));
+    /* with enough of them the plan keeps the count given */
+    f->c.act_servers = 61;
+    solve(&f->c, &po, &res);
+    assert_true(res.r.feasible);
+    assert_rel(res.r.step.act_servers, 61, 0);
+    free(f);
+}
+
+/* ---- the nearest reachable limit ---- */
+
+/* least[] and least_n[] are the least of each metric over the feasible N
+ * of the brute force, where it first falls; met when given as the limit. */
+static void test_least(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NCASES; i++) {
+        struct fx *f = fx_fit(cases[i].hw, cases[i].model);
+        f->c.price = 7.25;
+        int ab = cases[i].allow_batch;
+        enum plan_cap cap;
+        double nmax = ref_nmax(&f->c, ab, &cap);
+        for (int m = 0; m < PLAN_NMETRICS; m++) {
+            double *v = ref_curve(&f->c, ab, 0, nmax, (enum plan_metric)m);
+            size_t best = argmin(v, (size_t)nmax);
+            /* a limit out of reach, and one within */
+            const double fr[] = {0.5, 3};
+            for (size_t k = 0; k < 2; k++) {
+                struct plan_opts po = {{0}, 0, ab};
+                po.limit[m] = v[best] * fr[k];
+                struct plan_result res;
+                solve(&f->c, &po, &res);
+                for (int q = 0; q < PLAN_NMETRICS; q++) {
+                    double *w = q == m ? v : ref_curve(&f->c, ab, 0, nmax, (enum plan_metric)q);
+                    size_t bq = argmin(w, (size_t)nmax);
+                    assert_rel(res.least[q], w[bq], 1e-12);
+                    assert_rel(res.least_n[q], (double)bq + 1, 0);
+                    if (w != v)
+                        free(w);
+                }
+                assert_int_equal(res.reached, fr[k] > 1);
+                if (res.reached)
+                    continue;
+                /* the best achievable is where the least falls, and the
+                 * least as the limit is met there */
+                assert_rel(res.best.systems, res.least_n[m], 0);
+                po.limit[m] = res.least[m];
+                solve(&f->c, &po, &res);
+                assert_true(res.reached);
+                assert_true(plan_metric_of(&res.r, (enum plan_metric)m) <= po.limit[m]);
+            }
+            free(v);
+        }
+        free(f);
+    }
+    /* no price: the cost has no least */
+    struct fx *f = fx_new("cs2", "gpt3-175b", NULL, 0);
+    struct plan_opts po = {{30 * 86400.0, 0, 0}, 0, 0};
+    struct plan_result res;
+    solve(&f->c, &po, &res);
+    assert_rel(res.least_n[PLAN_COST], 0, 0);
+    assert_true(res.least_n[PLAN_TIME] >= 1);
     free(f);
 }
 
@@ -1071,7 +1180,7 @@ static void test_trace(void **state)
     }
     /* the sparsity stage is traced too */
     struct fx *f = fx_new("cs2", "gpt3-175b", NULL, 0);
-    struct plan_opts po = {{86400, 0, 0}, 1, 0};
+    struct plan_opts po = {{36 * 3600.0, 0, 0}, 1, 0};
     struct tr tr = {&f->c, 0, 0, 0, 0, 0, "", 0};
     struct plan_result res;
     struct cp_error err = {0};
@@ -1107,6 +1216,8 @@ int main(void)
         cmocka_unit_test_setup(test_nmax_generation_and_batch, reset_mismatches),
         cmocka_unit_test_setup(test_nmax_critical, reset_mismatches),
         cmocka_unit_test_setup(test_infeasible_model, reset_mismatches),
+        cmocka_unit_test_setup(test_infeasible_act_store, reset_mismatches),
+        cmocka_unit_test_setup(test_least, reset_mismatches),
         cmocka_unit_test_setup(test_input_errors, reset_mismatches),
         cmocka_unit_test_setup(test_trace, reset_mismatches),
     };

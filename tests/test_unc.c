@@ -90,19 +90,33 @@ static double time_at(const struct cluster *c, const char *name, double v)
 /* Streams, update and latency made negligible: time in inverse proportion
  * to the achieved compute rate. */
 static const char *const compute_bound[] = {
-    "system.io_bandwidth=150 PB/s",  "swarmx.link_bandwidth=150 PB/s",
-    "memoryx.bandwidth=150 PB/s",    "memoryx.update_flops=1 EFLOP/s",
-    "memoryx.dram_bandwidth=3 EB/s", "swarmx.hop_latency=1 ns",
+    "system.io_bandwidth=150 PB/s",
+    "swarmx.link_bandwidth=150 PB/s",
+    "swarmx.reduce_bandwidth=300 PB/s",
+    "memoryx.server_network=150 PB/s",
+    "memoryx.server_update_flops=1 EFLOP/s",
+    "memoryx.server_memory_bandwidth=3 EB/s",
+    "swarmx.hop_latency=1 ns",
     "system.step_overhead=0 s",
 };
 
-/* MemoryX alone sets the stream rate (system I/O and the links are twice
- * as fast); with one sequence per step the streams set the pace. */
-static const char *const mx_bound[] = {"system.io_bandwidth=300 GB/s",
-                                       "swarmx.link_bandwidth=300 GB/s", "system.step_overhead=0 s"};
+/* With MX_SERVERS MemoryX servers fixed (4 x 37.5 GB/s = 150 GB/s on CS-2)
+ * MemoryX alone sets the stream rate (system I/O and the links are twice as
+ * fast); the update is made negligible (sized per run it would be kept off
+ * the critical path; on 4 servers it would set it); with one sequence per
+ * step the streams set the pace. */
+#define MX_SERVERS 4
+static const char *const mx_bound[] = {
+    "system.io_bandwidth=300 GB/s",          "swarmx.link_bandwidth=300 GB/s",
+    "memoryx.server_update_flops=1 EFLOP/s", "memoryx.server_memory_bandwidth=3 EB/s",
+    "system.step_overhead=0 s",
+};
 
-/* The shipped file with no fixed cost per step, so time follows the streams. */
-static const char *const no_overhead[] = {"system.step_overhead=0 s"};
+/* The shipped file with no fixed cost per step and a negligible update, so
+ * time follows the streams. */
+static const char *const no_overhead[] = {"system.step_overhead=0 s",
+                                          "memoryx.server_update_flops=1 EFLOP/s",
+                                          "memoryx.server_memory_bandwidth=3 EB/s"};
 
 /* ---- unc ---- */
 
@@ -258,8 +272,9 @@ static void test_unc_draws_valid(void **state)
         assert_ok(unc_draw(&f.hw, &f.src, rng, &d, &err), err);
         for (size_t j = 0; j < param_count(); j++) {
             int k = param_key(j);
-            assert_true(param_valid(&d, k, param_get(&d, k)));
-            if (!(f.src.spread[k] > 0))
+            if (f.src.spread[k] > 0)
+                assert_true(param_valid(&d, k, param_get(&d, k)));
+            else
                 assert_true(param_get(&d, k) == param_get(&f.hw, k));
         }
         const char *sec, *name;
@@ -323,7 +338,8 @@ static void test_sens_compute_bound(void **state)
 {
     (void)state;
     static struct fix f;
-    fix_load(&f, "cs2", compute_bound, 7, "gpt3-175b", 1, 0);
+    fix_load(&f, "cs2", compute_bound, sizeof compute_bound / sizeof compute_bound[0], "gpt3-175b",
+             1, 0);
     struct sens_row rows[DESC_MAX_KEYS];
     size_t n = sens_run(&f.c, &f.src, rows);
     const struct sens_row *p = find_row(rows, n, "system.peak_flops");
@@ -346,28 +362,31 @@ static void test_sens_stream_bound(void **state)
 {
     (void)state;
     static struct fix f;
-    fix_load(&f, "cs2", mx_bound, 3, "gpt3-175b", 1, 1);
+    fix_load(&f, "cs2", mx_bound, sizeof mx_bound / sizeof mx_bound[0], "gpt3-175b", 1, 1);
+    f.c.mx_servers = MX_SERVERS;
     struct sens_row rows[DESC_MAX_KEYS];
     size_t n = sens_run(&f.c, &f.src, rows);
-    const struct sens_row *m = find_row(rows, n, "memoryx.bandwidth");
+    const struct sens_row *m = find_row(rows, n, "memoryx.server_network");
     assert_true(m->defined && !m->kink);
     assert_rel(m->elasticity, -1, 0.02);
-    assert_rel(m->elasticity, fd_elasticity(&f.c, "memoryx.bandwidth", 1e-3), 1e-4);
+    assert_rel(m->elasticity, fd_elasticity(&f.c, "memoryx.server_network", 1e-3), 1e-4);
     assert_int_equal(rows[0].key, m->key);
     /* the wafer's compute barely matters here */
     assert_true(fabs(find_row(rows, n, "system.peak_flops")->elasticity) < 0.02);
 }
 
-/* Shipped CS-2: system I/O, link and MemoryX all at 150 GB/s.  Lowering
- * MemoryX slows the streams, raising it alone does nothing. */
+/* Shipped CS-2 on MX_SERVERS MemoryX servers: system I/O, link and the
+ * servers' network all at 150 GB/s.  Lowering the servers' network slows
+ * the streams, raising it alone does nothing. */
 static void test_sens_kink(void **state)
 {
     (void)state;
     static struct fix f;
-    fix_load(&f, "cs2", no_overhead, 1, "gpt3-175b", 1, 1);
+    fix_load(&f, "cs2", no_overhead, sizeof no_overhead / sizeof no_overhead[0], "gpt3-175b", 1, 1);
+    f.c.mx_servers = MX_SERVERS;
     struct sens_row rows[DESC_MAX_KEYS];
     size_t n = sens_run(&f.c, &f.src, rows);
-    const struct sens_row *m = find_row(rows, n, "memoryx.bandwidth");
+    const struct sens_row *m = find_row(rows, n, "memoryx.server_network");
     assert_true(m->defined && m->kink);
     assert_true(m->above == 0);
     assert_rel(m->below, -1, 0.02);
@@ -400,11 +419,12 @@ static void test_sens_matches_difference(void **state)
 }
 
 /* Sorted by |elasticity|, every key once, zero-valued keys undefined and
- * last in schema order. */
+ * last in schema order (on CS-3 with the MemoryX servers' power set to 0:
+ * no flash, no flash bandwidth, that power and no boundary overlap). */
 static void test_sens_sorted_and_undefined(void **state)
 {
     (void)state;
-    const char *sets[] = {"memoryx.power=0 W"};
+    const char *sets[] = {"memoryx.server_power=0 W"};
     static struct fix f;
     fix_load(&f, "cs3", sets, 1, "megatron-1t", 16, 0);
     struct sens_row rows[DESC_MAX_KEYS];
@@ -419,13 +439,17 @@ static void test_sens_sorted_and_undefined(void **state)
         if (i > 0 && rows[i - 1].defined == 0)
             assert_int_equal(rows[i].defined, 0);
     }
-    int ko = key("memoryx.boundary_overlap"), kp = key("memoryx.power");
-    assert_true(ko < kp);
-    assert_int_equal(rows[n - 2].key, ko);
-    assert_int_equal(rows[n - 1].key, kp);
-    assert_int_equal(rows[n - 1].defined, 0);
-    assert_true(isnan(rows[n - 1].elasticity));
-    assert_int_equal(rows[n - 3].defined, 1);
+    const int zero[] = {key("memoryx.server_flash"), key("memoryx.server_flash_bandwidth"),
+                        key("memoryx.server_power"), key("memoryx.boundary_overlap")};
+    const size_t nz = sizeof zero / sizeof zero[0];
+    for (size_t i = 0; i < nz; i++) {
+        assert_true(param_get(&f.hw, zero[i]) == 0);
+        assert_true(i == 0 || zero[i - 1] < zero[i]);
+        assert_int_equal(rows[n - nz + i].key, zero[i]);
+        assert_int_equal(rows[n - nz + i].defined, 0);
+        assert_true(isnan(rows[n - nz + i].elasticity));
+    }
+    assert_int_equal(rows[n - nz - 1].defined, 1);
 }
 
 /* Whole-number keys: arc elasticities over whole neighbours. */

@@ -45,7 +45,7 @@ struct named_factor {
 
 static const struct named_factor time_units[] = {
     {"s", 1.0},    {"ms", 1e-3},  {"us", 1e-6},   {"ns", 1e-9},
-    {"min", 60.0}, {"h", 3600.0}, {"d", 86400.0},
+    {"min", 60.0}, {"h", 3600.0}, {"d", 86400.0}, {"y", 365.25 * 86400.0}, /* Julian year */
 };
 
 static const struct named_factor bin_prefixes[] = {

@@ -53,9 +53,11 @@ const struct cli_cmd cli_cmds[] = {
      "Breaks down the bytes MemoryX keeps per parameter (streamed weight copy,\n"
      "master copy, optimizer moments, gradient accumulator, at the model's\n"
      "precisions), the total, and for each tier of SYSTEM (default: every\n"
-     "system that can be named) whether it holds the model, the share that\n"
-     "would sit on flash, the largest model the tier holds, and the smallest\n"
-     "tier that does.  Exit status 1 when no tier holds the model.\n",
+     "system that can be named) the MemoryX servers that make it up, whether\n"
+     "it holds the model, the share that would sit on flash, the largest model\n"
+     "the tier holds, and the smallest tier that does; then the fewest servers\n"
+     "whose DRAM (memoryx.server_memory) holds the state.  Exit status 1 when\n"
+     "no tier holds the model.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_capacity},
     {"claims", "claims [FILE] [--set ...] [--csv] [--data-dir DIR]",
      "the vendor's headline claims, each run as a scenario, with a verdict",
@@ -99,8 +101,8 @@ const struct cli_cmd cli_cmds[] = {
      "       [--allow-sparsity] [--allow-batch] [--verbose] [--uncertainty[=SAMPLES]] [--seed S]\n"
      "       [scenario options] [--set ...] [--csv] [--data-dir DIR]",
      "the smallest cluster that meets a deadline or energy target, or the largest a budget buys",
-     "Finds the number of systems (and MemoryX tier) for a target: --deadline,\n"
-     "the smallest cluster that trains within TIME; --energy, the smallest that\n"
+     "Finds the number of systems for a target: --deadline, the smallest\n"
+     "cluster that trains within TIME; --energy, the smallest that\n"
      "uses at most ENERGY; --budget with --price (per system-hour), the largest\n"
      "cluster whose cost stays within AMOUNT.  Targets combine: every one given\n"
      "must hold.  The global batch is the model's; the cluster is searched from\n"
@@ -108,10 +110,16 @@ const struct cli_cmd cli_cmds[] = {
      "--allow-sparsity, the least sparsity that makes the target reachable is\n"
      "added; with --allow-batch the batch may grow to one sequence per system\n"
      "(the extra tokens of a larger batch are charged) up to the critical batch.\n"
-     "Prints the chosen configuration's estimate and the runners-up either side;\n"
-     "--verbose shows the solver's iterations.  --csv: the chosen configuration,\n"
-     "then the runners-up, with the columns of estimate --csv.  Exit status 1\n"
-     "when the target cannot be reached (the best achievable figure is shown).\n",
+     "MemoryX servers and activation servers are as given (--memoryx,\n"
+     "--memoryx-servers, --act-servers) or sized for each N.  Prints the\n"
+     "runners-up either side, the bill of materials (systems, MemoryX servers,\n"
+     "activation servers, SwarmX nodes: count, memory and power of each; the\n"
+     "total power and the run's energy) and the estimate; --verbose shows the\n"
+     "solver's iterations.  --csv: the chosen configuration, then the\n"
+     "runners-up, with the columns of estimate --csv.  Exit status 1 when the\n"
+     "target cannot be reached: the best achievable is shown with its bill of\n"
+     "materials, and the nearest target it meets (such as --deadline TIME), or\n"
+     "the limit with its numbers when no cluster size is feasible.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_PLAN | OPT_UNC, 0, 0, cmd_plan},
     {"calibrate",
      "calibrate DATA.csv --fit section.key[,section.key...] [-o OVERLAY.ini] [--set ...]\n"

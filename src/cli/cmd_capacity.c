@@ -10,8 +10,8 @@
 #include "est.h"
 
 static const char *const header[] = {
-    "system", "tier",           "servers",    "capacity_bytes", "dram_bytes", "state_bytes",
-    "fits",   "flash_fraction", "max_params", "smallest",
+    "system",      "tier", "servers",        "capacity_bytes", "dram_bytes",
+    "state_bytes", "fits", "flash_fraction", "max_params",     "smallest",
 };
 
 /* Rows for one system's tiers; returns how many tiers hold the model. */
@@ -26,21 +26,21 @@ static int tiers(struct out_table *t, const struct cli_opts *o, const struct sce
         char b[6][48];
         int ok = state <= cap;
         fits += ok;
-        out_row(t, (const char *[]){
-                       s->system,
-                       mx->tiers.item[i].name,
-                       out_num(o->csv, servers, UNIT_COUNT, b[5], sizeof b[5]),
-                       out_num(o->csv, cap, UNIT_BYTES, b[0], sizeof b[0]),
-                       out_num(o->csv, servers * mx->server_dram_bytes, UNIT_BYTES, b[1],
-                               sizeof b[1]),
-                       out_num(o->csv, state, UNIT_BYTES, b[2], sizeof b[2]),
-                       o->csv ? (ok ? "1" : "0") : (ok ? "holds" : "fails"),
-                       out_num(o->csv, mx_flash_fraction(mx, servers, state), UNIT_FRACTION, b[3],
-                               sizeof b[3]),
-                       out_num(o->csv, floor(cap / mx_bytes_per_param(&s->wl)), UNIT_COUNT, b[4],
-                               sizeof b[4]),
-                       (int)i == best ? (o->csv ? "1" : "<- smallest") : (o->csv ? "0" : ""),
-                   });
+        out_row(t,
+                (const char *[]){
+                    s->system,
+                    mx->tiers.item[i].name,
+                    out_num(o->csv, servers, UNIT_COUNT, b[5], sizeof b[5]),
+                    out_num(o->csv, cap, UNIT_BYTES, b[0], sizeof b[0]),
+                    out_num(o->csv, servers * mx->server_dram_bytes, UNIT_BYTES, b[1], sizeof b[1]),
+                    out_num(o->csv, state, UNIT_BYTES, b[2], sizeof b[2]),
+                    o->csv ? (ok ? "1" : "0") : (ok ? "holds" : "fails"),
+                    out_num(o->csv, mx_flash_fraction(mx, servers, state), UNIT_FRACTION, b[3],
+                            sizeof b[3]),
+                    out_num(o->csv, floor(cap / mx_bytes_per_param(&s->wl)), UNIT_COUNT, b[4],
+                            sizeof b[4]),
+                    (int)i == best ? (o->csv ? "1" : "<- smallest") : (o->csv ? "0" : ""),
+                });
     }
     *smallest_out = best >= 0 ? mx->tiers.item[best].name : NULL;
     return fits;
@@ -66,8 +66,24 @@ static void breakdown(const struct scenario *s, double params)
     printf("\n");
 }
 
-int capacity_table(const struct cli_opts *o, struct out_table *t, int *fits, char *where,
-                   char *vendor, size_t n)
+/* "cs3 1786 x 1.211 TB DRAM (2.163 PB)", the fewest servers whose DRAM
+ * holds state, appended to buf (n bytes, *len used). */
+static void servers_needed(const struct scenario *s, double state, char *buf, size_t n, size_t *len)
+{
+    if (*len >= n)
+        return;
+    double k = mx_servers_to_hold(&s->hw.mx, state);
+    char b[32], d[32];
+    *len += (size_t)snprintf(buf + *len, n - *len, "%s%s %g x %s DRAM (%s)", *len ? "; " : "",
+                             s->system, k,
+                             unit_format(s->hw.mx.server_dram_bytes, UNIT_BYTES, b, sizeof b),
+                             unit_format(k * s->hw.mx.server_dram_bytes, UNIT_BYTES, d, sizeof d));
+}
+
+/* capacity_table(), and in servers (n bytes) the servers each system's
+ * server_memory takes to hold the state. */
+static int capacity_rows(const struct cli_opts *o, struct out_table *t, int *fits, char *where,
+                         char *vendor, char *servers, size_t n)
 {
     out_init(t, sizeof header / sizeof header[0], header);
     /* Every hardware description when -s is not given. */
@@ -78,9 +94,9 @@ int capacity_table(const struct cli_opts *o, struct out_table *t, int *fits, cha
     size_t nsys = o->system ? 1 : systems.n;
     static struct scenario s;
     int rc = -1;
-    size_t wlen = 0, vlen = 0;
+    size_t wlen = 0, vlen = 0, slen = 0;
     *fits = 0;
-    where[0] = vendor[0] = '\0';
+    where[0] = vendor[0] = servers[0] = '\0';
     for (size_t i = 0; i < nsys && rc < 0; i++) {
         const char *sys = o->system ? o->system : systems.items[i].name;
         if ((rc = scenario_load_names(o, o->model ? o->model : SCENARIO_DEFAULT_MODEL, sys, &s)) >=
@@ -92,7 +108,9 @@ int capacity_table(const struct cli_opts *o, struct out_table *t, int *fits, cha
         if (i == 0 && !o->csv)
             breakdown(&s, params);
         const char *smallest;
-        *fits += tiers(t, o, &s, params * mx_bytes_per_param(&s.wl), &smallest);
+        double state = params * mx_bytes_per_param(&s.wl);
+        *fits += tiers(t, o, &s, state, &smallest);
+        servers_needed(&s, state, servers, n, &slen);
         if (vlen < n)
             vlen += (size_t)snprintf(vendor + vlen, n - vlen, "%s%s %g B/param", vlen ? ", " : "",
                                      s.system, s.hw.mx.bytes_per_param);
@@ -104,6 +122,14 @@ int capacity_table(const struct cli_opts *o, struct out_table *t, int *fits, cha
     return rc;
 }
 
+int capacity_table(const struct cli_opts *o, struct out_table *t, int *fits, char *where,
+                   char *vendor, size_t n)
+{
+    static char servers[1024];
+    return capacity_rows(o, t, fits, where, vendor, servers,
+                         n < sizeof servers ? n : sizeof servers);
+}
+
 int cmd_capacity(struct cli_opts *o)
 {
     if (o->nsys || o->sparsity || o->batch || o->tokens || o->overlap || o->price || o->memoryx ||
@@ -111,12 +137,13 @@ int cmd_capacity(struct cli_opts *o)
         return cli_error("capacity: only -m, -s, --set, --csv and --data-dir apply");
     struct out_table t;
     int fits;
-    char where[1024], vendor[1024];
-    int rc = capacity_table(o, &t, &fits, where, vendor, sizeof where);
+    char where[1024], vendor[1024], servers[1024];
+    int rc = capacity_rows(o, &t, &fits, where, vendor, servers, sizeof where);
     if (rc < 0) {
         rc = cli_emit(o, &t);
         if (!o->csv && rc == EXIT_OK) {
             printf("\nsmallest tier that holds it: %s\n", fits ? where : "none");
+            printf("MemoryX servers that hold it: %s\n", servers);
             printf("(vendor sizing for comparison: %s)\n", vendor);
             rc = cli_flush();
         }

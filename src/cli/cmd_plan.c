@@ -1,8 +1,12 @@
 /* cmd_plan.c - `plan`: the cluster that meets a deadline, an energy target
- * or a budget, with the runners-up either side (the search is src/plan). */
+ * or a budget, with the runners-up either side and its bill of materials
+ * (systems, MemoryX, activation and SwarmX servers, power and energy); the
+ * search is src/plan. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../model/mx.h"
 #include "../plan/plan.h"
 #include "est.h"
 #include "unc_opt.h"
@@ -92,6 +96,119 @@ static void print_runner(const char *label, const struct plan_opts *po, const st
     printf("  %-6s %g systems, batch %g: %s\n", label, c->systems, c->global_seqs, d);
 }
 
+/* Units a suggested limit is written in, largest first: the first not
+ * more than half the value is taken (the last otherwise). */
+struct limit_unit {
+    const char *sym;
+    double factor;
+};
+static const struct limit_unit time_units[] = {{"d", 86400}, {"h", 3600}, {"min", 60}, {"s", 1}};
+static const struct limit_unit energy_units[] = {{"MWh", 3.6e9}, {"kWh", 3.6e6}, {"Wh", 3600}};
+static const struct limit_unit cost_units[] = {{"", 1}};
+static const struct {
+    const struct limit_unit *u;
+    size_t n;
+} limit_units[PLAN_NMETRICS] = {{time_units, 4}, {energy_units, 3}, {cost_units, 1}};
+/* Significant digits of a suggested limit, and how many roundings up are
+ * tried before it is written in full. */
+#define SUGGEST_DIGITS 3
+#define SUGGEST_TRIES 4
+
+/* v (SI) as an argument of metric m's flag, rounded up to SUGGEST_DIGITS
+ * significant digits so that it reads back as v or more ("2810000d"). */
+static const char *round_up(double v, enum plan_metric m, char *buf, size_t n)
+{
+    const struct limit_unit *u = limit_units[m].u;
+    size_t k = 0;
+    while (k + 1 < limit_units[m].n && v < 2 * u[k].factor)
+        k++;
+    double x = v / u[k].factor, q = pow(10, floor(log10(x)) - (SUGGEST_DIGITS - 1));
+    double d = ceil(x / q);
+    for (int tries = 0; tries < SUGGEST_TRIES; tries++, d++) {
+        double back;
+        char why[128];
+        snprintf(buf, n, "%.15g%s", d * q, u[k].sym);
+        if (unit_parse(buf, limit_dim[m], &back, why, sizeof why) == 0 && back >= v)
+            return buf;
+    }
+    /* every digit: reads back exactly */
+    snprintf(buf, n, "%.17g%s", v, unit_base_symbol(limit_dim[m]));
+    return buf;
+}
+
+/* "nearest: the fastest plan reaches ...; --deadline X would be met" when
+ * the searched target is out of reach but some N is feasible. */
+static void print_nearest(const struct plan_opts *po, const struct plan_result *res)
+{
+    enum plan_metric m = res->primary;
+    if (!(res->least_n[m] > 0) || res->least[m] <= po->limit[m])
+        return;
+    static const char *const lead[PLAN_NMETRICS] = {
+        "the fastest plan reaches", "the least energy found is", "the least cost found is"};
+    char a[64], b[64];
+    int others = 0;
+    for (int k = 0; k < PLAN_NMETRICS; k++)
+        others += k != (int)m && po->limit[k] > 0;
+    printf("nearest: %s %s on %g system%s; %s %s%s would be met\n", lead[m],
+           fmt_metric(res->least[m], m, a, sizeof a), res->least_n[m],
+           res->least_n[m] == 1 ? "" : "s", limit_flag[m], round_up(res->least[m], m, b, sizeof b),
+           others ? " alone" : "");
+}
+
+/* One row of the bill of materials: count (text), memory each and in all
+ * (bytes; < 0: none), power each and in all (W). */
+static void bom_row(struct out_table *t, const char *item, const char *count, double mem_each,
+                    double mem_total, double power_each, double power_total)
+{
+    char a[4][48];
+    out_row(t, (const char *[]){
+                   item,
+                   count,
+                   mem_each >= 0 ? unit_format(mem_each, UNIT_BYTES, a[0], sizeof a[0]) : "-",
+                   mem_total >= 0 ? unit_format(mem_total, UNIT_BYTES, a[1], sizeof a[1]) : "-",
+                   unit_format(power_each, UNIT_POWER, a[2], sizeof a[2]),
+                   unit_format(power_total, UNIT_POWER, a[3], sizeof a[3]),
+               });
+}
+
+/* The bill of materials of c evaluated as r: every system and server with
+ * its memory and power, the total power, and the run's energy. */
+static void print_bom(const struct scenario *s, const struct cluster *c,
+                      const struct train_result *r)
+{
+    static const char *const hdr[] = {"item",         "count",      "memory each",
+                                      "memory total", "power each", "power total"};
+    const struct hw_desc *hw = &s->hw;
+    const struct step_result *st = &r->step;
+    const double *pw = r->power_part;
+    char n[4][64], item[sizeof hw->wse.name + 16], a[64], b[64];
+    struct out_table t;
+    out_init(&t, 6, hdr);
+    snprintf(item, sizeof item, "%s systems", hw->wse.name);
+    snprintf(n[0], sizeof n[0], "%.0f", c->systems);
+    bom_row(&t, item, n[0], hw->wse.sram_bytes, c->systems * hw->wse.sram_bytes, hw->wse.power_W,
+            pw[TRAIN_POWER_SYSTEMS]);
+    snprintf(n[1], sizeof n[1], "%.0f%s", st->mx_servers, c->mx_servers == 0 ? " (sized)" : "");
+    bom_row(&t, "MemoryX servers", n[1], mx_capacity(&hw->mx, 1), r->memoryx_bytes,
+            hw->mx.server_power_W, pw[TRAIN_POWER_MEMORYX]);
+    snprintf(n[2], sizeof n[2], "%.0f (%.0f per system)", c->systems * st->act_servers,
+             st->act_servers);
+    bom_row(&t, "activation servers", n[2], hw->act.server_bytes,
+            c->systems * st->act_servers * hw->act.server_bytes, hw->act.server_power_W,
+            pw[TRAIN_POWER_ACT]);
+    snprintf(n[3], sizeof n[3], "%.0f", r->swx_nodes);
+    bom_row(&t, "SwarmX nodes", n[3], -1, -1, hw->swx.node_power_W, pw[TRAIN_POWER_SWARMX]);
+    out_row(&t, (const char *[]){"total", "", "", "", "",
+                                 unit_format(r->power_W, UNIT_POWER, a, sizeof a)});
+    printf("bill of materials (activations %s):\n", step_act_label(st, b, sizeof b));
+    out_text.write(stdout, &t);
+    out_free(&t);
+    printf("energy: %s for the run, %s for %s\n\n",
+           fmt_metric(r->energy_J, PLAN_ENERGY, a, sizeof a),
+           unit_format(r->power_W, UNIT_POWER, b, sizeof b),
+           out_duration(r->time_s, n[0], sizeof n[0]));
+}
+
 static void print_plan(const struct scenario *s, const struct plan_opts *po,
                        const struct plan_result *res, double model_seqs)
 {
@@ -108,8 +225,11 @@ static void print_plan(const struct scenario *s, const struct plan_opts *po,
                                            : "the critical batch",
            res->iterations);
     if (!res->reached) {
-        printf("unreachable: %s\n\nbest achievable: %g system%s at sparsity %g\n\n", res->why,
-               b->systems, b->systems == 1 ? "" : "s", b->sparsity);
+        printf("unreachable: %s\n", res->why);
+        print_nearest(po, res);
+        printf("\nbest achievable: %g system%s at sparsity %g\n\n", b->systems,
+               b->systems == 1 ? "" : "s", b->sparsity);
+        print_bom(s, b, &res->r);
         est_print(s, &res->r);
         return;
     }
@@ -126,6 +246,7 @@ static void print_plan(const struct scenario *s, const struct plan_opts *po,
     else
         printf("  N + 1: none (%g systems is the largest searched)\n", res->max_systems);
     printf("\n");
+    print_bom(s, b, &res->r);
     est_print(s, &res->r);
 }
 

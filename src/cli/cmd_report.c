@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../base/xalloc.h"
+#include "../spec/tfm.h"
 #include "config.h"
 #include "est.h"
 #include "produce.h"
@@ -21,8 +23,8 @@
 #define REPORT_DEFAULT_DIR "report"
 #define REPORT_PATH_MAX 4096
 
-/* Cluster sizes of the breakdown and models figures, besides the
- * generation's maximum and the report's own N. */
+/* Cluster sizes of the breakdown figure, besides the generation's maximum
+ * and the report's own N. */
 static const double sizes[] = {1, 16, 64};
 /* Sparsities of the sparsity figure. */
 static const double sparsities[] = {0, 0.25, 0.5, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98, 0.99};
@@ -35,7 +37,12 @@ static const struct figure figures[] = {
      "Speedup and efficiency against the number of systems, with the ideal line, from one "
      "system to the generation's largest cluster."},
     {"models", "Time-to-train against model size", "models.csv",
-     "Every shipped model at several cluster sizes; infeasible points are left out."},
+     "Every model description, log-log, each on the cluster of the report's system that trains "
+     "it fastest: the N from 1 to the generation's max_systems with the least time to train (the "
+     "smallest such N), with MemoryX, activation servers and SwarmX sized for that run.  Left: "
+     "each model on its own training tokens; right: every model on the same token count.  Each "
+     "point is labelled with the model and its N; the right axis marks durations from 1 day to "
+     "10^4 years; a model with no feasible N is left out and named under the panel."},
     {"breakdown", "Step time by resource", "breakdown.csv",
      "The time each resource sets the pace in one step (they sum to the step time)."},
     {"sparsity", "Speedup against sparsity", "sparsity.csv",
@@ -115,7 +122,7 @@ static int write_text(const char *dir, const char *name, const char *text)
     return -1;
 }
 
-/* The cluster sizes of the breakdown and models figures: sizes[] up to
+/* The cluster sizes of the breakdown figure: sizes[] up to
  * the maximum, the maximum, and n; sorted, distinct.  Returns the count. */
 static size_t cluster_sizes(double max, double n, double *out)
 {
@@ -161,28 +168,106 @@ static int estimate_rows(const struct scenario *s, const double *ns, size_t k, s
     return -1;
 }
 
-static int models_table(struct cli_opts *o, const struct scenario *base, const double *ns, size_t k,
-                        struct out_table *t)
+/* The size figure's second panel trains every model on one token budget,
+ * GPT-3's (Brown et al. 2020), so that the models compare at equal work per
+ * token rather than at their own token counts. */
+#define REPORT_FIXED_TOKENS 300e9
+
+/* Columns models.csv adds to the estimate's: the same model trained on
+ * REPORT_FIXED_TOKENS tokens, on its fastest cluster at that count. */
+static const char *const fixed_header[] = {
+    "fixed_tokens",          "fixed_systems",      "fixed_memoryx_servers",
+    "fixed_act_servers",     "fixed_swarmx_nodes", "fixed_step_time_s",
+    "fixed_time_to_train_s", "fixed_bottleneck",   "fixed_feasible"};
+#define NFIXED (sizeof fixed_header / sizeof fixed_header[0])
+
+/* base at the N in 1..max that trains it fastest among the feasible ones
+ * (the smallest such N), into *c and *r; at max when none is feasible.
+ * The servers are sized for each N (base's mx_servers and act_servers 0). */
+static void fastest_cluster(const struct cluster *base, double max, struct cluster *c,
+                            struct train_result *r)
 {
-    out_init(t, est_ncols, est_header);
+    double best_n = max, best_s = HUGE_VAL;
+    *c = *base;
+    for (double n = 1; n <= max; n++) {
+        c->systems = n;
+        train_eval(c, r);
+        if (r->feasible && r->time_s < best_s)
+            best_s = r->time_s, best_n = n;
+    }
+    c->systems = best_n;
+    train_eval(c, r);
+}
+
+/* The row of one model: the estimate's cells for (c, r) at its own tokens,
+ * then the fixed_ cells for (fc, fr) at REPORT_FIXED_TOKENS. */
+static void models_row(struct out_table *t, const struct scenario *m, const struct cluster *c,
+                       const struct train_result *r, const struct cluster *fc,
+                       const struct train_result *fr)
+{
+    static struct est_cells w;
+    const char *cells[EST_MAX_COLS + NFIXED];
+    char b[NFIXED][EST_CELL_BYTES];
+    memset(w.have, 0, sizeof w.have);
+    est_cells(&w, m, m->tier, c, r);
+    memcpy(cells, w.cell, est_ncols * sizeof *cells);
+    const double v[] = {fr->tokens,    fc->systems,     fr->step.mx_servers, fr->step.act_servers,
+                        fr->swx_nodes, fr->step.step_s, fr->time_s};
+    size_t k = est_ncols;
+    for (size_t j = 0; j < sizeof v / sizeof v[0]; j++, k++)
+        cells[k] = unit_format_exact(v[j], b[j], sizeof b[j]);
+    cells[k++] = step_res_name[fr->step.bottleneck];
+    cells[k++] = fr->feasible ? "1" : "0";
+    out_row(t, cells);
+}
+
+struct model_size {
+    double params;
+    size_t index; /* in the catalogue's list */
+};
+
+static int by_params(const void *a, const void *b)
+{
+    const struct model_size *x = a, *y = b;
+    if (x->params != y->params)
+        return x->params < y->params ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* One row per model description, smallest first: the estimate's columns at
+ * the model's own tokens on its fastest cluster of base's system (N from 1
+ * to the generation's max_systems, the servers sized for the run), then the
+ * fixed_ columns at REPORT_FIXED_TOKENS. */
+static int models_table(struct cli_opts *o, const struct scenario *base, struct out_table *t)
+{
+    static const char *header[EST_MAX_COLS + NFIXED];
+    memcpy(header, est_header, est_ncols * sizeof *header);
+    memcpy(header + est_ncols, fixed_header, sizeof fixed_header);
+    out_init(t, est_ncols + NFIXED, header);
     struct cat_list models = {0};
     struct cp_error err = {0};
     if (cat_list(&o->dirs, CAT_MODEL, &models, &err) != CP_OK)
         return cli_error("%s", err.msg);
+    struct model_size *order = xmalloc((models.n ? models.n : 1) * sizeof *order);
     static struct scenario m;
     int rc = -1;
+    for (size_t i = 0; i < models.n && rc < 0; i++)
+        if ((rc = scenario_load_names(o, models.items[i].name, base->system, &m)) < 0)
+            order[i] = (struct model_size){tfm_params(&m.wl), i};
+    if (rc < 0)
+        qsort(order, models.n, sizeof *order, by_params);
     for (size_t i = 0; i < models.n && rc < 0; i++) {
-        if ((rc = scenario_load_names(o, models.items[i].name, base->system, &m)) >= 0)
+        if ((rc = scenario_load_names(o, models.items[order[i].index].name, base->system, &m)) >= 0)
             break;
         scenario_auto_tier(&m);
-        for (size_t j = 0; j < k; j++) {
-            struct cluster c = m.c;
-            c.systems = ns[j];
-            struct train_result r;
-            train_eval(&c, &r);
-            est_row(t, &m, &c, &r);
-        }
+        struct cluster c, fc, fixed = m.c;
+        struct train_result r, fr;
+        fastest_cluster(&m.c, m.hw.wse.max_systems, &c, &r);
+        fixed.tokens = REPORT_FIXED_TOKENS;
+        fastest_cluster(&fixed, m.hw.wse.max_systems, &fc, &fr);
+        models_row(t, &m, &c, &r, &fc, &fr);
     }
+    free(order);
     cat_list_free(&models);
     return rc;
 }
@@ -296,7 +381,8 @@ static int write_index(const char *dir, const struct scenario *s, const struct t
             "the tables are CSV in SI base units beside this file.\n\n",
             CP_VERSION, cmdline);
     fprintf(f, "| quantity | value |\n|---|---|\n");
-    fprintf(f, "| cluster | %g x %s, MemoryX %s (%g servers, %s), %g activation servers per "
+    fprintf(f,
+            "| cluster | %g x %s, MemoryX %s (%g servers, %s), %g activation servers per "
             "system, %g SwarmX nodes |\n",
             c->systems, s->hw.wse.name, s->tier, r->step.mx_servers,
             unit_format(r->memoryx_bytes, UNIT_BYTES, a, sizeof a), r->step.act_servers,
@@ -318,7 +404,16 @@ static int write_index(const char *dir, const struct scenario *s, const struct t
         fprintf(f, "## %s\n\n", g->title);
         if (rendered)
             fprintf(f, "![%s](%s.%s)\n\n", g->title, g->name, fmt);
-        fprintf(f, "%s  Data: %s; script: `%s.gp`.\n\n", g->about, g->data, g->name);
+        fprintf(f, "%s", g->about);
+        if (strcmp(g->name, "models") == 0)
+            fprintf(f,
+                    "  Here N runs from 1 to %g systems of %s, and the right panel is at "
+                    "%g billion tokens; models.csv gives each model's N, MemoryX servers, "
+                    "activation servers per system and SwarmX nodes at its own tokens "
+                    "(systems, memoryx_servers, act_servers, swarmx_nodes) and at the fixed "
+                    "count (the same names with fixed_ in front).",
+                    s->hw.wse.max_systems, s->hw.wse.name, REPORT_FIXED_TOKENS / 1e9);
+        fprintf(f, "  Data: %s; script: `%s.gp`.\n\n", g->data, g->name);
     }
     fprintf(f, "## Claims\n\nThe vendor's headline claims run as scenarios (claims.csv):\n\n"
                "| id | claim | predicted | verdict |\n|---|---|---|---|\n");
@@ -366,7 +461,7 @@ static int build(struct cli_opts *o, struct scenario *s, const char *tmp, const 
             rc = write_table(tmp, names[i], &t);
         out_free(&t);
     }
-    if (rc < 0 && (rc = models_table(o, s, ns, k, &t)) < 0)
+    if (rc < 0 && (rc = models_table(o, s, &t)) < 0)
         rc = write_table(tmp, "models.csv", &t);
     out_free(&t);
     if (rc < 0 && (rc = estimate_rows(s, ns, k, &t)) < 0)

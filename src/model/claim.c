@@ -1,4 +1,10 @@
-/* claim.c - parse the claims file and judge each claim with the model. */
+/* claim.c - parse the claims file and judge each claim with the model.
+ *
+ * A capacity claim is judged twice: storage on the servers of the claim's
+ * tier (state bytes against servers x server capacity), and training on
+ * the claim's systems with the MemoryX servers the model sizes for the run;
+ * when that is too slow, the reason says how many systems the target
+ * would need.  The other kinds run the claim's configuration as given. */
 #include "claim.h"
 
 #include <csv.h>
@@ -9,6 +15,7 @@
 #include <string.h>
 
 #include "../base/xalloc.h"
+#include "mx.h"
 #include "train.h"
 
 const char *const claim_kind_name[CLAIM_NKINDS] = {"capacity", "weak_scaling", "speedup",
@@ -195,32 +202,232 @@ void claim_list_free(struct claim_list *l)
 /* ---- judging ---- */
 
 #define SEARCH_STEPS 40
+#define DAY_S 86400.0
+#define YEAR_S (365.25 * DAY_S) /* Julian year */
 
 static const char *dur(double s, char *buf, size_t n)
 {
-    if (s >= 2 * 86400)
-        snprintf(buf, n, "%.3g d", s / 86400);
+    if (s >= 2 * YEAR_S)
+        snprintf(buf, n, "%.3g d (%.3g years)", s / DAY_S, s / YEAR_S);
+    else if (s >= 2 * DAY_S)
+        snprintf(buf, n, "%.3g d", s / DAY_S);
     else
         unit_format(s, UNIT_TIME, buf, n);
     return buf;
 }
 
-/* Why a configuration cannot train, with its numbers. */
+/* Why a configuration cannot train, with its numbers, after the name of
+ * the verdict that fails (train_warn_names()). */
 static void infeasible_why(const struct cluster *c, const struct train_result *r, char *buf,
                            size_t n)
 {
-    char a[48], b[48];
-    if (!r->memoryx_fits)
-        snprintf(buf, n, "its state (%s) exceeds the %g MemoryX servers (%s)",
-                 unit_format(r->state_bytes, UNIT_BYTES, a, sizeof a), r->step.mx_servers,
-                 unit_format(r->memoryx_bytes, UNIT_BYTES, b, sizeof b));
-    else if (!r->sram_fits)
-        snprintf(buf, n, "one sequence needs %s of activations, more than the %s of SRAM",
+    const struct step_result *st = &r->step;
+    char a[48], b[48], p[32], w[32];
+    unsigned bit = !r->memoryx_fits ? TW_MEMORYX
+                   : !r->sram_fits  ? TW_SRAM
+                   : !r->act_fits   ? TW_ACT_STORE
+                                    : TW_SPLIT;
+    train_warn_names(bit, w, sizeof w);
+    if (bit == TW_MEMORYX)
+        snprintf(buf, n, "%s: its state (%s) exceeds the %g MemoryX servers' %s (%g would hold it)",
+                 w, unit_format(r->state_bytes, UNIT_BYTES, a, sizeof a), st->mx_servers,
+                 unit_format(r->memoryx_bytes, UNIT_BYTES, b, sizeof b),
+                 mx_servers_to_hold(&c->hw->mx, r->state_bytes));
+    else if (bit == TW_SRAM)
+        snprintf(buf, n, "%s: one sequence needs %s of SRAM (activations %s), more than the %s", w,
                  unit_format(r->sram_per_seq, UNIT_BYTES, a, sizeof a),
+                 step_act_label(st, p, sizeof p),
                  unit_format(c->hw->wse.sram_bytes, UNIT_BYTES, b, sizeof b));
+    else if (bit == TW_ACT_STORE)
+        snprintf(buf, n,
+                 "%s: one sequence's checkpoints (%s) exceed the %g activation server%s per "
+                 "system (%s)",
+                 w, unit_format(st->ckpt_per_seq, UNIT_BYTES, a, sizeof a), st->act_servers,
+                 st->act_servers == 1 ? "" : "s",
+                 unit_format(st->act_servers * c->hw->act.server_bytes, UNIT_BYTES, b, sizeof b));
     else
-        snprintf(buf, n, "the batch of %g sequences is smaller than %g systems", c->global_seqs,
-                 c->systems);
+        snprintf(buf, n, "%s: the batch of %g sequences is smaller than %g systems", w,
+                 c->global_seqs, c->systems);
+}
+
+/* "2400 MemoryX servers (the 2.4PB tier; sized: 19)" for the servers r ran
+ * on: the claim's tier, or sized for the run when the claim says auto. */
+static void mx_text(const struct claim *cl, const struct cluster *c, const struct train_result *r,
+                    char *buf, size_t n)
+{
+    if (!(c->mx_servers > 0)) {
+        snprintf(buf, n, "%g MemoryX servers (sized)", r->step.mx_servers);
+        return;
+    }
+    struct cluster sized = *c;
+    sized.mx_servers = 0;
+    struct step_result st;
+    step_eval(&sized, &st);
+    snprintf(buf, n, "%g MemoryX servers (the %s tier; sized: %g)", r->step.mx_servers, cl->memoryx,
+             st.mx_servers);
+}
+
+/* c on n systems at c's global batch, with MemoryX sized for the run. */
+static void train_sized(const struct cluster *c, double n, struct train_result *r)
+{
+    struct cluster s = *c;
+    s.systems = n;
+    s.mx_servers = 0;
+    train_eval(&s, r);
+}
+
+static int sized_in_time(const struct cluster *c, double n, double limit_s)
+{
+    struct train_result r;
+    train_sized(c, n, &r);
+    return r.feasible && r.time_s <= limit_s;
+}
+
+/* Fewest systems from c->systems, at c's global batch and with MemoryX
+ * sized, that train within limit_s (sizes doubled, then bisected), or -1
+ * when none up to one sequence per system (or CLUSTER_MAX_SYSTEMS).
+ * *best_n and *best_s: the fastest feasible size of the doubling (0 if none). */
+static double fewest_systems(const struct cluster *c, double limit_s, double *best_n,
+                             double *best_s)
+{
+    double top = fmax(c->systems, fmin(c->global_seqs, CLUSTER_MAX_SYSTEMS));
+    double lo = c->systems, n = c->systems;
+    *best_n = *best_s = 0;
+    for (;;) {
+        struct train_result r;
+        train_sized(c, n, &r);
+        if (r.feasible && (*best_n == 0 || r.time_s < *best_s)) {
+            *best_n = n;
+            *best_s = r.time_s;
+        }
+        if (r.feasible && r.time_s <= limit_s)
+            break;
+        if (n >= top)
+            return -1;
+        lo = n;
+        n = fmin(top, 2 * n);
+    }
+    while (n - lo > 1) {
+        double mid = floor(0.5 * (lo + n));
+        if (sized_in_time(c, mid, limit_s))
+            n = mid;
+        else
+            lo = mid;
+    }
+    return n;
+}
+
+/* What a cluster needs to train c within limit_s, for the reason: the
+ * fewest systems that make it, or the fastest size at c's batch, and the
+ * time on the generation's largest cluster when that does not make it. */
+static void needed_text(const struct cluster *c, double limit_s, char *buf, size_t n)
+{
+    char t[64], lim[48], at_max[128] = "";
+    double best_n, best_s, need = fewest_systems(c, limit_s, &best_n, &best_s);
+    double max_n = c->hw->wse.max_systems;
+    dur(limit_s, lim, sizeof lim);
+    if ((need < 0 || need > max_n) && c->systems < max_n && max_n <= c->global_seqs) {
+        struct train_result r;
+        train_sized(c, max_n, &r);
+        if (r.feasible)
+            snprintf(at_max, sizeof at_max, "on the generation's largest cluster (%g) %s; ", max_n,
+                     dur(r.time_s, t, sizeof t));
+    }
+    if (need > 0)
+        snprintf(buf, n,
+                 "%swithin %s it needs %g systems with MemoryX sized (the generation's largest "
+                 "cluster has %g)",
+                 at_max, lim, need, max_n);
+    else if (best_n > 0)
+        snprintf(buf, n,
+                 "%sno cluster at its batch of %g sequences trains it within %s: the fastest, "
+                 "%g systems, takes %s",
+                 at_max, c->global_seqs, lim, best_n, dur(best_s, t, sizeof t));
+    else
+        snprintf(buf, n, "%sno cluster at its batch of %g sequences can train it", at_max,
+                 c->global_seqs);
+}
+
+/* "state 2.163 PB (18 B/param) on 2400 MemoryX servers (the 2.4PB tier;
+ * sized: 2163) holding 2.4 PB, DRAM only (no flash planned)" */
+static void storage_text(const struct claim *cl, const struct cluster *c,
+                         const struct train_result *r, char *buf, size_t n)
+{
+    char a[48], b[48], m[128], f[48];
+    mx_text(cl, c, r, m, sizeof m);
+    if (c->hw->mx.server_flash_bytes > 0)
+        snprintf(f, sizeof f, "%.0f%% of it on flash", 100 * r->step.flash_fraction);
+    else
+        snprintf(f, sizeof f, "DRAM only (no flash planned)");
+    snprintf(buf, n, "state %s (%.3g B/param) on %s holding %s, %s",
+             unit_format(r->state_bytes, UNIT_BYTES, a, sizeof a), r->bytes_per_param, m,
+             unit_format(r->memoryx_bytes, UNIT_BYTES, b, sizeof b), f);
+}
+
+/* "; at 3e+11 tokens 354 d, within the target" when c's tokens are not
+ * CLAIM_REF_TOKENS, else "". */
+static void ref_tokens_text(const struct claim *cl, const struct cluster *c, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (c->tokens == CLAIM_REF_TOKENS)
+        return;
+    struct cluster b = *c;
+    b.tokens = CLAIM_REF_TOKENS;
+    struct train_result r;
+    train_sized(&b, b.systems, &r);
+    char tok[48], t[64];
+    snprintf(buf, n, "; at %s tokens %s, %s the target",
+             unit_format(CLAIM_REF_TOKENS, UNIT_COUNT, tok, sizeof tok), dur(r.time_s, t, sizeof t),
+             r.time_s <= cl->target ? "within" : "over");
+}
+
+/* "; 2 sequences per system, 4096 tokens per micro-batch below the
+ * stream-balance point of 54662" when the weight stream outruns compute. */
+static void balance_text(const struct train_result *r, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (!r->stream_balanced)
+        snprintf(buf, n,
+                 "; %g sequences per system, %.4g tokens per micro-batch below the "
+                 "stream-balance point of %.4g",
+                 r->step.local_seqs, r->step.micro_tokens, r->balance_tokens);
+}
+
+/* Training of a capacity claim: on its systems with MemoryX sized, at the
+ * model's tokens and at CLAIM_REF_TOKENS, and the cluster the target needs. */
+static void capacity_training(const struct claim *cl, const struct cluster *c,
+                              struct claim_result *o, char *buf, size_t n)
+{
+    struct train_result r;
+    train_sized(c, c->systems, &r);
+    char tok[48], t[64], lim[48], why[320], ref[128], bal[160];
+    const char *pl = c->systems == 1 ? "" : "s";
+    unit_format(r.tokens, UNIT_COUNT, tok, sizeof tok);
+    dur(cl->target, lim, sizeof lim);
+    o->verdict = CLAIM_CONDITIONAL;
+    if (!r.feasible) {
+        infeasible_why(c, &r, why, sizeof why);
+        snprintf(buf, n, "training on %g system%s with MemoryX sized is infeasible: %s", c->systems,
+                 pl, why);
+        return;
+    }
+    ref_tokens_text(cl, c, ref, sizeof ref);
+    balance_text(&r, bal, sizeof bal);
+    if (r.time_s <= cl->target) {
+        o->verdict = CLAIM_HOLDS;
+        snprintf(buf, n,
+                 "training %s tokens on %g system%s with the %g MemoryX servers the model "
+                 "sizes is feasible and takes %s, within the %s target, bottleneck %s%s",
+                 tok, c->systems, pl, r.step.mx_servers, dur(r.time_s, t, sizeof t), lim,
+                 step_res_name[r.step.bottleneck], ref);
+        return;
+    }
+    needed_text(c, cl->target, why, sizeof why);
+    snprintf(buf, n,
+             "training %s tokens on %g system%s with the %g MemoryX servers the model sizes is "
+             "feasible and takes %s, %.3g times the %s target, bottleneck %s%s%s; %s",
+             tok, c->systems, pl, r.step.mx_servers, dur(r.time_s, t, sizeof t),
+             r.time_s / cl->target, lim, step_res_name[r.step.bottleneck], bal, ref, why);
 }
 
 /* Smallest sparsity in [lo, CLUSTER_MAX_SPARSITY] at which ok(c) holds
@@ -258,37 +465,23 @@ static int in_time(const struct cluster *c, double unused, double limit)
     return r.feasible && r.time_s <= limit;
 }
 
+/* Storage on the claim's tier; training on its systems with MemoryX sized
+ * for the run (what a planner would build around that many systems). */
 static void judge_capacity(const struct claim *cl, const struct cluster *c, struct claim_result *o)
 {
     struct train_result r;
     train_eval(c, &r);
-    char a[48], b[48], t[48], why[256];
+    char st[400], tr[600];
     o->predicted = r.state_bytes;
-    unit_format(r.state_bytes, UNIT_BYTES, a, sizeof a);
-    unit_format(r.memoryx_bytes, UNIT_BYTES, b, sizeof b);
+    storage_text(cl, c, &r, st, sizeof st);
     if (!r.memoryx_fits) {
         o->verdict = CLAIM_FAILS;
-        snprintf(o->reason, sizeof o->reason, "state %s (%.3g B/param) exceeds the %s tier", a,
-                 r.bytes_per_param, b);
-    } else if (!r.feasible) {
-        o->verdict = CLAIM_CONDITIONAL;
-        infeasible_why(c, &r, why, sizeof why);
-        snprintf(o->reason, sizeof o->reason,
-                 "holds for storage (%s of %s, %.0f%% on flash); training on %g system(s) is "
-                 "infeasible: %s",
-                 a, b, 100 * r.step.flash_fraction, c->systems, why);
-    } else if (r.time_s > cl->target) {
-        o->verdict = CLAIM_CONDITIONAL;
-        snprintf(o->reason, sizeof o->reason,
-                 "holds for storage (%s of %s, %.0f%% on flash); training on %g system(s) would "
-                 "take %s, bottleneck %s",
-                 a, b, 100 * r.step.flash_fraction, c->systems, dur(r.time_s, t, sizeof t),
-                 step_res_name[r.step.bottleneck]);
-    } else {
-        o->verdict = CLAIM_HOLDS;
-        snprintf(o->reason, sizeof o->reason, "stores %s of %s and trains in %s on %g systems", a,
-                 b, dur(r.time_s, t, sizeof t), c->systems);
+        snprintf(o->reason, sizeof o->reason, "storage fails: %s; %g servers would hold it", st,
+                 mx_servers_to_hold(&c->hw->mx, r.state_bytes));
+        return;
     }
+    capacity_training(cl, c, o, tr, sizeof tr);
+    snprintf(o->reason, sizeof o->reason, "storage holds: %s; %s", st, tr);
 }
 
 static void judge_scaling(const struct claim *cl, const struct cluster *c, struct claim_result *o)
@@ -385,43 +578,47 @@ static void judge_sparsity(const struct claim *cl, const struct cluster *c, stru
     }
 }
 
+/* Time-to-train on the claim's configuration as given. */
 static void judge_time(const struct claim *cl, const struct cluster *c, struct claim_result *o)
 {
     struct train_result r;
     train_eval(c, &r);
     o->predicted = r.time_s;
-    char t[48], lim[48], why[256];
+    char t[64], lim[48], why[320], mx[128];
     dur(r.time_s, t, sizeof t);
     dur(cl->target, lim, sizeof lim);
+    mx_text(cl, c, &r, mx, sizeof mx);
     if (!r.feasible) {
         infeasible_why(c, &r, why, sizeof why);
         o->verdict = CLAIM_FAILS;
-        snprintf(o->reason, sizeof o->reason, "infeasible on %g systems: %s", c->systems, why);
-    } else if (r.time_s <= cl->target) {
-        o->verdict = CLAIM_HOLDS;
-        snprintf(o->reason, sizeof o->reason, "%s on %g systems (bottleneck %s)", t, c->systems,
-                 step_res_name[r.step.bottleneck]);
-    } else {
-        double need = search_sparsity(*c, c->sparsity, in_time, 0, cl->target);
-        o->verdict = need >= 0 ? CLAIM_CONDITIONAL : CLAIM_FAILS;
-        if (need >= 0)
-            snprintf(o->reason, sizeof o->reason,
-                     "%s on %g systems at %.0f%% sparsity (bottleneck %s); within %s only at "
-                     "%.1f%% sparsity or more",
-                     t, c->systems, 100 * c->sparsity, step_res_name[r.step.bottleneck], lim,
-                     100 * need);
-        else {
-            struct cluster best = *c;
-            best.sparsity = CLUSTER_MAX_SPARSITY;
-            struct train_result b;
-            train_eval(&best, &b);
-            snprintf(o->reason, sizeof o->reason,
-                     "%s on %g systems (bottleneck %s); even at %.0f%% sparsity %s, more "
-                     "than %s",
-                     t, c->systems, step_res_name[r.step.bottleneck], 100 * CLUSTER_MAX_SPARSITY,
-                     dur(b.time_s, why, sizeof why), lim);
-        }
+        snprintf(o->reason, sizeof o->reason, "infeasible on %g systems and %s: %s", c->systems, mx,
+                 why);
+        return;
     }
+    if (r.time_s <= cl->target) {
+        o->verdict = CLAIM_HOLDS;
+        snprintf(o->reason, sizeof o->reason, "%s on %g systems and %s, bottleneck %s", t,
+                 c->systems, mx, step_res_name[r.step.bottleneck]);
+        return;
+    }
+    double need = search_sparsity(*c, c->sparsity, in_time, 0, cl->target);
+    o->verdict = need >= 0 ? CLAIM_CONDITIONAL : CLAIM_FAILS;
+    if (need >= 0) {
+        snprintf(o->reason, sizeof o->reason,
+                 "%s on %g systems and %s at %.0f%% sparsity, bottleneck %s; within %s only at "
+                 "%.1f%% sparsity or more",
+                 t, c->systems, mx, 100 * c->sparsity, step_res_name[r.step.bottleneck], lim,
+                 100 * need);
+        return;
+    }
+    struct cluster best = *c;
+    best.sparsity = CLUSTER_MAX_SPARSITY;
+    struct train_result b;
+    train_eval(&best, &b);
+    snprintf(o->reason, sizeof o->reason,
+             "%s on %g systems and %s, bottleneck %s; even at %.0f%% sparsity %s, more than %s", t,
+             c->systems, mx, step_res_name[r.step.bottleneck], 100 * CLUSTER_MAX_SPARSITY,
+             dur(b.time_s, why, sizeof why), lim);
 }
 
 void claim_eval(const struct claim *cl, const struct cluster *base, struct claim_result *r)

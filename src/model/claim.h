@@ -4,8 +4,12 @@
  * A claims file is RFC 4180 CSV with a header row naming the columns
  * id,claim,source,kind,model,system,systems,memoryx,sparsity,target,condition.
  * kind says how the claim is checked and what target means:
- *   capacity          the model's state fits the tier; target: the longest
- *                     training on `systems` that still counts as training it
+ *   capacity          the model's state fits the servers of the tier
+ *                     (fails if not); target: the longest training on
+ *                     `systems`, with MemoryX sized for the run, that
+ *                     still counts as training it (conditional if it is
+ *                     infeasible there, or longer, when the reason says
+ *                     how many systems the target needs)
  *   weak_scaling      weak-scaling efficiency at `systems` >= target; the
  *                     model's batch is the global batch at `systems`, so
  *                     each system keeps batch / systems sequences
@@ -26,6 +30,12 @@
  * Assumed: 5%, the agreement the vendor's own "near-linear" wording
  * tolerates (15.3x of 16 is 4.4% short). */
 #define CLAIM_MEASURED_TOL 0.05
+
+/* A second token budget at which a capacity claim's training is timed, so
+ * that models of every size compare on one budget beside their own
+ * (compute-optimal) token count: GPT-3's 300 B training tokens (Brown et
+ * al. 2020, section 2.2). */
+#define CLAIM_REF_TOKENS 300e9
 
 enum claim_kind {
     CLAIM_CAPACITY,
@@ -66,7 +76,7 @@ extern const char *const claim_verdict_name[3]; /* "holds", "conditional", "does
 struct claim_result {
     enum claim_verdict verdict;
     double predicted; /* the model's figure for the claim's quantity */
-    char reason[768];
+    char reason[1024];
 };
 
 /* Evaluate cl on c (workload, hardware, tier and sparsity already set from

@@ -4,8 +4,11 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "../model/mx.h"
 
 const char *const plan_metric_name[PLAN_NMETRICS] = {"deadline", "energy", "budget"};
 static const unit_dim metric_dim[PLAN_NMETRICS] = {UNIT_TIME, UNIT_ENERGY, UNIT_COUNT};
@@ -43,6 +46,7 @@ struct ctx {
     plan_trace_fn fn;
     void *user;
     int iters;
+    double least[PLAN_NMETRICS], least_n[PLAN_NMETRICS]; /* of the last scan */
 };
 
 /* base at n systems and the given sparsity; with allow_batch the batch
@@ -76,24 +80,35 @@ static void trace(struct ctx *x, const char *stage, int iter, double lo, double 
         x->fn(&(struct plan_iter){stage, iter, lo, hi, at, value}, x->user);
 }
 
+/* Note r, at n systems, in the least of each metric of the scan. */
+static void note_least(struct ctx *x, double n, const struct train_result *r)
+{
+    for (int m = 0; m < PLAN_NMETRICS; m++) {
+        double v = plan_metric_of(r, (enum plan_metric)m);
+        if (r->feasible && v >= 0 && (x->least_n[m] == 0 || v < x->least[m]))
+            x->least[m] = v, x->least_n[m] = n;
+    }
+}
+
 /* Scan 1..N_max at sparsity s: *pick is the smallest N that meets every
  * target (the largest when the budget is searched), 0 if none; *n_least
- * the N where the primary metric is least (the first such). */
+ * the feasible N where the primary metric is least (the first such; 1
+ * when none is feasible), and x->least, x->least_n those of every metric. */
 static void scan(struct ctx *x, double s, double *pick, double *n_least)
 {
     int largest = x->m == PLAN_COST;
-    double least = INFINITY;
-    *pick = 0, *n_least = 1;
+    *pick = 0;
+    for (int m = 0; m < PLAN_NMETRICS; m++)
+        x->least[m] = INFINITY, x->least_n[m] = 0;
     for (double n = 1; n <= x->nmax; n++) {
         struct cluster c;
         struct train_result r;
         eval_at(x, n, s, &c, &r);
-        double v = plan_metric_of(&r, x->m);
-        if (v < least)
-            least = v, *n_least = n;
+        note_least(x, n, &r);
         if (plan_meets(x->po, &r) && (largest || *pick == 0))
             *pick = n;
     }
+    *n_least = x->least_n[x->m] > 0 ? x->least_n[x->m] : 1;
     double at = *pick ? *pick : *n_least;
     trace(x, "scan", 1, 1, x->nmax, at, metric_at(x, at, s));
 }
@@ -203,6 +218,61 @@ static void why_unreachable(const struct ctx *x, const struct plan_result *res, 
                                    : "; --allow-sparsity may reach it");
 }
 
+/* Verdicts that no number of systems changes: the MemoryX servers given,
+ * SRAM per sequence, the activation servers given per sequence. */
+#define PLAN_ANY_SIZE (TW_MEMORYX | TW_SRAM | TW_ACT_STORE)
+
+/* Append to buf (of n bytes, len used) with printf's rules; returns the new
+ * length, at most n - 1. */
+static size_t add(char *buf, size_t n, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static size_t add(char *buf, size_t n, size_t len, const char *fmt, ...)
+{
+    if (len + 1 >= n)
+        return len;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf + len, n - len, fmt, ap);
+    va_end(ap);
+    return k < 0 ? len : len + (size_t)k >= n ? n - 1 : len + (size_t)k;
+}
+
+/* "infeasible WHERE: memoryx_full (state ... vs ...); ..." for c evaluated
+ * as r: each failing verdict with the limit and the numbers that bind. */
+static void why_infeasible(const struct cluster *c, const struct train_result *r, const char *where,
+                           char *buf, size_t n)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct step_result *st = &r->step;
+    char a[32], b[32], d[32], w[128];
+    size_t len = add(buf, n, 0, "infeasible %s: %s", where,
+                     train_warn_names(r->warnings & TW_INFEASIBLE, w, sizeof w));
+    if (r->warnings & TW_MEMORYX)
+        len = add(buf, n, len,
+                  "; the state, %s (%.4g B/param), exceeds the room of %g MemoryX server%s, %s "
+                  "(%s each); %g servers hold it in DRAM",
+                  unit_format(r->state_bytes, UNIT_BYTES, a, sizeof a), r->bytes_per_param,
+                  st->mx_servers, st->mx_servers == 1 ? "" : "s",
+                  unit_format(r->memoryx_bytes, UNIT_BYTES, b, sizeof b),
+                  unit_format(mx_capacity(&hw->mx, 1), UNIT_BYTES, d, sizeof d), st->mx_hold);
+    if (r->warnings & TW_SRAM)
+        len = add(buf, n, len,
+                  "; one sequence needs %s of SRAM (activations %s) vs the wafer's %s less %s "
+                  "of stream buffers",
+                  unit_format(st->sram_per_seq, UNIT_BYTES, a, sizeof a),
+                  step_act_label(st, w, sizeof w),
+                  unit_format(hw->wse.sram_bytes, UNIT_BYTES, b, sizeof b),
+                  unit_format(step_buffer_bytes(hw), UNIT_BYTES, d, sizeof d));
+    if (r->warnings & TW_ACT_STORE)
+        add(buf, n, len,
+            "; one sequence's checkpoints, %s, exceed the room of %g activation "
+            "server%s per system, %s; %g servers hold them",
+            unit_format(st->ckpt_per_seq, UNIT_BYTES, a, sizeof a), st->act_servers,
+            st->act_servers == 1 ? "" : "s",
+            unit_format(st->act_servers * hw->act.server_bytes, UNIT_BYTES, b, sizeof b),
+            ceil(st->ckpt_per_seq / hw->act.server_bytes));
+}
+
 static void finish(struct ctx *x, double n, double sparsity, struct plan_result *res)
 {
     eval_at(x, n, sparsity, &res->best, &res->r);
@@ -213,6 +283,8 @@ static void finish(struct ctx *x, double n, double sparsity, struct plan_result 
     if (res->has_above)
         eval_at(x, n + 1, sparsity, &res->above, &res->ra);
     res->iterations = x->iters;
+    for (int m = 0; m < PLAN_NMETRICS; m++)
+        res->least[m] = x->least[m], res->least_n[m] = x->least_n[m];
 }
 
 /* The least sparsity over every N (each N's own least, by Brent), the N
@@ -242,7 +314,7 @@ cp_status plan_solve(const struct cluster *base, const struct plan_opts *po, pla
         return cp_fail(err, CP_EINPUT, "plan: give a target: --deadline, --energy or --budget");
     if (po->limit[PLAN_COST] > 0 && !(base->price >= 0))
         return cp_fail(err, CP_EINPUT, "--budget: needs --price (per system-hour)");
-    struct ctx x = {base, po, (enum plan_metric)m, 1, base->sparsity, fn, user, 0};
+    struct ctx x = {base, po, (enum plan_metric)m, 1, base->sparsity, fn, user, 0, {0}, {0}};
     res->primary = x.m;
     cap(base, po, res);
     x.nmax = res->max_systems;
@@ -250,11 +322,9 @@ cp_status plan_solve(const struct cluster *base, const struct plan_opts *po, pla
     struct cluster c;
     struct train_result r;
     eval_at(&x, 1, x.sparsity, &c, &r);
-    if (r.warnings & (TW_MEMORYX | TW_SRAM)) {
-        char w[128];
+    if (r.warnings & PLAN_ANY_SIZE) {
         finish(&x, 1, x.sparsity, res);
-        snprintf(res->why, sizeof res->why, "infeasible at any cluster size: %s",
-                 train_warn_names(r.warnings & (TW_MEMORYX | TW_SRAM), w, sizeof w));
+        why_infeasible(&c, &r, "at any cluster size", res->why, sizeof res->why);
         return CP_OK;
     }
     double pick, n_least;
@@ -272,6 +342,14 @@ cp_status plan_solve(const struct cluster *base, const struct plan_opts *po, pla
             scan(&x, s, &pick, &n_least);
         }
     }
+    if (!pick && x.least_n[x.m] == 0) {
+        /* no N feasible, for a reason that does depend on N */
+        finish(&x, 1, x.sparsity, res);
+        char at[64];
+        snprintf(at, sizeof at, "at every cluster size 1..%g", x.nmax);
+        why_infeasible(&res->best, &res->r, at, res->why, sizeof res->why);
+        return CP_OK;
+    }
     if (!pick) {
         if (!(metric_at(&x, n_least, x.sparsity) <= po->limit[x.m])) {
             double s = po->allow_sparsity ? CLUSTER_MAX_SPARSITY : x.sparsity;
@@ -282,8 +360,8 @@ cp_status plan_solve(const struct cluster *base, const struct plan_opts *po, pla
             finish(&x, n_least, s, res);
         } else {
             snprintf(res->why, sizeof res->why,
-                     "no cluster size meets every target at once (the %s alone is met from %g "
-                     "systems)",
+                     "no cluster size meets every target at once (the %s alone is met; it is "
+                     "least at %g systems)",
                      plan_metric_name[x.m], n_least);
             finish(&x, n_least, x.sparsity, res);
         }

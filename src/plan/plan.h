@@ -23,7 +23,16 @@
  *    ln(metric / limit) in the sparsity (the metric falls with the
  *    sparsity), found by GSL's Brent solver and rounded up to
  *    PLAN_SPARSITY_STEP; the least over all N is taken and N scanned again
- *    at it. */
+ *    at it.
+ *  - The plan keeps the cluster's servers as given: MemoryX servers and
+ *    activation servers per system as set in base, or sized for each run
+ *    when 0 (step.h).  A configuration infeasible at every N (state larger
+ *    than the MemoryX servers given, one sequence too large for SRAM or
+ *    for the activation servers given) is not searched; why names the limit
+ *    with its numbers.
+ *  - Every scan also records the least of each metric over its feasible N
+ *    and where it falls: when a target is out of reach, the least of the
+ *    searched metric is the nearest limit that would be met. */
 #ifndef CP_PLAN_H
 #define CP_PLAN_H
 
@@ -68,7 +77,12 @@ struct plan_result {
     enum plan_cap cap;  /* what sets N_max                                */
     int sparsity_raised;
     int iterations; /* solver iterations in all                      */
-    char why[512];  /* unreachable: why, with the numbers             */
+    /* The least of each metric (s, J, currency) over the feasible N of
+     * the last scan, at best's sparsity and batch rules, and the N where
+     * it first falls; least_n 0 where no N is feasible (and for the cost
+     * without a price). */
+    double least[PLAN_NMETRICS], least_n[PLAN_NMETRICS];
+    char why[512]; /* unreachable: why, with the numbers             */
 };
 
 /* The metric m of r (time_s, energy_J or cost). */

@@ -1,0 +1,178 @@
+#!/bin/sh
+# Command-line tests of `claims` on the sized cluster (issue 17, item 7):
+# "120 T parameters on a single CS-2", "24 T as one logical device on 2,048
+# CS-3" and "a 1 T model over a long weekend".  Every figure is checked
+# against `estimate` run with the claim's own configuration (read from
+# reports/claims.csv), never against a number pinned here.  Prints
+# "ok N - what" or "not ok N - what" per check and "# cli_claims done".
+. "$(dirname "$0")/lib.sh"
+
+# cell FILE ID COL: the cell in column COL of the CSV row whose first cell
+# is ID (ID empty: the first row after the header); quoted cells may hold
+# commas and doubled quotes.
+cell() {
+    tr -d '\r' <"$1" | awk -v id="$2" -v col="$3" '
+        function split_csv(line,   i, ch, f, q, k) {
+            k = 0; f = ""; q = 0
+            for (i = 1; i <= length(line); i++) {
+                ch = substr(line, i, 1)
+                if (q) {
+                    if (ch != "\"") f = f ch
+                    else if (substr(line, i + 1, 1) == "\"") { f = f ch; i++ }
+                    else q = 0
+                } else if (ch == "\"") q = 1
+                else if (ch == ",") { F[++k] = f; f = "" }
+                else f = f ch
+            }
+            F[++k] = f
+            return k
+        }
+        NR == 1 { nh = split_csv($0); for (i = 1; i <= nh; i++) if (F[i] == col) c = i; next }
+        { split_csv($0); if (c && (id == "" || F[1] == id)) { print F[c]; exit } }'
+}
+
+# near A B REL: |A - B| <= REL x |B|
+near() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d;
+    m = b < 0 ? -b : b; exit !(a != "" && b != "" && d <= r * m) }'; }
+
+# same A B: A is not empty and equals B
+same() { [ -n "$1" ] && [ "$1" = "$2" ]; }
+
+# seconds "365 d": a claims-file duration (s, min, h, d) in seconds
+seconds() { echo "$1" | awk '{ u = $2; f = u == "d" ? 86400 : u == "h" ? 3600 : u == "min" ? 60 : 1;
+    print $1 * f }'; }
+
+# est ID [ARGS...]: `estimate --csv` with the configuration of claim ID in
+# reports/claims.csv (model, system, systems, tier unless auto) and ARGS;
+# the output in $T/est.csv
+est() {
+    id=$1
+    shift
+    m=$(cell reports/claims.csv "$id" model) s=$(cell reports/claims.csv "$id" system)
+    nn=$(cell reports/claims.csv "$id" systems) mx=$(cell reports/claims.csv "$id" memoryx)
+    if [ "$mx" = auto ]; then set -- "$@"; else set -- --memoryx "$mx" "$@"; fi
+    "$CP" estimate -m "$m" -s "$s" -n "$nn" --csv "$@" >"$T/est.csv" 2>"$T/err"
+}
+
+run claims --csv
+C=$T/claims.csv
+cp "$T/out" "$C"
+check "claims --csv: exit 0" [ "$rc" -eq 0 ]
+
+# ---- every claim of this issue has a row and a documented verdict ----
+for id in storage-120t cs3-2048-24t 1t-weekend; do
+    v=$(cell "$C" "$id" verdict)
+    case "$v" in
+    holds | conditional | "does not hold") ok "$id: verdict '$v' is a documented one" ;;
+    *) nok "$id: verdict is a documented one" "verdict '$v'" ;;
+    esac
+done
+
+# ---- 120 T on a single CS-2: storage on the tier's servers ----
+id=storage-120t
+why=$(cell "$C" $id reason)
+pred=$(cell "$C" $id predicted)
+tier=$(cell reports/claims.csv $id memoryx)
+est $id
+st=$(cell "$T/est.csv" "" state_bytes)
+servers=$(cell "$T/est.csv" "" memoryx_servers)
+cap=$(cell "$T/est.csv" "" memoryx_bytes)
+check "$id: predicted is the state estimate gives ($pred B)" near "$pred" "$st" 1e-12
+n_why=$(echo "$why" | sed -n "s/.* on \([0-9][0-9]*\) MemoryX servers (the $tier tier.*/\1/p")
+check "$id: reason names the $tier tier's servers as estimate counts them ($n_why vs $servers)" \
+    same "$n_why" "$servers"
+# the state in the reason, "state 2.163 PB", read back to bytes
+st_why=$(echo "$why" | sed -n 's/.*state \([0-9.e+]*\) \([kMGTPE]\)B .*/\1 \2/p' | awk '{
+    i = index("kMGTPE", $2); print $1 * 10 ^ (3 * i) }')
+check "$id: reason states the state bytes ($st_why B vs $pred B)" near "$st_why" "$pred" 1e-3
+if [ "$(awk -v s="$st" -v c="$cap" 'BEGIN { print (s <= c) }')" -eq 1 ]; then
+    check "$id: the state fits the servers' $cap B, so storage holds" \
+        sh -c 'case "$1" in *"storage holds"*) [ "$2" != "does not hold" ] ;; *) exit 1 ;; esac' \
+        sh "$why" "$(cell "$C" $id verdict)"
+else
+    check "$id: the state exceeds the servers' $cap B, so it does not hold" \
+        [ "$(cell "$C" $id verdict)" = "does not hold" ]
+fi
+if grep -q '^server_flash = 0' hw/cs2.ini; then
+    check "$id: the CS-2 MemoryX is planned DRAM-only and the reason says so" \
+        sh -c 'case "$1" in *"DRAM only"*) ;; *) exit 1 ;; esac' sh "$why"
+fi
+# training on one CS-2 with MemoryX sized: the verdict follows the time
+"$CP" estimate -m 120t -s cs2 -n 1 --csv >"$T/one.csv" 2>"$T/err"
+t1=$(cell "$T/one.csv" "" time_to_train_s)
+lim=$(seconds "$(cell reports/claims.csv $id target)")
+want=holds
+awk -v t="$t1" -v l="$lim" 'BEGIN { exit !(t > l) }' && want=conditional
+[ "$(awk -v s="$st" -v c="$cap" 'BEGIN { print (s <= c) }')" -eq 1 ] || want="does not hold"
+check "$id: verdict '$want' from the state and one system's $t1 s against $lim s" \
+    [ "$(cell "$C" $id verdict)" = "$want" ]
+check "$id: reason times the training on 1 system" \
+    sh -c 'case "$1" in *"on 1 system "*" takes "*) ;; *) exit 1 ;; esac' sh "$why"
+if [ "$want" = conditional ]; then
+    check "$id: reason says what cluster the target would need" \
+        sh -c 'case "$1" in *"it needs "*" systems"* | *"no cluster"*) ;; *) exit 1 ;; esac' sh "$why"
+fi
+
+# ---- 1 T over a long weekend: the update no longer sets the pace ----
+id=1t-weekend
+why=$(cell "$C" $id reason)
+bn_why=$(echo "$why" | grep -o 'bottleneck [a-z_]*' | head -n 1 | cut -d' ' -f2)
+est $id
+bn=$(cell "$T/est.csv" "" bottleneck)
+check "$id: the reason's bottleneck ($bn_why) is not the update" \
+    sh -c '[ -n "$1" ] && [ "$1" != update ]' sh "$bn_why"
+check "$id: estimate with the same configuration agrees ($bn)" same "$bn" "$bn_why"
+tt=$(cell "$T/est.csv" "" time_to_train_s)
+check "$id: predicted is estimate's time-to-train ($tt s)" near "$(cell "$C" $id predicted)" "$tt" 1e-12
+lim=$(seconds "$(cell reports/claims.csv $id target)")
+if awk -v t="$tt" -v l="$lim" 'BEGIN { exit !(t > l) }'; then
+    check "$id: slower than the $lim s target, so it does not hold outright" \
+        [ "$(cell "$C" $id verdict)" != holds ]
+else
+    check "$id: within the $lim s target, so it holds" [ "$(cell "$C" $id verdict)" = holds ]
+fi
+
+# ---- 24 T as one logical device on 2,048 CS-3 ----
+id=cs3-2048-24t
+why=$(cell "$C" $id reason)
+check "$id: the row uses 2048 systems" [ "$(cell "$C" $id systems)" = 2048 ]
+check "$id: the reason trains on 2048 systems" \
+    sh -c 'case "$1" in *"on 2048 systems"*) ;; *) exit 1 ;; esac' sh "$why"
+tier=$(cell reports/claims.csv $id memoryx)
+est $id
+n_tier=$(cell "$T/est.csv" "" memoryx_servers)
+"$CP" estimate -m 24t -s cs3 -n 2048 --csv >"$T/sized.csv" 2>"$T/err"
+n_sized=$(cell "$T/sized.csv" "" memoryx_servers)
+feasible=$(cell "$T/sized.csv" "" feasible)
+w_tier=$(echo "$why" | sed -n "s/.* on \([0-9][0-9]*\) MemoryX servers (the $tier tier.*/\1/p")
+w_sized=$(echo "$why" | sed -n 's/.* with the \([0-9][0-9]*\) MemoryX servers the model sizes.*/\1/p')
+check "$id: the $tier tier's servers as estimate counts them ($w_tier vs $n_tier)" \
+    same "$w_tier" "$n_tier"
+check "$id: the servers the model sizes as estimate sizes them ($w_sized vs $n_sized)" \
+    same "$w_sized" "$n_sized"
+if [ "$feasible" = 1 ]; then
+    check "$id: feasible on 2048 CS-3 with the sized servers, and the reason says so" \
+        sh -c 'case "$1" in *"is feasible and takes"*) ;; *) exit 1 ;; esac' sh "$why"
+fi
+# the time at the reference token count, read back from "at 3e+11 tokens 354 d"
+ref=$(echo "$why" | sed -n 's/.*; at \([0-9.e+]*\) tokens \([0-9.e+]*\) d.*/\1 \2/p')
+"$CP" estimate -m 24t -s cs3 -n 2048 --tokens "${ref%% *}" --csv >"$T/ref.csv" 2>"$T/err"
+d_est=$(cell "$T/ref.csv" "" time_to_train_s | awk '{ print $1 / 86400 }')
+check "$id: the time at ${ref%% *} tokens matches estimate's (${ref#* } d vs $d_est d)" \
+    near "${ref#* }" "$d_est" 0.01
+tt=$(cell "$T/sized.csv" "" time_to_train_s)
+lim=$(seconds "$(cell reports/claims.csv $id target)")
+want=holds
+awk -v t="$tt" -v l="$lim" 'BEGIN { exit !(t > l) }' && want=conditional
+[ "$feasible" = 1 ] || want=conditional
+check "$id: verdict '$want' from the sized cluster's $tt s against $lim s" \
+    [ "$(cell "$C" $id verdict)" = "$want" ]
+
+# ---- text ----
+run claims
+check "claims (text): exit 0" [ "$rc" -eq 0 ]
+for id in storage-120t cs3-2048-24t 1t-weekend; do
+    check "claims (text): a block for $id" grep -q "^\[$id\] " "$T/out"
+done
+
+echo "# cli_claims done"
