@@ -217,7 +217,8 @@ cols_check() {
 # shellcheck disable=SC2086 # $EST is a list of names
 cols_check estimate.csv $EST
 # shellcheck disable=SC2086
-cols_check models.csv $EST
+cols_check models.csv $EST fixed_tokens fixed_systems fixed_memoryx_servers fixed_act_servers \
+    fixed_swarmx_nodes fixed_time_to_train_s fixed_feasible
 # shellcheck disable=SC2086
 cols_check breakdown.csv $EST
 cols_check scaling-weak.csv systems speedup efficiency tta_speedup feasible
@@ -241,6 +242,99 @@ if [ -f "$R/breakdown.csv" ] && tr -d '\r' <"$R/breakdown.csv" | awk -F, '
 else
     nok "breakdown.csv: at least 4 cluster sizes, the parts sum to step_time_s" "$(cut -d, -f3,13 "$R/breakdown.csv" 2>/dev/null | head -n 6)"
 fi
+
+# ---- the size figure: models.csv (reports/models.gp) ----
+# size_rows FILE: per row of FILE, the columns of the size figure by name,
+# space-separated: 1 model, 2 params, 3 tokens, 4 systems, 5 memoryx_servers,
+# 6 act_servers, 7 swarmx_nodes, 8 time_to_train_s, 9 feasible, then 10-16
+# the same from fixed_tokens to fixed_feasible (the 300 B token panel).
+size_rows() {
+    tr -d '\r' <"$1" | awk -F, '
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        {
+            print $c["model"], $c["params"], $c["tokens"], $c["systems"], $c["memoryx_servers"],
+                $c["act_servers"], $c["swarmx_nodes"], $c["time_to_train_s"], $c["feasible"],
+                $c["fixed_tokens"], $c["fixed_systems"], $c["fixed_memoryx_servers"],
+                $c["fixed_act_servers"], $c["fixed_swarmx_nodes"], $c["fixed_time_to_train_s"],
+                $c["fixed_feasible"]
+        }'
+}
+# show_value SYSTEM KEY: one value of `show SYSTEM --csv`
+show_value() {
+    "$CP" show "$1" --csv | tr -d '\r' | awk -F, -v k="$2" '$1 == k { print $2 }'
+}
+# size_checks DIR SYSTEM: the size figure's table of the report in DIR, on SYSTEM
+size_checks() {
+    f=$1/models.csv sys=$2
+    max=$(show_value "$sys" system.max_systems)
+    peak=$(show_value "$sys" system.peak_flops)
+    size_rows "$f" >"$T/size" 2>/dev/null
+    want=$("$CP" list models --csv | tr -d '\r' | awk -F, 'NR > 1 { print $1 }' | sort | tr '\n' ' ')
+    have=$(awk '{ print $1 }' "$T/size" | sort | tr '\n' ' ')
+    if [ -s "$T/size" ] && [ "$have" = "$want" ]; then
+        ok "$sys models.csv: one row per model of list models"
+    else
+        nok "$sys models.csv: one row per model of list models" "rows: $have; models: $want"
+    fi
+    # Both panels: own tokens, and the fixed 300 B; N whole in 1..max; the
+    # servers sized (at least one MemoryX server), times positive.
+    if why=$(awk -v max="$max" '
+        function whole(x) { return x == int(x) && x >= 1 && x <= max }
+        {
+            if (!($3 > 0 && $8 > 0 && whole($4) && $5 >= 1 && $6 >= 0 && $7 >= 0)) { print "own tokens: " $0; exit 1 }
+            if (!($10 == 3e11 && $15 > 0 && whole($11) && $12 >= 1 && $13 >= 0 && $14 >= 0)) { print "300 B tokens: " $0; exit 1 }
+        }' "$T/size"); then
+        ok "$sys models.csv: both panels on every row (own tokens and 300 B), N in 1..$max, servers sized"
+    else
+        nok "$sys models.csv: both panels on every row (own tokens and 300 B), N in 1..$max, servers sized" "$why"
+    fi
+    if why=$(awk '$9 != 1 || $16 != 1 { print $1 " feasible " $9 ", at 300 B " $16; bad = 1 } END { exit bad }' "$T/size"); then
+        ok "$sys models.csv: every model feasible in both panels"
+    else
+        nok "$sys models.csv: every model feasible in both panels" "$why"
+    fi
+    # Dense peak compute bound: training takes 6 P T FLOP, at most N x peak per second.
+    if why=$(awk -v peak="$peak" '
+        $1 == "120t" {
+            seen = 1
+            own = 6 * $2 * $3 / ($4 * peak); fixed = 6 * $2 * $10 / ($11 * peak)
+            if (!(peak > 0 && $8 >= own && $15 >= fixed)) { print "time " $8 " s, bound " own " s; at 300 B " $15 " s, bound " fixed " s"; exit 1 }
+        }
+        END { if (!seen) { print "no 120t row"; exit 1 } }' "$T/size"); then
+        ok "$sys models.csv: 120t's times are at least 6 P T / (N peak) in both panels"
+    else
+        nok "$sys models.csv: 120t's times are at least 6 P T / (N peak) in both panels" "$why"
+    fi
+    # The report's model is on its fastest N: scale --strong over 1..max agrees.
+    "$CP" scale -m gpt3-175b -s "$sys" --strong --systems "1..$max" --csv 2>/dev/null | tr -d '\r' |
+        awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            $c["feasible"] == 1 && (best == "" || $c["time_to_train_s"] < best) { best = $c["time_to_train_s"]; n = $c["systems"] }
+            END { print n, best }' >"$T/best"
+    row=$(awk '$1 == "gpt3-175b" { print $4, $8 }' "$T/size")
+    if [ -n "$row" ] && awk -v a="$row" -v b="$(cat "$T/best")" 'BEGIN {
+            split(a, x, " "); split(b, y, " "); d = x[2] - y[2]; if (d < 0) d = -d
+            exit !(x[1] == y[1] && d <= 1e-12 * y[2]) }'; then
+        ok "$sys models.csv: gpt3-175b on the N of least time (scale --strong 1..$max: $(cat "$T/best"))"
+    else
+        nok "$sys models.csv: gpt3-175b on the N of least time" "row N, time: $row; scale: $(cat "$T/best")"
+    fi
+    if grep -qF "N runs from 1 to $max systems" "$1/index.md" && grep -qF "300 billion tokens" "$1/index.md"; then
+        ok "$sys index.md: the size figure's N range and token count"
+    else
+        nok "$sys index.md: the size figure's N range and token count" "$(grep -F 'N runs' "$1/index.md")"
+    fi
+}
+size_checks "$R" cs2
+# The same on CS-3, whose 2048 systems give the figure its widest range.
+R3=$T/cs3/r
+mkdir -p "$T/cs3"
+report -m gpt3-175b -s cs3 -n 16 -o "$R3"
+if [ "$rc" -eq 0 ] && [ ! -s "$T/err" ] && { [ "$HAVE_GP" -eq 0 ] || is_png "$R3/models.png"; }; then
+    ok "report -s cs3: exit 0, nothing on stderr, the size figure drawn"
+else
+    nok "report -s cs3: exit 0, nothing on stderr, the size figure drawn" "exit $rc: $(head -c 300 "$T/err")"
+fi
+size_checks "$R3" cs3
 
 # ---- golden tables (tests/golden/regen-report.sh after a deliberate change) ----
 for f in scaling-weak.csv breakdown.csv sparsity.csv; do
