@@ -9,10 +9,12 @@
 # Left: each model trained on its own token count (tokens, time_to_train_s,
 # systems); right: every model on the same count (fixed_tokens,
 # fixed_time_to_train_s, fixed_systems).  Each point is labelled with the
-# model and its N; a label goes to the first place around its point that
-# is clear of the other points and labels.  The right axis marks 1 day, 30
-# days, 1 year, 100 years and 10^4 years.  Infeasible rows (feasible = 0)
-# are left out and named under the panel.
+# model and its N: a label goes to the first of a few places around its
+# point that is clear of the frame, the other points and the labels placed
+# before it, trying first the places on the far side of the nearest other
+# point; a label set a line further off gets a leader line.  The right axis
+# marks 1 day, 30 days, 1 year, 100 years and 10^4 years.  Infeasible rows
+# (feasible = 0) are left out and named under the panel.
 #
 # Reads, from the current directory (a cerebras-plan report folder):
 #   models.csv: columns model, system, params, systems, time_to_train_s,
@@ -72,8 +74,6 @@ if (!exists("STATS_records") || n == 0 || STATS_invalid > 0 || words(params) != 
     words(t1) != n || words(t2) != n || words(n1) != n || words(n2) != n) {
     exit error "models.gp: models.csv has no rows, or lacks a column read above, or one is not a number"
 }
-nmax = 0
-do for [i = 1:n] { nmax = word(n1, i) + 0 > nmax ? word(n1, i) + 0 : nmax }
 set datafile separator whitespace
 set datafile nocolumnheaders
 count(b) = b >= 1e12 ? sprintf("%g T", b / 1e12) : b >= 1e9 ? sprintf("%g B", b / 1e9) : sprintf("%g", b)
@@ -112,8 +112,8 @@ do for [i = 1:n] {
     lpmin = lp < lpmin ? lp : lpmin
     lpmax = lp > lpmax ? lp : lpmax
 }
-lx0 = lpmin - 0.5
-lx1 = lpmax + 0.5
+lx0 = lpmin - 0.8
+lx1 = lpmax + 0.4
 
 array X[n]
 array Y[n]
@@ -125,8 +125,8 @@ array BY[n]
 array BW[n]
 array BH[n]
 
-set multiplot title sprintf("Time to train against model size: every model on its fastest %s cluster (N = 1 to %d systems)", \
-    pretty(sys), nmax) font "Sans,13" noenhanced
+set multiplot title sprintf("Time to train against model size, each model on the %s cluster that trains it fastest (N: systems)", \
+    pretty(sys)) font "Sans,13" noenhanced
 set bmargin at screen B
 set tmargin at screen T
 set logscale xy
@@ -189,8 +189,9 @@ do for [p = 1:2] {
         }
     }
     if (gone ne "") {
-        set label 1 "not feasible on any N:" . gone at graph 0, graph -0.13 left \
-            font lfont tc rgb "#d62728" noenhanced
+        set label 1 (strlen(gone) < 60 ? "not feasible on any N:" . gone : \
+            sprintf("%d models not feasible on any N (models.csv)", words(gone))) \
+            at graph 0, graph -0.13 left font lfont tc rgb "#d62728" noenhanced
     }
     if (nok == 0) {
         set label 2 "no feasible configuration" at graph 0.5, graph 0.5 center font "Sans,14" \

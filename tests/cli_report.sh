@@ -2,11 +2,13 @@
 # Command-line tests of `report`: the folder it writes (CSV tables, the
 # gnuplot scripts of reports/, the figures, index.md), each script run again
 # by hand from the folder (exit 0, nothing on stderr, a real PNG or SVG),
-# the CSV shapes and the columns the scripts read, golden tables for one
-# scenario, and the folder handling (refusal without --force, replacement
-# with it, nothing left behind by a failed run).  Prints "ok N - what" or
-# "not ok N - what" per check (run.sh counts them) and "# cli_report done"
-# at the end.  Golden files: B=build sh tests/golden/regen-report.sh
+# the CSV shapes and the columns the scripts read, the size figure's table
+# on CS-2 and CS-3 (one row per model, both token panels, every model
+# feasible on its fastest N, 120t above the dense peak compute bound),
+# golden tables for one scenario, and the folder handling (refusal without
+# --force, replacement with it, nothing left behind by a failed run).
+# Prints "ok N - what" or "not ok N - what" per check (run.sh counts them)
+# and "# cli_report done" at the end.  Golden files: B=build sh tests/golden/regen-report.sh
 . "$(dirname "$0")/lib.sh"
 
 FIGS="scaling models breakdown sparsity capacity crosscheck"

@@ -1,13 +1,15 @@
 /* test_props.c - property tests of the analytic model (src/model) over the
- * whole shipped space: every model of models/ x every system of hw/ (as
- * shipped, without an activation store or jitter, and with a small SRAM, a
- * small store and a large jitter) x every MemoryX tier of that system, the
- * cluster size N sampled in
- * 1..system.max_systems (1, 2, 3, the maximum and one below it, the powers
- * of two, every power of the fan-out and one past it, where the SwarmX tree
- * gets a level deeper, and values from a fixed-seed MT19937), the sparsity
- * sampled in 0..0.99 (0, 0.99, the overhead's edge, round values and
- * random ones), and the overlap at the hardware's default, 0.5 and 1.
+ * whole shipped space: every model of models/ x every system of hw/ in four
+ * variants (as shipped with the placement and the servers sized per run;
+ * without jitter; with a small SRAM, a large jitter and the activations
+ * forced to one activation server each; and forced to recompute every 3
+ * blocks) x MemoryX sized for the run and as each tier's whole servers, the
+ * cluster size N sampled in 1..system.max_systems (1, 2, 3, the maximum and
+ * one below it, the powers of two, every power of the fan-out and one past
+ * it, where the SwarmX tree gets a level deeper, and values from a
+ * fixed-seed MT19937), the sparsity sampled in 0..0.99 (0, 0.99, the
+ * overhead's edge, round values and random ones), and the overlap at the
+ * hardware's default, 0.5 and 1.
  *
  * At every point, under weak scaling (the model's batch per system, as
  * `scale --weak`), the same with --batch-penalty, and strong scaling (the
@@ -16,25 +18,43 @@
  *    point is feasible or not; the verdicts are the documented ones
  *    (cerebras-plan(1), MODEL, Verdicts) computed here from their
  *    definitions, as are the stream-balance point, the critical batch and
- *    its token factor, the power, and the training figures (MODEL, Time,
- *    energy and cost); the paced times sum to the step;
- *  - the activations are placed as MODEL, Activations says (wafer,
- *    offload, micro-batches), with its micro-batches, recompute, offloaded
- *    bytes and the sram and act_store verdicts;
- *  - the step is at least each physical bound plus the exposed latency and
+ *    its token factor, the power of each part (systems, MemoryX servers,
+ *    activation servers of every system, SwarmX nodes) and the training
+ *    figures (MODEL, Time, energy and cost); the paced times sum to the
+ *    step;
+ *  - the placement taken (wafer, recompute every k blocks, offload) has the
+ *    SRAM per sequence, sequences in SRAM, micro-batches, activation
+ *    servers (as given, or the fewest that hold the local batch's
+ *    checkpoints and carry the port), the sequences they hold, their rate,
+ *    the recompute, the offloaded bytes and the sram and act_store verdicts
+ *    step.h states; the wafer is never taken when the model file asks for
+ *    recompute; k is 1 or the k that needs the least SRAM (searched here
+ *    over every k); the placement fits whenever one of the candidates does;
+ *    the wafer is taken whenever it fits the local batch in one pass;
+ *  - MemoryX: the servers that hold the state in DRAM, feed the stream and
+ *    keep each layer's update within its backward pass (each computed here
+ *    from the layers' times), the servers used (given, or the largest of
+ *    the three), the weight and gradient rates (min(system I/O, SwarmX
+ *    link, S x server_network), and the SwarmX reduce rate / fan-out for
+ *    gradients when N > 1) and the share on flash;
+ *  - each resource's busy time equals the sum over layers computed here:
+ *    the compute (FLOP of the most loaded system at u(t) of its
+ *    micro-batch, the recomputed forward included when the placement
+ *    recomputes, times the slowest-of-N factor J_N), the weights in (twice
+ *    per micro-batch, a third time for segments of k > 1 blocks, the
+ *    backward beside the block's checkpoint when offloaded), the gradients
+ *    and checkpoints out, and the update (each server its 1/S share); the
+ *    step is at least each of these and the looser all FLOP / (N x peak x
+ *    utilization) and offloading-port bounds, plus the exposed latency and
  *    the fixed step_overhead, and at most their sum (a layer costs the
  *    slowest of its concurrent streams, the step sums the layers: MODEL,
- *    Step time).  The bounds are computed here from the hardware and model
- *    description fields with the formulas of cerebras-plan(1) MODEL and
- *    cerebras-plan(5) TRANSFORMER ARITHMETIC, not with src/spec/tfm.c or
- *    src/model: the compute time (FLOP of the most loaded system at u(t) of
- *    its micro-batch, the recomputed forward included when the file asks or
- *    the activations are offloaded, times the slowest-of-N factor J_N; and,
- *    looser, all FLOP of the step over N x peak x utilization), the weights
- *    in (twice per micro-batch at the stream rate, the backward beside the
- *    block's checkpoint when offloaded), the gradients and checkpoints out,
- *    the update, and the offloading port (checkpoints out, then weights and
- *    checkpoints back in, block after block);
+ *    Step time).  The figures are computed here from the hardware and
+ *    model description fields with the formulas of cerebras-plan(1) MODEL,
+ *    step.h and cerebras-plan(5) TRANSFORMER ARITHMETIC, not with
+ *    src/spec/tfm.c or src/model;
+ *  - with the placement free and servers sized (strong scaling, dense and
+ *    the densest sparsity), the step equals the least of the placements
+ *    --activations can force that fit (all of them when none fits);
  * and across points:
  *  - weak scaling: the layers' time (the step less its exposed latency and
  *    overhead) is between its one-system value and J_N times that (each
@@ -47,14 +67,15 @@
  *    (unchanged without jitter; the documented exception: PLAN in
  *    cerebras-plan(1), "small rises inside each step from the SwarmX
  *    depth");
- *  - sparsity: compute, streams and step non-increasing in the sparsity,
- *    and the speedup against dense at most 1 / min(1, d + overhead)
- *    (MODEL, Sparsity);
- *  - a larger MemoryX tier never slower and never failing where a smaller
- *    one holds the state;
- *  - power non-decreasing in N.
+ *  - sparsity: step non-increasing in the sparsity (compute and streams too
+ *    where the placement and micro-batches are unchanged), and the speedup
+ *    against dense at most 1 / min(1, d + overhead) (MODEL, Sparsity);
+ *  - more MemoryX servers (the next larger tier) never slower and never
+ *    failing where fewer hold the state;
+ *  - the systems' and SwarmX nodes' power non-decreasing in N.
  * A separate test grows each model's shape (layers, hidden, ffn, vocab) and
- * checks that the capacity verdicts and the memory figures are monotone.
+ * checks, for each forced placement, that the capacity verdicts and the
+ * memory figures are monotone.
  *
  * Failures are collected (with the configuration and the numbers) and the
  * test fails at the end, so one run shows every violation. */
@@ -97,14 +118,17 @@
 #define MAX_N 96
 #define MAX_S 24
 #define MAX_TIERS 16
+#define MAX_MX (MAX_TIERS + 1) /* sized for the run, then each tier */
 #define NOVERLAP 3
 
 /* ---- collecting failures ---- */
 
 static unsigned long n_points, n_checks, n_fail;
-static unsigned long n_act[STEP_NACT]; /* points per activation placement */
-static unsigned long n_store_full;     /* offloaded points failing act_store */
-static unsigned long n_offload_sram;   /* offloaded points failing sram      */
+static unsigned long n_act[ACT_NMODES]; /* points per activation placement   */
+static unsigned long n_seg;             /* recomputed in segments of k > 1   */
+static unsigned long n_store_full;      /* offloaded points failing act_store */
+static unsigned long n_offload_sram;    /* offloaded points failing sram      */
+static unsigned long n_auto_compared;   /* auto placements against the forced */
 static char where_[256];               /* the configuration being checked */
 
 static void prop(int ok, const char *file, int line, const char *fmt, ...)
@@ -210,11 +234,12 @@ static size_t sample_sparsity(gsl_rng *rng, double out[MAX_S])
 }
 
 /* ---- the model's figures, from the description fields ----
- * cerebras-plan(5) TRANSFORMER ARITHMETIC and cerebras-plan(1) MODEL,
- * written out again here so that a bound cannot agree with the step merely
- * by sharing its code. */
+ * cerebras-plan(5) TRANSFORMER ARITHMETIC, cerebras-plan(1) MODEL and
+ * step.h, written out again here so that a figure cannot agree with the
+ * step merely by sharing its code. */
 
 struct shape {
+    double l;           /* blocks                                        */
     double W, o;        /* block matrix weights; biases and norms       */
     double E;           /* embedding: tokens, positions, final norm     */
     double Vh;          /* logits matrix (streams, tied or not)         */
@@ -223,9 +248,11 @@ struct shape {
     double F[3];        /* block FLOP per token: fwd, delta, wgrad      */
     double logits;      /* logits FLOP per token and pass               */
     double q;           /* MemoryX bytes per parameter                  */
-    double S;           /* SRAM bytes per sequence                      */
-    double K;           /* one block's input of one sequence (offloaded) */
-    double S1;          /* SRAM working set of one sequence, offloaded  */
+    double S;           /* SRAM bytes per sequence as the file says     */
+    double K;           /* one block's input of one sequence            */
+    double full;        /* one block's full activations of one sequence */
+    double lg;          /* one sequence's logits                        */
+    double kstar;       /* k with the least SRAM: ceil(l / k) K + k full */
 };
 
 static void shape_of(const struct wl_desc *w, struct shape *x)
@@ -235,6 +262,7 @@ static void shape_of(const struct wl_desc *w, struct shape *x)
     double k = h * w->kv_heads / a;
     double m = w->gated_ffn ? 3 : 2;
     double n = w->norm == WL_LAYERNORM ? 2 * h : h;
+    x->l = l;
     x->W = h * (h + 2 * k) + h * h + m * h * f;
     x->o = (w->bias ? (h + 2 * k) + h + (m - 1) * f + h : 0) + 2 * n;
     x->E = V * h + (w->positions == WL_POS_LEARNED ? s * h : 0) + n;
@@ -248,13 +276,31 @@ static void shape_of(const struct wl_desc *w, struct shape *x)
     double sp = w->predictions;
     x->logits = 2 * h * V * sp / s;
     x->q = w->weight_bytes + 2 * w->master_bytes + w->optimizer_bytes;
-    double full = (w->dropout ? 14 * s * h + 4 * s * k + 2 * m * s * f + 5 * a * s * s
-                              : 12 * s * h + 4 * s * k + 2 * m * s * f + 2 * a * s * s) *
-                  w->act_bytes / 2;
+    x->full = (w->dropout ? 14 * s * h + 4 * s * k + 2 * m * s * f + 5 * a * s * s
+                          : 12 * s * h + 4 * s * k + 2 * m * s * f + 2 * a * s * s) *
+              w->act_bytes / 2;
     x->K = s * h * w->act_bytes;
-    double kept = w->recompute ? x->K : full;
-    x->S = l * kept + (w->recompute ? full : 0) + sp * V * w->act_bytes;
-    x->S1 = full + sp * V * w->act_bytes;
+    x->lg = sp * V * w->act_bytes;
+    double kept = w->recompute ? x->K : x->full;
+    x->S = l * kept + (w->recompute ? x->full : 0) + x->lg;
+    /* every k, not a neighbourhood of the continuous optimum */
+    double least = INFINITY;
+    x->kstar = 1;
+    for (double kk = 1; kk <= l; kk++) {
+        double need = ceil(l / kk) * x->K + kk * x->full;
+        if (need < least)
+            least = need, x->kstar = kk;
+    }
+}
+
+/* SRAM one sequence needs in a placement (step.h). */
+static double sram_need(const struct shape *x, enum act_mode mode, double k)
+{
+    if (mode == ACT_WAFER)
+        return x->l * x->full + x->lg;
+    if (mode == ACT_RECOMPUTE)
+        return ceil(x->l / k) * x->K + k * x->full + x->lg;
+    return x->full + x->lg;
 }
 
 /* MODEL, The slowest system: J_N = 1 + jitter x Phi^-1((N - 0.375) /
@@ -274,20 +320,79 @@ static double sp_stream(const struct sp_spec *sp, double sigma, double bytes)
     return sigma <= 0 ? 1 : fmin(1, (1 - sigma) * (1 + sp->index_bytes / bytes) + sp->overhead);
 }
 
-/* MODEL, MemoryX state, flash and the update: U(p). */
+/* mx.h: one server updates p parameters, phi of the state on flash. */
 static double upd(const struct mx_spec *mx, double q, double phi, double p)
 {
-    return fmax(p * mx->update_flop_per_param / mx->update_flops,
-                2 * p * q * ((1 - phi) / mx->dram_bw_Bps + phi / mx->flash_bw_Bps));
+    double mem = (1 - phi) / mx->server_mem_bw_Bps + (phi > 0 ? phi / mx->server_flash_bw_Bps : 0);
+    return fmax(p * mx->update_flop_per_param / mx->server_update_flops, 2 * p * q * mem);
 }
 
+/* Where the activations are and what that takes (step.h). */
+struct place {
+    enum act_mode mode;
+    double k;              /* recompute every k blocks; offload 1; wafer 0 */
+    double b;              /* sequences on the most loaded system          */
+    double need, M, m, t;  /* SRAM a sequence, sequences in SRAM, m, tokens */
+    double A, J, abw;      /* activation servers, sequences they hold, rate */
+    int sram_ok, store_ok; /* the placement's sram and act_store verdicts    */
+    int recompute, seg;    /* blocks recomputed; in segments (k > 1)         */
+    double act;            /* bytes offloaded per step (out, and back)       */
+};
+
+static void place(const struct cluster *c, const struct shape *x, enum act_mode mode, double k,
+                  struct place *pl)
+{
+    const struct hw_desc *hw = c->hw;
+    double room = hw->wse.sram_bytes - 4 * hw->swx.chunk_bytes;
+    *pl = (struct place){0};
+    pl->mode = mode;
+    pl->k = mode == ACT_RECOMPUTE ? k : mode == ACT_OFFLOAD ? 1 : 0;
+    pl->b = ceil(c->global_seqs / c->systems);
+    pl->need = sram_need(x, mode, k);
+    pl->M = room > 0 ? floor(room / pl->need) : 0;
+    pl->sram_ok = pl->M >= 1;
+    pl->store_ok = 1;
+    pl->recompute = mode != ACT_WAFER;
+    pl->seg = mode == ACT_RECOMPUTE && k > 1;
+    if (mode != ACT_OFFLOAD) {
+        pl->m = pl->b > 1 && pl->M >= 1 ? ceil(pl->b / pl->M) : pl->b;
+    } else {
+        const struct act_spec *as = &hw->act;
+        double C = x->l * x->K;
+        double sized = fmin(fmax(ceil(pl->b * C / as->server_bytes),
+                                 ceil(hw->wse.io_bw_Bps / as->server_net_Bps)),
+                            HW_MAX_SERVERS);
+        pl->A = c->act_servers > 0 ? c->act_servers : sized;
+        pl->J = floor(pl->A * as->server_bytes / C);
+        pl->store_ok = pl->J >= 1;
+        pl->m = pl->J >= 1 ? ceil(pl->b / pl->J) : pl->b;
+        pl->abw = fmin(hw->wse.io_bw_Bps, pl->A * as->server_net_Bps);
+        pl->act = pl->b * C;
+    }
+    pl->t = c->wl->seq_len * pl->b / pl->m;
+}
+
+/* One kind of layer, per micro-batch: compute of each pass (paced by the
+ * slowest system), weights in (forward, backward), gradients and
+ * checkpoints out, the recomputed forward. */
+struct lay {
+    double n;               /* identical layers                      */
+    double fwd, bwd;        /* compute, backward with any recompute   */
+    double in, bwd_in, out; /* streams                                */
+    double act_out;         /* checkpoint out (forward)               */
+    double seg;             /* recomputed segment's forward (k > 1)   */
+    double p;               /* parameters the update touches         */
+};
+
 struct bounds {
-    double b, M, m, t, R, phi; /* seqs, fit, micro-batches, tokens, rate, flash */
-    int offload, recompute;    /* block inputs to the store; blocks recomputed */
-    double J;                  /* sequences the activation store holds        */
-    int sram_ok, store_ok;     /* the placement's SRAM and store verdicts     */
-    double slow;               /* slowest-of-N factor J_N                    */
-    double act;                /* bytes offloaded per step (out, and back)    */
+    struct place pl;
+    double S, hold, nstream, nupdate; /* MemoryX servers and what each needs */
+    double nupdate_hi;                /* nupdate, the ratios rounded up: a
+                                         ratio that is a whole number exactly
+                                         may come out one ulp above it   */
+    double R, G, phi;                 /* weight and gradient rates, flash   */
+    double slow;                      /* slowest-of-N factor J_N            */
+    double power[TRAIN_NPOWER];
     double compute, in, out, update, exposed, overhead;
     double port;           /* offloaded: checkpoints out (forward), then weights and
                               checkpoints in (backward), layer after layer       */
@@ -295,87 +400,130 @@ struct bounds {
     double lower, upper;
 };
 
-/* MODEL, Activations: where they live, and the micro-batches. */
-static void place(const struct cluster *c, const struct shape *x, struct bounds *B)
-{
-    const struct hw_desc *hw = c->hw;
-    double l = c->wl->layers;
-    double room = hw->wse.sram_bytes - 4 * hw->swx.chunk_bytes;
-    B->M = room > 0 ? floor(room / x->S) : 0;
-    B->b = ceil(c->global_seqs / c->systems);
-    B->offload = 0;
-    B->store_ok = 1;
-    B->J = hw->wse.act_store_bytes > 0 ? floor(hw->wse.act_store_bytes / (l * x->K)) : 0;
-    if (B->b <= B->M) { /* wafer */
-        B->m = 1;
-        B->sram_ok = 1;
-    } else if (hw->wse.act_store_bytes > 0) { /* offload */
-        B->offload = 1;
-        B->sram_ok = room >= x->S1;
-        B->store_ok = B->J >= 1;
-        B->m = B->J >= 1 ? ceil(B->b / B->J) : B->b;
-    } else { /* micro-batches */
-        B->sram_ok = B->M >= 1;
-        B->m = B->b > 1 && B->M >= 1 ? ceil(B->b / B->M) : B->b;
-    }
-    B->recompute = c->wl->recompute || B->offload;
-    B->act = B->offload ? B->b * l * x->K : 0;
-}
-
-static void bounds_of(const struct cluster *c, const struct shape *x, struct bounds *B)
+/* The three layers at rates R (weights) and G (gradients). */
+static void layers_of(const struct cluster *c, const struct shape *x, const struct place *pl,
+                      double R, double G, double slow, struct lay ly[3])
 {
     const struct hw_desc *hw = c->hw;
     const struct wl_desc *w = c->wl;
-    double N = c->systems, G = c->global_seqs, s = w->seq_len, l = w->layers;
-
-    place(c, x, B);
-    B->t = s * B->b / B->m;
-    double u = hw->wse.utilization * B->t / (B->t + hw->wse.util_half_tokens);
-    B->slow = slowest(hw, N);
-
+    double t = pl->t, io = hw->wse.io_bw_Bps;
+    double u = hw->wse.utilization * t / (t + hw->wse.util_half_tokens);
+    double per = slow * t / (hw->wse.peak_flops * u); /* seconds per FLOP per token */
     double cf = sp_compute(&hw->sp, c->sparsity);
     double cw = sp_stream(&hw->sp, c->sparsity, w->weight_bytes);
     double cg = sp_stream(&hw->sp, c->sparsity, w->grad_bytes);
     double sparse = 2 * x->W * (cf - 1); /* per token and pass, the matmuls */
-    double per_token = l * (x->F[0] + x->F[1] + x->F[2] + 3 * sparse) + 3 * x->logits +
-                       (B->recompute ? l * (x->F[0] + sparse) : 0);
-    /* the most loaded system's FLOP, at the utilisation of its micro-batch,
-     * at the pace of the slowest system */
-    B->compute = per_token * B->t * B->m * B->slow / (hw->wse.peak_flops * u);
+    double blk_w = (x->W * cw + x->o) * w->weight_bytes;
+    double blk_g = (x->W * cg + x->o) * w->grad_bytes;
+    double ck = pl->b / pl->m * x->K; /* one block's checkpoint, one micro-batch */
+    memset(ly, 0, 3 * sizeof *ly);
+    /* embedding: streamed and updated, no matmul */
+    ly[0] = (struct lay){.n = 1, .in = x->E * w->weight_bytes / R, .out = x->E * w->grad_bytes / G,
+                         .p = x->E};
+    ly[0].bwd_in = ly[0].in;
+    /* blocks */
+    struct lay *B = &ly[1];
+    B->n = x->l;
+    B->fwd = (x->F[0] + sparse) * per;
+    B->bwd = (x->F[1] + sparse + x->F[2] + sparse) * per;
+    if (pl->recompute && !pl->seg)
+        B->bwd += B->fwd;
+    if (pl->seg)
+        B->seg = B->fwd;
+    B->in = blk_w / R;
+    B->bwd_in = B->in;
+    B->out = blk_g / G;
+    B->p = x->W * cf + x->o;
+    if (pl->mode == ACT_OFFLOAD) {
+        B->act_out = ck / pl->abw;
+        B->bwd_in = fmax(B->in, fmax(ck / pl->abw, (blk_w + ck) / io));
+    }
+    /* logits: the vocab x hidden matrix streams tied or not */
+    ly[2] = (struct lay){.n = 1,
+                         .fwd = x->logits * per,
+                         .bwd = 2 * x->logits * per,
+                         .in = x->Vh * w->weight_bytes / R,
+                         .out = x->Vh * w->grad_bytes / G,
+                         .p = x->head_update};
+    ly[2].bwd_in = ly[2].in;
+}
+
+/* s_step: the servers the step used, taken when it is within the
+ * rounding of a whole-number ratio of the servers derived here. */
+static void bounds_of(const struct cluster *c, const struct shape *x, enum act_mode mode,
+                      double k, double s_step, struct bounds *B)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct mx_spec *mx = &hw->mx;
+    const struct wl_desc *w = c->wl;
+    double N = c->systems, G = c->global_seqs, s = w->seq_len;
+    *B = (struct bounds){0};
+    place(c, x, mode, k, &B->pl);
+    const struct place *pl = &B->pl;
+    B->slow = slowest(hw, N);
+
+    /* MemoryX: hold the state in DRAM, feed the port; the rates with S0
+     * servers (S given, or the more of those two); then each layer's update
+     * within its backward */
+    double io = hw->wse.io_bw_Bps, port = fmin(io, hw->swx.link_bw_Bps);
+    double state = x->P * x->q;
+    B->hold = fmax(1, ceil(state / mx->server_dram_bytes));
+    B->nstream = ceil(port / mx->server_net_Bps);
+    double S0 = c->mx_servers > 0 ? c->mx_servers : fmin(fmax(B->hold, B->nstream), HW_MAX_SERVERS);
+    B->R = fmin(port, S0 * mx->server_net_Bps);
+    B->G = N > 1 ? fmin(B->R, hw->swx.reduce_Bps / hw->swx.fanout) : B->R;
+    B->phi = 0;
+    if (c->mx_servers > 0 && state > S0 * mx->server_dram_bytes && mx->server_flash_bytes > 0)
+        B->phi = fmin(state - S0 * mx->server_dram_bytes, S0 * mx->server_flash_bytes) / state;
+    struct lay ly[3];
+    layers_of(c, x, pl, B->R, B->G, B->slow, ly);
+    B->nupdate = B->nupdate_hi = 1;
+    for (int i = 0; i < 3; i++) {
+        double one = upd(mx, x->q, B->phi, ly[i].p);
+        double room = fmax(ly[i].bwd, fmax(ly[i].bwd_in, ly[i].out));
+        if (one > 0 && room > 0) {
+            B->nupdate = fmax(B->nupdate, ceil(one / room * (1 - 1e-12)));
+            B->nupdate_hi = fmax(B->nupdate_hi, ceil(one / room * (1 + 1e-12)));
+        }
+    }
+    B->S = c->mx_servers > 0 ? c->mx_servers : fmin(fmax(S0, B->nupdate), HW_MAX_SERVERS);
+    double S_hi = c->mx_servers > 0 ? B->S : fmin(fmax(S0, B->nupdate_hi), HW_MAX_SERVERS);
+    if (s_step >= B->S && s_step <= S_hi)
+        B->S = s_step;
+
+    /* busy times, whole step */
+    double m = pl->m;
+    for (int i = 0; i < 3; i++) {
+        B->compute += m * ly[i].n * (ly[i].fwd + ly[i].bwd + ly[i].seg);
+        B->in += m * ly[i].n * (ly[i].in + ly[i].bwd_in + (ly[i].seg > 0 ? ly[i].in : 0));
+        B->out += m * ly[i].n * (ly[i].out + ly[i].act_out);
+        B->update += ly[i].n * upd(mx, x->q, B->phi, ly[i].p / B->S);
+    }
     /* looser: every FLOP of the step shared evenly at the file's utilization */
+    double cf = sp_compute(&hw->sp, c->sparsity), sparse = 2 * x->W * (cf - 1);
+    double per_token = x->l * (x->F[0] + x->F[1] + x->F[2] + 3 * sparse) + 3 * x->logits +
+                       (pl->recompute ? x->l * (x->F[0] + sparse) : 0);
     B->global_compute =
         per_token * G * s * B->slow / (N * hw->wse.peak_flops * hw->wse.utilization);
-
-    B->R = fmin(hw->wse.io_bw_Bps, fmin(hw->swx.link_bw_Bps, hw->mx.bw_Bps));
-    /* weights in twice per micro-batch; offloaded, each block's backward
-     * brings its input checkpoint, (b / m) K, beside its weights over the
-     * system's port, and its forward sends it out */
-    double io = hw->wse.io_bw_Bps, ck = B->b / B->m * x->K;
-    double blk_w = (x->W * cw + x->o) * w->weight_bytes;
-    double blk_back = fmax(blk_w / B->R, B->offload ? (blk_w + ck) / io : 0);
-    B->in = B->m * (2 * (x->E + x->Vh) * w->weight_bytes / B->R + l * (blk_w / B->R + blk_back));
-    B->out = B->m * ((x->E + l * (x->W * cg + x->o) + x->Vh) * w->grad_bytes / B->R +
-                     (B->offload ? l * ck / io : 0));
     /* MODEL, Step time: a block's backward follows its forward and the
      * layers add up, so an offloading block costs at least its checkpoint
      * out plus its weights and checkpoint back in, on the system's port */
-    B->port = B->offload ? B->m * l * (ck + blk_w + ck) / io : 0;
-
-    double state = x->P * x->q, D = fmin(c->memoryx_bytes, hw->mx.dram_bytes);
-    B->phi = state <= D ? 0 : (state - D) / state;
-    B->update = upd(&hw->mx, x->q, B->phi, x->E) +
-                l * upd(&hw->mx, x->q, B->phi, x->W * cf + x->o) +
-                upd(&hw->mx, x->q, B->phi, x->head_update);
+    if (pl->mode == ACT_OFFLOAD) {
+        double cw = sp_stream(&hw->sp, c->sparsity, w->weight_bytes);
+        double blk_w = (x->W * cw + x->o) * w->weight_bytes, ck = pl->b / m * x->K;
+        B->port = m * x->l * (ck + blk_w + ck) / io;
+    }
 
     /* Exposed latency and SwarmX: depth d, the least with k^d >= N */
     double d = 0;
     for (double reach = 1; reach < N; reach *= hw->swx.fanout)
         d++;
-    double L = d * (hw->swx.hop_latency_s + hw->swx.chunk_bytes / hw->swx.link_bw_Bps);
-    double trip = (L + hw->swx.chunk_bytes / B->R) + L +
-                  upd(&hw->mx, x->q, B->phi, fmin(x->E, hw->swx.chunk_bytes / w->grad_bytes));
-    double first = fmax(upd(&hw->mx, x->q, B->phi, x->E),
-                        fmax(x->E * w->weight_bytes / B->R, x->E * w->grad_bytes / B->R));
+    double chw = fmin(hw->swx.chunk_bytes, x->E * w->weight_bytes);
+    double chg = fmin(hw->swx.chunk_bytes, x->E * w->grad_bytes);
+    double fill = d * (hw->swx.hop_latency_s + chw / hw->swx.link_bw_Bps) + chw / B->R;
+    double drain = d * (hw->swx.hop_latency_s + chg / hw->swx.link_bw_Bps);
+    double trip = fill + drain + upd(mx, x->q, B->phi, chg / w->grad_bytes);
+    double first = fmax(upd(mx, x->q, B->phi, x->E / B->S), fmax(ly[0].in, ly[0].out));
     B->exposed = trip - fmin(trip, c->overlap * first);
     B->overhead = hw->wse.step_overhead_s;
 
@@ -383,6 +531,18 @@ static void bounds_of(const struct cluster *c, const struct shape *x, struct bou
                     B->port) +
                B->exposed + B->overhead;
     B->upper = B->compute + B->in + B->out + B->update + B->exposed + B->overhead;
+
+    /* MODEL, Time, energy and cost: power = N power + S MemoryX + N A
+     * activation servers + n nodes, n = ceil(N / k) + ceil(N / k^2) + ... + 1 */
+    double nodes = 0;
+    for (double level = N; level > 1;) {
+        level = ceil(level / hw->swx.fanout);
+        nodes += level;
+    }
+    B->power[TRAIN_POWER_SYSTEMS] = N * hw->wse.power_W;
+    B->power[TRAIN_POWER_MEMORYX] = B->S * mx->server_power_W;
+    B->power[TRAIN_POWER_ACT] = N * pl->A * hw->act.server_power_W;
+    B->power[TRAIN_POWER_SWARMX] = nodes * hw->swx.node_power_W;
 }
 
 /* ---- checks at one point ---- */
@@ -395,10 +555,22 @@ static void check_finite(const struct train_result *r, int priced)
         double v;
     } f[] = {
         {"local_seqs", s->local_seqs},
+        {"act_k", s->act_k},
+        {"sram_per_seq", s->sram_per_seq},
         {"max_seqs", s->max_seqs},
         {"micro_batches", s->micro_batches},
         {"micro_tokens", s->micro_tokens},
+        {"ckpt_per_seq", s->ckpt_per_seq},
+        {"act_servers", s->act_servers},
+        {"store_seqs", s->store_seqs},
+        {"act_bw", s->act_bw},
+        {"act_bytes", s->act_bytes},
+        {"mx_servers", s->mx_servers},
+        {"mx_hold", s->mx_hold},
+        {"mx_stream", s->mx_stream},
+        {"mx_update", s->mx_update},
         {"stream_bw", s->stream_bw},
+        {"grad_bw", s->grad_bw},
         {"flash_fraction", s->flash_fraction},
         {"pass_s[fwd]", s->pass_s[TFM_FWD]},
         {"pass_s[delta]", s->pass_s[TFM_DELTA]},
@@ -416,10 +588,6 @@ static void check_finite(const struct train_result *r, int priced)
         {"critical[latency]", s->critical[STEP_LATENCY]},
         {"busy[overhead]", s->busy[STEP_OVERHEAD]},
         {"critical[overhead]", s->critical[STEP_OVERHEAD]},
-        {"ckpt_per_seq", s->ckpt_per_seq},
-        {"working_per_seq", s->working_per_seq},
-        {"store_seqs", s->store_seqs},
-        {"act_bytes", s->act_bytes},
         {"slowest", s->slowest},
         {"fill_s", s->fill_s},
         {"drain_s", s->drain_s},
@@ -427,6 +595,12 @@ static void check_finite(const struct train_result *r, int priced)
         {"first_bwd_s", s->first_bwd_s},
         {"hidden_s", s->hidden_s},
         {"step_s", s->step_s},
+        {"memoryx_bytes", r->memoryx_bytes},
+        {"swx_nodes", r->swx_nodes},
+        {"power_part[systems]", r->power_part[TRAIN_POWER_SYSTEMS]},
+        {"power_part[memoryx]", r->power_part[TRAIN_POWER_MEMORYX]},
+        {"power_part[activation]", r->power_part[TRAIN_POWER_ACT]},
+        {"power_part[swarmx]", r->power_part[TRAIN_POWER_SWARMX]},
         {"params", r->params},
         {"bytes_per_param", r->bytes_per_param},
         {"state_bytes", r->state_bytes},
@@ -453,14 +627,57 @@ static void check_finite(const struct train_result *r, int priced)
     }
     /* the figures a plan divides by or takes logs of are positive */
     PROP(s->step_s > 0 && r->time_s > 0 && r->tokens_per_s > 0 && r->energy_J > 0 && r->steps > 0 &&
-             s->micro_tokens > 0,
-         "step %g, time %g, tokens/s %g, energy %g, steps %g not all positive", s->step_s,
-         r->time_s, r->tokens_per_s, r->energy_J, r->steps);
+             s->micro_tokens > 0 && s->stream_bw > 0 && s->grad_bw > 0 && s->mx_servers >= 1,
+         "step %g, time %g, tokens/s %g, energy %g, steps %g, rates %g %g, servers %g not all "
+         "positive",
+         s->step_s, r->time_s, r->tokens_per_s, r->energy_J, r->steps, s->stream_bw, s->grad_bw,
+         s->mx_servers);
 }
 
 static int close_to(double a, double b)
 {
     return fabs(a - b) <= TOL * fmax(fabs(a), fabs(b));
+}
+
+/* The placement a free choice takes: never the wafer when the file asks
+ * for recompute; k is 1 or the least-SRAM k; it fits if any candidate
+ * does; the wafer whenever it fits the local batch in one pass. */
+static void check_choice(const struct cluster *c, const struct shape *x,
+                         const struct step_result *s)
+{
+    int recompute_file = c->wl->recompute;
+    if (c->act == ACT_AUTO)
+        PROP(s->act != ACT_WAFER || !recompute_file, "the wafer taken, the file asks recompute");
+    if (c->act == ACT_RECOMPUTE && c->act_k > 0)
+        PROP(s->act_k == c->act_k, "recompute:%g forced, took k %g", c->act_k, s->act_k);
+    if (s->act == ACT_RECOMPUTE && !(c->act == ACT_RECOMPUTE && c->act_k > 0))
+        PROP(s->act_k == 1 || sram_need(x, ACT_RECOMPUTE, s->act_k) ==
+                                  sram_need(x, ACT_RECOMPUTE, x->kstar),
+             "recompute every %g blocks needs %.17g B a sequence; every %g needs %.17g B",
+             s->act_k, sram_need(x, ACT_RECOMPUTE, s->act_k), x->kstar,
+             sram_need(x, ACT_RECOMPUTE, x->kstar));
+    if (c->act != ACT_AUTO && !(c->act == ACT_RECOMPUTE && c->act_k == 0))
+        return;
+    /* the candidates of a free choice */
+    struct place wafer, p;
+    int any = 0;
+    if (c->act == ACT_AUTO && !recompute_file) {
+        place(c, x, ACT_WAFER, 1, &wafer);
+        any |= wafer.sram_ok;
+        if (wafer.sram_ok && wafer.m == 1)
+            PROP(s->act == ACT_WAFER, "the wafer holds the local batch in one pass, took %s",
+                 act_mode_name[s->act]);
+    }
+    place(c, x, ACT_RECOMPUTE, 1, &p);
+    any |= p.sram_ok;
+    place(c, x, ACT_RECOMPUTE, x->kstar, &p);
+    any |= p.sram_ok;
+    if (c->act == ACT_AUTO) {
+        place(c, x, ACT_OFFLOAD, 1, &p);
+        any |= p.sram_ok && p.store_ok;
+    }
+    PROP(!any || (s->sram_fits && s->act_fits), "%s does not fit, another placement would",
+         act_mode_name[s->act]);
 }
 
 /* Every single-point property of the evaluated point r of c. */
@@ -469,32 +686,59 @@ static void check_point(const struct cluster *c, const struct shape *x,
 {
     n_points++;
     check_finite(r, c->price >= 0);
-    struct bounds B;
-    bounds_of(c, x, &B);
     const struct step_result *s = &r->step;
+    PROP(s->act > ACT_AUTO && s->act < ACT_NMODES, "placement %d", (int)s->act);
+    if (!(s->act > ACT_AUTO && s->act < ACT_NMODES))
+        return;
+    check_choice(c, x, s);
+    struct bounds B;
+    bounds_of(c, x, s->act, s->act_k, s->mx_servers, &B);
+    const struct place *pl = &B.pl;
     n_act[s->act]++;
+    n_seg += pl->seg;
     n_store_full += !r->act_fits;
-    n_offload_sram += s->act == STEP_ACT_OFFLOAD && !r->sram_fits;
+    n_offload_sram += s->act == ACT_OFFLOAD && !r->sram_fits;
 
-    /* the quantities the bounds rest on, as MODEL defines them */
-    PROP(s->local_seqs == B.b, "local_seqs %g, want ceil(B / N) = %g", s->local_seqs, B.b);
-    PROP(s->max_seqs == B.M, "max_seqs %g, want %g", s->max_seqs, B.M);
-    PROP(s->micro_batches == B.m, "micro_batches %g, want %g", s->micro_batches, B.m);
-    PROP(s->act == (B.offload    ? STEP_ACT_OFFLOAD
-                    : B.b <= B.M ? STEP_ACT_WAFER
-                                 : STEP_ACT_MICRO),
-         "activations %s, b %g, M %g, offload %d", step_act_name[s->act], B.b, B.M, B.offload);
-    PROP(s->recompute == B.recompute, "recompute %d, want %d", s->recompute, B.recompute);
-    PROP(!B.offload || s->store_seqs == B.J, "store_seqs %g, want %g", s->store_seqs, B.J);
-    PROP(close_to(s->act_bytes, B.act), "act_bytes %.17g, want %.17g", s->act_bytes, B.act);
+    /* the placement, as step.h states it */
+    PROP(s->local_seqs == pl->b, "local_seqs %g, want ceil(B / N) = %g", s->local_seqs, pl->b);
+    PROP(close_to(s->sram_per_seq, pl->need), "sram_per_seq %.17g, want %.17g", s->sram_per_seq,
+         pl->need);
+    PROP(s->max_seqs == pl->M, "max_seqs %g, want %g", s->max_seqs, pl->M);
+    PROP(s->micro_batches == pl->m, "micro_batches %g, want %g (%s)", s->micro_batches, pl->m,
+         act_mode_name[s->act]);
+    PROP(s->recompute == pl->recompute, "recompute %d, want %d", s->recompute, pl->recompute);
+    PROP(s->act_servers == pl->A, "act_servers %g, want %g", s->act_servers, pl->A);
+    PROP(s->store_seqs == pl->J, "store_seqs %g, want %g", s->store_seqs, pl->J);
+    PROP(s->act_bw == pl->abw, "act_bw %g, want %g", s->act_bw, pl->abw);
+    PROP(close_to(s->act_bytes, pl->act), "act_bytes %.17g, want %.17g", s->act_bytes, pl->act);
+    PROP(close_to(s->ckpt_per_seq, x->l * x->K), "ckpt_per_seq %.17g, want %.17g", s->ckpt_per_seq,
+         x->l * x->K);
     PROP(close_to(s->slowest, B.slow), "slowest %.17g, want %.17g", s->slowest, B.slow);
+    PROP(close_to(s->micro_tokens, pl->t), "micro_tokens %.17g, want %.17g", s->micro_tokens, pl->t);
+
+    /* MemoryX */
+    PROP(s->mx_hold == B.hold, "mx_hold %g, want %g", s->mx_hold, B.hold);
+    PROP(s->mx_stream == B.nstream, "mx_stream %g, want %g", s->mx_stream, B.nstream);
+    PROP(s->mx_update >= B.nupdate && s->mx_update <= B.nupdate_hi, "mx_update %g, want %g",
+         s->mx_update, B.nupdate);
+    PROP(s->mx_servers == B.S, "mx_servers %g, want %g (hold %g, stream %g, update %g)",
+         s->mx_servers, B.S, B.hold, B.nstream, B.nupdate);
     PROP(s->stream_bw == B.R, "stream_bw %g, want %g", s->stream_bw, B.R);
+    PROP(s->grad_bw == B.G, "grad_bw %g, want %g", s->grad_bw, B.G);
     PROP(fabs(s->flash_fraction - B.phi) <= TOL, "flash_fraction %.17g, want %.17g",
          s->flash_fraction, B.phi);
+    /* sized for the run, the update never sets the pace */
+    if (c->mx_servers == 0 && B.S < HW_MAX_SERVERS)
+        PROP(s->critical[STEP_UPDATE] == 0, "sized servers: the update paces %.17g s",
+             s->critical[STEP_UPDATE]);
 
-    /* physical lower bounds (each plus the exposed latency and the fixed
-     * overhead, which no layer overlaps) and the upper bound of perfectly
-     * serial resources */
+    /* busy times from the layers, and the bounds (each plus the exposed
+     * latency and the fixed overhead, which no layer overlaps) */
+    static const char *const busy_name[] = {"compute", "weights in", "gradients out", "update"};
+    const double busy_want[] = {B.compute, B.in, B.out, B.update};
+    for (int e = 0; e < 4; e++)
+        PROP(close_to(s->busy[e], busy_want[e]), "busy %s %.17g s, want %.17g s", busy_name[e],
+             s->busy[e], busy_want[e]);
     static const char *const what[] = {"compute",    "all FLOP / (N peak util)",
                                        "weights in", "gradients out",
                                        "update",     "offloading port"};
@@ -514,14 +758,18 @@ static void check_point(const struct cluster *c, const struct shape *x,
          s->busy[STEP_OVERHEAD], B.overhead);
 
     /* MODEL, Verdicts */
+    const struct mx_spec *mx = &c->hw->mx;
     double state = x->P * x->q;
-    PROP(r->memoryx_fits == (state <= c->memoryx_bytes), "memoryx_fits %d, state %g, tier %g",
-         r->memoryx_fits, state, c->memoryx_bytes);
-    PROP(r->sram_fits == B.sram_ok, "sram_fits %d, M %g, b %g, offload %d", r->sram_fits, B.M, B.b,
-         B.offload);
-    PROP(r->act_fits == B.store_ok, "act_fits %d, store holds %g", r->act_fits, B.J);
-    PROP(!!(r->warnings & TW_ACT_STORE) == !B.store_ok, "act_store_full %#x, store holds %g",
-         r->warnings, B.J);
+    double capacity = B.S * (mx->server_dram_bytes + mx->server_flash_bytes);
+    PROP(close_to(r->memoryx_bytes, capacity), "memoryx_bytes %.17g, want %.17g",
+         r->memoryx_bytes, capacity);
+    PROP(r->memoryx_fits == (state <= capacity), "memoryx_fits %d, state %g, %g servers hold %g",
+         r->memoryx_fits, state, B.S, capacity);
+    PROP(r->sram_fits == pl->sram_ok, "sram_fits %d, M %g, b %g, %s", r->sram_fits, pl->M, pl->b,
+         act_mode_name[s->act]);
+    PROP(r->act_fits == pl->store_ok, "act_fits %d, servers hold %g", r->act_fits, pl->J);
+    PROP(!!(r->warnings & TW_ACT_STORE) == !pl->store_ok, "act_store_full %#x, servers hold %g",
+         r->warnings, pl->J);
     PROP(r->split_ok == (c->global_seqs >= c->systems), "split_ok %d", r->split_ok);
     PROP(r->feasible == (r->memoryx_fits && r->sram_fits && r->act_fits && r->split_ok),
          "feasible %d", r->feasible);
@@ -529,8 +777,8 @@ static void check_point(const struct cluster *c, const struct shape *x,
          r->feasible);
     PROP(!!(r->warnings & TW_FLASH) == (B.phi > 0), "state_on_flash %#x, phi %g", r->warnings,
          B.phi);
-    PROP(!!(r->warnings & TW_ACCUM) == (B.m > 1), "gradient_accumulation %#x, m %g", r->warnings,
-         B.m);
+    PROP(!!(r->warnings & TW_ACCUM) == (pl->m > 1), "gradient_accumulation %#x, m %g", r->warnings,
+         pl->m);
     PROP(r->batch_ok == (r->global_tokens <= r->critical_tokens), "batch_ok %d", r->batch_ok);
     const struct wl_desc *w = c->wl;
     double dim = fmax(w->hidden, fmax(w->ffn, w->vocab));
@@ -543,7 +791,6 @@ static void check_point(const struct cluster *c, const struct shape *x,
          tstar);
     PROP(r->stream_balanced == (s->micro_tokens >= r->balance_tokens), "stream_balanced %d",
          r->stream_balanced);
-    PROP(close_to(s->micro_tokens, B.t), "micro_tokens %.17g, want %.17g", s->micro_tokens, B.t);
 
     /* MODEL, Critical batch and the batch penalty */
     const struct batch_spec *bs = &c->hw->batch;
@@ -556,16 +803,14 @@ static void check_point(const struct cluster *c, const struct shape *x,
     PROP(fabs(r->tokens - c->tokens * factor) <= 1e-9 * r->tokens, "tokens %.17g, want %.17g",
          r->tokens, c->tokens * factor);
 
-    /* MODEL, Time, energy and cost: power = N power + MemoryX + n nodes,
-     * n = ceil(N / k) + ceil(N / k^2) + ... + 1 */
-    double nodes = 0;
-    for (double level = c->systems; level > 1;) {
-        level = ceil(level / c->hw->swx.fanout);
-        nodes += level;
+    /* MODEL, Time, energy and cost: the power of every part, and their sum */
+    double power = 0;
+    for (int i = 0; i < TRAIN_NPOWER; i++) {
+        PROP(close_to(r->power_part[i], B.power[i]), "power of %s %.17g, want %.17g",
+             train_power_name[i], r->power_part[i], B.power[i]);
+        power += B.power[i];
     }
-    double power =
-        c->systems * c->hw->wse.power_W + c->hw->mx.power_W + nodes * c->hw->swx.node_power_W;
-    PROP(close_to(r->power_W, power), "power %.17g, want %.17g", r->power_W, power);
+    PROP(close_to(r->power_W, power), "power %.17g, want the parts' %.17g", r->power_W, power);
 
     /* MODEL, Step time: the paced times sum to the step, none above its
      * busy time, the bottleneck the largest */
@@ -586,22 +831,48 @@ static void check_point(const struct cluster *c, const struct shape *x,
          s->step_s, G);
     PROP(close_to(r->steps * G, r->tokens), "steps %g x %g != tokens %g", r->steps, G, r->tokens);
     PROP(close_to(r->time_s, r->steps * s->step_s), "time %g != steps x step", r->time_s);
-    PROP(close_to(r->energy_J, r->power_W * r->time_s), "energy %g != power x time", r->energy_J);
+    PROP(close_to(r->energy_J, power * r->time_s), "energy %g != power x time", r->energy_J);
     if (c->price >= 0)
         PROP(close_to(r->cost, c->systems * r->time_s / 3600 * c->price), "cost %g", r->cost);
     PROP(close_to(r->params, x->P), "params %.17g, want %.17g", r->params, x->P);
     PROP(close_to(r->state_bytes, state), "state_bytes %.17g, want %.17g", r->state_bytes, state);
-    PROP(close_to(r->sram_per_seq, x->S), "sram_per_seq %.17g, want %.17g", r->sram_per_seq, x->S);
-    PROP(close_to(s->ckpt_per_seq, w->layers * x->K), "ckpt_per_seq %.17g, want %.17g",
-         s->ckpt_per_seq, w->layers * x->K);
-    PROP(close_to(s->working_per_seq, x->S1), "working_per_seq %.17g, want %.17g",
-         s->working_per_seq, x->S1);
+    PROP(close_to(r->sram_per_seq, pl->need), "train sram_per_seq %.17g, want %.17g",
+         r->sram_per_seq, pl->need);
+}
+
+/* With the placement free, the step is the least of the forced ones that
+ * fit (all of them when none fits); each forced point is checked too. */
+static void check_against_forced(const struct cluster *c, const struct shape *x,
+                                 const struct train_result *r)
+{
+    double best_fit = INFINITY, best_any = INFINITY;
+    for (int m = ACT_WAFER; m < ACT_NMODES; m++) {
+        if (m == ACT_WAFER && c->wl->recompute)
+            continue;
+        struct cluster f = *c;
+        f.act = (enum act_mode)m;
+        f.act_k = 0;
+        struct train_result rf;
+        train_eval(&f, &rf);
+        check_point(&f, x, &rf);
+        PROP((int)rf.step.act == m, "forced %s, took %s", act_mode_name[m], act_mode_name[rf.step.act]);
+        best_any = fmin(best_any, rf.step.step_s);
+        if (rf.sram_fits && rf.act_fits)
+            best_fit = fmin(best_fit, rf.step.step_s);
+    }
+    double want = isfinite(best_fit) ? best_fit : best_any;
+    PROP(r->step.step_s == want, "free placement %s: step %.17g s, the fastest %s %.17g s",
+         act_mode_name[r->step.act], r->step.step_s,
+         isfinite(best_fit) ? "that fits" : "of all", want);
+    n_auto_compared++;
 }
 
 /* What the cross-point checks need of one point.  work: the step less
  * its exposed latency and its fixed overhead, the layers alone. */
 struct cell {
-    double step, work, compute, in, out, time;
+    double step, work, compute, in, out, time, power_fixed;
+    double m, k;
+    enum act_mode act;
     int fits;
 };
 
@@ -613,20 +884,59 @@ static void keep(struct cell *k, const struct train_result *r)
     k->in = r->step.busy[STEP_STREAM_IN];
     k->out = r->step.busy[STEP_STREAM_OUT];
     k->time = r->time_s;
+    k->power_fixed = r->power_part[TRAIN_POWER_SYSTEMS] + r->power_part[TRAIN_POWER_SWARMX];
+    k->m = r->step.micro_batches;
+    k->k = r->step.act_k;
+    k->act = r->step.act;
     k->fits = r->memoryx_fits;
 }
 
-/* [sparsity][N] of the current tier and of the next smaller one; weak and
- * strong scaling. */
+/* [sparsity][N] of the current MemoryX and of the next fewer servers; weak
+ * and strong scaling. */
 static struct cell cur[2][MAX_S][MAX_N], smaller[2][MAX_S][MAX_N];
 enum { WEAK, STRONG };
 
 static unsigned long n_pen_rise; /* weak + penalty: rises above B_crit (allowed) */
 
-/* The sweep over one model on one system, one overlap, every tier. */
-static void sweep_one(const struct hw_desc *h, const char *hwname, const struct wl_desc *w,
-                      const char *model, double overlap, const double *Ns, size_t nn,
-                      const double *sp, size_t ns, gsl_rng *rng)
+/* A hardware variant and how its clusters place activations. */
+struct variant {
+    const char *label, *set[3];
+    size_t nset;
+    enum act_mode act;
+    double act_k, act_servers;
+};
+
+/* MemoryX options: sized for the run (0), then each tier's whole servers
+ * from the fewest; returns the count. */
+static size_t mx_options(const struct hw_desc *h, double S[MAX_MX], const char *name[MAX_MX])
+{
+    size_t n = 0;
+    S[n] = 0;
+    name[n++] = "sized";
+    size_t nt = h->mx.tiers.n;
+    assert_true(nt >= 1 && nt <= MAX_TIERS);
+    for (size_t i = 0; i < nt; i++) {
+        const struct desc_item *t = &h->mx.tiers.item[i];
+        /* whole servers that make up the tier */
+        S[n] = ceil(t->value / (h->mx.server_dram_bytes + h->mx.server_flash_bytes));
+        name[n++] = t->name;
+    }
+    /* the tiers by server count, fewest first */
+    for (size_t i = 2; i < n; i++)
+        for (size_t j = i; j > 1 && S[j] < S[j - 1]; j--) {
+            double t = S[j];
+            S[j] = S[j - 1], S[j - 1] = t;
+            const char *u = name[j];
+            name[j] = name[j - 1], name[j - 1] = u;
+        }
+    return n;
+}
+
+/* The sweep over one model on one hardware variant, one overlap, every
+ * MemoryX option. */
+static void sweep_one(const struct hw_desc *h, const char *hwname, const struct variant *v,
+                      const struct wl_desc *w, const char *model, double overlap, const double *Ns,
+                      size_t nn, const double *sp, size_t ns, gsl_rng *rng)
 {
     struct shape x;
     shape_of(w, &x);
@@ -636,26 +946,17 @@ static void sweep_one(const struct hw_desc *h, const char *hwname, const struct 
     PROP(close_to(x.P, tfm_params(w)), "params %.17g, tfm_params %.17g", x.P, tfm_params(w));
     PROP(close_to(x.S, tfm_sram_per_seq(w)), "sram/seq %.17g, tfm %.17g", x.S, tfm_sram_per_seq(w));
 
-    /* tiers, smallest first */
-    size_t nt = h->mx.tiers.n, order[MAX_TIERS];
-    assert_true(nt >= 1 && nt <= MAX_TIERS);
-    for (size_t i = 0; i < nt; i++)
-        order[i] = i;
-    for (size_t i = 1; i < nt; i++)
-        for (size_t j = i;
-             j > 0 && h->mx.tiers.item[order[j]].value < h->mx.tiers.item[order[j - 1]].value;
-             j--) {
-            size_t t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-        }
-
-    for (size_t ti = 0; ti < nt; ti++) {
-        const struct desc_item *tier = &h->mx.tiers.item[order[ti]];
+    double mxS[MAX_MX];
+    const char *mxname[MAX_MX];
+    size_t nmx = mx_options(h, mxS, mxname);
+    for (size_t ti = 0; ti < nmx; ti++) {
         for (size_t si = 0; si < ns; si++) {
             struct cluster base;
             cluster_init(&base, h, w);
-            base.memoryx_bytes = tier->value;
+            base.mx_servers = mxS[ti];
+            base.act = v->act;
+            base.act_k = v->act_k;
+            base.act_servers = v->act_servers;
             base.sparsity = sp[si];
             base.overlap = overlap;
             base.overlap_set = 1;
@@ -666,13 +967,13 @@ static void sweep_one(const struct hw_desc *h, const char *hwname, const struct 
             pen.batch_penalty = 1;
 
             struct train_result r1 = {0}, rw, rp, rs;
-            double prev_pen_time = 0, prev_power = 0;
+            double prev_pen_time = 0;
             int prev_pen_ok = 0;
             for (size_t j = 0; j < nn; j++) {
                 double N = Ns[j];
                 snprintf(where_, sizeof where_,
-                         "%s on %s, tier %s, N %g, sparsity %.17g, overlap %g", model, hwname,
-                         tier->name, N, sp[si], overlap);
+                         "%s on %s, MemoryX %s (%g servers), N %g, sparsity %.17g, overlap %g",
+                         model, hwname, mxname[ti], mxS[ti], N, sp[si], overlap);
 
                 /* weak: the model's batch per system, as scale --weak */
                 struct cluster cw = base;
@@ -695,25 +996,28 @@ static void sweep_one(const struct hw_desc *h, const char *hwname, const struct 
                 cs.systems = N;
                 train_eval(&cs, &rs);
                 check_point(&cs, &x, &rs);
+                if (cs.act == ACT_AUTO && ti == 0 && (si == 0 || si == ns - 1))
+                    check_against_forced(&cs, &x, &rs);
 
                 struct cell *kw = &cur[WEAK][si][j], *ks = &cur[STRONG][si][j];
                 keep(kw, &rw);
                 keep(ks, &rs);
 
                 /* ---- across N ---- */
-                PROP(rw.power_W == rs.power_W, "power weak %g strong %g", rw.power_W, rs.power_W);
                 if (j > 0) {
                     const struct cell *pw = &cur[WEAK][si][j - 1], *ps = &cur[STRONG][si][j - 1];
                     double Np = Ns[j - 1];
-                    PROP(rw.power_W >= prev_power, "power %g at N %g below %g at N %g", rw.power_W,
-                         N, prev_power, Np);
+                    PROP(kw->power_fixed >= pw->power_fixed,
+                         "systems and SwarmX power %g at N %g below %g at N %g", kw->power_fixed,
+                         N, pw->power_fixed, Np);
 
                     /* weak scaling: each system's work is unchanged (MODEL:
                      * streams at R whatever N is, b = ceil(B N / N) = B);
                      * the tree deepens, and every compute time is J_N
                      * times as long, so each layer's max(J_N C, streams)
                      * is between its one-system time and J_N times that
-                     * (equal without jitter) */
+                     * (equal without jitter); a free placement is the
+                     * least of such */
                     double J = slowest(h, N), Jp = slowest(h, Np);
                     const struct cell *w1 = &cur[WEAK][si][0];
                     PROP(le(w1->work, kw->work) && le(kw->work, J * w1->work),
@@ -772,7 +1076,6 @@ static void sweep_one(const struct hw_desc *h, const char *hwname, const struct 
                                  ps->work);
                     }
                 }
-                prev_power = rw.power_W;
                 prev_pen_time = rp.time_s;
                 prev_pen_ok = rp.batch_ok;
 
@@ -782,12 +1085,15 @@ static void sweep_one(const struct hw_desc *h, const char *hwname, const struct 
                     const struct cell *k = &cur[mode][si][j], *p = &cur[mode][si - 1][j],
                                       *d0 = &cur[mode][0][j];
                     const char *mn = mode == WEAK ? "weak" : "strong";
-                    PROP(le(k->compute, p->compute), "%s: compute %.17g above %.17g at sparsity %g",
-                         mn, k->compute, p->compute, sp[si - 1]);
-                    PROP(le(k->in, p->in), "%s: stream in %.17g above %.17g at sparsity %g", mn,
-                         k->in, p->in, sp[si - 1]);
-                    PROP(le(k->out, p->out), "%s: stream out %.17g above %.17g at sparsity %g", mn,
-                         k->out, p->out, sp[si - 1]);
+                    if (k->act == p->act && k->k == p->k && k->m == p->m) {
+                        PROP(le(k->compute, p->compute),
+                             "%s: compute %.17g above %.17g at sparsity %g", mn, k->compute,
+                             p->compute, sp[si - 1]);
+                        PROP(le(k->in, p->in), "%s: stream in %.17g above %.17g at sparsity %g",
+                             mn, k->in, p->in, sp[si - 1]);
+                        PROP(le(k->out, p->out), "%s: stream out %.17g above %.17g at sparsity %g",
+                             mn, k->out, p->out, sp[si - 1]);
+                    }
                     PROP(le(k->step, p->step), "%s: step %.17g above %.17g at sparsity %g", mn,
                          k->step, p->step, sp[si - 1]);
                     /* speedup against dense <= 1 / min(1, d + c0) */
@@ -795,13 +1101,13 @@ static void sweep_one(const struct hw_desc *h, const char *hwname, const struct 
                          mn, d0->step / k->step, f);
                 }
 
-                /* ---- across tiers: a larger tier is never slower and
-                 * holds whatever a smaller one holds ---- */
-                for (int mode = 0; mode < 2 && ti > 0; mode++) {
+                /* ---- across MemoryX: more servers are never slower and
+                 * hold whatever fewer hold ---- */
+                for (int mode = 0; mode < 2 && ti > 1; mode++) {
                     const struct cell *k = &cur[mode][si][j], *p = &smaller[mode][si][j];
-                    PROP(le(k->step, p->step), "step %.17g above %.17g on the smaller tier",
-                         k->step, p->step);
-                    PROP(k->fits || !p->fits, "the smaller tier holds the state, this one not");
+                    PROP(le(k->step, p->step), "step %.17g above %.17g on fewer servers", k->step,
+                         p->step);
+                    PROP(k->fits || !p->fits, "fewer servers hold the state, these not");
                 }
             }
         }
@@ -823,28 +1129,31 @@ static void test_props_sweep(void **state)
     assert_true(sp[0] == 0 && sp[ns - 1] == CLUSTER_MAX_SPARSITY);
     n_points = n_checks = n_fail = n_pen_rise = 0;
     memset(n_act, 0, sizeof n_act);
-    n_store_full = n_offload_sram = 0;
-    /* each system as shipped; without an activation store or jitter (the
-     * micro-batch placement; weak scaling exactly flat); and with a store
-     * too small for the largest models' checkpoints (the act_store
-     * verdict), an SRAM too small for their working set when offloaded
-     * (the sram verdict) and a large jitter */
-    static const struct {
-        const char *label, *set[3];
-        size_t nset;
-    } var[] = {
-        {"", {NULL, NULL, NULL}, 0},
-        {" (no store, no jitter)", {"system.act_store=0 B", "system.jitter=0", NULL}, 2},
-        {" (8 GB SRAM, 50 GB store, jitter 0.25)",
-         {"system.sram=8 GB", "system.act_store=50 GB", "system.jitter=0.25"},
-         3},
+    n_seg = n_store_full = n_offload_sram = n_auto_compared = 0;
+    /* each system as shipped, placement and servers sized per run; without
+     * jitter (weak scaling exactly flat); with an SRAM too small for the
+     * largest models' working set when offloaded (the sram verdict), one
+     * activation server per system, too small for their checkpoints (the
+     * act_store verdict), and a large jitter; and recomputing every 3
+     * blocks */
+    static const struct variant var[] = {
+        {"", {NULL, NULL, NULL}, 0, ACT_AUTO, 0, 0},
+        {" (no jitter)", {"system.jitter=0", NULL, NULL}, 1, ACT_AUTO, 0, 0},
+        {" (8 GB SRAM, jitter 0.25, offload to 1 server)",
+         {"system.sram=8 GB", "system.jitter=0.25", NULL},
+         2,
+         ACT_OFFLOAD,
+         0,
+         1},
+        {" (recompute:3)", {NULL, NULL, NULL}, 0, ACT_RECOMPUTE, 3, 0},
     };
     const size_t nvar = sizeof var / sizeof var[0];
     for (size_t i = 0; i < nvar * nh; i++) {
+        const struct variant *v = &var[i % nvar];
         struct hw_desc h;
-        char hwname[CAT_NAME_MAX + 32];
-        snprintf(hwname, sizeof hwname, "%s%s", hws[i / nvar], var[i % nvar].label);
-        load_hw(hws[i / nvar], var[i % nvar].set, var[i % nvar].nset, &h);
+        char hwname[CAT_NAME_MAX + 64];
+        snprintf(hwname, sizeof hwname, "%s%s", hws[i / nvar], v->label);
+        load_hw(hws[i / nvar], v->set, v->nset, &h);
         double Ns[MAX_N];
         size_t nn = sample_systems(&h, rng, Ns);
         assert_true(Ns[0] == 1 && Ns[nn - 1] == h.wse.max_systems);
@@ -853,20 +1162,23 @@ static void test_props_sweep(void **state)
             struct wl_desc w;
             load_model(models[k], NULL, 0, &w);
             for (int o = 0; o < NOVERLAP; o++)
-                sweep_one(&h, hwname, &w, models[k], overlap[o], Ns, nn, sp, ns, rng);
+                sweep_one(&h, hwname, v, &w, models[k], overlap[o], Ns, nn, sp, ns, rng);
         }
     }
     gsl_rng_free(rng);
-    print_message("activations: %lu points on the wafer, %lu offloaded (%lu with the store too "
-                  "small for one sequence, %lu with SRAM too small for the working set), %lu in "
-                  "micro-batches\n",
-                  n_act[STEP_ACT_WAFER], n_act[STEP_ACT_OFFLOAD], n_store_full, n_offload_sram,
-                  n_act[STEP_ACT_MICRO]);
+    print_message("activations: %lu points on the wafer, %lu recomputed (%lu in segments of k > "
+                  "1), %lu offloaded (%lu with the servers too small for one sequence, %lu with "
+                  "SRAM too small for the working set); %lu free placements compared with the "
+                  "forced ones\n",
+                  n_act[ACT_WAFER], n_act[ACT_RECOMPUTE], n_seg, n_act[ACT_OFFLOAD], n_store_full,
+                  n_offload_sram, n_auto_compared);
     snprintf(where_, sizeof where_, "the whole sweep");
-    for (int a = 0; a < STEP_NACT; a++)
-        PROP(n_act[a] > 0, "no point placed its activations as %s", step_act_name[a]);
-    PROP(n_store_full > 0, "no point had a store too small for one sequence");
+    for (int a = ACT_WAFER; a < ACT_NMODES; a++)
+        PROP(n_act[a] > 0, "no point placed its activations as %s", act_mode_name[a]);
+    PROP(n_seg > 0, "no point recomputed in segments of k > 1");
+    PROP(n_store_full > 0, "no point had activation servers too small for one sequence");
     PROP(n_offload_sram > 0, "no offloaded point had SRAM too small for its working set");
+    PROP(n_auto_compared > 0, "no free placement compared with the forced ones");
     print_message("weak scaling with --batch-penalty above the critical batch: time-to-train "
                   "rose at %lu of the sampled steps in N (not an error)\n",
                   n_pen_rise);
@@ -918,75 +1230,91 @@ static void test_props_capacity(void **state)
     static struct wl_desc all[MAX_NAMES];
     for (size_t k = 0; k < nm; k++)
         load_model(models[k], NULL, 0, &all[k]);
+    static const enum act_mode modes[] = {ACT_WAFER, ACT_RECOMPUTE, ACT_OFFLOAD};
 
     for (size_t i = 0; i < nh; i++) {
         struct hw_desc h;
         load_hw(hws[i], NULL, 0, &h);
         const double Ns[] = {1, h.wse.max_systems};
         const double sps[] = {0, 0.9};
+        double mxS[MAX_MX];
+        const char *mxname[MAX_MX];
+        size_t nmx = mx_options(&h, mxS, mxname);
+        double per_server = h.mx.server_dram_bytes + h.mx.server_flash_bytes;
         for (size_t k = 0; k < nm; k++) {
             struct wl_desc v[NGROW];
             grow(&all[k], v);
-            for (size_t t = 0; t < h.mx.tiers.n; t++) {
-                double tier = h.mx.tiers.item[t].value;
+            for (size_t t = 1; t < nmx; t++) {
                 for (size_t a = 0; a < 2; a++) {
                     for (size_t b = 0; b < 2; b++) {
-                        struct train_result prev = {0};
-                        double prev_small = 0;
-                        for (int g = 0; g < NGROW; g++) {
-                            snprintf(where_, sizeof where_,
-                                     "%s grown %d on %s, tier %s, N %g, sparsity %g", models[k], g,
-                                     hws[i], h.mx.tiers.item[t].name, Ns[a], sps[b]);
-                            struct shape x;
-                            shape_of(&v[g], &x);
-                            struct cluster c;
-                            cluster_init(&c, &h, &v[g]);
-                            c.systems = Ns[a];
-                            c.sparsity = sps[b];
-                            c.memoryx_bytes = tier;
-                            /* no overlap: a longer first layer would hide
-                             * more of the boundary, the one figure that can
-                             * shrink as the model grows */
-                            c.overlap = 0;
-                            c.overlap_set = 1;
-                            struct cp_error err = {0};
-                            assert_ok(cluster_check(&c, &err), err);
-                            struct train_result r;
-                            train_eval(&c, &r);
-                            check_point(&c, &x, &r);
-                            /* capacity's figures: the smallest tier that
-                             * holds it (none: infinite), the share on flash */
-                            int st = mx_smallest_tier(&h.mx, r.state_bytes);
-                            double small = st < 0 ? INFINITY : h.mx.tiers.item[st].value;
-                            PROP(st < 0 || h.mx.tiers.item[st].value >= r.state_bytes,
-                                 "smallest tier %d does not hold %g", st, r.state_bytes);
-                            if (g > 0) {
-                                PROP(r.params > prev.params, "params %.17g not above %.17g",
-                                     r.params, prev.params);
-                                PROP(r.state_bytes > prev.state_bytes, "state %g not above %g",
-                                     r.state_bytes, prev.state_bytes);
-                                PROP(!r.memoryx_fits || prev.memoryx_fits,
-                                     "fits (state %g) where the smaller (%g) does not",
-                                     r.state_bytes, prev.state_bytes);
-                                PROP(r.sram_per_seq >= prev.sram_per_seq,
-                                     "SRAM per sequence %g below %g", r.sram_per_seq,
-                                     prev.sram_per_seq);
-                                PROP(r.step.max_seqs <= prev.step.max_seqs,
-                                     "sequences in SRAM %g above %g", r.step.max_seqs,
-                                     prev.step.max_seqs);
-                                PROP(!r.sram_fits || prev.sram_fits, "SRAM verdict not monotone");
-                                PROP(!r.feasible || prev.feasible, "feasible where smaller not");
-                                PROP(r.step.flash_fraction >= prev.step.flash_fraction,
-                                     "flash share %g below %g", r.step.flash_fraction,
-                                     prev.step.flash_fraction);
-                                PROP(small >= prev_small, "smallest tier %g below %g", small,
-                                     prev_small);
-                                PROP(le(prev.step.step_s, r.step.step_s),
-                                     "larger model faster: step %.17g s vs %.17g s", r.step.step_s,
-                                     prev.step.step_s);
+                        for (size_t md = 0; md < sizeof modes / sizeof modes[0]; md++) {
+                            struct train_result prev = {0};
+                            double prev_small = 0;
+                            for (int g = 0; g < NGROW; g++) {
+                                snprintf(where_, sizeof where_,
+                                         "%s grown %d on %s, tier %s, N %g, sparsity %g, %s",
+                                         models[k], g, hws[i], mxname[t], Ns[a], sps[b],
+                                         act_mode_name[modes[md]]);
+                                struct shape x;
+                                shape_of(&v[g], &x);
+                                struct cluster c;
+                                cluster_init(&c, &h, &v[g]);
+                                c.systems = Ns[a];
+                                c.sparsity = sps[b];
+                                c.mx_servers = mxS[t];
+                                c.act = modes[md];
+                                c.act_k = 1;
+                                /* no overlap: a longer first layer would
+                                 * hide more of the boundary, the one figure
+                                 * that can shrink as the model grows */
+                                c.overlap = 0;
+                                c.overlap_set = 1;
+                                struct cp_error err = {0};
+                                assert_ok(cluster_check(&c, &err), err);
+                                struct train_result r;
+                                train_eval(&c, &r);
+                                check_point(&c, &x, &r);
+                                /* capacity's figures: the smallest tier whose
+                                 * servers hold it (none: infinite) */
+                                int st = mx_smallest_tier(&h.mx, r.state_bytes);
+                                double small =
+                                    st < 0 ? INFINITY
+                                           : ceil(h.mx.tiers.item[st].value / per_server) *
+                                                 per_server;
+                                PROP(st < 0 || small >= r.state_bytes,
+                                     "smallest tier %d (%g B of servers) does not hold %g", st,
+                                     small, r.state_bytes);
+                                if (g > 0) {
+                                    PROP(r.params > prev.params, "params %.17g not above %.17g",
+                                         r.params, prev.params);
+                                    PROP(r.state_bytes > prev.state_bytes,
+                                         "state %g not above %g", r.state_bytes,
+                                         prev.state_bytes);
+                                    PROP(!r.memoryx_fits || prev.memoryx_fits,
+                                         "fits (state %g) where the smaller (%g) does not",
+                                         r.state_bytes, prev.state_bytes);
+                                    PROP(r.sram_per_seq >= prev.sram_per_seq,
+                                         "SRAM per sequence %g below %g", r.sram_per_seq,
+                                         prev.sram_per_seq);
+                                    PROP(r.step.max_seqs <= prev.step.max_seqs,
+                                         "sequences in SRAM %g above %g", r.step.max_seqs,
+                                         prev.step.max_seqs);
+                                    PROP(!r.sram_fits || prev.sram_fits,
+                                         "SRAM verdict not monotone");
+                                    PROP(!r.feasible || prev.feasible,
+                                         "feasible where smaller not");
+                                    PROP(r.step.flash_fraction >= prev.step.flash_fraction,
+                                         "flash share %g below %g", r.step.flash_fraction,
+                                         prev.step.flash_fraction);
+                                    PROP(small >= prev_small, "smallest tier %g below %g", small,
+                                         prev_small);
+                                    PROP(le(prev.step.step_s, r.step.step_s),
+                                         "larger model faster: step %.17g s vs %.17g s",
+                                         r.step.step_s, prev.step.step_s);
+                                }
+                                prev = r;
+                                prev_small = small;
                             }
-                            prev = r;
-                            prev_small = small;
                         }
                     }
                 }
@@ -994,21 +1322,20 @@ static void test_props_capacity(void **state)
         }
 
         /* the shipped models against one another: by parameters, among
-         * those with the same bytes per parameter */
-        for (size_t t = 0; t < h.mx.tiers.n; t++) {
-            double tier = h.mx.tiers.item[t].value;
+         * those with the same bytes per parameter, on each tier's servers */
+        for (size_t t = 1; t < nmx; t++) {
             for (size_t p = 0; p < nm; p++)
                 for (size_t q = 0; q < nm; q++) {
                     if (tfm_params(&all[p]) <= tfm_params(&all[q]) ||
                         mx_bytes_per_param(&all[p]) != mx_bytes_per_param(&all[q]))
                         continue;
                     snprintf(where_, sizeof where_, "%s vs %s on %s tier %s", models[p], models[q],
-                             hws[i], h.mx.tiers.item[t].name);
+                             hws[i], mxname[t]);
                     struct cluster cp, cq;
                     struct train_result rp, rq;
                     cluster_init(&cp, &h, &all[p]);
                     cluster_init(&cq, &h, &all[q]);
-                    cp.memoryx_bytes = cq.memoryx_bytes = tier;
+                    cp.mx_servers = cq.mx_servers = mxS[t];
                     train_eval(&cp, &rp);
                     train_eval(&cq, &rq);
                     PROP(!rp.memoryx_fits || rq.memoryx_fits,

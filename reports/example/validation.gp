@@ -65,8 +65,6 @@ set style fill transparent solid 0.15 noborder
 
 plot '+' using 1:($1 * 0.9):($1 * 1.1) with filledcurves lc rgb "#2ca02c" title "+-10 %", \
      x with lines lw 1.5 dt 2 lc rgb "#555555" title "y = x", \
-     for [k = 1:words(systems) + 1] f using (is(k) ? column("measured") : NaN):(column("loo_predicted")) \
-        with points pt 6 ps 1.0 lc rgb word(colours, k) notitle, \
      for [k = 1:words(systems) + 1] f using (is(k) ? column("measured") : NaN):(column("predicted")) \
         with points pt (word(points, k) + 0) ps 1.3 lc rgb word(colours, k) \
         title (k <= words(systems) ? label(k) : ""), \
