@@ -49,14 +49,17 @@ cp_status cluster_check(const struct cluster *c, struct cp_error *err)
     if (!(c->act >= ACT_AUTO && c->act < ACT_NMODES))
         return cp_fail(err, CP_EINPUT, "--activations: not a placement");
     if (!(c->act_k >= 0 && c->act_k <= c->wl->layers) || c->act_k != floor(c->act_k))
-        return cp_fail(err, CP_EINPUT, "--activations recompute:%g: k must be a whole number from "
-                       "1 to the model's %g blocks", c->act_k, c->wl->layers);
+        return cp_fail(err, CP_EINPUT,
+                       "--activations recompute:%g: k must be a whole number from "
+                       "1 to the model's %g blocks",
+                       c->act_k, c->wl->layers);
     /* A layer's state is sharded over the servers, so a server may hold
      * less than a layer; but one so small that even HW_MAX_SERVERS of them
      * cannot hold the largest layer is a value that rounded to nothing. */
     const struct wl_desc *wl = c->wl;
     double bpp = mx_bytes_per_param(wl);
-    double layer = fmax(tfm_block_params(wl), fmax(tfm_embed_params(wl), tfm_head_params(wl))) * bpp;
+    double layer =
+        fmax(tfm_block_params(wl), fmax(tfm_embed_params(wl), tfm_head_params(wl))) * bpp;
     double server = c->hw->mx.server_dram_bytes + c->hw->mx.server_flash_bytes;
     if (!(server * HW_MAX_SERVERS >= layer)) {
         char a[32], b[32];
@@ -66,13 +69,39 @@ cp_status cluster_check(const struct cluster *c, struct cp_error *err)
                        HW_MAX_SERVERS, unit_format(server, UNIT_BYTES, a, sizeof a),
                        unit_format(layer, UNIT_BYTES, b, sizeof b));
     }
+    /* A rate so small that the model's state takes longer than a double
+     * holds to pass through it rounds to zero: name its key. */
+    const struct hw_desc *hw = c->hw;
+    double state = tfm_params(wl) * bpp, flop = tfm_params(wl) * hw->mx.update_flop_per_param;
+    const struct {
+        const char *key;
+        double rate, work;
+        unit_dim dim;
+    } rate[] = {
+        {"memoryx.server_network", hw->mx.server_net_Bps, state, UNIT_BYTE_RATE},
+        {"memoryx.server_memory_bandwidth", hw->mx.server_mem_bw_Bps, state, UNIT_BYTE_RATE},
+        {"memoryx.server_flash_bandwidth",
+         hw->mx.server_flash_bytes > 0 ? hw->mx.server_flash_bw_Bps : 1, state, UNIT_BYTE_RATE},
+        {"memoryx.server_update_flops", hw->mx.server_update_flops, flop, UNIT_FLOP_RATE},
+        {"activation.server_network", hw->act.server_net_Bps, state, UNIT_BYTE_RATE},
+        {"swarmx.reduce_bandwidth", hw->swx.reduce_Bps, state, UNIT_BYTE_RATE},
+    };
+    for (size_t i = 0; i < sizeof rate / sizeof rate[0]; i++)
+        if (!(rate[i].rate > 0 && isfinite(rate[i].work / rate[i].rate))) {
+            char a[32];
+            return cp_fail(err, CP_EINPUT,
+                           "%s: %s rounds to zero (the model's state would take longer than "
+                           "the largest time the program represents)",
+                           rate[i].key, unit_format(rate[i].rate, rate[i].dim, a, sizeof a));
+        }
     double ckpt = tfm_act_bytes_per_seq_block(wl, 1);
     if (!(c->hw->act.server_bytes * HW_MAX_SERVERS >= ckpt)) {
         char a[32], b[32];
         return cp_fail(err, CP_EINPUT,
                        "activation.server_memory: %g servers of %s cannot hold one sequence's "
                        "input to one block (%s)",
-                       HW_MAX_SERVERS, unit_format(c->hw->act.server_bytes, UNIT_BYTES, a, sizeof a),
+                       HW_MAX_SERVERS,
+                       unit_format(c->hw->act.server_bytes, UNIT_BYTES, a, sizeof a),
                        unit_format(ckpt, UNIT_BYTES, b, sizeof b));
     }
     return CP_OK;

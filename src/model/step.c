@@ -142,7 +142,8 @@ static void eval_placed(const struct cluster *c, enum act_mode mode, double k,
     double state = params * mx_bytes_per_param(wl);
     r->mx_hold = mx_servers_to_hold(mx, state);
     r->mx_stream = ceil(port / mx->server_net_Bps);
-    double S = c->mx_servers > 0 ? c->mx_servers : fmin(fmax(r->mx_hold, r->mx_stream), HW_MAX_SERVERS);
+    double S =
+        c->mx_servers > 0 ? c->mx_servers : fmin(fmax(r->mx_hold, r->mx_stream), HW_MAX_SERVERS);
     double bw = fmin(port, S * mx->server_net_Bps);
     double gbw = c->systems > 1 ? fmin(bw, hw->swx.reduce_Bps / hw->swx.fanout) : bw;
     r->stream_bw = bw;
