@@ -13,12 +13,12 @@ run() {
     tr -d '\r' <"$T/raw" >"$T/out"
 }
 
-# The numeric keys of a shipped hardware file: every "key = value" outside
-# [tiers] except system.name, as section.key, sorted.
+# The numeric keys of a hardware description: every key `show --csv` lists
+# (those the file gives and the optional ones it leaves out, such as
+# memoryx.server_flash_bandwidth) except system.name and the tiers, sorted.
 file_keys() {
-    awk '/^\[/ { sec = substr($0, 2, index($0, "]") - 2); next }
-         /^[a-z_]+ *=/ && sec != "tiers" { k = $1; sub(/=.*/, "", k);
-             if (!(sec == "system" && k == "name")) print sec "." k }' "$1" | sort
+    "$CP" show "$1" --csv | tr -d '\r' |
+        awk -F, 'NR > 1 && $1 ~ /^[a-z]+\.[a-z_]+$/ && $1 != "system.name" { print $1 }' | sort
 }
 
 # ---- GPT-3 175B on 192 CS-2 at two sequences each (compute and streams
@@ -31,7 +31,7 @@ want='key,value,unit,spread,elasticity,abserr,below,above'
 if [ "$(head -n 1 "$csv")" = "$want" ]; then ok "csv header"; else nok "csv header" "$(head -n 1 "$csv")"; fi
 
 tail -n +2 "$csv" | cut -d, -f1 | sort >"$T/keys"
-file_keys hw/cs2.ini >"$T/want_keys"
+file_keys cs2 >"$T/want_keys"
 if [ "$(wc -l <"$T/want_keys")" -ge 25 ] && cmp -s "$T/keys" "$T/want_keys"; then
     ok "one row per numeric key of hw/cs2.ini ($(wc -l <"$T/keys" | tr -d ' '))"
 else
@@ -68,16 +68,32 @@ check "utilization with the file's value and range ($u; file $f)" \
     awk -v u="$u" -v f="$f" 'BEGIN { split(u, a, ","); split(f, b, ",");
         exit !(b[1] > 0 && a[1] == b[1] && a[2] > b[2] * 0.99999 && a[2] < b[2] * 1.00001) }'
 
-# three equal 150 GB/s stream rates: lowering MemoryX hurts, raising it does nothing
-mx=$(grep '^memoryx.bandwidth,' "$csv")
-check "memoryx.bandwidth: below < -0.3, above 0 ($mx)" \
+# MemoryX sized for the run: as many servers as feed the stream, so their
+# network does not matter (a slower server network means more servers)
+mx=$(grep '^memoryx.server_network,' "$csv")
+check "memoryx.server_network with servers sized per run: no effect ($mx)" \
+    awk -v r="$mx" 'BEGIN { split(r, a, ","); exit !(a[5] == 0 && a[7] == 0 && a[8] == 0) }'
+
+# 4 MemoryX servers of 37.5 GB/s: three equal 150 GB/s stream rates (the
+# update made negligible, else 4 servers set the pace): lowering the
+# servers' network hurts, raising it does nothing
+FOUR="--memoryx-servers 4 --set memoryx.server_update_flops=1EFLOP/s --set memoryx.server_memory_bandwidth=1PB/s"
+# shellcheck disable=SC2086
+run sensitivity -m gpt3-175b -s cs2 -n 192 --batch 384 $FOUR --csv
+mx=$(grep '^memoryx.server_network,' "$T/out")
+check "4 servers: memoryx.server_network below < -0.3, above 0 ($mx)" \
     awk -v r="$mx" 'BEGIN { split(r, a, ","); exit !(a[7] < -0.3 && a[8] == 0) }'
+# without the faster update the 4 servers' DRAM bandwidth leads
+run sensitivity -m gpt3-175b -s cs2 -n 192 --batch 384 --memoryx-servers 4 --csv
+top=$(sed -n 2p "$T/out" | cut -d, -f1)
+check "4 servers: the update's DRAM bandwidth leads ($top)" [ "$top" = memoryx.server_memory_bandwidth ]
 
 np=$(grep '^swarmx.node_power,' "$csv" | cut -d, -f5)
 if [ "$np" = "0" ]; then ok "node power does not enter time"; else nok "node power does not enter time" "$np"; fi
 
 # ---- text ----
-run sensitivity -m gpt3-175b -s cs2 -n 192 --batch 384
+# shellcheck disable=SC2086
+run sensitivity -m gpt3-175b -s cs2 -n 192 --batch 384 $FOUR
 if [ "$rc" -eq 0 ] && head -n 1 "$T/out" | grep -q '^GPT-3 175B on 192 x CS-2.*time-to-train [0-9.]* d'; then
     ok "text: header names the configuration and its time-to-train"
 else
@@ -89,20 +105,25 @@ else
     nok "text: value with unit, elasticity and reading" "$(grep peak_flops "$T/out")"
 fi
 if grep -q '^system.utilization .*+- [0-9.]* ([0-9.]* %)' "$T/out" &&
-    grep -q '^memoryx.bandwidth .*kink: ' "$T/out"; then
+    grep -q '^memoryx.server_network .*kink: ' "$T/out"; then
     ok "text: range and kink shown"
 else
-    nok "text: range and kink shown" "$(grep -e '^system.utilization' -e '^memoryx.bandwidth' "$T/out" | tr '\n' ' ')"
+    nok "text: range and kink shown" "$(grep -e '^system.utilization' -e '^memoryx.server_network' "$T/out" | tr '\n' ' ')"
 fi
 
-# ---- a stream-bound job: Megatron 1T on 16 CS-3, one sequence each ----
+# ---- a stream-bound job: Megatron 1T on 16 CS-3, one sequence each; the
+# MemoryX servers sized to feed the port, so the rates that lead are the
+# system's port and the SwarmX link (weights, and gradients) and the SwarmX
+# reduce (gradients, reduce_bandwidth / fan-out = 150 GB/s too) ----
 run sensitivity -m megatron-1t -s cs3 -n 16 --batch 16 --csv
 top=$(sed -n 2,4p "$T/out" | cut -d, -f1 | sort | tr '\n' ' ')
-if [ "$rc" -eq 0 ] && [ "$top" = "memoryx.bandwidth swarmx.link_bandwidth system.io_bandwidth " ]; then
+if [ "$rc" -eq 0 ] && [ "$top" = "swarmx.link_bandwidth swarmx.reduce_bandwidth system.io_bandwidth " ]; then
     ok "stream-bound job: the three stream rates lead"
 else
     nok "stream-bound job: the three stream rates lead" "exit $rc; top three: $top"
 fi
+sn=$(grep '^memoryx.server_network,' "$T/out" | cut -d, -f5)
+if [ "$sn" = "0" ]; then ok "stream-bound job: servers sized per run, their network does not matter"; else nok "stream-bound job: servers sized per run, their network does not matter" "$sn"; fi
 pf=$(grep '^system.peak_flops,' "$T/out" | cut -d, -f5)
 if [ "$pf" = "0" ]; then ok "stream-bound job: peak FLOP/s does not matter"; else nok "stream-bound job: peak FLOP/s does not matter" "$pf"; fi
 

@@ -2014,9 +2014,10 @@ static void test_cluster_check_batch(void **state)
         double batch, tokens, price;
         const char *flag;
     } bad[] = {
-        {0, 1e9, -1, "--batch"},     {2.5, 1e9, -1, "--batch"},  {INFINITY, 1e9, -1, "--batch"},
-        {NAN, 1e9, -1, "--batch"},   {1024, 0, -1, "--tokens"},  {1024, INFINITY, -1, "--tokens"},
-        {1024, 1e9, NAN, "--price"}, {1024, 1e9, INFINITY, "--price"},
+        {0, 1e9, -1, "--batch"},        {2.5, 1e9, -1, "--batch"},
+        {INFINITY, 1e9, -1, "--batch"}, {NAN, 1e9, -1, "--batch"},
+        {1024, 0, -1, "--tokens"},      {1024, INFINITY, -1, "--tokens"},
+        {1024, 1e9, NAN, "--price"},    {1024, 1e9, INFINITY, "--price"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cluster_init(&c, &h, &w);

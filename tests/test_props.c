@@ -129,7 +129,7 @@ static unsigned long n_seg;             /* recomputed in segments of k > 1   */
 static unsigned long n_store_full;      /* offloaded points failing act_store */
 static unsigned long n_offload_sram;    /* offloaded points failing sram      */
 static unsigned long n_auto_compared;   /* auto placements against the forced */
-static char where_[256];               /* the configuration being checked */
+static char where_[256];                /* the configuration being checked */
 
 static void prop(int ok, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -359,9 +359,9 @@ static void place(const struct cluster *c, const struct shape *x, enum act_mode 
     } else {
         const struct act_spec *as = &hw->act;
         double C = x->l * x->K;
-        double sized = fmin(fmax(ceil(pl->b * C / as->server_bytes),
-                                 ceil(hw->wse.io_bw_Bps / as->server_net_Bps)),
-                            HW_MAX_SERVERS);
+        double sized = fmin(
+            fmax(ceil(pl->b * C / as->server_bytes), ceil(hw->wse.io_bw_Bps / as->server_net_Bps)),
+            HW_MAX_SERVERS);
         pl->A = c->act_servers > 0 ? c->act_servers : sized;
         pl->J = floor(pl->A * as->server_bytes / C);
         pl->store_ok = pl->J >= 1;
@@ -418,8 +418,8 @@ static void layers_of(const struct cluster *c, const struct shape *x, const stru
     double ck = pl->b / pl->m * x->K; /* one block's checkpoint, one micro-batch */
     memset(ly, 0, 3 * sizeof *ly);
     /* embedding: streamed and updated, no matmul */
-    ly[0] = (struct lay){.n = 1, .in = x->E * w->weight_bytes / R, .out = x->E * w->grad_bytes / G,
-                         .p = x->E};
+    ly[0] = (struct lay){
+        .n = 1, .in = x->E * w->weight_bytes / R, .out = x->E * w->grad_bytes / G, .p = x->E};
     ly[0].bwd_in = ly[0].in;
     /* blocks */
     struct lay *B = &ly[1];
@@ -450,8 +450,8 @@ static void layers_of(const struct cluster *c, const struct shape *x, const stru
 
 /* s_step: the servers the step used, taken when it is within the
  * rounding of a whole-number ratio of the servers derived here. */
-static void bounds_of(const struct cluster *c, const struct shape *x, enum act_mode mode,
-                      double k, double s_step, struct bounds *B)
+static void bounds_of(const struct cluster *c, const struct shape *x, enum act_mode mode, double k,
+                      double s_step, struct bounds *B)
 {
     const struct hw_desc *hw = c->hw;
     const struct mx_spec *mx = &hw->mx;
@@ -651,10 +651,10 @@ static void check_choice(const struct cluster *c, const struct shape *x,
     if (c->act == ACT_RECOMPUTE && c->act_k > 0)
         PROP(s->act_k == c->act_k, "recompute:%g forced, took k %g", c->act_k, s->act_k);
     if (s->act == ACT_RECOMPUTE && !(c->act == ACT_RECOMPUTE && c->act_k > 0))
-        PROP(s->act_k == 1 || sram_need(x, ACT_RECOMPUTE, s->act_k) ==
-                                  sram_need(x, ACT_RECOMPUTE, x->kstar),
-             "recompute every %g blocks needs %.17g B a sequence; every %g needs %.17g B",
-             s->act_k, sram_need(x, ACT_RECOMPUTE, s->act_k), x->kstar,
+        PROP(s->act_k == 1 ||
+                 sram_need(x, ACT_RECOMPUTE, s->act_k) == sram_need(x, ACT_RECOMPUTE, x->kstar),
+             "recompute every %g blocks needs %.17g B a sequence; every %g needs %.17g B", s->act_k,
+             sram_need(x, ACT_RECOMPUTE, s->act_k), x->kstar,
              sram_need(x, ACT_RECOMPUTE, x->kstar));
     if (c->act != ACT_AUTO && !(c->act == ACT_RECOMPUTE && c->act_k == 0))
         return;
@@ -714,7 +714,8 @@ static void check_point(const struct cluster *c, const struct shape *x,
     PROP(close_to(s->ckpt_per_seq, x->l * x->K), "ckpt_per_seq %.17g, want %.17g", s->ckpt_per_seq,
          x->l * x->K);
     PROP(close_to(s->slowest, B.slow), "slowest %.17g, want %.17g", s->slowest, B.slow);
-    PROP(close_to(s->micro_tokens, pl->t), "micro_tokens %.17g, want %.17g", s->micro_tokens, pl->t);
+    PROP(close_to(s->micro_tokens, pl->t), "micro_tokens %.17g, want %.17g", s->micro_tokens,
+         pl->t);
 
     /* MemoryX */
     PROP(s->mx_hold == B.hold, "mx_hold %g, want %g", s->mx_hold, B.hold);
@@ -761,8 +762,8 @@ static void check_point(const struct cluster *c, const struct shape *x,
     const struct mx_spec *mx = &c->hw->mx;
     double state = x->P * x->q;
     double capacity = B.S * (mx->server_dram_bytes + mx->server_flash_bytes);
-    PROP(close_to(r->memoryx_bytes, capacity), "memoryx_bytes %.17g, want %.17g",
-         r->memoryx_bytes, capacity);
+    PROP(close_to(r->memoryx_bytes, capacity), "memoryx_bytes %.17g, want %.17g", r->memoryx_bytes,
+         capacity);
     PROP(r->memoryx_fits == (state <= capacity), "memoryx_fits %d, state %g, %g servers hold %g",
          r->memoryx_fits, state, B.S, capacity);
     PROP(r->sram_fits == pl->sram_ok, "sram_fits %d, M %g, b %g, %s", r->sram_fits, pl->M, pl->b,
@@ -855,15 +856,16 @@ static void check_against_forced(const struct cluster *c, const struct shape *x,
         struct train_result rf;
         train_eval(&f, &rf);
         check_point(&f, x, &rf);
-        PROP((int)rf.step.act == m, "forced %s, took %s", act_mode_name[m], act_mode_name[rf.step.act]);
+        PROP((int)rf.step.act == m, "forced %s, took %s", act_mode_name[m],
+             act_mode_name[rf.step.act]);
         best_any = fmin(best_any, rf.step.step_s);
         if (rf.sram_fits && rf.act_fits)
             best_fit = fmin(best_fit, rf.step.step_s);
     }
     double want = isfinite(best_fit) ? best_fit : best_any;
     PROP(r->step.step_s == want, "free placement %s: step %.17g s, the fastest %s %.17g s",
-         act_mode_name[r->step.act], r->step.step_s,
-         isfinite(best_fit) ? "that fits" : "of all", want);
+         act_mode_name[r->step.act], r->step.step_s, isfinite(best_fit) ? "that fits" : "of all",
+         want);
     n_auto_compared++;
 }
 
@@ -1008,8 +1010,8 @@ static void sweep_one(const struct hw_desc *h, const char *hwname, const struct 
                     const struct cell *pw = &cur[WEAK][si][j - 1], *ps = &cur[STRONG][si][j - 1];
                     double Np = Ns[j - 1];
                     PROP(kw->power_fixed >= pw->power_fixed,
-                         "systems and SwarmX power %g at N %g below %g at N %g", kw->power_fixed,
-                         N, pw->power_fixed, Np);
+                         "systems and SwarmX power %g at N %g below %g at N %g", kw->power_fixed, N,
+                         pw->power_fixed, Np);
 
                     /* weak scaling: each system's work is unchanged (MODEL:
                      * streams at R whatever N is, b = ceil(B N / N) = B);
@@ -1089,8 +1091,8 @@ static void sweep_one(const struct hw_desc *h, const char *hwname, const struct 
                         PROP(le(k->compute, p->compute),
                              "%s: compute %.17g above %.17g at sparsity %g", mn, k->compute,
                              p->compute, sp[si - 1]);
-                        PROP(le(k->in, p->in), "%s: stream in %.17g above %.17g at sparsity %g",
-                             mn, k->in, p->in, sp[si - 1]);
+                        PROP(le(k->in, p->in), "%s: stream in %.17g above %.17g at sparsity %g", mn,
+                             k->in, p->in, sp[si - 1]);
                         PROP(le(k->out, p->out), "%s: stream out %.17g above %.17g at sparsity %g",
                              mn, k->out, p->out, sp[si - 1]);
                     }
@@ -1278,18 +1280,17 @@ static void test_props_capacity(void **state)
                                  * servers hold it (none: infinite) */
                                 int st = mx_smallest_tier(&h.mx, r.state_bytes);
                                 double small =
-                                    st < 0 ? INFINITY
-                                           : ceil(h.mx.tiers.item[st].value / per_server) *
-                                                 per_server;
+                                    st < 0
+                                        ? INFINITY
+                                        : ceil(h.mx.tiers.item[st].value / per_server) * per_server;
                                 PROP(st < 0 || small >= r.state_bytes,
                                      "smallest tier %d (%g B of servers) does not hold %g", st,
                                      small, r.state_bytes);
                                 if (g > 0) {
                                     PROP(r.params > prev.params, "params %.17g not above %.17g",
                                          r.params, prev.params);
-                                    PROP(r.state_bytes > prev.state_bytes,
-                                         "state %g not above %g", r.state_bytes,
-                                         prev.state_bytes);
+                                    PROP(r.state_bytes > prev.state_bytes, "state %g not above %g",
+                                         r.state_bytes, prev.state_bytes);
                                     PROP(!r.memoryx_fits || prev.memoryx_fits,
                                          "fits (state %g) where the smaller (%g) does not",
                                          r.state_bytes, prev.state_bytes);

@@ -107,8 +107,10 @@ static const char *const compute_bound[] = {
  * step the streams set the pace. */
 #define MX_SERVERS 4
 static const char *const mx_bound[] = {
-    "system.io_bandwidth=300 GB/s",          "swarmx.link_bandwidth=300 GB/s",
-    "memoryx.server_update_flops=1 EFLOP/s", "memoryx.server_memory_bandwidth=3 EB/s",
+    "system.io_bandwidth=300 GB/s",
+    "swarmx.link_bandwidth=300 GB/s",
+    "memoryx.server_update_flops=1 EFLOP/s",
+    "memoryx.server_memory_bandwidth=3 EB/s",
     "system.step_overhead=0 s",
 };
 

@@ -104,7 +104,7 @@ static const struct xc_point grid[] = {
     {"120t", "cs2", 4, 4, 0, NULL, 0, 0, {.set = XC_BIG_SERVERS}},
     {"120t", "cs3", 32, 32, 0.95, NULL, 1, 0, {.set = XC_BIG_SERVERS}},
     /* latency-bound: slow SwarmX hops (the published figure is withheld) */
-    {"gpt3-xl", "cs2", 2048, 2048, 0, NULL, 0, 0, {.set = "swarmx.hop_latency=5ms"}},
+    {"gpt3-xl", "cs2", 2048, 2048, 0, NULL, 0, 0, {.set = "swarmx.hop_latency=8ms"}},
     {"gpt3-xl", "cs3", 100, 100, 0.5, NULL, 0.5, 0, {.set = "swarmx.hop_latency=1ms"}},
     {"gpt3-175b", "cs2", 512, 512, 0, NULL, 1, 0, {.set = "swarmx.hop_latency=2ms"}},
     /* several MemoryX units, other fan-outs, uneven shares */

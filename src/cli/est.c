@@ -217,11 +217,15 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
            unit_format(st->grad_bw, UNIT_BYTE_RATE, b, sizeof b));
     char lab[32];
     step_act_label(st, lab, sizeof lab);
-    printf("activations %s%s: ", lab, c->act == ACT_AUTO ? " (fastest that fits)" : " (forced)");
+    const char *how = c->act != ACT_AUTO                 ? " (forced)"
+                      : st->sram_fits && st->act_fits ? " (fastest that fits)"
+                                                      : " (none fits; the fastest)";
+    printf("activations %s%s: ", lab, how);
     if (st->act == ACT_OFFLOAD)
-        printf("%s of block inputs per system per step out and back to %g activation servers "
+        printf("%s of block inputs per system per step out and back to %g activation server%s "
                "per system (%s, %s), blocks recomputed\n",
                unit_format(st->act_bytes, UNIT_BYTES, a, sizeof a), st->act_servers,
+               st->act_servers == 1 ? "" : "s",
                unit_format(st->act_servers * s->hw.act.server_bytes, UNIT_BYTES, b, sizeof b),
                unit_format(st->act_bw, UNIT_BYTE_RATE, d, sizeof d));
     else if (st->act == ACT_WAFER)
@@ -229,7 +233,7 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
     else if (st->act_k == 1)
         printf("block inputs stay on the wafer, each block recomputed in its backward pass\n");
     else
-        printf("every %g-th block input stays on the wafer; each segment of %g blocks is "
+        printf("the input of one block in %g stays on the wafer; each segment of %g blocks is "
                "recomputed before its backward, its weights streamed in again\n",
                st->act_k, st->act_k);
     if (st->slowest > 1)
@@ -294,9 +298,9 @@ static void print_verdicts(const struct scenario *s, const struct train_result *
     out_init(&t, 3, hdr);
     char why[256], a[64], b[64], d[64];
 
-    snprintf(why, sizeof why, "state %s (%.4g B/param) vs %g servers' %s%s",
+    snprintf(why, sizeof why, "state %s (%.4g B/param) vs %g server%s %s%s",
              unit_format(r->state_bytes, UNIT_BYTES, a, sizeof a), r->bytes_per_param,
-             st->mx_servers, unit_format(r->memoryx_bytes, UNIT_BYTES, b, sizeof b),
+             st->mx_servers, st->mx_servers == 1 ? "'s" : "s'", unit_format(r->memoryx_bytes, UNIT_BYTES, b, sizeof b),
              st->flash_fraction > 0 ? "; part on flash" : "");
     out_row(&t, (const char *[]){"memoryx", est_verdict(r->memoryx_fits), why});
     if (st->act == ACT_OFFLOAD)
@@ -310,9 +314,9 @@ static void print_verdicts(const struct scenario *s, const struct train_result *
                  unit_format(s->hw.wse.sram_bytes, UNIT_BYTES, b, sizeof b));
     out_row(&t, (const char *[]){"sram", est_verdict(r->sram_fits), why});
     if (st->act == ACT_OFFLOAD) {
-        snprintf(why, sizeof why, "%g sequences' checkpoints fit (%s each, %g servers' %s)",
+        snprintf(why, sizeof why, "%g sequences' checkpoints fit (%s each, %g server%s %s)",
                  st->store_seqs, unit_format(st->ckpt_per_seq, UNIT_BYTES, a, sizeof a),
-                 st->act_servers,
+                 st->act_servers, st->act_servers == 1 ? "'s" : "s'",
                  unit_format(st->act_servers * s->hw.act.server_bytes, UNIT_BYTES, b, sizeof b));
         out_row(&t, (const char *[]){"act_store", est_verdict(r->act_fits), why});
     }

@@ -423,11 +423,13 @@ static void capacity_training(const struct claim *cl, const struct cluster *c,
         return;
     }
     needed_text(c, cl->target, why, sizeof why);
-    snprintf(buf, n,
+    /* A reason longer than buf is cut short, which is acceptable. */
+    if (snprintf(buf, n,
              "training %s tokens on %g system%s with the %g MemoryX servers the model sizes is "
              "feasible and takes %s, %.3g times the %s target, bottleneck %s%s%s; %s",
              tok, c->systems, pl, r.step.mx_servers, dur(r.time_s, t, sizeof t),
-             r.time_s / cl->target, lim, step_res_name[r.step.bottleneck], bal, ref, why);
+             r.time_s / cl->target, lim, step_res_name[r.step.bottleneck], bal, ref, why) < 0)
+        buf[0] = '\0';
 }
 
 /* Smallest sparsity in [lo, CLUSTER_MAX_SPARSITY] at which ok(c) holds

@@ -104,5 +104,15 @@ cp_status cluster_check(const struct cluster *c, struct cp_error *err)
                        unit_format(c->hw->act.server_bytes, UNIT_BYTES, a, sizeof a),
                        unit_format(ckpt, UNIT_BYTES, b, sizeof b));
     }
+    if (!(c->global_seqs >= 1 && isfinite(c->global_seqs)) ||
+        c->global_seqs != floor(c->global_seqs))
+        return cp_fail(err, CP_EINPUT, "--batch: %g is not a whole number of sequences >= 1",
+                       c->global_seqs);
+    if (!(c->tokens > 0 && isfinite(c->tokens)))
+        return cp_fail(err, CP_EINPUT, "--tokens: must be positive");
+    if (!(c->ref_seqs >= 1 && isfinite(c->ref_seqs)))
+        return cp_fail(err, CP_EINPUT, "reference batch must be at least one sequence");
+    if (!isfinite(c->price))
+        return cp_fail(err, CP_EINPUT, "--price: must be a finite number");
     return CP_OK;
 }
