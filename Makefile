@@ -43,7 +43,7 @@ CORE_OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(CORE_SRC)) $(B)/obj/embedded.o
 CLI_OBJ  := $(patsubst src/%.c,$(B)/obj/%.o,$(CLI_SRC))
 BIN      := $(B)/cerebras-plan
 
-.PHONY: all run test check tests sanitize valgrind bench report install uninstall clean deps fuzz \
+.PHONY: all run test check test-fast tests sanitize valgrind bench report install uninstall clean deps fuzz \
         fuzz-smoke FORCE
 all: $(BIN)
 
@@ -67,6 +67,12 @@ test check: deps
 	@$(MAKE) --no-print-directory fuzz-smoke
 
 tests: $(TESTS)
+
+# The functional tests alone (cmocka programs and command-line scripts, two
+# scripts at a time): the quick check while working, about 2 minutes.
+test-fast: deps
+	@$(MAKE) --no-print-directory all $(TESTS)
+	@JOBS=2 ./tests/run.sh
 
 # Every test again, built with AddressSanitizer and UndefinedBehaviorSanitizer
 # in $(B)-san: any error or leak fails the run.

@@ -4,6 +4,7 @@
 # Exit status 0 only if nothing failed.
 #   run.sh --valgrind   only the command-line tests, every run of the binary
 #                       under valgrind's memcheck; any error or leak fails
+#   JOBS=2 run.sh       run the command-line scripts two at a time
 set -u
 cd "$(dirname "$0")/.." || exit 2
 B=${B:-build}
@@ -47,7 +48,7 @@ done
 # valgrind each run of the binary costs about half a second more, so the
 # scripts then run two at a time (one per core); their logs are read in order.
 logs=$(mktemp -d) || exit 2
-jobs=1
+jobs=${JOBS:-1}
 [ -n "$VGLOG" ] && jobs=2
 export B
 ls tests/cli*.sh | xargs -P "$jobs" -I '{}' sh -c 'sh "$1" >"$2/${1##*/}.log" 2>&1' sh '{}' "$logs"

@@ -13,6 +13,9 @@ struct dim_info {
     const char *name, *symbol, *example;
 };
 
+/* The time units unit_parse() takes, for messages. */
+#define TIME_UNITS "ns, us, ms, s, min, h, d, w (7 d), y (365.25 d)"
+
 static const struct dim_info dims[UNIT_NDIMS] = {
     [UNIT_COUNT] = {"count", "", "3e11"},
     [UNIT_FRACTION] = {"fraction", "", "0.45 or 45 %"},
@@ -43,9 +46,32 @@ struct named_factor {
     double factor;
 };
 
+/* Symbols, and the words people type for the long ones ("30 days", "4 weeks"). */
 static const struct named_factor time_units[] = {
-    {"s", 1.0},    {"ms", 1e-3},  {"us", 1e-6},   {"ns", 1e-9},
-    {"min", 60.0}, {"h", 3600.0}, {"d", 86400.0}, {"y", 365.25 * 86400.0}, /* Julian year */
+    {"s", 1.0},
+    {"ms", 1e-3},
+    {"us", 1e-6},
+    {"ns", 1e-9},
+    {"min", 60.0},
+    {"h", 3600.0},
+    {"d", 86400.0},
+    {"w", 7 * 86400.0},
+    {"y", 365.25 * 86400.0}, /* Julian year */
+    {"sec", 1.0},
+    {"second", 1.0},
+    {"seconds", 1.0},
+    {"minute", 60.0},
+    {"minutes", 60.0},
+    {"hour", 3600.0},
+    {"hours", 3600.0},
+    {"hr", 3600.0},
+    {"day", 86400.0},
+    {"days", 86400.0},
+    {"week", 7 * 86400.0},
+    {"weeks", 7 * 86400.0},
+    {"year", 365.25 * 86400.0},
+    {"years", 365.25 * 86400.0},
+    {"yr", 365.25 * 86400.0},
 };
 
 static const struct named_factor bin_prefixes[] = {
@@ -132,8 +158,8 @@ static const char *unit_hint(const char *u)
         return "binary prefixes (Ki, Mi, ...) apply to bytes and bits only";
     if (u[0] == 'K')
         return "the kilo prefix is k (decimal) or Ki (binary), e.g. 48 KiB";
-    if (strcmp(u, "sec") == 0 || strcmp(u, "m") == 0 || strcmp(u, "hr") == 0)
-        return "time units are s, ms, us, ns, min, h, d";
+    if (strcmp(u, "m") == 0 || strcmp(u, "mo") == 0 || strncmp(u, "month", 5) == 0)
+        return "time units are " TIME_UNITS;
     return "see cerebras-plan(5) for the units";
 }
 
@@ -141,6 +167,12 @@ static const char *unit_hint(const char *u)
 static const char *article(unit_dim d)
 {
     return strchr("aeiou", unit_dim_name(d)[0]) ? "an" : "a";
+}
+
+/* The example a parse error gives: for a time, every unit that reads. */
+static const char *parse_example(unit_dim d)
+{
+    return d == UNIT_TIME ? "30 d or 1.5 us (time units: " TIME_UNITS ")" : unit_example(d);
 }
 
 static int compatible(unit_dim want, unit_dim got)
@@ -163,7 +195,7 @@ int unit_parse(const char *text, unit_dim want, double *out, char *why, size_t w
     if (!(isdigit((unsigned char)text[0]) || text[0] == '.' ||
           ((text[0] == '-' || text[0] == '+') &&
            (isdigit((unsigned char)text[1]) || text[1] == '.')))) {
-        snprintf(why, why_n, "'%s' is not a number (expected e.g. %s)", text, unit_example(want));
+        snprintf(why, why_n, "'%s' is not a number (expected e.g. %s)", text, parse_example(want));
         return -1;
     }
     const char *digits = text + (text[0] == '-' || text[0] == '+');
@@ -192,11 +224,11 @@ int unit_parse(const char *text, unit_dim want, double *out, char *why, size_t w
     if (!compatible(want, got)) {
         if (got == UNIT_COUNT && f == 1.0)
             snprintf(why, why_n, "missing unit: %s %s needs one, e.g. %s", article(want),
-                     unit_dim_name(want), unit_example(want));
+                     unit_dim_name(want), parse_example(want));
         else
             snprintf(why, why_n, "unit '%s' is %s %s, but %s %s is expected, e.g. %s", u,
                      article(got), unit_dim_name(got), article(want), unit_dim_name(want),
-                     unit_example(want));
+                     parse_example(want));
         return -1;
     }
     v *= f;
@@ -228,7 +260,9 @@ static char *format_time(double v, char *buf, size_t n)
 
 static char *format_count(double v, char *buf, size_t n)
 {
-    if (fabs(v) < 1e7 && v == floor(v))
+    /* Whole below 1e7 in full; from 1e6 a fraction is rounded away rather
+     * than %.6g's exponent. */
+    if (fabs(v) < 1e7 && (v == floor(v) || fabs(v) >= 1e6))
         snprintf(buf, n, "%.0f", v);
     else if (fabs(v) < 1e7)
         snprintf(buf, n, "%.6g", v);

@@ -30,7 +30,7 @@ enum cli_opt {
     OPT_UNC = 1u << 8,      /* --uncertainty[=SAMPLES] --seed */
     OPT_OUTPUT = 1u << 9,   /* -o */
     OPT_REPORT = 1u << 10,  /* --format --force */
-    OPT_SWEEP = 1u << 11,   /* --best --group-by --where -j/--jobs --shard */
+    OPT_SWEEP = 1u << 11,   /* --best --group-by --where -j/--jobs --shard --columns */
     OPT_VALID = 1u << 12,   /* --tolerance */
 };
 
@@ -45,6 +45,7 @@ struct cli_opts {
     struct cat_dirs dirs; /* filled by main from the options */
     /* Scenario options, as given (parsed by scenario_load). */
     const char *model, *system, *nsys, *memoryx, *sparsity, *batch, *tokens, *overlap, *price;
+    const char *batch_tokens; /* --batch-tokens: the global batch in tokens */
     const char *mx_servers, *act_servers, *activations;
     int batch_penalty;
     const char *systems; /* scale: LIST or A..B */
@@ -59,6 +60,7 @@ struct cli_opts {
     const char *format;             /* report */
     int force;
     const char *best, *group_by, *jobs, *shard; /* sweep */
+    const char *columns;                        /* sweep --columns LIST */
     const char *where[CLI_MAX_WHERE];
     size_t nwhere;
 };
@@ -79,6 +81,10 @@ extern const size_t cli_ncmds;
 const struct cli_cmd *cli_find(const char *name);
 void cli_usage(FILE *f);                             /* program --help      */
 void cli_cmd_help(FILE *f, const struct cli_cmd *c); /* COMMAND --help    */
+
+/* The group (enum cli_opt) of the long option name ("memoryx") in the help
+ * table of cmd.c; 0 for -h and -V (every command) and for a name it lacks. */
+unsigned cli_opt_group(const char *name);
 
 /* Print "cerebras-plan: MSG" to stderr; returns EXIT_USAGE. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

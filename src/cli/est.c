@@ -69,6 +69,9 @@ const char *const est_header[] = {
     "power_memoryx_W",
     "power_activation_W",
     "power_swarmx_W",
+    "systems_ok",
+    "stream_bound_by",
+    "gradient_bound_by",
     "warnings",
 };
 const size_t est_ncols = sizeof est_header / sizeof est_header[0];
@@ -179,6 +182,9 @@ void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,
     put_n(w, r->swx_nodes);
     for (int i = 0; i < TRAIN_NPOWER; i++)
         put_n(w, r->power_part[i]);
+    put_s(w, r->systems_ok ? "1" : "0");
+    put_s(w, step_link_names(st->stream_bind, w->bind[0], sizeof w->bind[0]));
+    put_s(w, step_link_names(st->grad_bind, w->bind[1], sizeof w->bind[1]));
     put_s(w, train_warn_names(r->warnings, w->warn, sizeof w->warn));
     assert(w->k == est_ncols);
 }
@@ -192,6 +198,100 @@ void est_row(struct out_table *t, const struct scenario *s, const struct cluster
     out_row(t, w.cell);
 }
 
+/* "a;b" as "a = b", in place. */
+static const char *tie_text(char *names)
+{
+    char tmp[128];
+    size_t j = 0;
+    for (const char *p = names; *p && j + 4 < sizeof tmp; p++)
+        if (*p == ';')
+            memcpy(tmp + j, " = ", 3), j += 3;
+        else
+            tmp[j++] = *p;
+    tmp[j] = '\0';
+    memcpy(names, tmp, j + 1);
+    return names;
+}
+
+/* Which links set the streams' rates; when several tie, raising one alone
+ * changes nothing, so say so and give the what-if that doubles them all. */
+static void print_binding(const struct hw_desc *hw, const struct step_result *st)
+{
+    char w[128], g[128], rate[64], sets[512] = "";
+    unsigned all = st->stream_bind | st->grad_bind;
+    int tied = 0;
+    size_t len = 0;
+    for (int i = 0; i < STEP_NLINKS; i++)
+        tied += !!(all & (1u << i));
+    step_link_names(st->stream_bind, w, sizeof w);
+    step_link_names(st->grad_bind, g, sizeof g);
+    printf("           bound by: weights %s; gradients %s\n", tie_text(w), tie_text(g));
+    if (tied < 2)
+        return;
+    for (int i = 0; i < STEP_NLINKS; i++) {
+        if (!(all & (1u << i)) || i == STEP_LINK_MEMORYX)
+            continue;
+        double v = i == STEP_LINK_REDUCE ? 2 * hw->swx.reduce_Bps
+                   : i == STEP_LINK_IO   ? 2 * hw->wse.io_bw_Bps
+                                         : 2 * hw->swx.link_bw_Bps;
+        int k = snprintf(sets + len, sizeof sets - len, " --set '%s=%s'", step_link_key[i],
+                         unit_format(v, UNIT_BYTE_RATE, rate, sizeof rate));
+        if (k < 0 || (size_t)k >= sizeof sets - len)
+            break;
+        len += (size_t)k;
+    }
+    printf("           %d links tie, so raising one alone changes nothing; twice each:%s%s\n", tied,
+           sets, all & (1u << STEP_LINK_MEMORYX) ? " and twice --memoryx-servers" : "");
+}
+
+/* Each failed verdict first, with what would change it: the key (or flag)
+ * and the value at which it would hold. */
+static void print_infeasible(const struct scenario *s, const struct train_result *r)
+{
+    const struct cluster *c = &s->c;
+    const struct step_result *st = &r->step;
+    const struct hw_desc *hw = &s->hw;
+    char a[64], b[64], lab[32];
+    if (r->feasible)
+        return;
+    printf("INFEASIBLE: the figures below describe a configuration that cannot run\n");
+    if (!r->systems_ok)
+        printf("  above_max_systems  %g systems, but a %s cluster has at most %g "
+               "(system.max_systems): -n %g or fewer\n",
+               c->systems, hw->wse.name, hw->wse.max_systems, hw->wse.max_systems);
+    if (!r->split_ok)
+        printf("  fewer_seqs_than_systems  %g sequences for %g systems: --batch %g or more, or "
+               "-n %g or fewer\n",
+               c->global_seqs, c->systems, c->systems, c->global_seqs);
+    if (!r->memoryx_fits)
+        printf("  memoryx_full  state %s, %g MemoryX server%s %s: --memoryx-servers %g or "
+               "more (or leave MemoryX sized)\n",
+               unit_format(r->state_bytes, UNIT_BYTES, a, sizeof a), st->mx_servers,
+               st->mx_servers == 1 ? " holds" : "s hold",
+               unit_format(r->memoryx_bytes, UNIT_BYTES, b, sizeof b), st->mx_hold);
+    if (!r->sram_fits) {
+        double need = st->sram_per_seq + step_buffer_bytes(hw);
+        step_act_label(st, lab, sizeof lab);
+        printf("  sram_full  one sequence needs %s of SRAM (%s, with the stream buffers), the "
+               "wafer has %s: system.sram %s or more, a shorter model.seq_len",
+               unit_format(need, UNIT_BYTES, a, sizeof a), lab,
+               unit_format(hw->wse.sram_bytes, UNIT_BYTES, b, sizeof b),
+               unit_format(need, UNIT_BYTES, a, sizeof a));
+        printf("%s\n", c->act != ACT_AUTO ? ", or --activations auto" : "");
+    }
+    if (!r->act_fits) {
+        double need = ceil(st->ckpt_per_seq / hw->act.server_bytes);
+        printf(
+            "  act_store_full  one sequence offloads %s, %g activation server%s %s: "
+            "--act-servers %g or more, or activation.server_memory %s or more\n",
+            unit_format(st->ckpt_per_seq, UNIT_BYTES, a, sizeof a), st->act_servers,
+            st->act_servers == 1 ? " holds" : "s hold",
+            unit_format(st->act_servers * hw->act.server_bytes, UNIT_BYTES, b, sizeof b), need,
+            unit_format(st->ckpt_per_seq / fmax(st->act_servers, 1), UNIT_BYTES, lab, sizeof lab));
+    }
+    printf("\n");
+}
+
 static void print_breakdown(const struct scenario *s, const struct train_result *r)
 {
     const struct cluster *c = &s->c;
@@ -199,25 +299,35 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
     char a[64], b[64], d[64], e[64], f[64];
     printf("%s on %g x %s, MemoryX %s, sparsity %g\n\n", s->wl.name, c->systems, s->hw.wse.name,
            s->tier, c->sparsity);
-    printf("batch      %g sequences x %g = %s tokens per step; %g sequences per system",
-           c->global_seqs, s->wl.seq_len, unit_format(r->global_tokens, UNIT_COUNT, a, sizeof a),
-           st->local_seqs);
-    if (st->micro_batches > 1)
-        printf(" in %g micro-batches of %s tokens", st->micro_batches,
-               unit_format(st->micro_tokens, UNIT_COUNT, b, sizeof b));
-    printf("\nmemoryx    %g servers, %s", st->mx_servers,
+    print_infeasible(s, r);
+    printf("batch      %g sequence%s x %g = %s tokens per step; %g sequence%s per system",
+           c->global_seqs, c->global_seqs == 1 ? "" : "s", s->wl.seq_len,
+           unit_format(r->global_tokens, UNIT_COUNT, a, sizeof a), st->local_seqs,
+           st->local_seqs == 1 ? "" : "s");
+    if (st->micro_batches > 1) {
+        /* Sequences are whole: the largest micro-batch holds the ceiling,
+         * the model charges the mean (micro_batch_tokens). */
+        double most = ceil(st->local_seqs / st->micro_batches);
+        printf(" in %g micro-batches of at most %g sequence%s", st->micro_batches, most,
+               most == 1 ? "" : "s");
+        if (most * st->micro_batches != st->local_seqs)
+            printf(" (%s tokens on average)",
+                   unit_format(st->micro_tokens, UNIT_COUNT, b, sizeof b));
+    }
+    printf("\nmemoryx    %g server%s, %s", st->mx_servers, st->mx_servers == 1 ? "" : "s",
            unit_format(r->memoryx_bytes, UNIT_BYTES, a, sizeof a));
     if (c->mx_servers == 0)
         printf(" (sized: %g hold the state in DRAM, %g feed the stream, %g keep the update "
                "within each layer's backward)",
                st->mx_hold, st->mx_stream, st->mx_update);
-    printf("\nstreams    weights %s, gradients %s each way (min of system I/O, SwarmX link and "
-           "reduce, MemoryX servers)\n",
+    printf("\nstreams    weights %s, gradients %s (each the least of system I/O, SwarmX link "
+           "and reduce, MemoryX servers)\n",
            unit_format(st->stream_bw, UNIT_BYTE_RATE, a, sizeof a),
            unit_format(st->grad_bw, UNIT_BYTE_RATE, b, sizeof b));
+    print_binding(&s->hw, st);
     char lab[32];
     step_act_label(st, lab, sizeof lab);
-    const char *how = c->act != ACT_AUTO                 ? " (forced)"
+    const char *how = c->act != ACT_AUTO              ? " (forced)"
                       : st->sram_fits && st->act_fits ? " (fastest that fits)"
                                                       : " (none fits; the fastest)";
     printf("activations %s%s: ", lab, how);
@@ -273,10 +383,13 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
     printf("training   %s tokens", unit_format(r->tokens, UNIT_COUNT, a, sizeof a));
     if (r->token_factor != 1)
         printf(" (x %.3f batch penalty)", r->token_factor);
-    printf(" in %s steps: %s (%s)\n", unit_format(r->steps, UNIT_COUNT, b, sizeof b),
-           out_duration(r->time_s, d, sizeof d), unit_format(r->time_s, UNIT_TIME, e, sizeof e));
+    printf(" in %s step%s: %s", unit_format(r->steps, UNIT_COUNT, b, sizeof b),
+           r->steps == 1 ? "" : "s", unit_format(r->time_s, UNIT_TIME, e, sizeof e));
+    if (r->time_s >= 2 * 365.25 * 86400)
+        printf(" (%s)", out_duration(r->time_s, d, sizeof d));
+    printf("\n");
     printf("throughput %s tokens/s\n", unit_format(r->tokens_per_s, UNIT_COUNT, a, sizeof a));
-    printf("energy     %.4g MWh at %s", r->energy_J / 3.6e9,
+    printf("energy     %s at %s", out_energy(r->energy_J, d, sizeof d),
            unit_format(r->power_W, UNIT_POWER, b, sizeof b));
     for (int i = 0; i < TRAIN_NPOWER; i++)
         printf("%s %s %s", i ? "," : ":", train_power_name[i],
@@ -300,7 +413,8 @@ static void print_verdicts(const struct scenario *s, const struct train_result *
 
     snprintf(why, sizeof why, "state %s (%.4g B/param) vs %g server%s %s%s",
              unit_format(r->state_bytes, UNIT_BYTES, a, sizeof a), r->bytes_per_param,
-             st->mx_servers, st->mx_servers == 1 ? "'s" : "s'", unit_format(r->memoryx_bytes, UNIT_BYTES, b, sizeof b),
+             st->mx_servers, st->mx_servers == 1 ? "'s" : "s'",
+             unit_format(r->memoryx_bytes, UNIT_BYTES, b, sizeof b),
              st->flash_fraction > 0 ? "; part on flash" : "");
     out_row(&t, (const char *[]){"memoryx", est_verdict(r->memoryx_fits), why});
     if (st->act == ACT_OFFLOAD)
@@ -309,7 +423,8 @@ static void print_verdicts(const struct scenario *s, const struct train_result *
                  unit_format(st->sram_per_seq, UNIT_BYTES, a, sizeof a),
                  unit_format(s->hw.wse.sram_bytes, UNIT_BYTES, b, sizeof b));
     else
-        snprintf(why, sizeof why, "%g sequences per system fit (%s each, SRAM %s)", st->max_seqs,
+        snprintf(why, sizeof why, "%g sequence%s per system fit%s (%s each, SRAM %s)", st->max_seqs,
+                 st->max_seqs == 1 ? "" : "s", st->max_seqs == 1 ? "s" : "",
                  unit_format(r->sram_per_seq, UNIT_BYTES, a, sizeof a),
                  unit_format(s->hw.wse.sram_bytes, UNIT_BYTES, b, sizeof b));
     out_row(&t, (const char *[]){"sram", est_verdict(r->sram_fits), why});
@@ -320,8 +435,8 @@ static void print_verdicts(const struct scenario *s, const struct train_result *
                  unit_format(st->act_servers * s->hw.act.server_bytes, UNIT_BYTES, b, sizeof b));
         out_row(&t, (const char *[]){"act_store", est_verdict(r->act_fits), why});
     }
-    snprintf(why, sizeof why, "%g sequences per system on %g system%s", st->local_seqs, c->systems,
-             c->systems == 1 ? "" : "s");
+    snprintf(why, sizeof why, "%g sequence%s per system on %g system%s", st->local_seqs,
+             st->local_seqs == 1 ? "" : "s", c->systems, c->systems == 1 ? "" : "s");
     out_row(&t, (const char *[]){"split", est_verdict(r->split_ok), why});
     snprintf(why, sizeof why, "largest dimension %g vs %g without blocking", r->matmul_dim,
              s->hw.wse.max_matmul_dim);

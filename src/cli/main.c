@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "config.h"
@@ -45,6 +46,7 @@ enum {
     LONG_MEMORYX,
     LONG_SPARSITY,
     LONG_BATCH,
+    LONG_BATCH_TOKENS,
     LONG_TOKENS,
     LONG_OVERLAP,
     LONG_PRICE,
@@ -74,6 +76,7 @@ enum {
     LONG_GROUP_BY,
     LONG_WHERE,
     LONG_SHARD,
+    LONG_COLUMNS,
     LONG_MX_SERVERS,
     LONG_ACT_SERVERS,
     LONG_ACTIVATIONS,
@@ -92,6 +95,7 @@ static const struct option long_opts[] = {
     {"activations", required_argument, NULL, LONG_ACTIVATIONS},
     {"sparsity", required_argument, NULL, LONG_SPARSITY},
     {"batch", required_argument, NULL, LONG_BATCH},
+    {"batch-tokens", required_argument, NULL, LONG_BATCH_TOKENS},
     {"tokens", required_argument, NULL, LONG_TOKENS},
     {"overlap", required_argument, NULL, LONG_OVERLAP},
     {"price", required_argument, NULL, LONG_PRICE},
@@ -123,6 +127,7 @@ static const struct option long_opts[] = {
     {"where", required_argument, NULL, LONG_WHERE},
     {"jobs", required_argument, NULL, 'j'},
     {"shard", required_argument, NULL, LONG_SHARD},
+    {"columns", required_argument, NULL, LONG_COLUMNS},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -193,6 +198,7 @@ static unsigned scenario_mask(int ch)
     case LONG_ACTIVATIONS:
     case LONG_SPARSITY:
     case LONG_BATCH:
+    case LONG_BATCH_TOKENS:
     case LONG_TOKENS:
     case LONG_OVERLAP:
     case LONG_PRICE:
@@ -234,6 +240,7 @@ static unsigned scenario_mask(int ch)
     case LONG_WHERE:
     case 'j':
     case LONG_SHARD:
+    case LONG_COLUMNS:
         return OPT_SWEEP;
     default:
         return 0;
@@ -269,6 +276,9 @@ static void scenario_option(struct cli_opts *o, int ch, const char *arg)
         break;
     case LONG_BATCH:
         o->batch = arg;
+        break;
+    case LONG_BATCH_TOKENS:
+        o->batch_tokens = arg;
         break;
     case LONG_TOKENS:
         o->tokens = arg;
@@ -360,6 +370,9 @@ static void scenario_option(struct cli_opts *o, int ch, const char *arg)
     case LONG_SHARD:
         o->shard = arg;
         break;
+    case LONG_COLUMNS:
+        o->columns = arg;
+        break;
     default:
         break;
     }
@@ -367,7 +380,43 @@ static void scenario_option(struct cli_opts *o, int ch, const char *arg)
 
 /* Parse argv (the command word removed) for command c into o.  Returns -1
  * to continue, or an exit code. */
+/* In the order the user typed (before getopt permuted argv): a word after
+ * an option's value, when the command has too many arguments, is most
+ * likely the second half of an unquoted value ("--memoryx 8 TB"). */
+static int parse_argv(const struct cli_cmd *c, int argc, char **argv, struct cli_opts *o);
+
+static int stray_word(const struct cli_cmd *c, char **orig, int argc, const struct cli_opts *o)
+{
+    for (int i = 1; i + 2 < argc; i++) {
+        if (strcmp(orig[i], "--") == 0)
+            break;
+        if (orig[i][0] != '-' || !takes_value(orig[i]))
+            continue;
+        if (orig[i + 2][0] != '-')
+            return cli_error("%s: stray word '%s' after '%s %s': quote a value with a space "
+                             "(%s '%s %s') or drop the word",
+                             c->name, orig[i + 2], orig[i], orig[i + 1], orig[i], orig[i + 1],
+                             orig[i + 2]);
+        i++;
+    }
+    return cli_error("%s: unexpected argument '%s'; usage: cerebras-plan %s", c->name,
+                     o->nargs > c->max_args ? o->args[c->max_args] : "", c->usage);
+}
+
 static int parse_options(const struct cli_cmd *c, int argc, char **argv, struct cli_opts *o)
+{
+    char **orig = xmalloc(((size_t)argc + 1) * sizeof *orig);
+    memcpy(orig, argv, ((size_t)argc + 1) * sizeof *orig);
+    int rc = parse_argv(c, argc, argv, o);
+    if (rc == -2)
+        rc = stray_word(c, orig, argc, o);
+    free(orig);
+    return rc;
+}
+
+/* parse_options() without the diagnosis: -2 when there are more
+ * arguments than the command takes. */
+static int parse_argv(const struct cli_cmd *c, int argc, char **argv, struct cli_opts *o)
 {
     opterr = 0;
     optind = 1;
@@ -421,7 +470,7 @@ static int parse_options(const struct cli_cmd *c, int argc, char **argv, struct 
     }
     for (int i = optind; i < argc; i++) {
         if (o->nargs == CLI_MAX_ARGS)
-            return cli_error("%s: too many arguments", c->name);
+            return -2;
         o->args[o->nargs++] = argv[i];
     }
     /* "--uncertainty 500": a count after the option, for commands without
@@ -431,7 +480,9 @@ static int parse_options(const struct cli_cmd *c, int argc, char **argv, struct 
         o->uncertainty = o->args[0];
         o->nargs = 0;
     }
-    if (o->nargs < c->min_args || o->nargs > c->max_args)
+    if (o->nargs > c->max_args)
+        return -2;
+    if (o->nargs < c->min_args)
         return cli_error("%s: wrong number of arguments; usage: cerebras-plan %s", c->name,
                          c->usage);
     return -1;
@@ -448,6 +499,15 @@ static int run_command(const struct cli_cmd *c, int argc, char **argv)
     const char *installed = getenv("CEREBRAS_PLAN_DATADIR"); /* "" turns it off */
     char *env_copy = env ? xstrdup(env) : NULL;
     struct cp_error err = {0};
+    struct stat dd;
+    if (o.data_dir) {
+        int missing = stat(o.data_dir, &dd) != 0;
+        if (missing || !S_ISDIR(dd.st_mode)) {
+            free(env_copy);
+            return cli_error("--data-dir '%s': %s", o.data_dir,
+                             missing ? strerror(errno) : "not a directory");
+        }
+    }
     if (cat_dirs_init(&o.dirs, o.data_dir, env_copy, installed ? installed : CP_DATADIR, &err) ==
         CP_OK)
         rc = c->run(&o);

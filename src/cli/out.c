@@ -1,6 +1,7 @@
 /* out.c - aligned text and RFC 4180 CSV sinks (see out.h). */
 #include "out.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +122,20 @@ const char *out_duration(double s, char *buf, size_t n)
         snprintf(buf, n, "%.1f d", s / 86400);
     else
         snprintf(buf, n, "%.3g years", s / (365.25 * 86400));
+    return buf;
+}
+
+const char *out_energy(double joules, char *buf, size_t n)
+{
+    static const struct {
+        const char *sym;
+        double wh;
+    } scale[] = {{"TWh", 1e12}, {"GWh", 1e9}, {"MWh", 1e6}, {"kWh", 1e3}, {"Wh", 1}};
+    double wh = joules / 3600;
+    size_t i = 0;
+    while (i + 1 < sizeof scale / sizeof scale[0] && !(fabs(wh) >= scale[i].wh))
+        i++;
+    snprintf(buf, n, "%.4g %s", wh / scale[i].wh, scale[i].sym);
     return buf;
 }
 

@@ -43,4 +43,8 @@ const char *out_num(int csv, double v, unit_dim d, char *buf, size_t n);
  * hours, days (below 2 years) or years (365.25 d).  Returns buf. */
 const char *out_duration(double s, char *buf, size_t n);
 
+/* Energy for people: joules as Wh, kWh, MWh, GWh or TWh, four digits
+ * ("19.18 GWh").  Returns buf. */
+const char *out_energy(double joules, char *buf, size_t n);
+
 #endif

@@ -3,8 +3,10 @@
 
 #include "../model/mx.h"
 #include "../model/train.h"
+#include "../base/words.h"
 #include "../spec/tfm.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -180,7 +182,8 @@ int scenario_load(const struct cli_opts *o, struct scenario *s)
                                  &c->act_servers)) >= 0)
         return rc;
     if (o->mx_servers)
-        snprintf(s->tier, sizeof s->tier, "%s servers", o->mx_servers);
+        snprintf(s->tier, sizeof s->tier, "%g server%s", c->mx_servers,
+                 c->mx_servers == 1 ? "" : "s");
     if (o->activations && (rc = scenario_activations(c, o->activations)) >= 0)
         return rc;
     if (o->sparsity &&
@@ -193,7 +196,26 @@ int scenario_load(const struct cli_opts *o, struct scenario *s)
             return cli_error("--batch '%s': must be a whole number of sequences, at least 1",
                              o->batch);
     }
+    if (o->batch_tokens) {
+        double t;
+        if (o->batch)
+            return cli_error("--batch and --batch-tokens both set the global batch; give one");
+        if ((rc = parse_opt("--batch-tokens", o->batch_tokens, UNIT_COUNT, &t)) >= 0)
+            return rc;
+        if (!(t >= s->wl.seq_len) || !isfinite(t))
+            return cli_error("--batch-tokens '%s': must be at least one sequence (%g tokens)",
+                             o->batch_tokens, s->wl.seq_len);
+        /* whole sequences: the batch rounds up to the next one */
+        c->global_seqs = ceil(t / s->wl.seq_len);
+    }
     if (o->tokens) {
+        char close[64];
+        const char *const words[] = {"chinchilla"};
+        if (isalpha((unsigned char)o->tokens[0]) && strcmp(o->tokens, "chinchilla") != 0) {
+            int near = words_suggest(o->tokens, words, 1, close, sizeof close) > 0;
+            return cli_error("--tokens '%s': a number of tokens (e.g. 3e11) or chinchilla%s%s%s",
+                             o->tokens, near ? "; did you mean " : "", close, near ? "?" : "");
+        }
         if (strcmp(o->tokens, "chinchilla") == 0)
             c->tokens = WL_CHINCHILLA_TOKENS_PER_PARAM * tfm_params(&s->wl);
         else if ((rc = parse_opt("--tokens", o->tokens, UNIT_COUNT, &c->tokens)) >= 0)

@@ -47,7 +47,7 @@ static const char *band(const struct unc_band *b, unit_dim d, int duration, char
         if (duration)
             out_duration(v[i], a[i], sizeof a[i]);
         else if (d == UNIT_ENERGY)
-            snprintf(a[i], sizeof a[i], "%.4g MWh", v[i] / 3.6e9);
+            out_energy(v[i], a[i], sizeof a[i]);
         else
             unit_format(v[i], d, a[i], sizeof a[i]);
     }

@@ -12,6 +12,25 @@
 const char *const step_res_name[STEP_NRES] = {"compute", "stream_in", "stream_out",
                                               "update",  "latency",   "overhead"};
 
+const char *const step_link_key[STEP_NLINKS] = {"system.io_bandwidth", "swarmx.link_bandwidth",
+                                                "memoryx.server_network",
+                                                "swarmx.reduce_bandwidth"};
+
+const char *step_link_names(unsigned bind, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < STEP_NLINKS; i++) {
+        if (!(bind & (1u << i)))
+            continue;
+        int k = snprintf(buf + len, n - len, "%s%s", len ? ";" : "", step_link_key[i]);
+        if (k < 0 || (size_t)k >= n - len)
+            break;
+        len += (size_t)k;
+    }
+    return buf;
+}
+
 /* Chunks in flight on the wafer: two (double-buffered) in each direction. */
 #define STEP_BUFFER_CHUNKS 4
 
@@ -148,6 +167,13 @@ static void eval_placed(const struct cluster *c, enum act_mode mode, double k,
     double gbw = c->systems > 1 ? fmin(bw, hw->swx.reduce_Bps / hw->swx.fanout) : bw;
     r->stream_bw = bw;
     r->grad_bw = gbw;
+    double link[STEP_NLINKS] = {io, hw->swx.link_bw_Bps,
+                                c->mx_servers > 0 ? S * mx->server_net_Bps : INFINITY,
+                                c->systems > 1 ? hw->swx.reduce_Bps / hw->swx.fanout : INFINITY};
+    for (int i = 0; i < STEP_NLINKS; i++) {
+        r->stream_bind |= i != STEP_LINK_REDUCE && link[i] <= bw ? 1u << i : 0;
+        r->grad_bind |= link[i] <= gbw ? 1u << i : 0;
+    }
     r->flash_fraction = c->mx_servers > 0 ? mx_flash_fraction(mx, S, state) : 0;
 
     double cf = hw_sparse_compute(&hw->sp, c->sparsity);

@@ -65,6 +65,13 @@ enum step_res {
 };
 extern const char *const step_res_name[STEP_NRES];
 
+/* The links a stream's rate is the minimum of.  MemoryX counts only when
+ * its servers are given: sized servers are as many as the stream needs. */
+enum step_link { STEP_LINK_IO, STEP_LINK_SWARMX, STEP_LINK_MEMORYX, STEP_LINK_REDUCE,
+                 STEP_NLINKS };
+/* The key (or keys) that sets each link's rate, e.g. "system.io_bandwidth". */
+extern const char *const step_link_key[STEP_NLINKS];
+
 
 struct step_result {
     double local_seqs;          /* sequences per step on the most loaded system: ceil(G / N) */
@@ -89,6 +96,8 @@ struct step_result {
     double micro_tokens;        /* tokens per system per micro-batch             */
     double stream_bw;           /* bytes/s of the weight stream                   */
     double grad_bw;             /* bytes/s of the gradient stream                 */
+    unsigned stream_bind;       /* links (1u << enum step_link) at the weight rate */
+    unsigned grad_bind;         /* links at the gradient rate                     */
     double flash_fraction;      /* of MemoryX state, on flash                     */
     double pass_s[TFM_NPASSES]; /* wafer compute per pass, whole step        */
     double recompute_s;         /* the recomputed forward, whole step             */
@@ -107,6 +116,10 @@ void step_eval(const struct cluster *c, struct step_result *r);
 
 /* "recompute:4", "offload", ... for r's placement.  Returns buf. */
 const char *step_act_label(const struct step_result *r, char *buf, size_t n);
+
+/* "system.io_bandwidth;swarmx.link_bandwidth" for the links in bind, or ""
+ * for none.  Returns buf. */
+const char *step_link_names(unsigned bind, char *buf, size_t n);
 
 /* SRAM bytes set aside for double-buffered chunks in both directions. */
 double step_buffer_bytes(const struct hw_desc *hw);

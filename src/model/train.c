@@ -9,13 +9,12 @@
 #include "swx.h"
 #include "wse.h"
 
-const char *const train_power_name[TRAIN_NPOWER] = {"systems", "memoryx", "activation",
-                                                     "swarmx"};
+const char *const train_power_name[TRAIN_NPOWER] = {"systems", "memoryx", "activation", "swarmx"};
 
 static const char *const warn_name[] = {
     "memoryx_full",         "sram_full",    "fewer_seqs_than_systems", "matmul_blocked",
     "above_critical_batch", "stream_bound", "state_on_flash",          "gradient_accumulation",
-    "act_store_full",       "coarse_chunk",
+    "act_store_full",       "coarse_chunk", "above_max_systems",
 };
 
 const char *train_warn_names(unsigned warnings, char *buf, size_t n)
@@ -89,6 +88,7 @@ void train_eval(const struct cluster *c, struct train_result *r)
     r->sram_fits = s->sram_fits;
     r->act_fits = s->act_fits;
     r->split_ok = c->global_seqs >= c->systems;
+    r->systems_ok = c->systems <= hw->wse.max_systems;
     r->matmul_fits = r->matmul_dim <= hw->wse.max_matmul_dim;
     r->batch_ok = r->global_tokens <= r->critical_tokens;
     r->stream_balanced = s->micro_tokens >= r->balance_tokens;
@@ -105,6 +105,7 @@ void train_eval(const struct cluster *c, struct train_result *r)
     w |= r->act_fits ? 0 : TW_ACT_STORE;
     r->chunk_fine = hw->swx.chunk_bytes <= TRAIN_CHUNK_SHARE * s->block_stream_bytes;
     w |= r->chunk_fine ? 0 : TW_CHUNK;
+    w |= r->systems_ok ? 0 : TW_MAX_SYSTEMS;
     r->warnings = w;
     r->feasible = !(w & TW_INFEASIBLE);
 }

@@ -17,9 +17,9 @@
  *    max_matmul_dim; the global batch is within B_crit; every system has at
  *    least one sequence; the micro-batch reaches the stream-balance point
  *    (where a block's forward pass, the binding one, computes as long as
- *    its weights take to stream in).  The
- *    configuration is infeasible when MemoryX, SRAM, the activation store or
- *    the split fails; the
+ *    its weights take to stream in); N is within the generation's
+ *    max_systems.  The configuration is infeasible when MemoryX, SRAM, the
+ *    activation store, the split or max_systems fails; the
  *    others are warnings. */
 #ifndef CP_TRAIN_H
 #define CP_TRAIN_H
@@ -39,13 +39,14 @@ enum train_warn {
     TW_ACCUM = 1u << 7,      /* local batch split into micro-batches        */
     TW_ACT_STORE = 1u << 8,  /* the activation store cannot hold one sequence */
     TW_CHUNK = 1u << 9,      /* a SwarmX chunk above half a block's stream  */
+    TW_MAX_SYSTEMS = 1u << 10, /* more systems than the generation's largest cluster */
 };
 /* Above this share of a block's smallest stream a SwarmX chunk lets
  * neighbouring layers overlap in the two-chunk buffers, and the per-layer
  * lock step the model charges is only an approximation (crosscheck: 3 % at
  * a 16 MB chunk against 14.5 MB blocks, 12 % at 64 MB). */
 #define TRAIN_CHUNK_SHARE 0.5
-#define TW_INFEASIBLE (TW_MEMORYX | TW_SRAM | TW_SPLIT | TW_ACT_STORE)
+#define TW_INFEASIBLE (TW_MEMORYX | TW_SRAM | TW_SPLIT | TW_ACT_STORE | TW_MAX_SYSTEMS)
 
 /* Where the power goes: the systems, MemoryX servers, activation servers
  * (of every system) and SwarmX nodes. */
@@ -66,6 +67,7 @@ struct train_result {
     double sram_per_seq, matmul_dim, balance_tokens;
     int chunk_fine; /* chunk <= TRAIN_CHUNK_SHARE x a block's smallest stream */
     int memoryx_fits, sram_fits, act_fits, matmul_fits, batch_ok, split_ok, stream_balanced;
+    int systems_ok; /* N <= system.max_systems                             */
     int feasible;
     unsigned warnings; /* enum train_warn */
 };

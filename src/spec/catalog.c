@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../base/words.h"
 #include "../base/xalloc.h"
 
 /* Larger description files are surely not descriptions. */
@@ -228,6 +229,20 @@ cp_status cat_resolve(const struct cat_dirs *d, const char *arg, enum cat_kind w
     const char *what = want == CAT_HW      ? "hardware"
                        : want == CAT_MODEL ? "model"
                                            : "model or hardware";
+    char close[3 * CAT_NAME_MAX + 16] = "";
+    struct cat_list l;
+    struct cp_error ignored;
+    if (cat_list(d, want, &l, &ignored) == CP_OK) {
+        const char **names = xmalloc((l.n + 1) * sizeof *names);
+        for (size_t i = 0; i < l.n; i++)
+            names[i] = l.items[i].name;
+        words_suggest(arg, names, l.n, close, sizeof close);
+        free(names);
+        cat_list_free(&l);
+    }
+    if (*close)
+        return cp_fail(err, CP_ENOTFOUND, "no %s description named '%s'; did you mean %s? (see "
+                       "'cerebras-plan list')", what, arg, close);
     return cp_fail(err, CP_ENOTFOUND, "no %s description named '%s' (try 'cerebras-plan list')",
                    what, arg);
 }
@@ -330,7 +345,7 @@ static int by_kind_name(const void *a, const void *b)
     const struct cat_entry *x = a, *y = b;
     if (x->kind != y->kind)
         return x->kind < y->kind ? -1 : 1;
-    return strcmp(x->name, y->name);
+    return words_natural_cmp(x->name, y->name);
 }
 
 cp_status cat_list(const struct cat_dirs *d, enum cat_kind want, struct cat_list *out,

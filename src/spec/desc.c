@@ -612,3 +612,18 @@ char *desc_format(const struct desc_key *k, const void *target, char *buf, size_
     }
     return buf;
 }
+
+void desc_default_name(char name[DESC_TEXT_MAX], const char *origin)
+{
+    if (name[0] || !origin)
+        return;
+    const char *base = strrchr(origin, '/');
+    base = base ? base + 1 : origin;
+    size_t n = strlen(base);
+    if (n > 4 && strcmp(base + n - 4, ".ini") == 0)
+        n -= 4;
+    if (n >= DESC_TEXT_MAX)
+        n = DESC_TEXT_MAX - 1;
+    memcpy(name, base, n);
+    name[n] = '\0';
+}

@@ -110,6 +110,11 @@ cp_status desc_set(const struct desc_schema *s, const char *assign, void *target
 /* Index of section.name in the schema, or -1. */
 int desc_find(const struct desc_schema *s, const char *section, const char *name);
 
+/* When name is empty, fill it with the stem of origin (its last path
+ * component without ".ini"), so a description without a name key still
+ * reads as something in titles. */
+void desc_default_name(char name[DESC_TEXT_MAX], const char *origin);
+
 /* Report a check that spans keys (e.g. heads must divide hidden) against the
  * line of section.name: "origin:line: section.name: message". */
 cp_status desc_key_error(const struct desc_schema *s, const struct desc_src *src,

@@ -145,6 +145,8 @@ cp_status hw_load_overlay(const char *text, const char *origin, const char *over
         st = desc_overlay(&hw_schema, overlay, overlay_origin, hw, src, err);
     for (size_t i = 0; st == CP_OK && i < nsets; i++)
         st = desc_set(&hw_schema, sets[i], hw, src, err);
+    if (st == CP_OK)
+        desc_default_name(hw->wse.name, origin);
     return st == CP_OK ? hw_check(hw, src, err) : st;
 }
 

@@ -119,6 +119,7 @@ cp_status wl_load(const char *text, const char *origin, const char *const *sets,
                                   wl_schema.keys[i].name, err,
                                   "a model is what you train, not an uncertain figure: +- ranges "
                                   "belong in hardware descriptions");
+    desc_default_name(wl->name, origin);
     if (wl->ffn == 0)
         wl->ffn = 4 * wl->hidden;
     if (wl->kv_heads == 0)
