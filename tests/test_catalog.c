@@ -442,11 +442,12 @@ static void test_list_builtin(void **state)
     struct cat_list l;
     struct cp_error err = {0};
     assert_ok(cat_list(&none, CAT_ANY, &l, &err), err);
-    /* models first, then hardware, each in byte order ('-' sorts before
-     * the digits, so llama-7b comes before llama2-70b) */
-    static const char *const want[] = {"100t",        "10t",        "120t",       "24t",
+    /* models first, then hardware, each in natural order (runs of digits
+     * compare as numbers: 10t, 24t, 100t; llama2-7b before llama2-70b;
+     * '-' sorts before the digits, so llama-7b before llama2-7b) */
+    static const char *const want[] = {"10t",         "24t",        "100t",       "120t",
                                        "bert-large",  "gpt2-small", "gpt3-175b",  "gpt3-xl",
-                                       "gptj-6b",     "llama-7b",   "llama2-70b", "llama2-7b",
+                                       "gptj-6b",     "llama-7b",   "llama2-7b",  "llama2-70b",
                                        "megatron-1t", "cs2",        "cs3"};
     const size_t nmodels = 13;
     assert_int_equal(l.n, NELEM(want));
@@ -509,8 +510,8 @@ static void test_list_with_dirs(void **state)
     /* models: 13 built-in + bin, x, y; hw: 2 + tiny.  "bad name", ".ini",
      * notes.txt and the directory dirx.ini are skipped. */
     static const char *const want[] = {
-        "100t",      "10t",     "120t",    "24t",      "bert-large", "bin",       "gpt2-small",
-        "gpt3-175b", "gpt3-xl", "gptj-6b", "llama-7b", "llama2-70b", "llama2-7b", "megatron-1t",
+        "10t",       "24t",     "100t",    "120t",     "bert-large", "bin",       "gpt2-small",
+        "gpt3-175b", "gpt3-xl", "gptj-6b", "llama-7b", "llama2-7b",  "llama2-70b", "megatron-1t",
         "x",         "y",       "cs2",     "cs3",      "tiny"};
     if (l.n != NELEM(want)) {
         for (size_t i = 0; i < l.n; i++)

@@ -1860,6 +1860,19 @@ static void test_train_verdicts_other(void **state)
     assert_rel(r.power_part[TRAIN_POWER_ACT], 16 * 12 * h.act.server_power_W, 1e-15);
     c.act = ACT_AUTO;
 
+    /* the generation's largest cluster: a verdict of its own */
+    make_cluster(&c, &h, &w, h.wse.max_systems, 1536);
+    train_eval(&c, &r);
+    assert_int_equal(r.systems_ok, 1);
+    assert_false(r.warnings & TW_MAX_SYSTEMS);
+    make_cluster(&c, &h, &w, h.wse.max_systems + 1, 1536);
+    train_eval(&c, &r);
+    assert_int_equal(r.systems_ok, 0);
+    assert_true(r.warnings & TW_MAX_SYSTEMS);
+    assert_int_equal(r.feasible, 0);
+    /* the split verdicts below on a generation that builds them */
+    h.wse.max_systems = 4096;
+
     /* more systems than sequences */
     make_cluster(&c, &h, &w, 2048, 1536);
     train_eval(&c, &r);

@@ -201,6 +201,13 @@ static void test_parse_time(void **state)
         {"2.385 us", UNIT_TIME, 2.385e-6},     {"2.385 ns", UNIT_TIME, 2.385e-9},
         {"2.385 min", UNIT_TIME, 2.385 * 60},  {"2.385 h", UNIT_TIME, 2.385 * 3600},
         {"2.385 d", UNIT_TIME, 2.385 * 86400}, {"1.5us", UNIT_TIME, 1.5e-6},
+        {"2.385 w", UNIT_TIME, 2.385 * 7 * 86400}, {"2.385 y", UNIT_TIME, 2.385 * 365.25 * 86400},
+        {"2.385 sec", UNIT_TIME, 2.385},       {"2.385 seconds", UNIT_TIME, 2.385},
+        {"2.385 minutes", UNIT_TIME, 2.385 * 60}, {"2.385 hr", UNIT_TIME, 2.385 * 3600},
+        {"2.385 hours", UNIT_TIME, 2.385 * 3600}, {"30 days", UNIT_TIME, 30 * 86400.0},
+        {"1 day", UNIT_TIME, 86400.0},         {"4 weeks", UNIT_TIME, 28 * 86400.0},
+        {"1 year", UNIT_TIME, 365.25 * 86400}, {"2 years", UNIT_TIME, 2 * 365.25 * 86400},
+        {"2.385 yr", UNIT_TIME, 2.385 * 365.25 * 86400},
         {"84 d", UNIT_TIME, 84 * 86400.0},
     };
     check_ok_cases(c, NELEM(c));
@@ -256,7 +263,7 @@ static void test_parse_not_a_number(void **state)
     static const struct err_case c[] = {
         {"", UNIT_BYTES, "is not a number (expected e.g. 40 GB)"},
         {"   ", UNIT_COUNT, "is not a number (expected e.g. 3e11)"},
-        {"abc", UNIT_TIME, "'abc' is not a number (expected e.g. 1.5 us)"},
+        {"abc", UNIT_TIME, "'abc' is not a number (expected e.g. 30 d or 1.5 us (time units: ns"},
         {"GB", UNIT_BYTES, "'GB' is not a number"},
         {"- 5 GB", UNIT_BYTES, "is not a number"},
         {"-", UNIT_COUNT, "is not a number"},
@@ -329,9 +336,9 @@ static void test_parse_unknown_unit(void **state)
         {"48 KB", UNIT_BYTES, "unknown unit 'KB' (the kilo prefix is k (decimal) or Ki"},
         {"48 Kb/s", UNIT_BYTE_RATE, "the kilo prefix is k"},
         {"100 Gbps", UNIT_BYTE_RATE, "unknown unit 'Gbps' (write rates with /s"},
-        {"5 sec", UNIT_TIME, "time units are s, ms, us, ns, min, h, d"},
-        {"5 m", UNIT_TIME, "time units are s"},
-        {"5 hr", UNIT_TIME, "time units are s"},
+        {"5 months", UNIT_TIME, "time units are ns, us, ms, s, min, h, d, w (7 d), y"},
+        {"5 m", UNIT_TIME, "time units are ns"},
+        {"5 mo", UNIT_TIME, "time units are ns"},
         {"3 furlongs", UNIT_COUNT, "unknown unit 'furlongs' (see cerebras-plan(5)"},
         {"2.385 gb", UNIT_BYTES, "unknown unit 'gb'"}, /* case-sensitive */
         {"2.385 mB", UNIT_BYTES, "unknown unit 'mB'"}, /* no milli prefix */
@@ -386,7 +393,7 @@ static void test_parse_wrong_dimension(void **state)
         {"7.5 PFLOP/s", UNIT_FLOP, "unit 'PFLOP/s' is a FLOP rate, but a FLOP count is expected"},
         {"3.14e23 FLOP", UNIT_FLOP_RATE, "is a FLOP count, but a FLOP rate is expected"},
         {"1.5 us", UNIT_BYTES, "unit 'us' is a time, but a size is expected"},
-        {"23 kW", UNIT_TIME, "unit 'kW' is a power, but a time is expected, e.g. 1.5 us"},
+        {"23 kW", UNIT_TIME, "unit 'kW' is a power, but a time is expected, e.g. 30 d or 1.5 us (time units: "},
         {"2.385 s", UNIT_POWER, "is a time, but a power is expected, e.g. 23 kW"},
         {"45.5 %", UNIT_COUNT, "unit '%' is a fraction, but a count is expected, e.g. 3e11"},
         {"2.385 GB", UNIT_COUNT, "unit 'GB' is a size, but a count is expected"},
@@ -407,7 +414,7 @@ static void test_parse_missing_unit(void **state)
         {"2.385e9", UNIT_BYTE_RATE, "missing unit: a bandwidth needs one, e.g. 150 GB/s"},
         {"3.14e23", UNIT_FLOP, "missing unit: a FLOP count needs one, e.g. 3.14e23 FLOP"},
         {"7.5e15", UNIT_FLOP_RATE, "missing unit: a FLOP rate needs one, e.g. 7.5 PFLOP/s"},
-        {"2.385", UNIT_TIME, "missing unit: a time needs one, e.g. 1.5 us"},
+        {"2.385", UNIT_TIME, "missing unit: a time needs one, e.g. 30 d or 1.5 us (time units: ns, us, ms, s, min, h, d, w"},
         {" 23000 ", UNIT_POWER, "missing unit: a power needs one, e.g. 23 kW"},
     };
     check_err_cases(c, NELEM(c));

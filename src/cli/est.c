@@ -384,9 +384,7 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
     if (r->token_factor != 1)
         printf(" (x %.3f batch penalty)", r->token_factor);
     printf(" in %s step%s: %s", unit_format(r->steps, UNIT_COUNT, b, sizeof b),
-           r->steps == 1 ? "" : "s", unit_format(r->time_s, UNIT_TIME, e, sizeof e));
-    if (r->time_s >= 2 * 365.25 * 86400)
-        printf(" (%s)", out_duration(r->time_s, d, sizeof d));
+           r->steps == 1 ? "" : "s", out_duration(r->time_s, e, sizeof e));
     printf("\n");
     printf("throughput %s tokens/s\n", unit_format(r->tokens_per_s, UNIT_COUNT, a, sizeof a));
     printf("energy     %s at %s", out_energy(r->energy_J, d, sizeof d),

@@ -112,16 +112,9 @@ const char *out_num(int csv, double v, unit_dim d, char *buf, size_t n)
 
 const char *out_duration(double s, char *buf, size_t n)
 {
-    if (s < 120)
+    if (!(fabs(s) >= 2 * 365.25 * 86400))
         return unit_format(s, UNIT_TIME, buf, n);
-    if (s < 2 * 3600)
-        snprintf(buf, n, "%.1f min", s / 60);
-    else if (s < 2 * 86400)
-        snprintf(buf, n, "%.1f h", s / 3600);
-    else if (s < 2 * 365.25 * 86400)
-        snprintf(buf, n, "%.1f d", s / 86400);
-    else
-        snprintf(buf, n, "%.3g years", s / (365.25 * 86400));
+    snprintf(buf, n, "%.4g years", s / (365.25 * 86400));
     return buf;
 }
 

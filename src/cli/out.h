@@ -39,8 +39,8 @@ void out_set(struct out_table *t, size_t r, size_t c, const char *text);
  * scaled with a prefix and unit for people.  Returns buf. */
 const char *out_num(int csv, double v, unit_dim d, char *buf, size_t n);
 
-/* A duration for people: seconds with a prefix below 2 min, then minutes,
- * hours, days (below 2 years) or years (365.25 d).  Returns buf. */
+/* A duration for people: four digits in ns, us, ms, s, min, h or d
+ * (unit_format) below 2 years, then years of 365.25 d.  Returns buf. */
 const char *out_duration(double s, char *buf, size_t n);
 
 /* Energy for people: joules as Wh, kWh, MWh, GWh or TWh, four digits
