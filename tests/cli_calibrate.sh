@@ -143,4 +143,42 @@ check "scoped keys on two systems: no overlay written" [ ! -e "$T/x.ini" ]
 run calibrate hw/measurements.csv --fit cs9:system.utilization
 check "a scope with no point is refused" [ "$rc" -eq 2 ]
 
+# ---- plausibility: a fit far from its start is called so (issue 18) ----
+# points generated with a SwarmX hop of 29.55 s (the start is 2 us): the
+# fit recovers it, converges, and says it is implausible
+H="$T/hop.csv"
+echo "model,system,systems,batch,quantity,value,source" >"$H"
+for sz in 2 8 32 128; do
+    v=$("$CP" estimate -m gpt3-xl -s cs2 -n "$sz" --batch 512 --csv --set 'swarmx.hop_latency=29.55 s' | col step_time_s)
+    echo "gpt3-xl,cs2,$sz,512,step_time_s,$v,estimate" >>"$H"
+done
+run calibrate "$H" --fit swarmx.hop_latency -o "$T/hop.ini"
+check "29.55 s hop: the fit converges (exit 0)" [ "$rc" -eq 0 ]
+check "29.55 s hop: the fitted value is recovered" grep -q '^swarmx.hop_latency  *2 us  *29.55 s ' "$T/out"
+check "29.55 s hop: called implausible, with the factor" \
+    grep -q '^swarmx.hop_latency: implausible: 29.55 s is 1.48e+07 times its start, 2 us' "$T/out"
+check "29.55 s hop: the overlay says so above the key" \
+    grep -q '^# hop_latency: implausible: ' "$T/hop.ini"
+run calibrate "$H" --fit swarmx.hop_latency --csv
+check "29.55 s hop, --csv: the word on stderr, the table unchanged" \
+    sh -c "grep -q 'swarmx.hop_latency: implausible' '$T/err' && [ \"\$(wc -l <'$T/out')\" -eq 2 ]"
+# the planted utilization, 0.37 from 0.3328 +- 0.0352: plausible, but
+# outside the range the file states
+run calibrate "$D" --fit system.utilization
+if ! grep -q 'implausible' "$T/out" && grep -q "^system.utilization: outside the file's range: " "$T/out"; then
+    ok "planted utilization 0.37: plausible, outside the file's range"
+else
+    nok "planted utilization 0.37: plausible, outside the file's range" "$(sed -n 4,6p "$T/out")"
+fi
+# a point planted inside the stated range: no word at all
+U="$T/in-range.csv"
+echo "model,system,systems,batch,quantity,value,source" >"$U"
+for sz in 1 16; do
+    v=$("$CP" estimate -m gpt3-175b -s cs2 -n "$sz" --csv --set system.utilization=0.34 | col step_time_s)
+    echo "gpt3-175b,cs2,$sz,1536,step_time_s,$v,estimate" >>"$U"
+done
+run calibrate "$U" --fit system.utilization
+check "utilization 0.34, inside the file's range: no word" \
+    sh -c "[ '$rc' -eq 0 ] && ! grep -qE '^system.utilization: (implausible|outside)' '$T/out'"
+
 echo "# cli_calibrate done"

@@ -3,7 +3,8 @@
 # `estimate --csv` at the chosen configuration, the minimality of the answer
 # checked with `estimate`, the bill of materials against --csv, the
 # nearest reachable limit when a target is out of reach, the servers given
-# (too few: the verdict with its numbers), --verbose, --uncertainty.  Prints "ok N - what" or
+# (too few: the verdict with its numbers), --verbose and the search line, the
+# wording (singular counts, one unit per quantity), --uncertainty.  Prints "ok N - what" or
 # "not ok N - what" per check (run.sh counts them) and "# cli_plan done" at
 # the end.
 . "$(dirname "$0")/lib.sh"
@@ -210,14 +211,14 @@ gb=$(col "$T/plan.csv" 1 global_batch_seqs)
 check "batch 64 with --allow-batch: N=$N > 64 and the batch grew to N" test "$N" -gt 64 -a "$gb" = "$N"
 plan -m gpt3-175b -s cs2 --batch 64 --deadline 40d
 check "batch 64 without --allow-batch: 40 d is out of reach" test "$rc" -eq 1
-if grep -q '^search: 1\.\.64 systems (one sequence per system of the batch)' "$T/out" &&
+if grep -q '^search: every N of 1\.\.64 systems (one sequence per system of the batch)' "$T/out" &&
     grep -q -- '--allow-batch' "$T/out"; then
     ok "batch 64: the search stops at 64 systems and says why"
 else
     nok "batch 64: the search stops at 64 systems and says why" "$(sed -n 2,4p "$T/out")"
 fi
 plan -m gpt3-175b -s cs2 --deadline 30d
-check "the CS-2 search runs to $CS2_MAX systems" grep -q "^search: 1\.\.$CS2_MAX systems (system.max_systems)" "$T/out"
+check "the CS-2 search runs to $CS2_MAX systems" grep -q "^search: every N of 1\.\.$CS2_MAX systems (system.max_systems)" "$T/out"
 
 csv_vs_estimate "unreachable" --deadline 1d -- -m gpt3-175b -s cs2
 check "unreachable --csv: exit 1, one row (the best achievable)" test "$prc" -eq 1 -a "$rows" -eq 1
@@ -237,7 +238,7 @@ bom_has_rows() {
         grep -q '^activation servers  *[0-9][0-9]* ([0-9][0-9]* per system)  *[0-9.]* GB  *[0-9.]* [TP]B  *[0-9.]* W  *[0-9.]* [kM]W$' "$T/out" &&
         grep -q '^SwarmX nodes  *[0-9][0-9]*  *-  *-  *[0-9.]* k\{0,1\}W  *[0-9.]* [kM]W$' "$T/out" &&
         grep -q '^total  *[0-9.]* MW$' "$T/out" &&
-        grep -q '^energy: [0-9.e+]* MWh for the run, [0-9.]* MW for [0-9.e+]* \(d\|h\|years\)$' "$T/out"; then
+        grep -q '^energy: [0-9.e+]* [kMGTP]\{0,1\}Wh for the run, [0-9.]* MW for [0-9.e+]* \(d\|h\|years\)$' "$T/out"; then
         ok "$1: the bill of materials has every row, with units"
     else
         nok "$1: the bill of materials has every row, with units" "$(sed -n '/^bill of materials/,/^energy/p' "$T/out")"
@@ -309,7 +310,7 @@ for extra in "" --allow-sparsity; do
 done
 # other targets: the nearest energy and budget
 plan -m gpt3-175b -s cs2 --energy 1300MWh
-near=$(sed -n 's/^nearest: the least energy found is .*; --energy \([0-9.]*[kM]*Wh\) would be met$/\1/p' "$T/out")
+near=$(sed -n 's/^nearest: the least energy found is .*; --energy \([0-9.]*[kMGT]*Wh\) would be met$/\1/p' "$T/out")
 plan -m gpt3-175b -s cs2 --energy "$near"
 check "energy 1300 MWh: the named energy $near is reached" sh -c "[ -n '$near' ] && [ '$rc' -eq 0 ]"
 plan -m gpt3-175b -s cs2 --budget 1 --price 100
@@ -322,21 +323,68 @@ check "infeasible: no nearest limit is named" sh -c "! grep -q '^nearest: ' '$T/
 check "infeasible: the BOM has the 1000 MemoryX servers given" sh -c "[ \"\$(sed -n 's/^MemoryX servers  *\([0-9]*\)  .*/\1/p' '$T/out')\" = 1000 ]"
 
 # ---- --verbose ----
+# search_counts: "SCANS BRENT" from the search line of $T/out (BRENT 0
+# when it names none); empty when the line does not read as expected
+search_counts() {
+    sed -n 's/^search: every N of 1\.\.[0-9]* systems* (.*) evaluated, \([0-9][0-9]*\) scans*\( and \([0-9][0-9]*\) Brent iterations* on the sparsity\)*$/\1 \3/p' "$T/out" |
+        awk '{ print $1, ($2 == "" ? 0 : $2) }'
+}
 plan -m gpt3-175b -s cs2 --energy 1700MWh --verbose
-its=$(sed -n 's/^search: .*, \([0-9][0-9]*\) solver iterations$/\1/p' "$T/out")
-lines=$(grep -cE '^  (scan|sparsity) +[0-9]+  bracket ' "$T/out")
-if [ "$rc" -eq 0 ] && grep -q '^solver iterations' "$T/out" && [ -n "$its" ] && [ "$its" -gt 0 ] &&
-    [ "$lines" -eq "$its" ]; then
-    ok "--verbose prints each of the $its solver iterations"
+# shellcheck disable=SC2046 # two words
+set -- $(search_counts)
+scans=${1:-} brent=${2:-}
+nscan=$(grep -cE '^  scan +[0-9]+  bracket ' "$T/out")
+nbrent=$(grep -cE '^  sparsity +[0-9]+  bracket ' "$T/out")
+if [ "$rc" -eq 0 ] && grep -q '^search steps' "$T/out" && [ -n "$scans" ] && [ "$scans" -gt 0 ] &&
+    [ "$nscan" -eq "$scans" ] && [ "$nbrent" -eq "$brent" ]; then
+    ok "--verbose prints each of the $scans scans the search line counts"
 else
-    nok "--verbose prints each of the solver iterations" "exit $rc, $lines lines, search says '$its'"
+    nok "--verbose prints each of the scans the search line counts" "exit $rc, $nscan+$nbrent lines, search says '$scans $brent'"
 fi
 plan -m gpt3-175b -s cs2 --deadline 36h --allow-sparsity --verbose
 check "--verbose shows the sparsity stage" grep -qE '^  sparsity +[0-9]+  bracket 0\.[0-9]+\.\.[01]\.[0-9]+  at ' "$T/out"
+plan -m gpt3-175b -s cs2 --deadline 2d --allow-sparsity --verbose
+# shellcheck disable=SC2046 # two words
+set -- $(search_counts)
+nbrent=$(grep -cE '^  sparsity +[0-9]+  bracket ' "$T/out")
+if [ "${2:-0}" -gt 0 ] && [ "$nbrent" -eq "$2" ] && [ "$1" -eq "$(grep -cE '^  scan ' "$T/out")" ]; then
+    ok "the search line counts the scans ($1) and the Brent iterations ($2) --verbose prints"
+else
+    nok "the search line counts the scans and the Brent iterations --verbose prints" "$(grep '^search:' "$T/out"); $nbrent sparsity lines"
+fi
+
 plan -m gpt3-175b -s cs2 --energy 1700MWh
 check "without --verbose no iteration lines" sh -c "! grep -qE '^  (scan|sparsity) +[0-9]+  bracket ' '$T/out'"
 plan -m gpt3-175b -s cs2 --energy 1700MWh --verbose --csv
 check "--verbose --csv is still only CSV" sh -c "head -n 1 '$T/out' | grep -q '^model,' && ! grep -q 'bracket' '$T/out'"
+
+# ---- wording: no "1 systems", "1 scans"; one unit of energy ----
+plan -m gpt3-xl -s cs2 --deadline 30d
+n1=$(sed -n 's/^answer: \([0-9]*\) system.*/\1/p' "$T/out")
+bad=$(grep -nE '(^|[^0-9.])1 (systems|sequences|scans|iterations|servers)\b|solver iterations' "$T/out" | head -n 3)
+if [ "$n1" = 1 ] && [ -z "$bad" ] && grep -q '^answer: 1 system,' "$T/out" && grep -q ', 1 scan$' "$T/out"; then
+    ok "one system, one scan: singular"
+else
+    nok "one system, one scan: singular" "answer N '$n1'; $bad"
+fi
+plan -m gpt3-175b -s cs2 --energy 1GWh
+erc=$rc
+ej=$(grep -oE '[0-9.]+ ?[kMGTPE]?J\b' "$T/out" | head -n 3 | tr '\n' ' ')
+ewh=$(grep -cE '[0-9.]+ [kMGTPE]?Wh\b' "$T/out")
+u=$(sed -n 's/^unreachable: the least energy .* is \(.*\), at [0-9]* systems.*/\1/p' "$T/out")
+nr=$(sed -n 's/^nearest: the least energy found is \(.*\) on [0-9]* systems.*/\1/p' "$T/out")
+check "the least energy reads the same in the unreachable and nearest lines ($u)" \
+    sh -c "[ -n '$u' ] && [ '$u' = '$nr' ]"
+if [ "$erc" -eq 1 ] && [ -z "$ej" ] && [ "$ewh" -ge 3 ]; then
+    ok "plan --energy writes energy in Wh throughout ($ewh lines), never J"
+else
+    nok "plan --energy writes energy in Wh throughout, never J" "exit $erc; J: '$ej'; Wh lines $ewh"
+fi
+plan -m 120t -s cs3 --deadline 730d
+u=$(sed -n 's/^unreachable: the least time-to-train .* is \(.*\), at [0-9]* systems.*/\1/p' "$T/out")
+nr=$(sed -n 's/^nearest: the fastest plan reaches \(.*\) on [0-9]* systems.*/\1/p' "$T/out")
+check "the least time-to-train reads the same in the unreachable and nearest lines ($u)" \
+    sh -c "[ -n '$u' ] && [ '$u' = '$nr' ]"
 
 # ---- --uncertainty ----
 # a ranged key of our own, so that the band has a width whatever the files say

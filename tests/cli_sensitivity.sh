@@ -1,6 +1,7 @@
 #!/bin/sh
-# Command-line tests of `sensitivity`: one row per numeric hardware key,
-# sorted by |elasticity|, the leading key right for the regime, undefined
+# Command-line tests of `sensitivity`: one row per numeric hardware key
+# but the limits and capacities (named under the table), sorted by
+# |elasticity|, the leading key right for the regime, undefined
 # rows last, the ranges from the file, help and usage errors.  Prints
 # "ok N - what" or "not ok N - what" per check and "# cli_sensitivity done".
 . "$(dirname "$0")/lib.sh"
@@ -30,13 +31,21 @@ if [ "$rc" -eq 0 ] && [ -s "$csv" ]; then ok "sensitivity --csv exits 0"; else n
 want='key,value,unit,spread,elasticity,abserr,below,above'
 if [ "$(head -n 1 "$csv")" = "$want" ]; then ok "csv header"; else nok "csv header" "$(head -n 1 "$csv")"; fi
 
+# Keys that are no figure to measure (issue 18): limits, capacities, and
+# the vendor's bytes per parameter, which the model does not use.
+NOT_RANKED="system.max_systems system.max_matmul_dim system.sram memoryx.server_memory
+memoryx.server_flash activation.server_memory memoryx.bytes_per_param"
+echo $NOT_RANKED | tr ' ' '\n' | sort >"$T/not_ranked"
 tail -n +2 "$csv" | cut -d, -f1 | sort >"$T/keys"
-file_keys cs2 >"$T/want_keys"
+file_keys cs2 | comm -23 - "$T/not_ranked" >"$T/want_keys"
 if [ "$(wc -l <"$T/want_keys")" -ge 25 ] && cmp -s "$T/keys" "$T/want_keys"; then
-    ok "one row per numeric key of hw/cs2.ini ($(wc -l <"$T/keys" | tr -d ' '))"
+    ok "one row per ranked numeric key of hw/cs2.ini ($(wc -l <"$T/keys" | tr -d ' '))"
 else
-    nok "one row per numeric key of hw/cs2.ini" "$(diff "$T/want_keys" "$T/keys" | head -n 5 | tr '\n' ' ')"
+    nok "one row per ranked numeric key of hw/cs2.ini" "$(diff "$T/want_keys" "$T/keys" | head -n 5 | tr '\n' ' ')"
 fi
+hit=$(comm -12 "$T/keys" "$T/not_ranked" | tr '\n' ' ')
+[ -z "$hit" ] && ok "limits, capacities and the vendor's sizing are not ranked" ||
+    nok "limits, capacities and the vendor's sizing are not ranked" "$hit"
 
 # sorted: |elasticity| never grows down the table; empty cells only at the end
 sorted=$(tail -n +2 "$csv" | awk -F, '
@@ -110,6 +119,20 @@ if grep -q '^system.utilization .*+- [0-9.]* ([0-9.]* %)' "$T/out" &&
 else
     nok "text: range and kink shown" "$(grep -e '^system.utilization' -e '^memoryx.server_network' "$T/out" | tr '\n' ' ')"
 fi
+
+# the keys left out are named under the table, with a reason, and in the
+# man page's entry
+sed -n '/^not ranked:/,$p' "$T/out" | tail -n +2 | tr -s ', :' '\n' | grep -E '^[a-z]+\.[a-z_]+$' |
+    sort >"$T/named"
+if cmp -s "$T/named" "$T/not_ranked" && sed -n '/^not ranked:/,$p' "$T/out" | grep -q 'whole steps'; then
+    ok "text: the keys not ranked are named with why"
+else
+    nok "text: the keys not ranked are named with why" "$(sed -n '/^not ranked:/,$p' "$T/out" | head -n 4)"
+fi
+sed -n '/^\.It Cm sensitivity/,/^\.It Cm /p' man/cerebras-plan.1 >"$T/entry"
+miss=
+for k in $NOT_RANKED; do grep -q "$k" "$T/entry" || miss="$miss $k"; done
+[ -z "$miss" ] && ok "the man entry names the keys not ranked" || nok "the man entry names the keys not ranked" "$miss"
 
 # ---- a stream-bound job: Megatron 1T on 16 CS-3, one sequence each; the
 # MemoryX servers sized to feed the port, so the rates that lead are the

@@ -161,4 +161,116 @@ if [ "$rc" -eq 0 ] && [ -s "$T/got" ] && cmp -s "$T/want" "$T/got"; then
 else
     nok "done means: the smallest cluster per model within 30 days" "$(diff "$T/want" "$T/got" | head -5)"
 fi
+# ---- --columns: which columns, in the order given ----
+g="-m gpt3-175b,llama2-70b -s cs2 --systems 1..256x4 --sparsity 0,0.9"
+"$CP" sweep $g >"$T/full"
+rows=$(body "$T/full" | wc -l)
+run sweep $g --columns time_to_train_s,model,systems
+cut_cols() { # cut_cols FILE NAME...: those columns of FILE, in that order
+    f=$1
+    shift
+    idx=""
+    for name in "$@"; do idx="$idx $(col "$name" "$f")"; done
+    tr -d '\r' <"$f" | awk -F, -v idx="$idx" 'BEGIN { n = split(idx, k, " ") }
+        { line = ""; for (i = 1; i <= n; i++) line = line (i > 1 ? "," : "") $k[i]; print line }'
+}
+cut_cols "$T/full" time_to_train_s model systems >"$T/want"
+if [ "$rc" -eq 0 ] && [ "$(head -n 1 "$T/out")" = "$(printf 'time_to_train_s,model,systems\r')" ] &&
+    [ "$rows" -eq 20 ] && [ "$(tr -d '\r' <"$T/out")" = "$(cat "$T/want")" ] &&
+    [ "$(grep -c "$(printf '\r')\$" "$T/out")" -eq 21 ]; then
+    ok "--columns writes those columns in the order given, CRLF CSV"
+else
+    nok "--columns writes those columns in the order given, CRLF CSV" "rc $rc: $(head -n 3 "$T/out") $(head -c 300 "$T/err")"
+fi
+all=$(head -n 1 "$T/full" | tr -d '\r')
+run sweep $g --columns "$all" -j 2
+cmp -s "$T/out" "$T/full" && ok "--columns naming every column in order is the default CSV, byte for byte" ||
+    nok "--columns naming every column in order is the default CSV, byte for byte" "$(cmp "$T/out" "$T/full")"
+run sweep $g --columns 'model, systems' --set swarmx.fanout=4,8
+[ "$rc" -eq 0 ] && [ "$(head -n 1 "$T/out" | tr -d '\r')" = model,systems ] &&
+    [ "$(body "$T/out" | wc -l)" -eq $((2 * rows)) ] && ok "--columns: blanks around a name; --set axes still multiply the rows" ||
+    nok "--columns: blanks around a name; --set axes still multiply the rows" "rc $rc: $(head -c 300 "$T/err")"
+run sweep $g --set swarmx.fanout=4,8 --columns swarmx.fanout,systems
+[ "$rc" -eq 0 ] && [ "$(body "$T/out" | cut -d, -f1 | sort -u | tr -d '\r' | tr '\n' ' ')" = "4 8 " ] &&
+    ok "--columns selects a --set axis column by its section.key" ||
+    nok "--columns selects a --set axis column by its section.key" "rc $rc: $(head -c 300 "$T/err")"
+# --where, --best and --group-by see every column, whichever are written
+w="--where feasible=1 --where time_to_train_s<=60d --best energy_J --group-by model"
+"$CP" sweep $g $w >"$T/bestfull"
+run sweep $g $w --columns systems,sparsity
+if [ "$rc" -eq 0 ] && [ "$(body "$T/out" | wc -l)" -eq 2 ] &&
+    [ "$(tr -d '\r' <"$T/out")" = "$(cut_cols "$T/bestfull" systems sparsity)" ]; then
+    ok "--where, --best and --group-by work on columns --columns leaves out"
+else
+    nok "--where, --best and --group-by work on columns --columns leaves out" "rc $rc: $(cat "$T/out") $(head -c 300 "$T/err")"
+fi
+expect_err "--columns 'model,nosuch': no column 'nosuch'" "--columns: an unknown name is refused, naming it" \
+    sweep --columns model,nosuch
+expect_err "no column 'time_to_train' (did you mean time_to_train_s?)" \
+    "--columns: an unknown name is refused with the nearest column" sweep --columns time_to_train,systems
+expect_err "--columns 'step_tmie_s': no column 'step_tmie_s' (did you mean step_time_s?)" \
+    "--columns: a misspelt name gets the column it misspells" sweep --columns step_tmie_s
+expect_err "--where 'powr_W<=1': no column 'powr_W' (did you mean power_W?)" \
+    "--where: an unknown column gets the nearest" sweep --where 'powr_W<=1'
+expect_err "--group-by 'modle': no column 'modle' (did you mean model?)" \
+    "--group-by: an unknown column gets the nearest" sweep --best systems --group-by modle
+expect_rc 2 "--columns does not apply to estimate" estimate --columns model
+
+# ---- to a terminal: a table for people; --csv or a pipe: the CSV ----
+# tty ARGS...: the binary on a pseudo-terminal (script from util-linux),
+# its output in $T/tty without the terminal's carriage returns
+tty_run() {
+    script -qec "$(printf '%s ' "$CP" "$@")" /dev/null </dev/null >"$T/tty.raw" 2>&1
+    rc=$?
+    tr -d '\r' <"$T/tty.raw" >"$T/tty"
+}
+if ! script -qec true /dev/null </dev/null >/dev/null 2>&1; then
+    for what in "table on a terminal" "table aligned" "table units" "--csv on a terminal" "--columns table"; do
+        ok "# SKIP $what: no script(1) to make a terminal"
+    done
+else
+    tty_run sweep $g
+    head -n 1 "$T/tty" >"$T/head"
+    if [ "$rc" -eq 0 ] && ! grep -q , "$T/tty" && [ "$(wc -l <"$T/tty")" -eq $((rows + 1)) ] &&
+        grep -q 'time_to_train\[d\]' "$T/head" && grep -q 'step_time\[s\]' "$T/head" &&
+        grep -q 'power\[MW\]' "$T/head" && grep -q 'energy\[MWh\]' "$T/head"; then
+        ok "to a terminal: a table, not CSV, with units in the header"
+    else
+        nok "to a terminal: a table, not CSV, with units in the header" "rc $rc: $(head -n 3 "$T/tty")"
+    fi
+    # every right-aligned number ends where its header does, in the rows
+    # held to size the columns (1000) and in those written after them
+    tty_run sweep -m gpt3-175b --systems 1..1500
+    bad=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /\[/) { e[$i] = index($0, $i) + length($i) - 1; n++ } next }
+        { for (h in e) { c = substr($0, e[h], 1); d = substr($0, e[h] + 1, 1); if (c == " " || (d != " " && d != "")) print NR, h } }
+        END { if (n < 4) print "few unit columns" }' "$T/tty")
+    [ "$(wc -l <"$T/tty")" -eq 1501 ] && [ "$(grep -c '^model ' "$T/tty")" -eq 1 ] && [ -z "$bad" ] &&
+        ok "the table's numbers are aligned under their headers" ||
+        nok "the table's numbers are aligned under their headers" "$bad $(head -n 3 "$T/tty")"
+    # the numbers are the CSV's in the header's units
+    tty_run sweep $g --columns model,systems,time_to_train_s,power_W,step_time_s,sparsity
+    tail -n +2 "$T/tty" | awk '{ print $1, $2, $3 * 86400, $4 * 1e6, $5, $6 }' >"$T/shown"
+    cut_cols "$T/full" model systems time_to_train_s power_W step_time_s sparsity | tail -n +2 | tr , ' ' >"$T/exact"
+    far=$(paste -d' ' "$T/shown" "$T/exact" | awk '{
+        if ($1 != $7 || $2 != $8 || $6 != $12) { print "ids", NR; next }
+        for (i = 3; i <= 5; i++) { r = ($i - $(i + 6)) / $(i + 6); if (r < 0) r = -r; if (r > 1e-3) print NR, i, $i, $(i + 6) } }')
+    if [ "$rc" -eq 0 ] && [ "$(head -n 1 "$T/tty" | tr -s ' ')" = "model systems time_to_train[d] power[MW] step_time[s] sparsity" ] &&
+        [ "$(wc -l <"$T/shown")" -eq "$rows" ] && [ -z "$far" ]; then
+        ok "--columns orders the table; its numbers are the CSV's in days, MW and s (4 digits)"
+    else
+        nok "--columns orders the table; its numbers are the CSV's in days, MW and s (4 digits)" "rc $rc far $far: $(head -n 2 "$T/tty")"
+    fi
+    tty_run sweep $g --csv
+    if [ "$rc" -eq 0 ] && [ "$(cat "$T/tty")" = "$(tr -d '\r' <"$T/full")" ]; then
+        ok "--csv on a terminal writes the CSV a pipe gets"
+    else
+        nok "--csv on a terminal writes the CSV a pipe gets" "$(head -c 300 "$T/tty")"
+    fi
+    tty_run sweep $g --where feasible=1 --best time_to_train_s --group-by model
+    [ "$rc" -eq 0 ] && [ "$(wc -l <"$T/tty")" -eq 3 ] && head -n 1 "$T/tty" | grep -q '^model ' &&
+        [ "$(tail -n +2 "$T/tty" | awk '{ print $1 }' | tr '\n' ' ')" = "gpt3-175b llama2-70b " ] &&
+        ok "--best on a terminal: the best row of each group in the table" ||
+        nok "--best on a terminal: the best row of each group in the table" "$(cat "$T/tty")"
+fi
+
 echo "# cli_sweep done"

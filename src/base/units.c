@@ -315,3 +315,25 @@ char *unit_format(double v, unit_dim d, char *buf, size_t n)
     snprintf(buf, n, "%.4g %s%s", v / s, pfx, unit_base_symbol(d));
     return buf;
 }
+
+char *unit_format_duration(double seconds, char *buf, size_t n)
+{
+    const double year = 365.25 * 86400;
+    if (!(fabs(seconds) >= 2 * year))
+        return unit_format(seconds, UNIT_TIME, buf, n);
+    snprintf(buf, n, "%.4g years", seconds / year);
+    return buf;
+}
+
+char *unit_format_energy(double joules, char *buf, size_t n)
+{
+    static const struct named_factor scale[] = {
+        {"TWh", 1e12}, {"GWh", 1e9}, {"MWh", 1e6}, {"kWh", 1e3}, {"Wh", 1},
+    };
+    double wh = joules / 3600;
+    size_t i = 0;
+    while (i + 1 < NELEM(scale) && !(fabs(wh) >= scale[i].factor))
+        i++;
+    snprintf(buf, n, "%.4g %s", wh / scale[i].factor, scale[i].sym);
+    return buf;
+}

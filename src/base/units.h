@@ -62,4 +62,12 @@ char *unit_format(double v, unit_dim d, char *buf, size_t n);
  * decimal (up to 17 significant digits) that reads back as exactly v. */
 char *unit_format_exact(double v, char *buf, size_t n);
 
+/* A duration for people: four digits in ns .. d (unit_format) below two
+ * years, then years of 365.25 d ("7.116 years").  Returns buf. */
+char *unit_format_duration(double seconds, char *buf, size_t n);
+
+/* Energy for people: joules as Wh, kWh, MWh, GWh or TWh, four digits
+ * ("19.18 GWh").  Returns buf. */
+char *unit_format_energy(double joules, char *buf, size_t n);
+
 #endif

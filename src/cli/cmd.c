@@ -6,13 +6,13 @@
 #include "cli.h"
 
 const struct cli_cmd cli_cmds[] = {
-    {"list", "list [models|hw] [--csv] [--data-dir DIR]",
+    {"list", "list [models|hw] [options]",
      "list the model and hardware descriptions that can be named",
      "With no argument, lists every description with its kind; with models or\n"
      "hw, lists that kind with its key figures.  The source column tells where\n"
      "each name resolves (a file, or <built-in> for the copies in the binary).\n",
      OPT_CSV | OPT_DATA_DIR, 0, 1, cmd_list},
-    {"show", "show NAME|FILE [--set section.key=value]... [--csv] [--data-dir DIR]",
+    {"show", "show NAME|FILE [--set section.key=value]... [options]",
      "print a description's resolved values, with units and origins",
      "Resolves NAME (or reads FILE), applies --set overrides and prints every\n"
      "key with its unit and where it came from (file line, default or --set).\n"
@@ -21,10 +21,8 @@ const struct cli_cmd cli_cmds[] = {
      "and activations.  With --csv the columns are quantity,value,unit in SI\n"
      "base units.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR, 1, 1, cmd_show},
-    {"estimate",
-     "estimate [-m MODEL] [-s SYSTEM] [-n N] [scenario options] [--set ...] [--csv] [--data-dir "
-     "DIR]",
-     "step time, time-to-train, energy and verdicts for one configuration",
+    {"estimate", "estimate [-m MODEL] [-s SYSTEM] [-n N] [options]",
+     "step time, time-to-train, energy and verdicts of one cluster",
      "Evaluates the analytic weight-streaming model (cerebras-plan(1), MODEL) for\n"
      "MODEL (default gpt3-175b) on N (default 1) systems of SYSTEM (default cs2).\n"
      "Prints the step time by resource (busy time, and the time each resource\n"
@@ -34,21 +32,21 @@ const struct cli_cmd cli_cmds[] = {
      "fits in SRAM, or fewer sequences than systems).\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_UNC, 0, 0, cmd_estimate},
     {"scale",
-     "scale [-m MODEL] [-s SYSTEM] [--systems LIST] [--weak|--strong] [scenario options]\n"
-     "       [--set ...] [--csv] [--data-dir DIR]",
-     "step time, speedup, efficiency and time-to-train against the number of systems",
+     "scale [-m MODEL] [-s SYSTEM] [--systems LIST]\n"
+     "       [--weak|--strong] [options]",
+     "step time, speedup and time-to-train against the cluster size",
      "One row per N in --systems (default 1..16; a list such as 1,2,4, a range A..B\n"
      "or a geometric range A..BxF such as 1..2048x2).  --weak (the default, the\n"
      "kind of scaling the vendor quotes) keeps the sequences per system of the\n"
      "batch fixed, so the global batch grows with N; --strong keeps the global\n"
      "batch.  Speedup is tokens per second against one system in the same mode;\n"
      "efficiency is speedup / N; tta_speedup is the time-to-train speedup with the\n"
-     "extra tokens of a batch above the critical batch charged.  Each row names its bottleneck and "
-     "whether the\n"
-     "global batch is within the critical batch (--batch-penalty charges the\n"
-     "extra tokens in time_to_train_s).  Exit status 1 if any point is infeasible.\n",
+     "extra tokens of a batch above the critical batch charged.  Each row names\n"
+     "its bottleneck and whether the global batch is within the critical batch\n"
+     "(--batch-penalty charges the extra tokens in time_to_train_s).  Exit\n"
+     "status 1 if any point is infeasible.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SCALE | OPT_UNC, 0, 0, cmd_scale},
-    {"capacity", "capacity [-m MODEL] [-s SYSTEM] [--set ...] [--csv] [--data-dir DIR]",
+    {"capacity", "capacity [-m MODEL] [-s SYSTEM] [options]",
      "MemoryX bytes per parameter and which tiers hold the model",
      "Breaks down the bytes MemoryX keeps per parameter (streamed weight copy,\n"
      "master copy, optimizer moments, gradient accumulator, at the model's\n"
@@ -59,8 +57,7 @@ const struct cli_cmd cli_cmds[] = {
      "whose DRAM (memoryx.server_memory) holds the state.  Exit status 1 when\n"
      "no tier holds the model.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_capacity},
-    {"claims", "claims [FILE] [--set ...] [--csv] [--data-dir DIR]",
-     "the vendor's headline claims, each run as a scenario, with a verdict",
+    {"claims", "claims [FILE] [options]", "the vendor's headline claims, each run and judged",
      "Reads the claims file (default: reports/claims.csv from the search path,\n"
      "else the built-in copy; format in cerebras-plan(5)) and evaluates each\n"
      "claim with the analytic model: the model's figure, a verdict (holds, holds\n"
@@ -69,11 +66,11 @@ const struct cli_cmd cli_cmds[] = {
      "hold is a finding, not an error: the exit status is 0.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR, 0, 1, cmd_claims},
     {"simulate",
-     "simulate [-m MODEL] [-s SYSTEM] [-n N] [scenario options] [--steps K] [--memoryx-units U]\n"
-     "       [--trace FILE.csv] [--set ...] [--csv] [--data-dir DIR]\n"
+     "simulate [-m MODEL] [-s SYSTEM] [-n N] [--steps K]\n"
+     "       [--trace FILE.csv] [options]\n"
      "       simulate --functional [-n N] [--sparsity S] [--steps K] [--batch B]\n"
-     "       [--memoryx-units U] [--optimizer sgd|adam] [--csv]",
-     "discrete-event simulation of the weight-streaming pipeline, or a functional run",
+     "       [--memoryx-units U] [--optimizer sgd|adam] [options]",
+     "discrete-event simulation of the pipeline, or a functional run",
      "Simulates K steps (default 3) of the configuration event by event: MemoryX\n"
      "units, the SwarmX tree and every system's ingress, compute and egress\n"
      "(cerebras-plan(1), SIMULATOR).  Prints the steady-state step time, the\n"
@@ -87,8 +84,8 @@ const struct cli_cmd cli_cmds[] = {
      "the whole batch.  Exit status 1 when the largest relative difference\n"
      "exceeds the tolerance (1e-5) or the loss does not fall.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SIM, 0, 0, cmd_simulate},
-    {"crosscheck", "crosscheck [--set ...] [--csv] [--data-dir DIR]",
-     "the analytic model against the simulator on a grid of every regime",
+    {"crosscheck", "crosscheck [options]",
+     "the analytic model against the simulator in every regime",
      "Evaluates a built-in grid of configurations (GPT-3 XL to 120T, 1 to 2048\n"
      "systems, sparsity 0 to 0.95, MemoryX on DRAM and on flash, overlap 0 to 1)\n"
      "with both the analytic model and the discrete-event simulator, and prints\n"
@@ -97,33 +94,35 @@ const struct cli_cmd cli_cmds[] = {
      "largest |rel_diff| exceeds 2 % or the median exceeds 0.5 %.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR, 0, 0, cmd_crosscheck},
     {"plan",
-     "plan [-m MODEL] [-s SYSTEM] --deadline TIME | --energy ENERGY | --budget AMOUNT --price P\n"
-     "       [--allow-sparsity] [--allow-batch] [--verbose] [--uncertainty[=SAMPLES]] [--seed S]\n"
-     "       [scenario options] [--set ...] [--csv] [--data-dir DIR]",
-     "the smallest cluster that meets a deadline or energy target, or the largest a budget buys",
+     "plan [-m MODEL] [-s SYSTEM] --deadline TIME\n"
+     "       | --energy ENERGY | --budget AMOUNT --price P\n"
+     "       [--allow-sparsity] [--allow-batch] [options]",
+     "the fewest systems that meet a target, or the most a budget buys",
      "Finds the number of systems for a target: --deadline, the smallest\n"
      "cluster that trains within TIME; --energy, the smallest that\n"
      "uses at most ENERGY; --budget with --price (per system-hour), the largest\n"
      "cluster whose cost stays within AMOUNT.  Targets combine: every one given\n"
-     "must hold.  The global batch is the model's; the cluster is searched from\n"
-     "1 to the smaller of the generation's max_systems and the batch.  With\n"
-     "--allow-sparsity, the least sparsity that makes the target reachable is\n"
-     "added; with --allow-batch the batch may grow to one sequence per system\n"
-     "(the extra tokens of a larger batch are charged) up to the critical batch.\n"
+     "must hold.  The global batch is the model's; every cluster size from 1 to\n"
+     "the smaller of the generation's max_systems and the batch is evaluated\n"
+     "(cerebras-plan(1), PLAN).  With --allow-sparsity, the least sparsity that\n"
+     "makes the target reachable is added; with --allow-batch the batch may grow\n"
+     "to one sequence per system (the extra tokens of a larger batch are\n"
+     "charged) up to the critical batch.\n"
      "MemoryX servers and activation servers are as given (--memoryx,\n"
      "--memoryx-servers, --act-servers) or sized for each N.  Prints the\n"
      "runners-up either side, the bill of materials (systems, MemoryX servers,\n"
      "activation servers, SwarmX nodes: count, memory and power of each; the\n"
-     "total power and the run's energy) and the estimate; --verbose shows the\n"
-     "solver's iterations.  --csv: the chosen configuration, then the\n"
-     "runners-up, with the columns of estimate --csv.  Exit status 1 when the\n"
-     "target cannot be reached: the best achievable is shown with its bill of\n"
-     "materials, and the nearest target it meets (such as --deadline TIME), or\n"
-     "the limit with its numbers when no cluster size is feasible.\n",
+     "total power and the run's energy) and the estimate; --verbose shows each\n"
+     "scan and each iteration of the sparsity solver.  --csv: the chosen\n"
+     "configuration, then the runners-up, with the columns of estimate --csv.\n"
+     "Exit status 1 when the target cannot be reached: the best achievable is\n"
+     "shown with its bill of materials, and the nearest target it meets (such\n"
+     "as --deadline TIME), or the limit with its numbers when no cluster size\n"
+     "is feasible.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_PLAN | OPT_UNC, 0, 0, cmd_plan},
     {"calibrate",
-     "calibrate DATA.csv --fit section.key[,section.key...] [-o OVERLAY.ini] [--set ...]\n"
-     "       [--hw-overlay FILE] [--csv] [--data-dir DIR]",
+     "calibrate DATA.csv --fit [SYSTEM:]section.key[,...]\n"
+     "       [-o OVERLAY.ini] [options]",
      "fit hardware keys to measured step times, throughputs or speedups",
      "Reads measured points (CSV, format in cerebras-plan(5)): model, system,\n"
      "systems, the quantity measured (step_time, tokens_per_s, samples_per_s or\n"
@@ -134,13 +133,14 @@ const struct cli_cmd cli_cmds[] = {
      "relative residuals ln(model / measured), and prints each fitted value with\n"
      "its standard error, every point's residual and the fit's quality.  -o\n"
      "writes the fitted values as an overlay that --hw-overlay applies to any\n"
-     "command.  A malformed file is exit status 2 with its line and column; a\n"
-     "fit that does not converge is exit status 1 and writes no overlay.\n",
+     "command.  A fitted value more than 10 times or less than a tenth of its\n"
+     "start is called implausible, one outside the range its file states is\n"
+     "called so, in a line under the key table (on stderr with --csv) and in\n"
+     "the overlay.  A malformed file is exit status 2 with its line and column;\n"
+     "a fit that does not converge is exit status 1 and writes no overlay.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_CALIB | OPT_OUTPUT, 1, 1, cmd_calibrate},
-    {"validate",
-     "validate [FILE...] [--tolerance T] [--fit KEYS] [--set ...] [--hw-overlay FILE] [--csv]\n"
-     "       [--data-dir DIR]",
-     "the model against measured runs: error per point, leave-one-out, per system",
+    {"validate", "validate [FILE...] [--tolerance T] [--fit KEYS] [options]",
+     "the model against measured runs, in sample and leave-one-out",
      "Reads measured runs (default: hw/measurements.csv from the search path,\n"
      "else the built-in copy; format as for calibrate) and predicts each with\n"
      "the hardware as loaded (with --set and --hw-overlay), beside the\n"
@@ -155,21 +155,23 @@ const struct cli_cmd cli_cmds[] = {
      "status 1 when a point's |error| exceeds --tolerance (default 25 %), the\n"
      "median |error| exceeds 10 % or the leave-one-out median exceeds 15 %.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_CALIB | OPT_VALID, 0, CLI_MAX_ARGS, cmd_validate},
-    {"sensitivity",
-     "sensitivity [-m MODEL] [-s SYSTEM] [-n N] [scenario options] [--set ...] [--csv]\n"
-     "       [--data-dir DIR]",
-     "elasticity of time-to-train to every numeric hardware key, largest first",
-     "For each numeric key of SYSTEM's description, the elasticity\n"
+    {"sensitivity", "sensitivity [-m MODEL] [-s SYSTEM] [-n N] [options]",
+     "which hardware figures the time-to-train depends on most",
+     "For each continuous, physical key of SYSTEM's description, the elasticity\n"
      "d ln(time-to-train) / d ln(value) at the configuration (a central\n"
      "difference in ln(value)), with the key's value and +- range, sorted by\n"
      "size: +1 means time grows in proportion to the value, -1 in inverse\n"
      "proportion, 0 that it does not matter here.  Keys whose value is 0 have no\n"
      "elasticity and are listed last.  The first rows are the figures that most\n"
-     "deserve to be measured.\n",
+     "deserve to be measured.  Not ranked, and named under the table: limits\n"
+     "(system.max_systems, system.max_matmul_dim), capacities (system.sram,\n"
+     "memoryx.server_memory, memoryx.server_flash, activation.server_memory),\n"
+     "which change the time only in whole steps, and memoryx.bytes_per_param,\n"
+     "the vendor's sizing that the model does not use.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_sensitivity},
     {"report",
-     "report [-m MODEL] [-s SYSTEM] [-n N] [-o DIR] [--format png|svg] [--force]\n"
-     "       [scenario options] [--set ...] [--hw-overlay FILE] [--data-dir DIR]",
+     "report [-m MODEL] [-s SYSTEM] [-n N] [-o DIR]\n"
+     "       [--format png|svg] [--force] [options]",
      "a folder of CSV tables, gnuplot scripts, figures and an index.md",
      "Writes DIR (default ./report): estimate.csv for the scenario (N defaults to\n"
      "the generation's max_systems), the data of six figures (weak and strong\n"
@@ -181,10 +183,8 @@ const struct cli_cmd cli_cmds[] = {
      "beside DIR and renamed into place when complete; a non-empty DIR is\n"
      "refused unless --force.\n",
      OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_OUTPUT | OPT_REPORT, 0, 0, cmd_report},
-    {"explore",
-     "explore [-m MODEL] [-s SYSTEM] [-n N] [scenario options] [--set ...] [--hw-overlay FILE]\n"
-     "       [--data-dir DIR]",
-     "interactive explorer: change a parameter, see the consequence at once",
+    {"explore", "explore [-m MODEL] [-s SYSTEM] [-n N] [options]",
+     "interactive: change a parameter, see the consequence at once",
      "A full-screen view (at least 80x24) of the scenario: a parameters panel\n"
      "(model, system, systems, MemoryX tier, sparsity, global batch, sequence\n"
      "length, overlap and any numeric hardware key), the results recomputed on\n"
@@ -202,20 +202,27 @@ const struct cli_cmd cli_cmds[] = {
      "       [--sparsity LIST] [--memoryx TIERS|all] [--set section.key=A,B,...]...\n"
      "       [scenario options]\n"
      "       [--where COL<=V]... [--best COL [--group-by COLS]] [-j N] [--shard K/N]\n"
-     "       [--hw-overlay FILE] [--data-dir DIR]",
-     "the estimate of every point of a grid of configurations, as CSV",
+     "       [--columns LIST] [--csv] [--hw-overlay FILE] [--data-dir DIR]",
+     "the estimate of every point of a grid of configurations, as CSV or a table",
      "Evaluates the analytic model at every point of the grid the axes span and\n"
      "writes one CSV row per point, as it is computed, with the columns of\n"
-     "estimate --csv and then one column per --set axis.  Axes: -m (comma list\n"
-     "of models, or all), -s (systems, or all), --systems (a list, A..B or\n"
-     "A..BxF; default -n or 1), --sparsity (a comma list), --memoryx (a list of\n"
-     "tiers or capacities, or all for every tier of each system; default the\n"
-     "smallest tier that holds the model) and --set section.key=A,B,C (a --set\n"
-     "with a comma list is an axis, with one value an override).  Rows run with\n"
-     "the model slowest, then system, --set axes, tier, sparsity, and systems\n"
-     "fastest.  Infeasible points are rows with their verdicts.  --where COL OP V\n"
-     "(OP one of <= < >= > =; repeatable, all must hold) keeps matching rows;\n"
-     "--best COL keeps, for each group of --group-by columns (default: one\n"
+     "estimate --csv and then one column per --set axis.  To a terminal, unless\n"
+     "--csv, it writes a table for people instead: model, system, the other axes\n"
+     "that vary, systems, the --best and --group-by columns, feasible, step\n"
+     "time, time to train, power, energy, cost (with --price), bottleneck and\n"
+     "warnings, each number in the unit its header names (step_time[s],\n"
+     "time_to_train[d], power[MW], energy[MWh]).  --columns A,B,... writes only\n"
+     "those columns, names of the CSV header in the order given, in either\n"
+     "form; --where, --best and --group-by still see every column.  Axes: -m\n"
+     "(comma list of models, or all), -s (systems, or all), --systems (a list,\n"
+     "A..B or A..BxF; default -n or 1), --sparsity (a comma list), --memoryx (a\n"
+     "list of tiers or capacities, or all for every tier of each system; default\n"
+     "the smallest tier that holds the model) and --set section.key=A,B,C (a\n"
+     "--set with a comma list is an axis, with one value an override).  Rows run\n"
+     "with the model slowest, then system, --set axes, tier, sparsity, and\n"
+     "systems fastest.  Infeasible points are rows with their verdicts.  --where\n"
+     "COL OP V (OP one of <= < >= > =; repeatable, all must hold) keeps matching\n"
+     "rows; --best COL keeps, for each group of --group-by columns (default: one\n"
      "group), the row with the lowest COL (the first on ties), in the order the\n"
      "groups first appear.  -j N computes with N threads, same output as -j 1.\n"
      "--shard K/N computes only points i (from 0) with i mod N = K-1: the N\n"
@@ -232,6 +239,181 @@ const struct cli_cmd cli_cmds[] = {
 };
 
 const size_t cli_ncmds = sizeof cli_cmds / sizeof cli_cmds[0];
+
+/* Every option, keyed by its long name in main.c's long_opts, with the
+ * group of enum cli_opt it is accepted under (0: every command), its short
+ * letter, the name of its value and one line.  `help COMMAND` lists the
+ * rows whose group the command's opts take, less the ones cmd_notes says
+ * it refuses; tests/cli_help.sh checks both against what the program
+ * accepts and against the man page. */
+struct cli_opt_help {
+    const char *name;  /* long name, without "--"           */
+    char letter;       /* short option, or 0                 */
+    unsigned group;    /* enum cli_opt; 0 for -h and -V      */
+    const char *value; /* "MODEL", "[=SAMPLES]"; "" for none */
+    const char *what;
+};
+
+static const struct cli_opt_help opt_help[] = {
+    {"model", 'm', OPT_SCENARIO, "MODEL", "the model, a name or a file (default gpt3-175b)"},
+    {"system", 's', OPT_SCENARIO, "SYSTEM", "the hardware, a name or a file (default cs2)"},
+    {"nsystems", 'n', OPT_SCENARIO, "N", "number of systems, 1 to 10^6 (default 1)"},
+    {"memoryx", 0, OPT_SCENARIO, "TIER|SIZE",
+     "MemoryX: a tier (2.4PB) or a capacity (8 TB); default sized"},
+    {"memoryx-servers", 0, OPT_SCENARIO, "N", "number of MemoryX servers (default sized)"},
+    {"act-servers", 0, OPT_SCENARIO, "N", "activation servers per system (default sized)"},
+    {"activations", 0, OPT_SCENARIO, "auto|wafer|recompute[:K]|offload",
+     "where the activations of the backward pass are kept (default auto, the fastest that fits)"},
+    {"sparsity", 0, OPT_SCENARIO, "FRACTION", "fraction of block weights at zero (default 0)"},
+    {"batch", 0, OPT_SCENARIO, "SEQUENCES", "global batch in sequences (default the model's)"},
+    {"batch-tokens", 0, OPT_SCENARIO, "TOKENS", "global batch in tokens (4M), instead of --batch"},
+    {"tokens", 0, OPT_SCENARIO, "COUNT|chinchilla",
+     "training tokens (default the model's; chinchilla: 20 per parameter)"},
+    {"overlap", 0, OPT_SCENARIO, "FRACTION", "how early a layer's next forward starts, 0 to 1"},
+    {"price", 0, OPT_SCENARIO, "P", "the price of a system-hour; gives a cost"},
+    {"batch-penalty", 0, OPT_SCENARIO, "",
+     "charge the extra tokens of a batch other than the model's"},
+    {"systems", 0, OPT_SCALE, "LIST", "cluster sizes: 1,2,4 or A..B or A..BxF (default 1..16)"},
+    {"weak", 0, OPT_SCALE, "", "weak scaling: the sequences per system fixed (the default)"},
+    {"strong", 0, OPT_SCALE, "", "strong scaling: the global batch fixed"},
+    {"steps", 0, OPT_SIM, "K", "steps to simulate (default 3; 10 with --functional)"},
+    {"trace", 0, OPT_SIM, "FILE.csv", "write one CSV row per busy interval"},
+    {"functional", 0, OPT_SIM, "", "train a small MLP with real numbers instead"},
+    {"memoryx-units", 0, OPT_SIM, "U", "MemoryX units the parameters are sharded over, 1 to 64"},
+    {"optimizer", 0, OPT_SIM, "sgd|adam", "with --functional: the update (default adam)"},
+    {"deadline", 0, OPT_PLAN, "TIME", "time-to-train must not exceed TIME (30d, 720 h)"},
+    {"energy", 0, OPT_PLAN, "ENERGY", "the run's energy must not exceed it (500MWh, 2 GJ)"},
+    {"budget", 0, OPT_PLAN, "AMOUNT", "cost must not exceed AMOUNT; needs --price"},
+    {"allow-sparsity", 0, OPT_PLAN, "", "raise the sparsity as far as the target needs"},
+    {"allow-batch", 0, OPT_PLAN, "", "grow the batch to one sequence per system"},
+    {"verbose", 0, OPT_PLAN, "", "print each scan and each Brent iteration"},
+    {"fit", 0, OPT_CALIB, "[SYSTEM:]SECTION.KEY,...", "the numeric hardware keys to fit"},
+    {"tolerance", 0, OPT_VALID, "FRACTION", "largest |error| a point may have (default 0.25)"},
+    {"output", 'o', OPT_OUTPUT, "FILE", "where to write"},
+    {"uncertainty", 0, OPT_UNC, "[=SAMPLES]",
+     "draw SAMPLES hardware descriptions from the +- ranges (default 1000)"},
+    {"seed", 0, OPT_UNC, "S", "with --uncertainty: seed of the draws (default 1)"},
+    {"format", 0, OPT_REPORT, "png|svg", "format of the figures (default png)"},
+    {"force", 0, OPT_REPORT, "", "replace a non-empty output folder"},
+    {"columns", 0, OPT_SWEEP, "COLS", "write only these columns, a comma list of header names"},
+    {"where", 0, OPT_SWEEP, "COL<=V", "keep the rows where it holds; also < >= > = (repeatable)"},
+    {"best", 0, OPT_SWEEP, "COL", "keep the row with the lowest COL of each group"},
+    {"group-by", 0, OPT_SWEEP, "COLS", "with --best: the comma list of columns of a group"},
+    {"jobs", 'j', OPT_SWEEP, "N", "compute with N threads, 1 to 256 (default 1)"},
+    {"shard", 0, OPT_SWEEP, "K/N", "compute only the points i with i mod N = K-1"},
+    {"set", 0, OPT_SET, "SECTION.KEY=VALUE", "override a description key (repeatable)"},
+    {"hw-overlay", 0, OPT_SET, "FILE", "apply a hardware overlay (as calibrate -o writes)"},
+    {"csv", 0, OPT_CSV, "", "RFC 4180 CSV in SI base units instead of text"},
+    {"data-dir", 0, OPT_DATA_DIR, "DIR", "search DIR/models and DIR/hw first"},
+    {"help", 'h', 0, "", "print this help"},
+    {"version", 'V', 0, "", "print the version"},
+};
+
+/* What one command says of an option its groups take: another value name
+ * and line, or (what NULL) that it refuses it when it runs. */
+struct cli_opt_note {
+    const char *cmd, *name, *value, *what;
+};
+
+static const struct cli_opt_note cmd_notes[] = {
+    {"scale", "nsystems", NULL, NULL},
+    {"scale", "batch", "SEQUENCES", "global batch (with --weak, of one system)"},
+    {"plan", "nsystems", NULL, NULL},
+    {"capacity", "system", "SYSTEM", "the hardware (default: every one that can be named)"},
+    {"capacity", "nsystems", NULL, NULL},
+    {"capacity", "memoryx", NULL, NULL},
+    {"capacity", "memoryx-servers", NULL, NULL},
+    {"capacity", "act-servers", NULL, NULL},
+    {"capacity", "activations", NULL, NULL},
+    {"capacity", "sparsity", NULL, NULL},
+    {"capacity", "batch", NULL, NULL},
+    {"capacity", "batch-tokens", NULL, NULL},
+    {"capacity", "tokens", NULL, NULL},
+    {"capacity", "overlap", NULL, NULL},
+    {"capacity", "price", NULL, NULL},
+    {"capacity", "batch-penalty", NULL, NULL},
+    {"simulate", "batch", "SEQUENCES", "global batch (with --functional, samples)"},
+    {"calibrate", "output", "OVERLAY.ini", "write the fitted values as a hardware overlay"},
+    {"validate", "fit", "[SYSTEM:]SECTION.KEY,...",
+     "keys refitted for leave-one-out (default the shipped fitted ones)"},
+    {"report", "nsystems", "N", "number of systems (default the generation's max_systems)"},
+    {"report", "output", "DIR", "the folder to write (default ./report)"},
+    {"sweep", "model", "MODELS|all", "an axis: a comma list of models, or all"},
+    {"sweep", "system", "SYSTEMS|all", "an axis: a comma list of systems, or all"},
+    {"sweep", "nsystems", "N", "the cluster size when --systems is not given (default 1)"},
+    {"sweep", "systems", "LIST", "an axis: cluster sizes, 1,2,4 or A..B or A..BxF"},
+    {"sweep", "memoryx", "TIERS|all", "an axis: tiers or capacities, or all (default sized)"},
+    {"sweep", "sparsity", "LIST", "an axis: a comma list of sparsities"},
+    {"sweep", "set", "SECTION.KEY=A[,B...]", "an override, or with a comma list an axis"},
+    {"sweep", "weak", NULL, NULL},
+    {"sweep", "strong", NULL, NULL},
+};
+
+unsigned cli_opt_group(const char *name)
+{
+    for (size_t i = 0; i < sizeof opt_help / sizeof opt_help[0]; i++)
+        if (strcmp(opt_help[i].name, name) == 0)
+            return opt_help[i].group;
+    return 0;
+}
+
+static const struct cli_opt_note *note_of(const struct cli_cmd *c, const char *name)
+{
+    for (size_t i = 0; i < sizeof cmd_notes / sizeof cmd_notes[0]; i++)
+        if (strcmp(cmd_notes[i].cmd, c->name) == 0 && strcmp(cmd_notes[i].name, name) == 0)
+            return &cmd_notes[i];
+    return NULL;
+}
+
+/* Column of the descriptions in the option list, and the width it wraps at. */
+#define HELP_COL 30
+#define HELP_WIDTH 79
+
+/* Write text from column col (the cursor is there), wrapped at HELP_WIDTH
+ * with continuation lines indented to HELP_COL. */
+static void put_wrapped(FILE *f, const char *text, int col)
+{
+    while (*text) {
+        size_t room = (size_t)(HELP_WIDTH - col), n = strlen(text);
+        if (n > room) {
+            n = room;
+            while (n > 0 && text[n] != ' ')
+                n--;
+            if (n == 0) /* one word longer than the room */
+                n = strcspn(text, " ");
+        }
+        fprintf(f, "%.*s\n", (int)n, text);
+        text += n;
+        text += strspn(text, " ");
+        if (*text)
+            fprintf(f, "%*s", HELP_COL, "");
+        col = HELP_COL;
+    }
+}
+
+/* "options:" and one entry per option command c accepts. */
+static void print_options(FILE *f, const struct cli_cmd *c)
+{
+    fputs("\noptions:\n", f);
+    for (size_t i = 0; i < sizeof opt_help / sizeof opt_help[0]; i++) {
+        const struct cli_opt_help *h = &opt_help[i];
+        const struct cli_opt_note *nt = note_of(c, h->name);
+        if ((h->group && !(c->opts & h->group)) || (nt && !nt->what))
+            continue;
+        const char *value = nt ? nt->value : h->value, *what = nt ? nt->what : h->what;
+        char flag[96];
+        snprintf(flag, sizeof flag, "%c%c%s--%s%s%s", h->letter ? '-' : ' ',
+                 h->letter ? h->letter : ' ', h->letter ? ", " : "  ", h->name,
+                 *value && strncmp(value, "[=", 2) != 0 ? " " : "", value);
+        int col = fprintf(f, "  %s", flag);
+        if (col + 2 > HELP_COL) {
+            fprintf(f, "\n%*s", HELP_COL, "");
+        } else {
+            fprintf(f, "%*s", HELP_COL - col, "");
+        }
+        put_wrapped(f, what, HELP_COL);
+    }
+}
 
 const struct cli_cmd *cli_find(const char *name)
 {
@@ -254,9 +436,10 @@ void cli_usage(FILE *f)
           "  --csv                    RFC 4180 CSV in SI base units\n"
           "  --set section.key=value  override a description key (repeatable)\n"
           "  --hw-overlay FILE        apply a hardware overlay (e.g. from calibrate -o)\n"
-          "  --data-dir DIR           look for DIR/models/NAME.ini and DIR/hw/NAME.ini first\n"
+          "  --data-dir DIR           search DIR/models and DIR/hw first\n"
           "  -h, --help               help for the program or the command\n"
-          "  -V, --version            print the version\n\n"
+          "  -V, --version            print the version\n"
+          "The options of each command: cerebras-plan help COMMAND.\n\n"
           "exit status: 0 ok, 1 a negative verdict, 2 usage or input error.\n"
           "See cerebras-plan(1) and cerebras-plan(5).\n",
           f);
@@ -267,6 +450,7 @@ void cli_cmd_help(FILE *f, const struct cli_cmd *c)
     fprintf(f, "usage: cerebras-plan %s\n\n%s.\n", c->usage, c->summary);
     if (*c->help)
         fprintf(f, "\n%s", c->help);
+    print_options(f, c);
 }
 
 int cmd_help(struct cli_opts *o)

@@ -35,6 +35,52 @@ static int parse_fit(struct calib_run *k, const char *list)
     return -1;
 }
 
+/* ---- plausibility ---- */
+
+/* A fitted value more than this factor from its start, either way, is
+ * called implausible.  The starts are the shipped values (the files in hw/), each
+ * published or an engineering estimate, and the widest range those files
+ * state is +- 75 %; a fit that moves a key tenfold is not measuring it but
+ * standing in for something else: an effect the model lacks, or a key the
+ * points barely constrain (the shipped runs fit swarmx.hop_latency, 2 us,
+ * at tens of milliseconds).  The fit is still reported and written. */
+#define CALIB_PLAUSIBLE_FACTOR 10.0
+
+/* The +- half-width the hardware file gives key ck on the first point it is
+ * fitted on (SI; 0: none). */
+static double start_spread(const struct calib_run *k, const struct calib_key *ck)
+{
+    for (size_t i = 0; i < k->m.rows.n; i++)
+        if (!ck->scope[0] || strcmp(k->m.pts[i].system, ck->scope) == 0)
+            return k->m.sc[i].hw_src.spread[ck->key];
+    return 0;
+}
+
+/* A word on ck's fitted value into buf (empty when it is plausible and
+ * within its file's range): "implausible: ..." or "outside the file's
+ * range: ...", with the numbers.  Returns 1 for implausible. */
+static int plausibility(const struct calib_run *k, const struct calib_key *ck, char *buf, size_t n)
+{
+    unit_dim d = hw_schema.keys[ck->key].dim;
+    double ratio = ck->fitted / ck->start, spread = start_spread(k, ck);
+    char f[48], st[48], sp[48];
+    unit_format(ck->fitted, d, f, sizeof f);
+    unit_format(ck->start, d, st, sizeof st);
+    buf[0] = '\0';
+    if (ck->start > 0 &&
+        (!(ratio <= CALIB_PLAUSIBLE_FACTOR) || !(ratio >= 1 / CALIB_PLAUSIBLE_FACTOR))) {
+        snprintf(buf, n,
+                 "implausible: %s is %.3g times its start, %s (more than %g times either way); "
+                 "the points may not constrain it, or it stands in for an effect the model lacks",
+                 f, ratio, st, CALIB_PLAUSIBLE_FACTOR);
+        return 1;
+    }
+    if (spread > 0 && !(fabs(ck->fitted - ck->start) <= spread))
+        snprintf(buf, n, "outside the file's range: %s, the file says %s +- %s", f, st,
+                 unit_format(spread, d, sp, sizeof sp));
+    return 0;
+}
+
 /* ---- output ---- */
 
 /* A measured or modelled figure with its unit. */
@@ -105,11 +151,15 @@ static void print_text(const struct calib_run *k)
     keys_table(k, &t);
     out_text.write(stdout, &t);
     out_free(&t);
-    char name[128];
-    for (size_t j = 0; j < res->nkeys; j++)
+    char name[128], word[512];
+    for (size_t j = 0; j < res->nkeys; j++) {
         if (res->keys[j].se_why)
             printf("%s: no standard error: %s\n", calib_key_name(&res->keys[j], name, sizeof name),
                    res->keys[j].se_why);
+        plausibility(k, &res->keys[j], word, sizeof word);
+        if (*word)
+            printf("%s: %s\n", calib_key_name(&res->keys[j], name, sizeof name), word);
+    }
     printf("\n");
     points_table(k);
     double n = (double)res->npoints;
@@ -136,10 +186,13 @@ static void overlay_value(int key, double v, int digits, char *buf, size_t n)
 
 /* One "key = VALUE +- SPREAD" line, or the value and a comment saying why
  * it has no range. */
-static void overlay_key(FILE *f, const struct calib_key *ck, const struct hw_desc *hw)
+static void overlay_key(FILE *f, const struct calib_run *k, const struct calib_key *ck,
+                        const struct hw_desc *hw)
 {
     const char *name = hw_schema.keys[ck->key].name;
-    char val[96], spread[96], num[64], why[256] = "";
+    char val[96], spread[96], num[64], why[256] = "", word[512];
+    if (plausibility(k, ck, word, sizeof word) || *word)
+        fprintf(f, "# %s: %s\n", name, word);
     overlay_value(ck->key, ck->fitted, 9, val, sizeof val);
     double v = strtod(val, NULL), s = 0;
     if (isnan(ck->se)) {
@@ -198,7 +251,7 @@ static int write_overlay(const struct calib_run *k)
         fprintf(a.f, "\n[%s]\n", sec);
         for (size_t i = j; i < res->nkeys; i++)
             if (strcmp(hw_schema.keys[res->keys[i].key].section, sec) == 0)
-                overlay_key(a.f, &res->keys[i], &k->m.sc[0].hw);
+                overlay_key(a.f, k, &res->keys[i], &k->m.sc[0].hw);
     }
     return atomic_commit(&a) != 0 ? EXIT_USAGE : EXIT_OK;
 }
@@ -226,6 +279,14 @@ static int fit_and_report(struct calib_run *k)
         keys_table(k, &t);
         rc = cli_emit(k->o, &t);
         out_free(&t);
+        /* the words the text shows under the key table, on stderr */
+        char name[128], word[512];
+        for (size_t j = 0; j < k->res.nkeys; j++) {
+            plausibility(k, &k->res.keys[j], word, sizeof word);
+            if (*word)
+                cli_error("calibrate: %s: %s", calib_key_name(&k->res.keys[j], name, sizeof name),
+                          word);
+        }
     } else {
         print_text(k);
         rc = cli_flush();

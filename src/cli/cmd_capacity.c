@@ -133,8 +133,8 @@ int capacity_table(const struct cli_opts *o, struct out_table *t, int *fits, cha
 int cmd_capacity(struct cli_opts *o)
 {
     if (o->nsys || o->sparsity || o->batch || o->tokens || o->overlap || o->price || o->memoryx ||
-        o->batch_penalty)
-        return cli_error("capacity: only -m, -s, --set, --csv and --data-dir apply");
+        o->mx_servers || o->act_servers || o->activations || o->batch_tokens || o->batch_penalty)
+        return cli_error("capacity: only -m, -s, --set, --hw-overlay, --csv and --data-dir apply");
     struct out_table t;
     int fits;
     char where[1024], vendor[1024], servers[1024];

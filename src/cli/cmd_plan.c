@@ -14,16 +14,21 @@
 static const unit_dim limit_dim[PLAN_NMETRICS] = {UNIT_TIME, UNIT_ENERGY, UNIT_COUNT};
 static const char *const limit_flag[PLAN_NMETRICS] = {"--deadline", "--energy", "--budget"};
 
+/* A time or an energy as the estimate writes it, a cost as plan's own
+ * messages do, so one output uses one unit for each quantity. */
 static const char *fmt_metric(double v, enum plan_metric m, char *buf, size_t n)
 {
     if (m == PLAN_TIME)
         return out_duration(v, buf, n);
-    if (m == PLAN_ENERGY) {
-        snprintf(buf, n, "%.4g MWh", v / 3.6e9);
-        return buf;
-    }
-    snprintf(buf, n, "%.4g", v);
-    return buf;
+    if (m == PLAN_ENERGY)
+        return out_energy(v, buf, n);
+    return plan_metric_format(v, m, buf, n);
+}
+
+/* "s" when a count of x is not one. */
+static const char *plural(double x)
+{
+    return x == 1 ? "" : "s";
 }
 
 /* "time-to-train 23.9 h <= 1 d; energy ..." for every target given. */
@@ -93,7 +98,8 @@ static void print_runner(const char *label, const struct plan_opts *po, const st
 {
     char d[512];
     describe(po, r, d, sizeof d);
-    printf("  %-6s %g systems, batch %g: %s\n", label, c->systems, c->global_seqs, d);
+    printf("  %-6s %g system%s, batch %g: %s\n", label, c->systems, plural(c->systems),
+           c->global_seqs, d);
 }
 
 /* Units a suggested limit is written in, largest first: the first not
@@ -102,20 +108,22 @@ struct limit_unit {
     const char *sym;
     double factor;
 };
-static const struct limit_unit time_units[] = {{"d", 86400}, {"h", 3600}, {"min", 60}, {"s", 1}};
-static const struct limit_unit energy_units[] = {{"MWh", 3.6e9}, {"kWh", 3.6e6}, {"Wh", 3600}};
+static const struct limit_unit time_units[] = {
+    {"y", PLAN_YEAR_S}, {"d", 86400}, {"h", 3600}, {"min", 60}, {"s", 1}};
+static const struct limit_unit energy_units[] = {
+    {"TWh", 3.6e15}, {"GWh", 3.6e12}, {"MWh", 3.6e9}, {"kWh", 3.6e6}, {"Wh", 3600}};
 static const struct limit_unit cost_units[] = {{"", 1}};
 static const struct {
     const struct limit_unit *u;
     size_t n;
-} limit_units[PLAN_NMETRICS] = {{time_units, 4}, {energy_units, 3}, {cost_units, 1}};
+} limit_units[PLAN_NMETRICS] = {{time_units, 5}, {energy_units, 5}, {cost_units, 1}};
 /* Significant digits of a suggested limit, and how many roundings up are
  * tried before it is written in full. */
 #define SUGGEST_DIGITS 3
 #define SUGGEST_TRIES 4
 
 /* v (SI) as an argument of metric m's flag, rounded up to SUGGEST_DIGITS
- * significant digits so that it reads back as v or more ("2810000d"). */
+ * significant digits so that it reads back as v or more ("7700y"). */
 static const char *round_up(double v, enum plan_metric m, char *buf, size_t n)
 {
     const struct limit_unit *u = limit_units[m].u;
@@ -150,9 +158,8 @@ static void print_nearest(const struct plan_opts *po, const struct plan_result *
     for (int k = 0; k < PLAN_NMETRICS; k++)
         others += k != (int)m && po->limit[k] > 0;
     printf("nearest: %s %s on %g system%s; %s %s%s would be met\n", lead[m],
-           fmt_metric(res->least[m], m, a, sizeof a), res->least_n[m],
-           res->least_n[m] == 1 ? "" : "s", limit_flag[m], round_up(res->least[m], m, b, sizeof b),
-           others ? " alone" : "");
+           fmt_metric(res->least[m], m, a, sizeof a), res->least_n[m], plural(res->least_n[m]),
+           limit_flag[m], round_up(res->least[m], m, b, sizeof b), others ? " alone" : "");
 }
 
 /* One row of the bill of materials: count (text), memory each and in all
@@ -219,24 +226,30 @@ static void print_plan(const struct scenario *s, const struct plan_opts *po,
         if (po->limit[m] > 0)
             printf(" %s %s", plan_metric_name[m],
                    fmt_metric(po->limit[m], (enum plan_metric)m, lim, sizeof lim));
-    printf("\nsearch: 1..%g systems (%s), %d solver iterations\n\n", res->max_systems,
+    printf("\nsearch: every N of 1..%g system%s (%s) evaluated, %d scan%s", res->max_systems,
+           plural(res->max_systems),
            res->cap == PLAN_CAP_GENERATION ? "system.max_systems"
            : res->cap == PLAN_CAP_BATCH    ? "one sequence per system of the batch"
                                            : "the critical batch",
-           res->iterations);
+           res->scans, plural(res->scans));
+    if (res->sparsity_iters > 0)
+        printf(" and %d Brent iteration%s on the sparsity", res->sparsity_iters,
+               plural(res->sparsity_iters));
+    printf("\n\n");
     if (!res->reached) {
         printf("unreachable: %s\n", res->why);
         print_nearest(po, res);
-        printf("\nbest achievable: %g system%s at sparsity %g\n\n", b->systems,
-               b->systems == 1 ? "" : "s", b->sparsity);
+        printf("\nbest achievable: %g system%s at sparsity %g\n\n", b->systems, plural(b->systems),
+               b->sparsity);
         print_bom(s, b, &res->r);
         est_print(s, &res->r);
         return;
     }
     describe(po, &res->r, d, sizeof d);
-    printf("answer: %g systems, MemoryX %s, sparsity %g%s, batch %g sequences%s\n  %s\n",
-           b->systems, s->tier, b->sparsity, res->sparsity_raised ? " (raised to meet it)" : "",
-           b->global_seqs, b->global_seqs != model_seqs ? " (grown)" : "", d);
+    printf("answer: %g system%s, MemoryX %s, sparsity %g%s, batch %g sequence%s%s\n  %s\n",
+           b->systems, plural(b->systems), s->tier, b->sparsity,
+           res->sparsity_raised ? " (raised to meet it)" : "", b->global_seqs,
+           plural(b->global_seqs), b->global_seqs != model_seqs ? " (grown)" : "", d);
     if (res->has_below)
         print_runner("N - 1:", po, &res->below, &res->rb);
     else
@@ -244,7 +257,8 @@ static void print_plan(const struct scenario *s, const struct plan_opts *po,
     if (res->has_above)
         print_runner("N + 1:", po, &res->above, &res->ra);
     else
-        printf("  N + 1: none (%g systems is the largest searched)\n", res->max_systems);
+        printf("  N + 1: none (%g system%s is the largest searched)\n", res->max_systems,
+               plural(res->max_systems));
     printf("\n");
     print_bom(s, b, &res->r);
     est_print(s, &res->r);
@@ -267,7 +281,7 @@ int cmd_plan(struct cli_opts *o)
     static struct plan_result res;
     struct cp_error err = {0};
     if (o->verbose && !o->csv)
-        printf("solver iterations (stage, iteration, bracket, estimate, metric in SI units):\n");
+        printf("search steps (stage, iteration, bracket, estimate, metric in SI units):\n");
     if (plan_solve(&s.c, &po, o->verbose && !o->csv ? print_iter : NULL, NULL, &res, &err) != CP_OK)
         return cli_error("%s", err.msg);
     if (o->verbose && !o->csv)

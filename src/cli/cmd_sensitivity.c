@@ -115,6 +115,21 @@ static void print_header(const struct scenario *s)
            100 * SENS_STEP);
 }
 
+/* "not ranked:" and a line per reason in sens_skipped, with its keys. */
+static void print_skipped(void)
+{
+    printf("\nnot ranked:\n");
+    for (size_t i = 0; i < sens_nskipped; i++) {
+        const char *why = sens_skipped[i].why;
+        if (i > 0 && strcmp(why, sens_skipped[i - 1].why) == 0)
+            continue;
+        printf(" ");
+        for (size_t j = i; j < sens_nskipped && strcmp(sens_skipped[j].why, why) == 0; j++)
+            printf("%s %s", j > i ? "," : "", sens_skipped[j].key);
+        printf(": %s\n", why);
+    }
+}
+
 int cmd_sensitivity(struct cli_opts *o)
 {
     static struct scenario s;
@@ -126,6 +141,8 @@ int cmd_sensitivity(struct cli_opts *o)
     struct out_table t;
     out_init(&t, o->csv ? 8 : 5, o->csv ? csv_header : text_header);
     for (size_t i = 0; i < n; i++) {
+        if (sens_skip_why(rows[i].key))
+            continue;
         if (o->csv)
             row_csv(&t, &rows[i]);
         else
@@ -135,5 +152,9 @@ int cmd_sensitivity(struct cli_opts *o)
         print_header(&s);
     rc = cli_emit(o, &t);
     out_free(&t);
+    if (rc == EXIT_OK && !o->csv) {
+        print_skipped();
+        rc = cli_flush();
+    }
     return rc;
 }

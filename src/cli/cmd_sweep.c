@@ -1,7 +1,9 @@
 /* cmd_sweep.c - `sweep`: the estimate of every point of a grid of
- * configurations, streamed as CSV in a fixed order, optionally filtered
- * (--where), reduced to the best row of each group (--best, --group-by),
- * computed on N threads (-j) and split into interleaved shards (--shard).
+ * configurations, streamed as CSV in a fixed order (or, to a terminal, as
+ * a text table with units for people), optionally filtered (--where),
+ * reduced to the best row of each group (--best, --group-by), cut to some
+ * columns (--columns), computed on N threads (-j) and split into
+ * interleaved shards (--shard).
  *
  * The grid is models x systems x --set axes (each such "combo" loads its
  * descriptions once) x MemoryX tiers x sparsities x cluster sizes, the last
@@ -14,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../base/xalloc.h"
@@ -22,6 +23,7 @@
 #include "range.h"
 #include "sweep_file.h"
 #include "sweep_filter.h"
+#include "sweep_out.h"
 
 #define SWEEP_MAX_JOBS 256
 #define SWEEP_BLOCK 2048 /* points per thread per round */
@@ -58,7 +60,10 @@ struct sweep {
     int best;
     size_t best_col, group[SWEEP_MAX_COLS], ngroup;
     unsigned jobs;
-    size_t shard_k, shard_n; /* K-1 and N */
+    size_t shard_k, shard_n;                /* K-1 and N */
+    size_t sel[SWEEP_MAX_COLS], nsel;       /* the columns written, in order */
+    int table;                              /* a text table for people, not CSV */
+    struct sweep_disp disp[SWEEP_MAX_COLS]; /* the table's columns (sel's) */
 };
 
 struct combo {
@@ -67,11 +72,6 @@ struct combo {
     size_t ntier;
     const char *axis_text[CLI_MAX_SETS];
     size_t base, npts; /* global index of its first point, its points */
-};
-
-struct buf {
-    char *p;
-    size_t n, cap;
 };
 
 struct rec { /* a row --best may keep */
@@ -83,76 +83,13 @@ struct job {
     const struct sweep *sw;
     const struct combo *cb;
     size_t p0, p1, j0; /* selected points p0..p1; point p is inner index j0 + p*N */
-    struct buf out;
+    struct sweep_buf out;
     struct rec *rec;
     size_t nrec, caprec;
     struct est_cells cells;
     pthread_t tid;
     int threaded;
 };
-
-static void buf_put(struct buf *b, const char *s, size_t n)
-{
-    if (b->n + n > b->cap) {
-        b->cap = (b->n + n) * 2;
-        b->p = xrealloc(b->p, b->cap);
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-}
-
-static void buf_room(struct buf *b, size_t n)
-{
-    if (b->n + n > b->cap) {
-        b->cap = (b->n + n) * 2;
-        b->p = xrealloc(b->p, b->cap);
-    }
-}
-
-/* One CSV line (RFC 4180, CRLF), quoting as the CSV sink does.  The
- * first nplain flags of plain mark columns that never need quotes
- * (numbers), copied without a scan. */
-static void buf_csv(struct buf *b, const char *const *cells, const unsigned char *plain,
-                    const unsigned char *plain_len, size_t nplain, size_t ncols)
-{
-    for (size_t c = 0; c < ncols; c++) {
-        const char *s = cells[c];
-        if (c < nplain && plain[c]) {
-            /* a number's text lives in a cell buffer of EST_CELL_BYTES:
-             * copy the whole buffer (a fixed size the compiler inlines)
-             * and keep len of it */
-            size_t len = plain_len[c];
-            buf_room(b, EST_CELL_BYTES + 1);
-            if (c)
-                b->p[b->n++] = ',';
-            memcpy(b->p + b->n, s, EST_CELL_BYTES);
-            b->n += len;
-            continue;
-        }
-        /* strcspn scans with the library's vector code: one pass finds
-         * the length when nothing needs quoting (numbers never do) */
-        size_t len = strcspn(s, ",\"\r\n");
-        int special = s[len] != '\0';
-        if (special)
-            len += strlen(s + len);
-        buf_room(b, 2 * len + 5);
-        if (c)
-            b->p[b->n++] = ',';
-        if (!special) {
-            memcpy(b->p + b->n, s, len);
-            b->n += len;
-            continue;
-        }
-        b->p[b->n++] = '"';
-        for (; *s; s++) {
-            if (*s == '"')
-                b->p[b->n++] = '"';
-            b->p[b->n++] = *s;
-        }
-        b->p[b->n++] = '"';
-    }
-    buf_put(b, "\r\n", 2);
-}
 
 /* ---- axes ---- */
 
@@ -292,7 +229,11 @@ static int keep_opts(struct sweep *sw, const struct cli_opts *o)
     if (!o->best)
         return -1;
     int c = sweep_col(o->best, sw->names, sw->ncols);
-    if (c < 0 || sweep_col_is_text(sw->names, (size_t)c, est_ncols))
+    char hint[320];
+    if (c < 0)
+        return cli_error("%s '%s': no column '%s' (%s)", sw->lab->best, o->best, o->best,
+                         sweep_col_hint(o->best, sw->names, sw->ncols, hint, sizeof hint));
+    if (sweep_col_is_text(sw->names, (size_t)c, est_ncols))
         return cli_error("%s '%s': not a numeric column of the output", sw->lab->best, o->best);
     sw->best = 1;
     sw->best_col = (size_t)c;
@@ -300,11 +241,72 @@ static int keep_opts(struct sweep *sw, const struct cli_opts *o)
     char **g = o->group_by ? split(o->group_by, &n) : NULL;
     for (size_t i = 0; i < n && rc < 0; i++) {
         if ((c = sweep_col(g[i], sw->names, sw->ncols)) < 0)
-            rc = cli_error("%s '%s': no column '%s'", sw->lab->group_by, o->group_by, g[i]);
+            rc = cli_error("%s '%s': no column '%s' (%s)", sw->lab->group_by, o->group_by, g[i],
+                           sweep_col_hint(g[i], sw->names, sw->ncols, hint, sizeof hint));
         sw->group[sw->ngroup++] = (size_t)c;
     }
     free_list(g, n);
     return rc;
+}
+
+/* Add column name to the selection unless it is there or unknown. */
+static void select_col(struct sweep *sw, const char *name)
+{
+    int c = sweep_col(name, sw->names, sw->ncols);
+    for (size_t i = 0; i < sw->nsel && c >= 0; i++)
+        if (sw->sel[i] == (size_t)c)
+            return;
+    if (c >= 0 && sw->nsel < SWEEP_MAX_COLS)
+        sw->sel[sw->nsel++] = (size_t)c;
+}
+
+/* The table's columns without --columns: the axes that vary (model and
+ * system always), the --best and --group-by columns, then the answers. */
+static void table_cols(struct sweep *sw, const struct cli_opts *o)
+{
+    static const char *const answers[] = {"feasible", "step_time_s", "time_to_train_s", "power_W",
+                                          "energy_J"};
+    select_col(sw, "model");
+    select_col(sw, "system");
+    if (sw->mx_all || sw->nmx > 1)
+        select_col(sw, "memoryx");
+    if (sw->nsp > 1)
+        select_col(sw, "sparsity");
+    for (size_t i = 0; i < sw->naxis; i++)
+        select_col(sw, sw->axis[i].key);
+    select_col(sw, "systems");
+    for (size_t i = 0; i < sw->ngroup; i++)
+        select_col(sw, sw->names[sw->group[i]]);
+    if (sw->best)
+        select_col(sw, sw->names[sw->best_col]);
+    for (size_t i = 0; i < sizeof answers / sizeof answers[0]; i++)
+        select_col(sw, answers[i]);
+    if (o->price)
+        select_col(sw, "cost");
+    select_col(sw, "bottleneck");
+    select_col(sw, "warnings");
+}
+
+/* CSV or a table, and its columns: --columns, else every column for CSV
+ * and table_cols() for the table. */
+static int output_opts(struct sweep *sw, const struct cli_opts *o)
+{
+    sw->table = !o->csv && isatty(STDOUT_FILENO);
+    if (o->columns) {
+        int rc = sweep_columns_parse("--columns", o->columns, sw->names, sw->ncols, sw->sel,
+                                     SWEEP_MAX_COLS, &sw->nsel);
+        if (rc >= 0)
+            return rc;
+    } else if (sw->table) {
+        table_cols(sw, o);
+    } else {
+        for (sw->nsel = 0; sw->nsel < sw->ncols; sw->nsel++)
+            sw->sel[sw->nsel] = sw->nsel;
+    }
+    for (size_t i = 0; i < sw->nsel && sw->table; i++)
+        sweep_disp_init(&sw->disp[i], sw->names[sw->sel[i]],
+                        sweep_col_is_text(sw->names, sw->sel[i], est_ncols));
+    return -1;
 }
 
 static int parse_axes(struct sweep *sw, const struct cli_opts *o)
@@ -339,7 +341,9 @@ static int parse_axes(struct sweep *sw, const struct cli_opts *o)
     if (rc < 0)
         rc = set_axes(sw, o);
     sw->ncols = est_ncols + sw->naxis;
-    return rc < 0 ? keep_opts(sw, o) : rc;
+    if (rc < 0)
+        rc = keep_opts(sw, o);
+    return rc < 0 ? output_opts(sw, o) : rc;
 }
 
 /* ---- combos ---- */
@@ -407,8 +411,8 @@ static void job_rec(struct job *jb, const char *const *row, size_t line, size_t 
     size_t key = jb->out.n;
     for (size_t i = 0; i < sw->ngroup; i++) {
         const char *c = row[sw->group[i]];
-        buf_put(&jb->out, c, strlen(c));
-        buf_put(&jb->out, "\x1f", 1);
+        sweep_buf_put(&jb->out, c, strlen(c));
+        sweep_buf_put(&jb->out, "\x1f", 1);
     }
     if (jb->nrec == jb->caprec) {
         jb->caprec = jb->caprec ? 2 * jb->caprec : 256;
@@ -439,7 +443,11 @@ static void job_point(struct job *jb, size_t j)
         if (!sweep_where_holds(&sw->where[i], row))
             return;
     size_t line = jb->out.n;
-    buf_csv(&jb->out, row, jb->cells.have, jb->cells.len, est_ncols, sw->ncols);
+    if (sw->table)
+        sweep_buf_table(&jb->out, row, jb->cells.have, jb->cells.prev, est_ncols, sw->sel, sw->disp,
+                        sw->nsel);
+    else
+        sweep_buf_csv(&jb->out, row, jb->cells.have, jb->cells.len, est_ncols, sw->sel, sw->nsel);
     if (sw->best)
         job_rec(jb, row, line, jb->out.n - line);
 }
@@ -454,46 +462,36 @@ static void *job_run(void *arg)
 
 /* ---- output ---- */
 
-struct progress {
-    int on;
-    size_t done, total;
-    struct timespec t0, last;
+/* Where rows go: standard output as CSV or as the table, or (--best) the
+ * groups, written at the end. */
+struct sink {
+    const struct sweep *sw;
+    struct sweep_groups *gs; /* NULL without --best */
+    struct sweep_table table;
+    struct sweep_progress pg;
 };
 
-static double since(const struct timespec *a, const struct timespec *b)
+static void sink_put(struct sink *k, const char *lines, size_t len)
 {
-    return (double)(b->tv_sec - a->tv_sec) + 1e-9 * (double)(b->tv_nsec - a->tv_nsec);
-}
-
-static void progress_show(struct progress *pg, int final)
-{
-    if (!pg->on)
-        return;
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (!final && since(&pg->last, &now) < 0.25)
-        return;
-    pg->last = now;
-    if (final) {
-        fputs("\r\033[K", stderr);
+    if (k->sw->table) {
+        sweep_table_add(&k->table, lines, len);
         return;
     }
-    double dt = since(&pg->t0, &now), rate = dt > 0 ? (double)pg->done / dt : 0;
-    fprintf(stderr, "\r\033[Ksweep: %zu/%zu points, %.3g points/s, %.0f s left", pg->done,
-            pg->total, rate, rate > 0 ? (double)(pg->total - pg->done) / rate : 0.0);
+    sweep_progress_before_out(&k->pg);
+    fwrite(lines, 1, len, stdout);
 }
 
 /* Write (or fold into groups) what the jobs of one round computed, in
  * order, and empty their buffers. */
-static void round_emit(struct job *jobs, unsigned n, struct sweep_groups *gs)
+static void round_emit(struct job *jobs, unsigned n, struct sink *k)
 {
     for (unsigned t = 0; t < n; t++) {
         struct job *jb = &jobs[t];
-        if (!gs && jb->out.n) /* nothing kept: the buffer may never have been made */
-            fwrite(jb->out.p, 1, jb->out.n, stdout);
-        for (size_t i = 0; gs && i < jb->nrec; i++) {
+        if (!k->gs && jb->out.n) /* nothing kept: the buffer may never have been made */
+            sink_put(k, jb->out.p, jb->out.n);
+        for (size_t i = 0; k->gs && i < jb->nrec; i++) {
             const struct rec *r = &jb->rec[i];
-            sweep_groups_offer(gs, jb->out.p + r->key, r->key_len, r->by, jb->out.p + r->line,
+            sweep_groups_offer(k->gs, jb->out.p + r->key, r->key_len, r->by, jb->out.p + r->line,
                                r->line_len);
         }
         jb->out.n = jb->nrec = 0;
@@ -502,7 +500,7 @@ static void round_emit(struct job *jobs, unsigned n, struct sweep_groups *gs)
 
 /* Every selected point of combo cb, in rounds of jobs x SWEEP_BLOCK. */
 static void combo_run(const struct sweep *sw, const struct combo *cb, struct job *jobs,
-                      struct sweep_groups *gs, struct progress *pg)
+                      struct sink *k)
 {
     size_t N = sw->shard_n;
     size_t j0 = (sw->shard_k + N - cb->base % N) % N;
@@ -523,18 +521,38 @@ static void combo_run(const struct sweep *sw, const struct combo *cb, struct job
         for (unsigned t = 0; t < used; t++)
             if (jobs[t].threaded)
                 pthread_join(jobs[t].tid, NULL);
-        round_emit(jobs, used, gs);
-        pg->done += jobs[used - 1].p1 - b;
-        progress_show(pg, 0);
+        round_emit(jobs, used, k);
+        k->pg.done += jobs[used - 1].p1 - b;
+        sweep_progress_show(&k->pg);
     }
 }
 
-static void write_header(const struct sweep *sw)
+/* The CSV header, or the table (its header waits for the first rows). */
+static void sink_open(struct sink *k, const struct sweep *sw, struct sweep_groups *gs, size_t total)
 {
-    struct buf b = {0};
-    buf_csv(&b, sw->names, NULL, NULL, 0, sw->ncols);
+    k->sw = sw;
+    k->gs = sw->best ? gs : NULL;
+    sweep_progress_start(&k->pg, total / sw->shard_n + (sw->shard_k < total % sw->shard_n));
+    if (sw->table) {
+        sweep_table_init(&k->table, stdout, sw->disp, sw->nsel);
+        k->table.on_write = sweep_progress_before_out;
+        k->table.arg = &k->pg;
+        return;
+    }
+    struct sweep_buf b = {0};
+    sweep_buf_csv(&b, sw->names, NULL, NULL, 0, sw->sel, sw->nsel);
     fwrite(b.p, 1, b.n, stdout);
     free(b.p);
+}
+
+/* The --best rows, the rest of the table, and the progress line erased. */
+static void sink_close(struct sink *k)
+{
+    for (size_t i = 0; k->gs && i < k->gs->n; i++)
+        sink_put(k, k->gs->g[i].line, strlen(k->gs->g[i].line));
+    if (k->sw->table)
+        sweep_table_end(&k->table);
+    sweep_progress_end(&k->pg);
 }
 
 static int sweep_run(const struct sweep *sw)
@@ -556,27 +574,22 @@ static int sweep_run(const struct sweep *sw)
         free(cb);
         return rc;
     }
-    struct progress pg = {.on = isatty(STDERR_FILENO), .total = total};
-    pg.total = total / sw->shard_n + (sw->shard_k < total % sw->shard_n);
-    clock_gettime(CLOCK_MONOTONIC, &pg.t0);
-    pg.last = pg.t0;
     struct job *jobs = xmalloc(sw->jobs * sizeof *jobs);
     memset(jobs, 0, sw->jobs * sizeof *jobs);
     for (unsigned t = 0; t < sw->jobs; t++)
         jobs[t].sw = sw;
     struct sweep_groups gs;
     sweep_groups_init(&gs);
-    write_header(sw);
+    struct sink k = {0};
+    sink_open(&k, sw, &gs, total);
     size_t base = 0;
     for (size_t q = 0; q < ncombos(sw); q++) {
         combo_load(sw, q, cb); /* loaded once already: cannot fail now */
         cb->base = base;
-        combo_run(sw, cb, jobs, sw->best ? &gs : NULL, &pg);
+        combo_run(sw, cb, jobs, &k);
         base += cb->npts;
     }
-    for (size_t i = 0; i < gs.n; i++)
-        fputs(gs.g[i].line, stdout);
-    progress_show(&pg, 1);
+    sink_close(&k);
     for (unsigned t = 0; t < sw->jobs; t++) {
         free(jobs[t].out.p);
         free(jobs[t].rec);

@@ -10,7 +10,7 @@
 extern const char *const est_header[];
 extern const size_t est_ncols;
 
-#define EST_MAX_COLS 64
+#define EST_MAX_COLS 80
 #define EST_CELL_BYTES 40 /* room for a number's text, with its NUL */
 
 /* The cells of one row, formatted (CSV: exact SI numbers, the shortest

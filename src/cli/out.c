@@ -112,24 +112,12 @@ const char *out_num(int csv, double v, unit_dim d, char *buf, size_t n)
 
 const char *out_duration(double s, char *buf, size_t n)
 {
-    if (!(fabs(s) >= 2 * 365.25 * 86400))
-        return unit_format(s, UNIT_TIME, buf, n);
-    snprintf(buf, n, "%.4g years", s / (365.25 * 86400));
-    return buf;
+    return unit_format_duration(s, buf, n);
 }
 
 const char *out_energy(double joules, char *buf, size_t n)
 {
-    static const struct {
-        const char *sym;
-        double wh;
-    } scale[] = {{"TWh", 1e12}, {"GWh", 1e9}, {"MWh", 1e6}, {"kWh", 1e3}, {"Wh", 1}};
-    double wh = joules / 3600;
-    size_t i = 0;
-    while (i + 1 < sizeof scale / sizeof scale[0] && !(fabs(wh) >= scale[i].wh))
-        i++;
-    snprintf(buf, n, "%.4g %s", wh / scale[i].wh, scale[i].sym);
-    return buf;
+    return unit_format_energy(joules, buf, n);
 }
 
 const struct out_sink out_text = {"text", text_write};

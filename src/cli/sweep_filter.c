@@ -1,12 +1,15 @@
-/* sweep_filter.c - --where filters and the --best row of each group. */
+/* sweep_filter.c - --columns, --where filters and the --best row of each
+ * group. */
 #include "sweep_filter.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../base/units.h"
+#include "../base/words.h"
 #include "../base/xalloc.h"
 #include "cli.h"
 
@@ -18,10 +21,51 @@ int sweep_col(const char *name, const char *const *names, size_t ncols)
     return -1;
 }
 
+const char *sweep_col_hint(const char *name, const char *const *names, size_t ncols, char *buf,
+                           size_t n)
+{
+    char near[256];
+    if (words_suggest(name, names, ncols, near, sizeof near) > 0)
+        snprintf(buf, n, "did you mean %s?", near);
+    else
+        snprintf(buf, n, "the names are the CSV header's: cerebras-plan sweep --csv | head -n 1");
+    return buf;
+}
+
+int sweep_columns_parse(const char *flag, const char *arg, const char *const *names, size_t ncols,
+                        size_t *sel, size_t max, size_t *nsel)
+{
+    *nsel = 0;
+    for (const char *p = arg; *p;) {
+        size_t len = strcspn(p, ",");
+        const char *end = p + len;
+        while (p < end && isspace((unsigned char)*p))
+            p++;
+        size_t n = (size_t)(end - p);
+        while (n && isspace((unsigned char)p[n - 1]))
+            n--;
+        char name[128], hint[320];
+        snprintf(name, sizeof name, "%.*s", (int)n, p);
+        int c = n ? sweep_col(name, names, ncols) : -1;
+        if (n && c < 0)
+            return cli_error("%s '%s': no column '%s' (%s)", flag, arg, name,
+                             sweep_col_hint(name, names, ncols, hint, sizeof hint));
+        if (c >= 0 && *nsel == max)
+            return cli_error("%s '%s': more than %zu columns", flag, arg, max);
+        if (c >= 0)
+            sel[(*nsel)++] = (size_t)c;
+        p = *end ? end + 1 : end;
+    }
+    if (*nsel == 0)
+        return cli_error("%s '%s': no column names", flag, arg);
+    return -1;
+}
+
 int sweep_col_is_text(const char *const *names, size_t col, size_t est_ncols)
 {
-    static const char *const text[] = {"model",      "system",      "memoryx",
-                                       "bottleneck", "activations", "warnings"};
+    static const char *const text[] = {"model",           "system",           "memoryx",
+                                       "bottleneck",      "activations",      "warnings",
+                                       "stream_bound_by", "gradient_bound_by"};
     if (col >= est_ncols)
         return 1;
     for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
@@ -47,9 +91,10 @@ int sweep_where_parse(const char *flag, const char *arg, const char *const *name
     char name[128];
     snprintf(name, sizeof name, "%.*s", (int)at, arg);
     int col = sweep_col(name, names, ncols);
+    char hint[320];
     if (col < 0)
-        return cli_error("%s '%s': no column '%s' (the columns are the CSV header's)", flag, arg,
-                         name);
+        return cli_error("%s '%s': no column '%s' (%s)", flag, arg, name,
+                         sweep_col_hint(name, names, ncols, hint, sizeof hint));
     w->col = (size_t)col;
     w->op = ops[i].op;
     w->text = arg + at + strlen(ops[i].s);

@@ -1,7 +1,7 @@
-/* sweep_filter.h - what a sweep keeps: --where filters on a row's cells
- * and the --best row of each --group-by group.  Rows are the formatted
- * cells of est_cells() plus the --set axis values; columns are named by
- * the header the sweep writes. */
+/* sweep_filter.h - what a sweep keeps: the --columns it writes, --where
+ * filters on a row's cells and the --best row of each --group-by group.
+ * Rows are the formatted cells of est_cells() plus the --set axis values;
+ * columns are named by the CSV header of the whole row. */
 #ifndef CP_SWEEP_FILTER_H
 #define CP_SWEEP_FILTER_H
 
@@ -9,6 +9,19 @@
 
 /* Index of column name among names[0..ncols); -1 if there is none. */
 int sweep_col(const char *name, const char *const *names, size_t ncols);
+
+/* For a message on unknown column name: "did you mean X?" naming the
+ * columns close to it (words_suggest), or where the names are.  Written
+ * into buf (n bytes); returns buf. */
+const char *sweep_col_hint(const char *name, const char *const *names, size_t ncols, char *buf,
+                           size_t n);
+
+/* Parse --columns' comma list (blanks around a name ignored) into sel, the
+ * indices of the columns to write in the order given (a column may be
+ * named twice); at most max.  -1 on success, else an exit code after a
+ * message naming flag, the unknown name and a near column. */
+int sweep_columns_parse(const char *flag, const char *arg, const char *const *names, size_t ncols,
+                        size_t *sel, size_t max, size_t *nsel);
 
 /* Whether column col holds text (names, verdict words, --set values as
  * given) rather than numbers; est_ncols is the first --set column. */

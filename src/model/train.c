@@ -24,10 +24,14 @@ const char *train_warn_names(unsigned warnings, char *buf, size_t n)
     for (size_t i = 0; i < sizeof warn_name / sizeof warn_name[0]; i++) {
         if (!(warnings & (1u << i)))
             continue;
-        int k = snprintf(buf + len, n - len, "%s%s", len ? ";" : "", warn_name[i]);
-        if (k < 0 || (size_t)k >= n - len)
+        /* memcpy, not snprintf: sweep writes this for every row */
+        size_t k = strlen(warn_name[i]) + (len > 0);
+        if (k >= n - len)
             break;
-        len += (size_t)k;
+        if (len)
+            buf[len] = ';';
+        memcpy(buf + len + (len > 0), warn_name[i], k - (len > 0) + 1);
+        len += k;
     }
     return buf;
 }

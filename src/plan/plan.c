@@ -11,7 +11,6 @@
 #include "../model/mx.h"
 
 const char *const plan_metric_name[PLAN_NMETRICS] = {"deadline", "energy", "budget"};
-static const unit_dim metric_dim[PLAN_NMETRICS] = {UNIT_TIME, UNIT_ENERGY, UNIT_COUNT};
 static const char *const metric_what[PLAN_NMETRICS] = {"time-to-train", "energy", "cost"};
 
 double plan_metric_of(const struct train_result *r, enum plan_metric m)
@@ -45,7 +44,7 @@ struct ctx {
     double nmax, sparsity;
     plan_trace_fn fn;
     void *user;
-    int iters;
+    int iters, scans, sparsity_iters;
     double least[PLAN_NMETRICS], least_n[PLAN_NMETRICS]; /* of the last scan */
 };
 
@@ -76,6 +75,10 @@ static void trace(struct ctx *x, const char *stage, int iter, double lo, double 
                   double value)
 {
     x->iters++;
+    if (strcmp(stage, "scan") == 0)
+        x->scans++;
+    else
+        x->sparsity_iters++;
     if (x->fn)
         x->fn(&(struct plan_iter){stage, iter, lo, hi, at, value}, x->user);
 }
@@ -190,12 +193,14 @@ static void cap(const struct cluster *base, const struct plan_opts *po, struct p
         res->max_systems = crit_seqs, res->cap = PLAN_CAP_CRITICAL;
 }
 
-static void fmt(double v, enum plan_metric m, char *buf, size_t n)
+const char *plan_metric_format(double v, enum plan_metric m, char *buf, size_t n)
 {
-    if (m == PLAN_COST)
-        snprintf(buf, n, "%.4g", v);
-    else
-        unit_format(v, metric_dim[m], buf, n);
+    if (m == PLAN_TIME)
+        return unit_format_duration(v, buf, n);
+    if (m == PLAN_ENERGY)
+        return unit_format_energy(v, buf, n);
+    snprintf(buf, n, "%.4g", v);
+    return buf;
 }
 
 static void why_unreachable(const struct ctx *x, const struct plan_result *res, double n,
@@ -207,8 +212,8 @@ static void why_unreachable(const struct ctx *x, const struct plan_result *res, 
         "the critical batch, in sequences",
     };
     char a[64], b[64];
-    fmt(metric_at(x, n, sparsity), x->m, a, sizeof a);
-    fmt(x->po->limit[x->m], x->m, b, sizeof b);
+    plan_metric_format(metric_at(x, n, sparsity), x->m, a, sizeof a);
+    plan_metric_format(x->po->limit[x->m], x->m, b, sizeof b);
     snprintf(buf, len,
              "the least %s over 1..%g systems (%s) is %s, at %g system%s and sparsity %g; the "
              "%s is %s%s",
@@ -250,11 +255,12 @@ static void why_infeasible(const struct cluster *c, const struct train_result *r
     if (r->warnings & TW_MEMORYX)
         len = add(buf, n, len,
                   "; the state, %s (%.4g B/param), exceeds the room of %g MemoryX server%s, %s "
-                  "(%s each); %g servers hold it in DRAM",
+                  "(%s each); %g server%s hold%s it in DRAM",
                   unit_format(r->state_bytes, UNIT_BYTES, a, sizeof a), r->bytes_per_param,
                   st->mx_servers, st->mx_servers == 1 ? "" : "s",
                   unit_format(r->memoryx_bytes, UNIT_BYTES, b, sizeof b),
-                  unit_format(mx_capacity(&hw->mx, 1), UNIT_BYTES, d, sizeof d), st->mx_hold);
+                  unit_format(mx_capacity(&hw->mx, 1), UNIT_BYTES, d, sizeof d), st->mx_hold,
+                  st->mx_hold == 1 ? "" : "s", st->mx_hold == 1 ? "s" : "");
     if (r->warnings & TW_SRAM)
         len = add(buf, n, len,
                   "; one sequence needs %s of SRAM (activations %s) vs the wafer's %s less %s "
@@ -266,11 +272,13 @@ static void why_infeasible(const struct cluster *c, const struct train_result *r
     if (r->warnings & TW_ACT_STORE)
         add(buf, n, len,
             "; one sequence's checkpoints, %s, exceed the room of %g activation "
-            "server%s per system, %s; %g servers hold them",
+            "server%s per system, %s; %g server%s hold%s them",
             unit_format(st->ckpt_per_seq, UNIT_BYTES, a, sizeof a), st->act_servers,
             st->act_servers == 1 ? "" : "s",
             unit_format(st->act_servers * hw->act.server_bytes, UNIT_BYTES, b, sizeof b),
-            ceil(st->ckpt_per_seq / hw->act.server_bytes));
+            ceil(st->ckpt_per_seq / hw->act.server_bytes),
+            ceil(st->ckpt_per_seq / hw->act.server_bytes) == 1 ? "" : "s",
+            ceil(st->ckpt_per_seq / hw->act.server_bytes) == 1 ? "s" : "");
 }
 
 static void finish(struct ctx *x, double n, double sparsity, struct plan_result *res)
@@ -283,6 +291,8 @@ static void finish(struct ctx *x, double n, double sparsity, struct plan_result 
     if (res->has_above)
         eval_at(x, n + 1, sparsity, &res->above, &res->ra);
     res->iterations = x->iters;
+    res->scans = x->scans;
+    res->sparsity_iters = x->sparsity_iters;
     for (int m = 0; m < PLAN_NMETRICS; m++)
         res->least[m] = x->least[m], res->least_n[m] = x->least_n[m];
 }
@@ -314,7 +324,7 @@ cp_status plan_solve(const struct cluster *base, const struct plan_opts *po, pla
         return cp_fail(err, CP_EINPUT, "plan: give a target: --deadline, --energy or --budget");
     if (po->limit[PLAN_COST] > 0 && !(base->price >= 0))
         return cp_fail(err, CP_EINPUT, "--budget: needs --price (per system-hour)");
-    struct ctx x = {base, po, (enum plan_metric)m, 1, base->sparsity, fn, user, 0, {0}, {0}};
+    struct ctx x = {base, po, (enum plan_metric)m, 1, base->sparsity, fn, user, 0, 0, 0, {0}, {0}};
     res->primary = x.m;
     cap(base, po, res);
     x.nmax = res->max_systems;
@@ -361,8 +371,8 @@ cp_status plan_solve(const struct cluster *base, const struct plan_opts *po, pla
         } else {
             snprintf(res->why, sizeof res->why,
                      "no cluster size meets every target at once (the %s alone is met; it is "
-                     "least at %g systems)",
-                     plan_metric_name[x.m], n_least);
+                     "least at %g system%s)",
+                     plan_metric_name[x.m], n_least, n_least == 1 ? "" : "s");
             finish(&x, n_least, x.sparsity, res);
         }
         return CP_OK;

@@ -76,7 +76,9 @@ struct plan_result {
     double max_systems; /* N_max */
     enum plan_cap cap;  /* what sets N_max                                */
     int sparsity_raised;
-    int iterations; /* solver iterations in all                      */
+    int iterations;     /* lines the trace saw: scans + sparsity_iters   */
+    int scans;          /* evaluations of every N in 1..N_max            */
+    int sparsity_iters; /* Brent iterations on the sparsity, traced N    */
     /* The least of each metric (s, J, currency) over the feasible N of
      * the last scan, at best's sparsity and batch rules, and the N where
      * it first falls; least_n 0 where no N is feasible (and for the cost
@@ -84,6 +86,17 @@ struct plan_result {
     double least[PLAN_NMETRICS], least_n[PLAN_NMETRICS];
     char why[512]; /* unreachable: why, with the numbers             */
 };
+
+/* A Julian year, s: times of two or more are written in years. */
+#define PLAN_YEAR_S (365.25 * 86400)
+
+/* v (SI: s, J or currency) of metric m for people, as plan's messages
+ * write it: a time as unit_format() does below two years and in years
+ * from there, an energy in Wh with a decimal
+ * prefix up to TWh ("1.564 GWh": the unit energy is bought and budgeted
+ * in, and the one the estimate uses, so a plan's target, result and
+ * estimate read alike), a cost as a plain number.  Returns buf. */
+const char *plan_metric_format(double v, enum plan_metric m, char *buf, size_t n);
 
 /* The metric m of r (time_s, energy_J or cost). */
 double plan_metric_of(const struct train_result *r, enum plan_metric m);

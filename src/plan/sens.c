@@ -136,6 +136,27 @@ static int by_size(const void *pa, const void *pb)
     return (a->key > b->key) - (a->key < b->key);
 }
 
+#define SENS_LIMIT "limits, a verdict and not a rate"
+#define SENS_CAPACITY "capacities, which change the time only in whole steps"
+const struct sens_skip sens_skipped[] = {
+    {"system.max_systems", SENS_LIMIT},
+    {"system.max_matmul_dim", SENS_LIMIT},
+    {"system.sram", SENS_CAPACITY},
+    {"memoryx.server_memory", SENS_CAPACITY},
+    {"memoryx.server_flash", SENS_CAPACITY},
+    {"activation.server_memory", SENS_CAPACITY},
+    {"memoryx.bytes_per_param", "the vendor's sizing, which the model does not use"},
+};
+const size_t sens_nskipped = sizeof sens_skipped / sizeof sens_skipped[0];
+
+const char *sens_skip_why(int key)
+{
+    for (size_t i = 0; i < sens_nskipped; i++)
+        if (param_find(sens_skipped[i].key) == key)
+            return sens_skipped[i].why;
+    return NULL;
+}
+
 size_t sens_run(const struct cluster *base, const struct desc_src *src, struct sens_row *rows)
 {
     size_t n = param_count();

@@ -56,6 +56,24 @@ struct sens_row {
     double lo, hi;     /* whole-number key: the neighbours used (NaN: none) */
 };
 
+/* Keys whose elasticity is not a ranking of what to measure, each with the
+ * reason in words: limits (a verdict, not a rate: the time does not depend
+ * on them), capacities (the time changes with them only in whole steps:
+ * micro-batches, servers, where the activations go, so a 1 % change does
+ * nothing or crosses a step), and the vendor's bytes per parameter (shown
+ * by capacity for comparison; the model derives its own from the
+ * precisions).  sens_run computes their rows all the same; the front end
+ * leaves them out of the table and names them. */
+struct sens_skip {
+    const char *key; /* "section.key" */
+    const char *why;
+};
+extern const struct sens_skip sens_skipped[];
+extern const size_t sens_nskipped;
+
+/* The reason schema index key is not ranked, or NULL when it is. */
+const char *sens_skip_why(int key);
+
 /* One row per numeric hardware key (param_count() rows into rows), sorted by
  * |elasticity| descending (ties in schema order), undefined rows last (in
  * schema order).  base must have passed cluster_check(); src gives the
