@@ -3,9 +3,12 @@
 # private tmux server: the panels, and a time to train that agrees with
 # `estimate` as the keys change the number of systems and a hardware key;
 # the prompt, the help overlay, the CSV export (byte for byte `estimate
-# --csv`), the saved overlay (accepted by `show` and `estimate`), the chart
-# and band toggles, NO_COLOR, a terminal too small, quitting, and the
-# refusals (no terminal, unknown TERM, --csv).  Prints "ok N - what" or
+# --csv`), the saved overlay (accepted by `show` and `estimate`, short and
+# exact), the chart and band toggles (the band labelled alike and shaded,
+# the axes titled), hardware key names whole, refusals naming the key, the
+# report (screen kept, typed keys dropped, a command that remakes it, a new
+# folder each time), 80x24, N above max_systems, NO_COLOR, a terminal too
+# small, quitting, and the refusals (no terminal, unknown TERM, --csv).  Prints "ok N - what" or
 # "not ok N - what" per check and "# cli_explore done".  Skips when tmux is
 # missing or the binary has no `explore`.
 . "$(dirname "$0")/lib.sh"
@@ -148,11 +151,21 @@ for p in model system systems memoryx sparsity batch seq_len overlap 'hw key' 'h
 done
 if [ -z "$missing" ]; then ok "a row per parameter"; else nok "a row per parameter" "missing:$missing"; fi
 
+# The verdict rows: "fails NAME...  holds NAME..." and "warning NAME...
+# holds NAME...", each verdict once.
 missing=
-for v in memoryx sram split matmul batch stream; do
-    grep -qE "(^|[^a-z_])$v +(holds|fails|warning)" "$T/screen" || missing="$missing $v"
+for v in memoryx sram act split systems matmul batch stream chunk; do
+    grep -qE "(holds|fails|warning)( [a-z]+)* $v( |\$|│)" "$T/screen" || missing="$missing $v"
 done
-if [ -z "$missing" ]; then ok "a verdict each: holds, fails or warning"; else nok "a verdict each" "missing:$missing"; fi
+if [ -z "$missing" ]; then ok "a verdict each, after holds, fails or warning"; else nok "a verdict each" "missing:$missing"; fi
+
+# the speedup chart titles its axes, with units
+if wait_for main 'N, systems \(log scale\)' && grep -qE '^│ *speedup' "$T/screen" &&
+    grep -qE '^│ *[0-9.]+ x ' "$T/screen"; then
+    ok "the speedup chart names its axes (speedup in x, N in systems)"
+else
+    nok "the speedup chart names its axes" "$(grep -E 'against|speedup|systems' "$T/screen" | tail -n 3)"
+fi
 
 time_is "at start" 192
 selected_is model
@@ -239,6 +252,22 @@ if [ -s "$W/$ini" ] && [ "$rc" -eq 0 ]; then
 else
     nok "show cs2 --hw-overlay accepts $ini" "exit $rc: $(ls "$W") $(head -c 300 "$T/err")"
 fi
+# Short exact values with units, no 17-digit noise (issue 18, item 12), and
+# every value and range read back exactly (show --csv prints them exact).
+if grep -qx 'hop_latency = 2 us +- 75%' "$W/$ini" && ! grep -qE '[0-9]{16}' "$W/$ini"; then
+    ok "the overlay writes short exact values with units (hop_latency = 2 us +- 75%)"
+else
+    nok "the overlay writes short exact values with units" "$(grep -E 'hop_latency|[0-9]{16}' "$W/$ini" | head -n 3)"
+fi
+"$CP" show cs2 --csv --hw-overlay "$W/$ini" >"$T/ov.csv" 2>&1
+"$CP" show cs2 --csv --set system.utilization=0.4 >"$T/set.csv" 2>&1
+"$CP" show cs2 --csv >"$T/plain.csv" 2>&1
+if [ "$(cut -d, -f1-3 "$T/ov.csv")" = "$(cut -d, -f1-3 "$T/set.csv")" ] &&
+    [ "$(cut -d, -f1,4 "$T/ov.csv")" = "$(cut -d, -f1,4 "$T/plain.csv")" ]; then
+    ok "the overlay reads back as every value and range exactly"
+else
+    nok "the overlay reads back as every value and range exactly" "$(diff "$T/ov.csv" "$T/set.csv" | head -n 4)"
+fi
 a=$(train_time -n 64 --hw-overlay "$W/$ini")
 b=$(train_time -n 64 --set system.utilization=0.4)
 if [ -n "$a" ] && [ "$a" = "$b" ]; then
@@ -276,7 +305,7 @@ time_is "batch typed back to 1536" 64 --set system.utilization=0.4 --batch 1536
 
 # ---- 6. chart and band ----
 # The chart's title: the line saying what is plotted against what.
-chart_title() { grep -E 'against (N|sparsity)' "$T/screen" | head -n 1 | sed 's/^[^a-z]*//; s/  .*//'; }
+chart_title() { grep -E 'against (N|sparsity)' "$T/screen" | head -n 1 | sed 's/^[^a-z]*//; s/ [^a-zA-Z(].*//'; }
 # wait_title is|isnt TITLE: poll until the chart's title is (or is not)
 # TITLE; $title holds the last one seen
 wait_title() {
@@ -320,9 +349,33 @@ else
     nok "c a third time: back to the first chart" "first '$t0', now '$title'"
 fi
 
-BAND='\[ *5 *%, *95 *%\]'
+BAND='5-95% [0-9]'
 keys u
 if wait_for main "$BAND"; then ok "u shows a band"; else nok "u shows a band" "$(seen 'time to train')"; fi
+# the same label on both brackets of the results
+if wait_for main "step time +[0-9.]+ [a-z]+  $BAND" && wait_for main "time to train +[0-9.]+ [a-z]+  $BAND"; then
+    ok "the step time and time to train bands carry the same label (5-95%)"
+else
+    nok "the step time and time to train bands carry the same label" "$(seen 'step time') / $(seen 'time to train')"
+fi
+# chart_region: the chart panel's lines, its frame included
+chart_region() { sed -n '/against \(N\|sparsity\)/,/└/p' "$T/screen"; }
+keys c c
+if wait_title is "time to train against sparsity" &&
+    [ "$(chart_region | sed '1d;$d' | tr -cd ':' | wc -c)" -ge 20 ] &&
+    chart_region | tail -n 1 | grep -q ': 5-95%'; then
+    ok "u shades the band on the sparsity chart (':', labelled 5-95% in the frame)"
+else
+    nok "u shades the band on the sparsity chart" "$(chart_region | tail -n 4)"
+fi
+if chart_region | tail -n 1 | grep -q 'sparsity (share of zero weights)' &&
+    chart_region | grep -qE '^│ *time to' && chart_region | grep -qE '^│ *[0-9.]+ [a-z]+ '; then
+    ok "the sparsity chart names its axes (time to train in its unit, sparsity)"
+else
+    nok "the sparsity chart names its axes" "$(chart_region | tail -n 3)"
+fi
+keys c
+wait_title is "$t0"
 keys u
 if wait_gone main "$BAND"; then ok "u again hides it"; else nok "u again hides it" "$(seen "$BAND")"; fi
 
@@ -335,6 +388,123 @@ if wait_for nocolour "$PANELS" && poll gone nocolour "$COLOUR"; then
     ok "no colour with NO_COLOR"
 else
     nok "no colour with NO_COLOR" "$(grep -oE "$COLOUR" "$T/screen" | sort -u | tr -d "$ESC" | tr '\n' ' ')"
+fi
+
+# ---- hardware key names whole; a refused value names its key ----
+keys Down Down Down
+selected_is 'hw key'
+keys Enter
+tm send-keys -t x:main -l 'memoryx.update_flop_per_param'
+keys Enter
+if wait_for main '│ hw key +memoryx\.update_flop_per_param +│' &&
+    wait_for main '^hw key memoryx\.update_flop_per_param = 12 FLOP'; then
+    ok "a long hardware key name is shown whole at 100 columns, and on the status line"
+else
+    nok "a long hardware key name is shown whole" "$(seen 'hw key') / $(tail -n 1 "$T/screen")"
+fi
+keys Down
+selected_is 'hw value'
+keys Enter a b c Enter
+if wait_for main "^memoryx\.update_flop_per_param 'abc': "; then
+    ok "a refused value names its key (memoryx.update_flop_per_param 'abc': ...)"
+else
+    nok "a refused value names its key" "$(tail -n 1 "$T/screen")"
+fi
+
+# ---- r: a report of the scenario as it stands ----
+# wait_long WINDOW REGEX: wait_for, for up to about a minute
+wait_long() {
+    j=0
+    while [ $j -lt 12 ]; do
+        misses=0
+        wait_for "$@" && return 0
+        grep -q '^exit=[0-9]*$' "$T/screen" && break
+        j=$((j + 1))
+    done
+    misses=3
+    return 1
+}
+rm -f "$W/$csv"
+keys e
+wait_for main "exported.*$(re "$csv")"
+rdir=explore-report-gpt3-175b-cs2-64
+keys r
+if wait_for main "^writing $(re "$rdir")/" && grep -q 'Parameters' "$T/screen" &&
+    grep -q "$PANELS" "$T/screen"; then
+    ok "r keeps the screen and says writing $rdir/ on the status line"
+else
+    nok "r keeps the screen and says writing" "$(head -n 3 "$T/screen") / $(tail -n 1 "$T/screen")"
+fi
+keys q j
+if wait_long main "^report written to $(re "$rdir")/" && ! grep -q '^exit=' "$T/screen" &&
+    grep -q '(2 keys typed meanwhile dropped)' "$T/screen" && grep -q 'Parameters' "$T/screen"; then
+    ok "keys typed while the report is written are dropped (q did not quit)"
+else
+    nok "keys typed while the report is written are dropped" "$(tail -n 2 "$T/screen")"
+fi
+# The command the report records: only what the explorer changed (the
+# utilization typed as 0.4) is a --set, and it remakes the scenario: as
+# estimate --csv it gives the report's estimate.csv and the explorer's e.
+cmd=$(sed -n '/^Written by/{n;n;p;}' "$W/$rdir/index.md" 2>/dev/null | sed 's/^ *//')
+if [ "$(printf '%s\n' "$cmd" | grep -o -- '--set' | wc -l)" -eq 1 ] &&
+    printf '%s\n' "$cmd" | grep -q -- '--set system\.utilization=0\.4 '; then
+    ok "the report records a command with one --set, system.utilization=0.4"
+else
+    nok "the report records a command with one --set" "$(printf '%s' "$cmd" | cut -c 1-300)"
+fi
+args=$(printf '%s\n' "$cmd" | sed 's/^cerebras-plan report //; s/ -o [^ ]*$//')
+eval "\"\$CP\" estimate $args --csv" >"$T/again.csv" 2>"$T/err"
+if [ -s "$T/again.csv" ] && cmp -s "$T/again.csv" "$W/$rdir/estimate.csv" &&
+    cmp -s "$W/$rdir/estimate.csv" "$W/$csv"; then
+    ok "the recorded command gives the report's estimate.csv, the explorer's export"
+else
+    nok "the recorded command gives the report's estimate.csv" "$args: $(head -c 200 "$T/err")"
+fi
+{ echo mine >"$W/$rdir/notes.txt"; } 2>/dev/null
+keys r
+if wait_long main "^report written to $(re "$rdir")-2/" && [ -f "$W/$rdir/notes.txt" ] &&
+    [ -f "$W/$rdir-2/index.md" ]; then
+    ok "a second r writes $rdir-2 and leaves the first folder, the user's file in it, alone"
+else
+    nok "a second r writes a new folder and leaves the first alone" "$(ls "$W" "$W/$rdir" | tr '\n' ' ') / $(tail -n 1 "$T/screen")"
+fi
+
+# ---- 80x24: every panel inside its frame ----
+start small env "$XTERM" NCURSES_NO_UTF8_ACS=1 "$CP" explore -m gpt3-175b -s cs2 -n 192 --batch 192
+tm resize-window -t x:small -x 80 -y 24
+# resized (24 lines captured) and drawn again, then the lines inside the
+# top panels end with the results panel's border
+i=0
+while [ $i -lt 50 ] && ! { wait_for small 'warning' && [ "$(wc -l <"$T/screen")" -eq 24 ]; }; do
+    sleep 0.1
+    i=$((i + 1))
+done
+sleep 0.3
+if wait_for small "$PANELS" && wait_for small 'warning' && [ "$(wc -l <"$T/screen")" -eq 24 ] &&
+    [ "$(sed -n '/Parameters/,/^└/p' "$T/screen" | sed '1d;$d' | grep -vc '││.*│$')" -eq 0 ]; then
+    ok "80x24 with a warning: the verdict rows stay inside the frame"
+else
+    nok "80x24 with a warning: the verdict rows stay inside the frame" "$(sed -n '/Parameters/,/^└/p' "$T/screen" | grep -v '││.*│$' | head -n 3)"
+fi
+
+# at 80 columns a long hardware key name keeps its distinctive end
+tm send-keys -t x:small Up Up Enter
+tm send-keys -t x:small -l 'memoryx.server_flash_bandwidth'
+tm send-keys -t x:small Enter
+if wait_for small '│ hw key +~[a-z_]*flash_bandwidth +│' &&
+    wait_for small '^hw key memoryx\.server_flash_bandwidth = '; then
+    ok "80 columns: a long hardware key name keeps its end (~...flash_bandwidth), whole below"
+else
+    nok "80 columns: a long hardware key name keeps its end" "$(seen 'hw key')"
+fi
+
+# ---- more systems than the generation's largest cluster ----
+start big env "$XTERM" NCURSES_NO_UTF8_ACS=1 "$CP" explore -m gpt3-175b -s cs3 -n 5000
+if wait_for big 'Results.*INFEASIBLE' && wait_for big 'systems +5000 > max 2048' &&
+    wait_for big 'fails( [a-z]+)* systems'; then
+    ok "5000 CS-3: INFEASIBLE, the systems row against max 2048, the systems verdict fails"
+else
+    nok "5000 CS-3: infeasible, shown" "$(seen 'Results') / $(seen 'systems ') / $(seen 'fails')"
 fi
 
 # ---- 7. a terminal too small ----

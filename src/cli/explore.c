@@ -2,15 +2,17 @@
 #include "explore.h"
 
 #include <curses.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../base/xalloc.h"
 #include "../plan/param.h"
 #include "../spec/tfm.h"
-#include "atomic.h"
-#include "est.h"
 
 const char *const xp_param_name[XP_NPARAMS] = {
     "model", "system",  "systems", "memoryx", "sparsity",
@@ -31,8 +33,7 @@ const char *const xp_chart_title[XP_NCHARTS] = {
 #define XP_HW_FINE 1.02
 #define XP_SEQLEN_FINE 128
 
-static void status(struct xp_state *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void status(struct xp_state *x, const char *fmt, ...)
+void xp_status(struct xp_state *x, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -57,15 +58,30 @@ static int reload(struct xp_state *x, const char *model, const char *system)
         return -1;
     int same_model = strcmp(model, x->s.model) == 0;
     x->s = t;
-    x->s.c.hw = &x->s.hw;
-    x->s.c.wl = &x->s.wl;
+    struct cluster *c = &x->s.c;
+    c->hw = &x->s.hw;
+    c->wl = &x->s.wl;
     scenario_auto_tier(&x->s);
-    x->s.c.systems = keep.systems;
-    x->s.c.sparsity = keep.sparsity;
-    x->s.c.overlap = keep.overlap_set ? keep.overlap : x->s.hw.mx.boundary_overlap;
-    x->s.c.overlap_set = keep.overlap_set;
-    if (same_model)
-        x->s.c.global_seqs = keep.global_seqs;
+    c->systems = keep.systems;
+    c->sparsity = keep.sparsity;
+    c->overlap = keep.overlap_set ? keep.overlap : x->s.hw.mx.boundary_overlap;
+    c->overlap_set = keep.overlap_set;
+    /* what the options set beyond the names, as scenario_load does */
+    c->act_servers = keep.act_servers;
+    c->act = keep.act;
+    c->act_k = keep.act_k <= x->s.wl.layers ? keep.act_k : 0;
+    c->batch_penalty = keep.batch_penalty;
+    c->price = keep.price;
+    if (same_model) {
+        c->global_seqs = keep.global_seqs;
+        c->tokens = keep.tokens;
+    } else if (x->o->tokens && strcmp(x->o->tokens, "chinchilla") != 0) {
+        c->tokens = keep.tokens;
+    } else if (x->o->tokens) {
+        c->tokens = WL_CHINCHILLA_TOKENS_PER_PARAM * tfm_params(&x->s.wl);
+    }
+    x->loaded_hw = x->s.hw;
+    x->loaded_seq_len = x->s.wl.seq_len;
     x->model_i = index_of(&x->models, x->s.model);
     x->system_i = index_of(&x->systems, x->s.system);
     return 0;
@@ -80,6 +96,8 @@ int xp_init(struct xp_state *x, struct cli_opts *o)
         return rc;
     x->s.c.hw = &x->s.hw;
     x->s.c.wl = &x->s.wl;
+    x->loaded_hw = x->s.hw;
+    x->loaded_seq_len = x->s.wl.seq_len;
     struct cp_error err = {0};
     if (cat_list(&o->dirs, CAT_MODEL, &x->models, &err) != CP_OK ||
         cat_list(&o->dirs, CAT_HW, &x->systems, &err) != CP_OK)
@@ -88,7 +106,7 @@ int xp_init(struct xp_state *x, struct cli_opts *o)
     x->system_i = index_of(&x->systems, x->s.system);
     x->hwkey = param_find("system.utilization");
     x->chart_cols = 60;
-    status(x, "? help   arrows move and step   Enter types a value   q quits");
+    xp_status(x, "? help   arrows move and step   Enter types a value   q quits");
     return -1;
 }
 
@@ -96,6 +114,8 @@ void xp_free(struct xp_state *x)
 {
     cat_list_free(&x->models);
     cat_list_free(&x->systems);
+    free(x->draws);
+    x->draws = NULL;
 }
 
 static void curve_speedup(struct xp_state *x)
@@ -153,6 +173,106 @@ static void curve_sparsity(struct xp_state *x)
     }
 }
 
+/* The quantity chart x->chart plots at xv (systems, or sparsity) with the
+ * hardware hw: speedup over one (the tokens/s of one system on hw), step
+ * time or time to train. */
+static double chart_quantity(const struct xp_state *x, const struct hw_desc *hw, double xv,
+                             double one)
+{
+    struct cluster c = x->s.c;
+    struct train_result r;
+    c.hw = hw;
+    if (!c.overlap_set)
+        c.overlap = hw->mx.boundary_overlap;
+    if (x->chart == XP_CHART_SPARSITY) {
+        c.sparsity = xv;
+        train_eval(&c, &r);
+        return r.time_s;
+    }
+    train_at(&c, xv, SCALE_STRONG, &r);
+    if (x->chart == XP_CHART_BREAKDOWN)
+        return r.step.step_s;
+    return r.feasible ? r.tokens_per_s / one : NAN;
+}
+
+/* The points of the curve evaluated for the band: every step-th and the
+ * last, at most XP_BAND_POINTS + 1.  Returns their count. */
+static size_t band_points(size_t n, size_t *idx)
+{
+    size_t step = n > XP_BAND_POINTS ? (n - 1 + XP_BAND_POINTS - 1) / XP_BAND_POINTS : 1, m = 0;
+    for (size_t i = 0; i < n; i += step)
+        idx[m++] = i;
+    if (idx[m - 1] != n - 1)
+        idx[m++] = n - 1;
+    return m;
+}
+
+/* Evaluate the chart's quantity on every draw of the hardware (the draws
+ * of the results' band: same seed, same order) at the points idx[0..m),
+ * into x->draws (one row of XP_UNC_SAMPLES per point).  Returns the draws
+ * made. */
+static size_t band_draws(struct xp_state *x, const size_t *idx, size_t m)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!rng)
+        return 0;
+    gsl_rng_set(rng, UNC_DEFAULT_SEED);
+    size_t d = 0;
+    for (; d < XP_UNC_SAMPLES; d++) {
+        struct hw_desc hw;
+        struct cp_error err = {0};
+        double one = 0;
+        if (unc_draw(&x->s.hw, &x->s.hw_src, rng, &hw, &err) != CP_OK)
+            break;
+        if (x->chart == XP_CHART_SPEEDUP) {
+            struct cluster c = x->s.c;
+            struct train_result r;
+            c.hw = &hw;
+            if (!c.overlap_set)
+                c.overlap = hw.mx.boundary_overlap;
+            train_at(&c, 1, SCALE_STRONG, &r);
+            one = r.tokens_per_s;
+        }
+        for (size_t j = 0; j < m; j++)
+            x->draws[j * XP_UNC_SAMPLES + d] = chart_quantity(x, &hw, x->curve.x[idx[j]], one);
+    }
+    gsl_rng_free(rng);
+    return d;
+}
+
+/* The band of the curve: the XP_BAND_LO and XP_BAND_HI percentiles of its
+ * quantity over the draws at the band's points (the finite values, when
+ * at least half are), linear between them; NAN where there is none. */
+static void curve_band(struct xp_state *x)
+{
+    struct xp_curve *cv = &x->curve;
+    for (size_t i = 0; i < cv->n; i++)
+        cv->lo[i] = cv->hi[i] = NAN;
+    if (!x->band_ok || cv->n == 0)
+        return;
+    if (!x->draws)
+        x->draws = xmalloc((XP_BAND_POINTS + 1) * XP_UNC_SAMPLES * sizeof *x->draws);
+    size_t idx[XP_BAND_POINTS + 1], m = band_points(cv->n, idx), nd = band_draws(x, idx, m);
+    for (size_t j = 0; j < m && nd > 0; j++) {
+        double *v = x->draws + j * XP_UNC_SAMPLES;
+        size_t k = 0;
+        for (size_t d = 0; d < nd; d++)
+            if (isfinite(v[d]))
+                v[k++] = v[d];
+        if (2 * k < nd)
+            continue;
+        gsl_sort(v, 1, k);
+        cv->lo[idx[j]] = gsl_stats_quantile_from_sorted_data(v, 1, k, XP_BAND_LO);
+        cv->hi[idx[j]] = gsl_stats_quantile_from_sorted_data(v, 1, k, XP_BAND_HI);
+    }
+    for (size_t j = 0; j + 1 < m; j++)
+        for (size_t i = idx[j] + 1; i < idx[j + 1]; i++) {
+            double t = (double)(i - idx[j]) / (double)(idx[j + 1] - idx[j]);
+            cv->lo[i] = cv->lo[idx[j]] + t * (cv->lo[idx[j + 1]] - cv->lo[idx[j]]);
+            cv->hi[i] = cv->hi[idx[j]] + t * (cv->hi[idx[j + 1]] - cv->hi[idx[j]]);
+        }
+}
+
 void xp_recompute(struct xp_state *x)
 {
     train_eval(&x->s.c, &x->r);
@@ -162,7 +282,7 @@ void xp_recompute(struct xp_state *x)
         x->band_ok = unc_run(&x->s.c, &x->s.hw_src, XP_UNC_SAMPLES, UNC_DEFAULT_SEED, &x->band,
                              NULL, &err) == CP_OK;
         if (!x->band_ok)
-            status(x, "uncertainty: %s", err.msg);
+            xp_status(x, "uncertainty: %s", err.msg);
     }
     if (x->chart == XP_CHART_SPEEDUP)
         curve_speedup(x);
@@ -170,6 +290,7 @@ void xp_recompute(struct xp_state *x)
         curve_breakdown(x);
     else
         curve_sparsity(x);
+    curve_band(x);
 }
 
 const char *xp_value(const struct xp_state *x, enum xp_param p, char *buf, size_t n)
@@ -213,6 +334,23 @@ const char *xp_value(const struct xp_state *x, enum xp_param p, char *buf, size_
     return buf;
 }
 
+const char *xp_label(const struct xp_state *x, enum xp_param p, char *buf, size_t n)
+{
+    if (p == XP_HWVAL)
+        return param_name(x->hwkey, buf, n);
+    snprintf(buf, n, "%s", xp_param_name[p]);
+    return buf;
+}
+
+/* "hw key NAME = VALUE" on the status line: the whole name, whatever the
+ * width of the parameters panel. */
+static void show_hwkey(struct xp_state *x)
+{
+    char name[96], v[64];
+    xp_status(x, "hw key %s = %s", param_name(x->hwkey, name, sizeof name),
+              xp_value(x, XP_HWVAL, v, sizeof v));
+}
+
 static void step_to(struct xp_state *x, int dir, int fine);
 
 /* Step parameter p: dir -1 or +1, fine or coarse.  A numeric step that
@@ -233,7 +371,9 @@ static void step(struct xp_state *x, int dir, int fine)
         x->s.c = keep;
         x->s.wl.seq_len = seq_len;
         *param_ptr(&x->s.hw, x->hwkey) = hwval;
-        status(x, "%s: %.200s", xp_param_name[x->sel], err.msg);
+        char label[96];
+        xp_status(x, "%s: %.200s", xp_label(x, (enum xp_param)x->sel, label, sizeof label),
+                  err.msg);
     }
 }
 
@@ -297,6 +437,7 @@ static void step_to(struct xp_state *x, int dir, int fine)
         while (i < n && param_key(i) != x->hwkey)
             i++;
         x->hwkey = param_key((i + n + (size_t)(dir + (int)n)) % n);
+        show_hwkey(x);
         break;
     }
     case XP_HWVAL: {
@@ -306,10 +447,13 @@ static void step_to(struct xp_state *x, int dir, int fine)
             nv = v + dir;
         if (v == 0)
             nv = dir > 0 ? 0.01 : 0;
+        char label[96], a[64];
         if (param_valid(&x->s.hw, x->hwkey, nv))
             *param_ptr(&x->s.hw, x->hwkey) = nv;
         else
-            status(x, "%s cannot go %s %g", xp_param_name[x->sel], dir > 0 ? "above" : "below", v);
+            xp_status(x, "%s cannot go %s %s", xp_label(x, XP_HWVAL, label, sizeof label),
+                      dir > 0 ? "above" : "below",
+                      unit_format(v, hw_schema.keys[x->hwkey].dim, a, sizeof a));
         if (!c->overlap_set)
             c->overlap = x->s.hw.mx.boundary_overlap;
         break;
@@ -348,7 +492,7 @@ static void apply_input(struct xp_state *x)
         bad = k < 0;
         if (!bad)
             x->hwkey = k;
-        snprintf(why, sizeof why, "not a numeric hardware key");
+        snprintf(why, sizeof why, "not a numeric hardware key (section.key, as show lists them)");
         break;
     }
     case XP_HWVAL:
@@ -392,76 +536,14 @@ static void apply_input(struct xp_state *x)
         break;
     }
     }
+    char label[96];
+    xp_label(x, (enum xp_param)x->sel, label, sizeof label);
     if (bad)
-        status(x, "%s '%s': %s", xp_param_name[x->sel], in, why);
+        xp_status(x, "%s '%s': %s", label, in, why);
+    else if (x->sel == XP_HWKEY)
+        show_hwkey(x);
     else
-        status(x, "%s = %s", xp_param_name[x->sel], in);
-}
-
-static void export_csv(struct xp_state *x)
-{
-    char path[256];
-    snprintf(path, sizeof path, "explore-%s-%s-%g.csv", x->s.model, x->s.system, x->s.c.systems);
-    struct atomic_file a;
-    if (atomic_open(&a, path) != 0) {
-        status(x, "cannot write %s", path);
-        return;
-    }
-    struct out_table t;
-    out_init(&t, est_ncols, est_header);
-    est_row(&t, &x->s, &x->s.c, &x->r);
-    int bad = out_csv.write(a.f, &t) != 0;
-    out_free(&t);
-    if (bad) {
-        atomic_abort(&a);
-        status(x, "error writing %s", path);
-    } else if (atomic_commit(&a) == 0) {
-        status(x, "exported %s", path);
-    } else {
-        status(x, "cannot write %s", path);
-    }
-}
-
-/* Every numeric hardware key at its current value, exact, in SI units;
- * the scenario itself (not hardware) as a comment. */
-static void save_overlay(struct xp_state *x)
-{
-    char path[256];
-    snprintf(path, sizeof path, "explore-%s.ini", x->s.system);
-    struct atomic_file a;
-    if (atomic_open(&a, path) != 0) {
-        status(x, "cannot write %s", path);
-        return;
-    }
-    const struct cluster *c = &x->s.c;
-    fprintf(a.f,
-            "# Hardware overlay saved by cerebras-plan explore (apply with --hw-overlay).\n"
-            "# Scenario (not hardware, so not applied): -m %s -s %s -n %g%s%s\n"
-            "#   --sparsity %g --batch %g --overlap %g --set model.seq_len=%g\n",
-            x->s.model, x->s.system, c->systems, c->mx_servers > 0 ? " --memoryx " : "",
-            c->mx_servers > 0 ? x->s.tier : "", c->sparsity, c->global_seqs, c->overlap,
-            x->s.wl.seq_len);
-    const char *section = "";
-    for (size_t i = 0; i < param_count(); i++) {
-        const struct desc_key *k = &hw_schema.keys[param_key(i)];
-        if (strcmp(section, k->section) != 0)
-            fprintf(a.f, "[%s]\n", section = k->section);
-        double v = param_get(&x->s.hw, param_key(i));
-        double sp = x->s.hw_src.spread[param_key(i)];
-        const char *u = unit_base_symbol(k->dim);
-        fprintf(a.f, "%s = %.17g%s%s", k->name, v, *u ? " " : "", u);
-        if (sp > 0 && param_valid(&x->s.hw, param_key(i), v - sp))
-            fprintf(a.f, " +- %.17g%s%s", sp, *u ? " " : "", u);
-        fputc('\n', a.f);
-    }
-    if (ferror(a.f)) {
-        atomic_abort(&a);
-        status(x, "error writing %s", path);
-    } else if (atomic_commit(&a) == 0) {
-        status(x, "saved %s", path);
-    } else {
-        status(x, "cannot write %s", path);
-    }
+        xp_status(x, "%s = %s", label, in);
 }
 
 int xp_key(struct xp_state *x, int key)
@@ -477,7 +559,7 @@ int xp_key(struct xp_state *x, int key)
             apply_input(x);
         } else if (key == 27) {
             x->prompt = 0;
-            status(x, "cancelled");
+            xp_status(x, "cancelled");
         } else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && len > 0) {
             x->input[len - 1] = '\0';
         } else if (key >= 32 && key < 127 && len + 1 < sizeof x->input) {
@@ -526,13 +608,10 @@ int xp_key(struct xp_state *x, int key)
         break;
     case 'u':
         x->unc = !x->unc;
-        status(x, "uncertainty bands %s", x->unc ? "on" : "off");
-        break;
-    case 'e':
-        export_csv(x);
-        break;
-    case 's':
-        save_overlay(x);
+        xp_status(x, "uncertainty bands %s",
+                  x->unc ? "on: " XP_BAND_LABEL " of the draws of "
+                           "the hardware ranges"
+                         : "off");
         break;
     default:
         break;

@@ -1,7 +1,8 @@
 /* explore.h - the state of the interactive explorer and what keys do to
- * it, apart from drawing (explore_draw.c) and the terminal (cmd_explore.c,
- * the only file that starts or ends curses).  The explorer evaluates the
- * same core functions as the commands. */
+ * it, apart from drawing (explore_draw.c), the terminal and the files the
+ * keys e, s and r write (cmd_explore.c, the only file that starts or ends
+ * curses).  The explorer evaluates the same core functions as the
+ * commands. */
 #ifndef CP_EXPLORE_H
 #define CP_EXPLORE_H
 
@@ -29,14 +30,23 @@ extern const char *const xp_chart_title[XP_NCHARTS];
 
 /* Points of a chart: enough for one per column of a wide terminal. */
 #define XP_CURVE_MAX 256
-/* Draws of the uncertainty band (1000 take about a millisecond). */
+/* Draws of the uncertainty band (1000 take about a millisecond), the same
+ * draws (seed UNC_DEFAULT_SEED) for the results and for the charts. */
 #define XP_UNC_SAMPLES 1000
+/* Points of a chart evaluated on every draw for its band (the others are
+ * interpolated between them): about 20 ms a key with the band on. */
+#define XP_BAND_POINTS 32
+/* The band's percentiles, and its label wherever it is shown. */
+#define XP_BAND_LO 0.05
+#define XP_BAND_HI 0.95
+#define XP_BAND_LABEL "5-95%"
 
 struct xp_curve {
     size_t n;
     double x[XP_CURVE_MAX];
     double y[XP_CURVE_MAX];
-    double part[XP_CURVE_MAX][STEP_NRES]; /* breakdown: paced time per resource */
+    double lo[XP_CURVE_MAX], hi[XP_CURVE_MAX]; /* band of y (when band_ok); NAN where none */
+    double part[XP_CURVE_MAX][STEP_NRES];      /* breakdown: paced time per resource */
 };
 
 struct xp_state {
@@ -55,6 +65,11 @@ struct xp_state {
     int band_ok;
     struct xp_curve curve;
     int chart_cols; /* points wanted across the chart */
+    double *draws;  /* XP_BAND_POINTS + 1 rows of XP_UNC_SAMPLES values (the chart's band) */
+    /* The hardware and sequence length as loaded (files, --hw-overlay and
+     * --set): what the explorer changed since is what differs from them. */
+    struct hw_desc loaded_hw;
+    double loaded_seq_len;
 };
 
 /* Load the scenario of o (-m -s -n ... as estimate does) and the lists of
@@ -70,5 +85,12 @@ int xp_key(struct xp_state *x, int key);
 
 /* The value of parameter p as shown ("192", "4TB", "0.75"). */
 const char *xp_value(const struct xp_state *x, enum xp_param p, char *buf, size_t n);
+
+/* The name of parameter p in messages and prompts: the hardware key itself
+ * ("memoryx.update_flop_per_param") for hw value, else xp_param_name[p]. */
+const char *xp_label(const struct xp_state *x, enum xp_param p, char *buf, size_t n);
+
+/* Set the status line (printf format). */
+void xp_status(struct xp_state *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -1,16 +1,28 @@
 /* explore_draw.c - drawing the explorer's screen from its state: title,
  * parameters, results, chart, status line and the help overlay.  Draws
- * on stdscr only; cmd_explore.c owns the terminal. */
+ * on stdscr only; cmd_explore.c owns the terminal.
+ *
+ * The layout: the parameters panel on the left, as wide as the longest
+ * hardware key name needs when the terminal has room (else a name keeps
+ * its end, and the status line gives it whole); the results panel
+ * takes the rest of the top, at least XP_RESULTS_MIN_W columns; the chart
+ * fills the lines below.  Every text is clipped at its panel's border. */
 #include "explore_draw.h"
 
 #include <curses.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "../plan/param.h"
 #include "../spec/tfm.h"
 
-#define XP_LEFT_W 34 /* parameters panel, with its border */
-#define XP_TOP_H 14  /* parameters and results panels, with borders */
+#define XP_TOP_H 15         /* parameters and results panels, with borders */
+#define XP_LEFT_MIN_W 30    /* parameters panel, with its border */
+#define XP_RESULTS_MIN_W 48 /* results panel, with its border: the verdict rows */
+#define XP_LABEL_W 14       /* "time to train " */
+#define XP_YLABEL_W 10      /* a chart's y labels and title */
 
 static int color_on;
 
@@ -32,6 +44,29 @@ static attr_t col(int pair)
     return color_on ? COLOR_PAIR(pair) : A_BOLD;
 }
 
+/* printf at (y, x), cut at column right (exclusive). */
+static void clipf(int y, int x, int right, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void clipf(int y, int x, int right, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (right > x)
+        mvaddnstr(y, x, buf, right - x);
+}
+
+/* The cursor's column. */
+static int cur_x(void)
+{
+    int y, x;
+    getyx(stdscr, y, x);
+    (void)y;
+    return x;
+}
+
 static void box_at(int y, int x, int h, int w, const char *title)
 {
     mvaddch(y, x, ACS_ULCORNER);
@@ -42,81 +77,177 @@ static void box_at(int y, int x, int h, int w, const char *title)
     mvaddch(y + h - 1, x, ACS_LLCORNER);
     mvhline(y + h - 1, x + 1, ACS_HLINE, w - 2);
     mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
-    mvprintw(y, x + 2, " %s ", title);
+    clipf(y, x + 2, x + w - 2, " %s ", title);
 }
 
-static void draw_params(const struct xp_state *x, int y, int w)
+/* s fitted into w columns: whole, or cut at the end; a hardware key name
+ * (key set) keeps its end, where such names differ
+ * ("~memory_bandwidth", "~flash_bandwidth"), after a '~'. */
+static const char *fit(const char *s, int w, int key, char *buf, size_t n)
 {
-    box_at(y, 0, XP_TOP_H, w, "Parameters");
-    for (int p = 0; p < XP_NPARAMS; p++) {
-        char v[96];
-        xp_value(x, (enum xp_param)p, v, sizeof v);
-        if (p == x->sel)
-            attron(A_REVERSE);
-        mvprintw(y + 1 + p, 1, " %-9s %-*.*s", xp_param_name[p], w - 13, w - 13, v);
-        if (p == x->sel)
-            attroff(A_REVERSE);
-    }
-    /* warnings under the parameters */
+    int len = (int)strlen(s);
+    if (len <= w || w < 2 || !key)
+        snprintf(buf, n, "%.*s", w > 0 ? w : 0, s);
+    else
+        snprintf(buf, n, "~%s", s + len - (w - 1));
+    return buf;
+}
+
+/* Width of the parameters panel: the longest hardware key name whole when
+ * the terminal leaves the results panel its minimum. */
+static int left_width(void)
+{
+    static int longest;
+    if (!longest)
+        for (size_t i = 0; i < param_count(); i++) {
+            char name[96];
+            int len = (int)strlen(param_name(param_key(i), name, sizeof name));
+            longest = len > longest ? len : longest;
+        }
+    int want = 1 + 1 + 9 + 1 + longest + 1 + 1, room = COLS - XP_RESULTS_MIN_W;
+    want = want < room ? want : room;
+    return want > XP_LEFT_MIN_W ? want : XP_LEFT_MIN_W;
+}
+
+/* The warnings under the parameters, one name after another, wrapped. */
+static void draw_warnings(const struct xp_state *x, int row, int last, int w)
+{
     char warn[256];
     train_warn_names(x->r.warnings, warn, sizeof warn);
-    /* one warning after another, wrapped at the names over two lines */
     attron(col(XP_YELLOW));
-    int row = y + 1 + XP_NPARAMS, at = 2;
-    for (char *name = strtok(warn, ";"); name && row < y + XP_TOP_H - 1; name = strtok(NULL, ";")) {
+    int at = 2;
+    for (char *name = strtok(warn, ";"); name && row <= last; name = strtok(NULL, ";")) {
         int len = (int)strlen(name);
         if (at > 2 && at + len > w - 2)
             row++, at = 2;
-        if (row < y + XP_TOP_H - 1)
-            mvprintw(row, at, "%.*s", w - 2 - at, name);
+        if (row <= last)
+            clipf(row, at, w - 1, "%s", name);
         at += len + 1;
     }
     attroff(col(XP_YELLOW));
 }
 
-static void verdict(int y, int x, const char *name, int ok, int hard)
+static void draw_params(const struct xp_state *x, int y, int w)
 {
-    mvprintw(y, x, "%s ", name);
-    attron(col(ok ? XP_GREEN : hard ? XP_RED : XP_YELLOW));
-    printw("%s", ok ? "holds" : hard ? "fails" : "warning");
-    attroff(col(ok ? XP_GREEN : hard ? XP_RED : XP_YELLOW));
+    box_at(y, 0, XP_TOP_H, w, "Parameters");
+    int vw = w - 14; /* value column: after " name      ", before " |" */
+    for (int p = 0; p < XP_NPARAMS; p++) {
+        char v[96], f[96];
+        xp_value(x, (enum xp_param)p, v, sizeof v);
+        int over = p == XP_SYSTEMS && !x->r.systems_ok;
+        if (over)
+            snprintf(v + strlen(v), sizeof v - strlen(v), " > max %g", x->s.hw.wse.max_systems);
+        if (p == x->sel)
+            attron(A_REVERSE);
+        mvprintw(y + 1 + p, 1, " %-9s ", xp_param_name[p]);
+        if (over)
+            attron(col(XP_RED));
+        printw("%-*s", vw, fit(v, vw, p == XP_HWKEY, f, sizeof f));
+        if (over)
+            attroff(col(XP_RED));
+        if (p == x->sel)
+            attroff(A_REVERSE);
+    }
+    draw_warnings(x, y + 1 + XP_NPARAMS, y + XP_TOP_H - 2, w);
 }
 
-static void draw_results(const struct xp_state *x, int y, int x0, int w)
+/* "5-95% LO-HI UNIT" ("5-95% 10.96-12.41 s"), both ends in one unit when
+ * they share it, else "5-95% LO UNIT-HI UNIT". */
+static const char *band_text(const char *lo, const char *hi, char *buf, size_t n)
 {
-    box_at(y, x0, XP_TOP_H, w, "Results");
-    const struct train_result *r = &x->r;
-    const struct step_result *st = &r->step;
-    char a[64], b[64], c[64];
-    int in = x0 + 2, iw = w - 4;
-    mvprintw(y + 1, in, "step time      %s", unit_format(st->step_s, UNIT_TIME, a, sizeof a));
-    if (x->band_ok)
-        printw("  [%s, %s]", unit_format(x->band.step_s.p05, UNIT_TIME, b, sizeof b),
-               unit_format(x->band.step_s.p95, UNIT_TIME, c, sizeof c));
-    mvprintw(y + 2, in, "bottleneck     %s", step_res_name[st->bottleneck]);
-    int bw = iw - 24; /* bar width */
+    const char *ul = strchr(lo, ' '), *uh = strchr(hi, ' ');
+    if (ul && uh && strcmp(ul, uh) == 0)
+        snprintf(buf, n, "%s %.*s-%s", XP_BAND_LABEL, (int)(ul - lo), lo, hi);
+    else
+        snprintf(buf, n, "%s %s-%s", XP_BAND_LABEL, lo, hi);
+    return buf;
+}
+
+/* One group of verdicts: WORD then the names of those whose state is
+ * want, each in colour pair; returns the column after it. */
+static int verdict_group(int y, int at, int right, const char *word, int pair,
+                         const char *const *name, const int *state, int n, int want)
+{
+    int any = 0;
+    for (int i = 0; i < n; i++)
+        any |= state[i] == want;
+    if (!any || at >= right)
+        return at;
+    attron(col(pair));
+    clipf(y, at, right, "%s", word);
+    for (int i = 0; i < n; i++)
+        if (state[i] == want)
+            clipf(y, cur_x(), right, " %s", name[i]);
+    attroff(col(pair));
+    return cur_x() + 2;
+}
+
+/* A row of verdicts: those that fail (or warn) first, then those that
+ * hold: "fails sram systems  holds memoryx act split". */
+static void verdict_row(int y, int at, int right, const char *const *name, const int *ok, int n,
+                        int hard)
+{
+    int state[8];
+    for (int i = 0; i < n; i++)
+        state[i] = ok[i] ? 1 : 0;
+    at = verdict_group(y, at, right, hard ? "fails" : "warning", hard ? XP_RED : XP_YELLOW, name,
+                       state, n, 0);
+    verdict_group(y, at, right, "holds", XP_GREEN, name, state, n, 1);
+}
+
+static void draw_bars(const struct step_result *st, int y, int in, int iw)
+{
+    char a[64];
+    int bw = iw - 21; /* name, bar, time */
     for (int k = 0; k < STEP_NRES; k++) {
         int len = st->step_s > 0 ? (int)lround(bw * st->critical[k] / st->step_s) : 0;
-        mvprintw(y + 3 + k, in, "%-10.10s ", k == STEP_LATENCY ? "latency" : step_res_name[k]);
+        mvprintw(y + k, in, "%-10.10s ", k == STEP_LATENCY ? "latency" : step_res_name[k]);
         attron(col(k == (int)st->bottleneck ? XP_CYAN : XP_GREEN));
         for (int i = 0; i < bw; i++)
             addch(i < len ? ACS_CKBOARD : ' ');
         attroff(col(k == (int)st->bottleneck ? XP_CYAN : XP_GREEN));
-        printw(" %10s", unit_format(st->critical[k], UNIT_TIME, a, sizeof a));
+        clipf(y + k, in + 11 + bw, in + iw, " %9s",
+              unit_format(st->critical[k], UNIT_TIME, a, sizeof a));
     }
-    mvprintw(y + 8, in, "tokens/s       %s", unit_format(r->tokens_per_s, UNIT_COUNT, a, sizeof a));
-    mvprintw(y + 9, in, "time to train  %s", out_duration(r->time_s, a, sizeof a));
+}
+
+static void draw_results(const struct xp_state *x, int y, int x0, int w)
+{
+    const struct train_result *r = &x->r;
+    const struct step_result *st = &r->step;
+    box_at(y, x0, XP_TOP_H, w, "Results");
+    if (!r->feasible) { /* the verdict first, where the eye lands */
+        attron(col(XP_RED) | A_REVERSE);
+        clipf(y, x0 + 12, x0 + w - 2, " INFEASIBLE ");
+        attroff(col(XP_RED) | A_REVERSE);
+    }
+    char a[64], b[64], c[64], band[160];
+    int in = x0 + 2, right = x0 + w - 2, iw = right - in;
+    const int L = XP_LABEL_W;
+    clipf(y + 1, in, right, "%-*s%s", L, "step time",
+          unit_format(st->step_s, UNIT_TIME, a, sizeof a));
     if (x->band_ok)
-        printw("  [5%%, 95%%]: [%s, %s]", out_duration(x->band.time_s.p05, b, sizeof b),
-               out_duration(x->band.time_s.p95, c, sizeof c));
-    mvprintw(y + 10, in, "energy         %.4g MWh at %s", r->energy_J / 3.6e9,
-             unit_format(r->power_W, UNIT_POWER, a, sizeof a));
-    verdict(y + 11, in, "memoryx", r->memoryx_fits, 1);
-    verdict(y + 11, in + 15, "sram", r->sram_fits, 1);
-    verdict(y + 11, in + 27, "split", r->split_ok, 1);
-    verdict(y + 12, in, "matmul", r->matmul_fits, 0);
-    verdict(y + 12, in + 15, "batch", r->batch_ok, 0);
-    verdict(y + 12, in + 30, "stream", r->stream_balanced, 0);
+        clipf(y + 1, cur_x(), right, "  %s",
+              band_text(unit_format(x->band.step_s.p05, UNIT_TIME, b, sizeof b),
+                        unit_format(x->band.step_s.p95, UNIT_TIME, c, sizeof c), band,
+                        sizeof band));
+    clipf(y + 2, in, right, "%-*s%s", L, "bottleneck", step_res_name[st->bottleneck]);
+    draw_bars(st, y + 3, in, iw);
+    clipf(y + 9, in, right, "%-*s%s", L, "tokens/s",
+          unit_format(r->tokens_per_s, UNIT_COUNT, a, sizeof a));
+    clipf(y + 10, in, right, "%-*s%s", L, "time to train", out_duration(r->time_s, a, sizeof a));
+    if (x->band_ok)
+        clipf(y + 10, cur_x(), right, "  %s",
+              band_text(out_duration(x->band.time_s.p05, b, sizeof b),
+                        out_duration(x->band.time_s.p95, c, sizeof c), band, sizeof band));
+    clipf(y + 11, in, right, "%-*s%s at %s", L, "energy", out_energy(r->energy_J, a, sizeof a),
+          unit_format(r->power_W, UNIT_POWER, b, sizeof b));
+    static const char *const hard[] = {"memoryx", "sram", "act", "split", "systems"};
+    static const char *const soft[] = {"matmul", "batch", "stream", "chunk"};
+    const int hard_ok[] = {r->memoryx_fits, r->sram_fits, r->act_fits, r->split_ok, r->systems_ok};
+    const int soft_ok[] = {r->matmul_fits, r->batch_ok, r->stream_balanced, r->chunk_fine};
+    verdict_row(y + 12, in, right, hard, hard_ok, 5, 1);
+    verdict_row(y + 13, in, right, soft, soft_ok, 4, 0);
 }
 
 /* Column of v in [lo, hi] over w columns, on a log scale when lg. */
@@ -128,71 +259,138 @@ static int scale(double v, double lo, double hi, int w, int lg)
     return (int)lround(fmin(f, 1) * (w - 1));
 }
 
-static void chart_xy(const struct xp_state *x, int y, int x0, int h, int w, int logx, double mark,
-                     int ideal)
+/* What a chart of x-y points shows: its axes' titles with their units. */
+struct xy_axes {
+    int logx, ideal;
+    double mark;           /* the scenario's own x, marked */
+    const char *ytitle[2]; /* two lines beside the y axis */
+    const char *xtitle;    /* under the x axis, in the frame */
+    const char *legend;    /* right of it */
+    int ytime;             /* y labels as durations, else "N x" */
+};
+
+static void ylabel(const struct xy_axes *ax, double v, char *buf, size_t n)
+{
+    if (ax->ytime)
+        out_duration(v, buf, n);
+    else
+        snprintf(buf, n, "%.4g x", v);
+}
+
+/* The y range of the points (and of their band when shown). */
+static int y_range(const struct xp_state *x, const struct xy_axes *ax, double *lo, double *hi)
 {
     const struct xp_curve *cv = &x->curve;
-    double ylo = INFINITY, yhi = 0;
-    for (size_t i = 0; i < cv->n; i++)
-        if (cv->y[i] > 0 && isfinite(cv->y[i]))
-            ylo = fmin(ylo, cv->y[i]), yhi = fmax(yhi, cv->y[i]);
-    if (cv->n == 0 || !(yhi > 0)) {
+    *lo = INFINITY, *hi = 0;
+    for (size_t i = 0; i < cv->n; i++) {
+        double v[3] = {cv->y[i], x->band_ok ? cv->lo[i] : NAN, x->band_ok ? cv->hi[i] : NAN};
+        for (int k = 0; k < 3; k++)
+            if (v[k] > 0 && isfinite(v[k]))
+                *lo = fmin(*lo, v[k]), *hi = fmax(*hi, v[k]);
+    }
+    if (cv->n == 0 || !(*hi > 0))
+        return -1;
+    if (ax->ideal)
+        *lo = fmin(*lo, 1), *hi = fmax(*hi, cv->x[cv->n - 1]);
+    if (*hi <= *lo)
+        *hi = *lo * 1.01 + 1e-30;
+    return 0;
+}
+
+/* The band: ':' between its low and high rows in every column, linear
+ * between the points. */
+static void draw_band(const struct xp_curve *cv, int y, int x0, int rows, int pw, int logx,
+                      double ylo, double yhi)
+{
+    double xlo = cv->x[0], xhi = cv->x[cv->n - 1];
+    attron(col(XP_YELLOW));
+    for (size_t i = 0; i + 1 < cv->n; i++) {
+        if (!isfinite(cv->lo[i]) || !isfinite(cv->lo[i + 1]))
+            continue;
+        int c0 = scale(cv->x[i], xlo, xhi, pw, logx), c1 = scale(cv->x[i + 1], xlo, xhi, pw, logx);
+        for (int c = c0; c <= c1; c++) {
+            double t = c1 > c0 ? (double)(c - c0) / (c1 - c0) : 0;
+            double lo = cv->lo[i] + t * (cv->lo[i + 1] - cv->lo[i]);
+            double hi = cv->hi[i] + t * (cv->hi[i + 1] - cv->hi[i]);
+            int top = rows - 1 - scale(hi, ylo, yhi, rows, 1);
+            int bot = rows - 1 - scale(lo, ylo, yhi, rows, 1);
+            for (int r = top; r <= bot; r++)
+                mvaddch(y + r, x0 + c, ':');
+        }
+    }
+    attroff(col(XP_YELLOW));
+}
+
+static void chart_xy(const struct xp_state *x, int y, int x0, int h, int w,
+                     const struct xy_axes *ax)
+{
+    const struct xp_curve *cv = &x->curve;
+    double ylo, yhi;
+    if (y_range(x, ax, &ylo, &yhi) != 0) {
         mvprintw(y + h / 2, x0 + 2, "no feasible point to draw");
         return;
     }
     double xlo = cv->x[0], xhi = cv->x[cv->n - 1];
-    if (ideal)
-        ylo = fmin(ylo, 1), yhi = fmax(yhi, xhi);
-    if (yhi <= ylo)
-        yhi = ylo * 1.01 + 1e-30;
-    int lw = 10, pw = w - lw; /* y labels, plot */
+    int lw = XP_YLABEL_W, pw = w - lw, rows = h - 1; /* y labels, plot, plot rows */
     char a[48];
-    mvprintw(y, x0, "%9.9s",
-             x->chart == XP_CHART_SPARSITY ? out_duration(yhi, a, sizeof a)
-                                           : (snprintf(a, sizeof a, "%.4g", yhi), a));
-    mvprintw(y + h - 2, x0, "%9.9s",
-             x->chart == XP_CHART_SPARSITY ? out_duration(ylo, a, sizeof a)
-                                           : (snprintf(a, sizeof a, "%.4g", ylo), a));
-    int mc = scale(mark, xlo, xhi, pw, logx);
-    for (int r = 0; r < h - 1; r++)
+    ylabel(ax, yhi, a, sizeof a);
+    mvprintw(y, x0, "%9.9s", a);
+    ylabel(ax, ylo, a, sizeof a);
+    mvprintw(y + rows - 1, x0, "%9.9s", a);
+    int t0 = (rows - 2) / 2 > 1 ? (rows - 2) / 2 : 1; /* between the labels */
+    for (int i = 0; i < 2 && t0 + i <= rows - 2; i++)
+        mvprintw(y + t0 + i, x0, "%-9.9s", ax->ytitle[i]);
+    if (x->band_ok)
+        draw_band(cv, y, x0 + lw, rows, pw, ax->logx, ylo, yhi);
+    int mc = scale(ax->mark, xlo, xhi, pw, ax->logx);
+    for (int r = 0; r < rows; r++)
         mvaddch(y + r, x0 + lw + mc, ACS_VLINE);
-    if (ideal)
-        for (int c = 0; c < pw; c++) {
-            double xv = logx ? xlo * pow(xhi / xlo, (double)c / (pw - 1)) : xlo;
-            int row = h - 2 - scale(fmin(xv, yhi), ylo, yhi, h - 1, 1);
-            mvaddch(y + row, x0 + lw + c, '.');
-        }
+    for (int c = 0; ax->ideal && c < pw; c++) {
+        double xv = ax->logx ? xlo * pow(xhi / xlo, (double)c / (pw - 1)) : xlo;
+        int row = rows - 1 - scale(fmin(xv, yhi), ylo, yhi, rows, 1);
+        mvaddch(y + row, x0 + lw + c, '.');
+    }
     attron(col(XP_CYAN));
     for (size_t i = 0; i < cv->n; i++) {
         if (!(cv->y[i] > 0) || !isfinite(cv->y[i]))
             continue;
-        int c = scale(cv->x[i], xlo, xhi, pw, logx);
-        int row = h - 2 - scale(cv->y[i], ylo, yhi, h - 1, 1);
+        int c = scale(cv->x[i], xlo, xhi, pw, ax->logx);
+        int row = rows - 1 - scale(cv->y[i], ylo, yhi, rows, 1);
         mvaddch(y + row, x0 + lw + c, '*');
     }
     attroff(col(XP_CYAN));
     mvhline(y + h - 1, x0 + lw, ACS_HLINE, pw);
-    snprintf(a, sizeof a, "%.3g", xlo);
-    mvprintw(y + h - 1, x0 + lw, "%s", a);
+    mvprintw(y + h - 1, x0 + lw, "%.3g", xlo);
     snprintf(a, sizeof a, "%.4g", xhi);
     mvprintw(y + h - 1, x0 + lw + pw - (int)strlen(a), "%s", a);
-    snprintf(a, sizeof a, " %.4g ", mark);
+    snprintf(a, sizeof a, " %.4g ", ax->mark);
     int at = x0 + lw + mc - (int)strlen(a) / 2;
     if (at > x0 + lw + 3 && at + (int)strlen(a) < x0 + w - 6)
         mvprintw(y + h - 1, at, "%s", a);
+    /* the x axis title and the legend in the frame under the axis */
+    clipf(y + h, x0 + lw, x0 + w, " %s ", ax->xtitle);
+    int end = cur_x(), len = (int)strlen(ax->legend) + 2;
+    if (x0 + w - len > end + 1)
+        clipf(y + h, x0 + w - len, x0 + w, " %s ", ax->legend);
 }
 
 static void chart_breakdown(const struct xp_state *x, int y, int x0, int h, int w)
 {
     static const char glyph[STEP_NRES] = {'#', '=', '-', 'u', '!', 'o'};
     const struct xp_curve *cv = &x->curve;
-    int rows = h - 1, bw = w - 24;
-    mvprintw(y + h - 1, x0, "# compute = in - out u update ! latency o overhead");
+    int rows = h - 1;
+    char a[48], b[48], c[48], band[128];
+    int bandw = x->band_ok ? 25 : 0; /* the band column */
+    int bw = w - 9 - 11 - bandw;
+    clipf(y + h - 1, x0, x0 + w, "# compute = in - out u update ! latency o overhead");
     for (int r = 0; r < rows && r < (int)cv->n; r++) {
         size_t i = cv->n <= (size_t)rows ? (size_t)r : (size_t)r * (cv->n - 1) / (size_t)(rows - 1);
-        char a[48];
-        mvprintw(y + r, x0, "N=%-6g %10s ", cv->x[i],
-                 unit_format(cv->y[i], UNIT_TIME, a, sizeof a));
+        band[0] = '\0';
+        if (x->band_ok && isfinite(cv->lo[i]))
+            band_text(unit_format(cv->lo[i], UNIT_TIME, b, sizeof b),
+                      unit_format(cv->hi[i], UNIT_TIME, c, sizeof c), band, sizeof band);
+        clipf(y + r, x0, x0 + w, "N=%-6g %10s %-*.*s", cv->x[i],
+              unit_format(cv->y[i], UNIT_TIME, a, sizeof a), bandw, bandw, band);
         int done = 0;
         for (int k = 0; k < STEP_NRES; k++) {
             int len = cv->y[i] > 0 ? (int)lround(bw * cv->part[i][k] / cv->y[i]) : 0;
@@ -200,20 +398,38 @@ static void chart_breakdown(const struct xp_state *x, int y, int x0, int h, int 
                 addch((chtype)glyph[k]);
         }
     }
+    clipf(y + h, x0 + 9, x0 + w,
+          " rows: N systems, step time; bars: share of the step by resource ");
 }
 
 static void draw_chart(const struct xp_state *x, int y, int h, int w)
 {
-    char title[128];
-    snprintf(title, sizeof title, "%s  (c: next chart)", xp_chart_title[x->chart]);
-    box_at(y, 0, h, w, title);
+    box_at(y, 0, h, w, xp_chart_title[x->chart]);
+    clipf(y, w - 17, w - 1, " c: next chart ");
     int iy = y + 1, ih = h - 2, ix = 2, iw = w - 4;
-    if (x->chart == XP_CHART_SPEEDUP)
-        chart_xy(x, iy, ix, ih, iw, 1, x->s.c.systems, 1);
-    else if (x->chart == XP_CHART_BREAKDOWN)
+    if (x->chart == XP_CHART_SPEEDUP) {
+        const struct xy_axes ax = {
+            .logx = 1,
+            .ideal = 1,
+            .mark = x->s.c.systems,
+            .ytitle = {"speedup", "vs 1 sys"},
+            .xtitle = "N, systems (log scale)",
+            .legend = x->band_ok ? "* model  . ideal  | this N  : " XP_BAND_LABEL
+                                 : "* model  . ideal  | this N",
+        };
+        chart_xy(x, iy, ix, ih, iw, &ax);
+    } else if (x->chart == XP_CHART_BREAKDOWN) {
         chart_breakdown(x, iy, ix, ih, iw);
-    else
-        chart_xy(x, iy, ix, ih, iw, 0, x->s.c.sparsity, 0);
+    } else {
+        const struct xy_axes ax = {
+            .mark = x->s.c.sparsity,
+            .ytitle = {"time to", "train"},
+            .xtitle = "sparsity (share of zero weights)",
+            .legend = x->band_ok ? "* model  | this  : " XP_BAND_LABEL : "* model  | this",
+            .ytime = 1,
+        };
+        chart_xy(x, iy, ix, ih, iw, &ax);
+    }
 }
 
 static void draw_help(void)
@@ -227,10 +443,11 @@ static void draw_help(void)
         "Enter       type an exact value (units as in files:",
         "            64, 75%, 2 us, 12TB); Esc cancels",
         "c           next chart",
-        "u           uncertainty bands on/off",
+        "u           uncertainty bands (" XP_BAND_LABEL ") on/off",
         "e           export the estimate as CSV",
         "s           save the hardware as an overlay INI",
-        "r           write a report folder",
+        "r           write a report folder (a new one each time;",
+        "            keys typed while it works are discarded)",
         "q           quit",
         "",
         "hw key picks any numeric hardware key; hw value",
@@ -247,7 +464,7 @@ static void draw_help(void)
 
 int xp_chart_columns(void)
 {
-    return COLS - 4 - 10;
+    return COLS - 4 - XP_YLABEL_W;
 }
 
 void xp_draw(const struct xp_state *x)
@@ -260,16 +477,19 @@ void xp_draw(const struct xp_state *x)
     }
     attron(A_REVERSE);
     mvhline(0, 0, ' ', COLS);
-    mvprintw(0, 1, "cerebras-plan explore: %s on %s", x->s.wl.name, x->s.hw.wse.name);
-    mvprintw(0, COLS - 18, "? help   q quit");
+    clipf(0, 1, COLS - 18, "cerebras-plan explore: %s on %s", x->s.wl.name, x->s.hw.wse.name);
+    mvprintw(0, COLS - 17, "? help   q quit");
     attroff(A_REVERSE);
-    draw_params(x, 1, XP_LEFT_W);
-    draw_results(x, 1, XP_LEFT_W, COLS - XP_LEFT_W);
+    int lw = left_width();
+    draw_params(x, 1, lw);
+    draw_results(x, 1, lw, COLS - lw);
     draw_chart(x, 1 + XP_TOP_H, LINES - 2 - XP_TOP_H, COLS);
+    char label[96];
     if (x->prompt)
-        mvprintw(LINES - 1, 0, "%s = %s", xp_param_name[x->sel], x->input);
+        clipf(LINES - 1, 0, COLS - 1, "%s = %s",
+              xp_label(x, (enum xp_param)x->sel, label, sizeof label), x->input);
     else
-        mvprintw(LINES - 1, 0, "%-.*s", COLS - 1, x->status);
+        clipf(LINES - 1, 0, COLS - 1, "%s", x->status);
     if (x->help)
         draw_help();
 }
