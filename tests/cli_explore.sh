@@ -139,6 +139,15 @@ if wait_for main "$PANELS" && wait_for main 'Parameters' &&
 else
     nok "explore starts with the Parameters and Results panels" "$(head -n 8 "$T/screen")"
 fi
+# the stream's binding links, as estimate names them (tied on cs2)
+bind=$("$CP" estimate -m gpt3-175b -s cs2 -n 192 --csv | tr -d '\r' |
+    awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="stream_bound_by") c=i} NR==2{print $c}')
+if [ "$bind" = "system.io_bandwidth;swarmx.link_bandwidth" ] &&
+    wait_for main 'stream at I/O = link'; then
+    ok "the Results panel names the tied stream links ($bind)"
+else
+    nok "the Results panel names the tied stream links ($bind)" "$(grep bottleneck "$T/screen")"
+fi
 if head -n 1 "$T/screen" | grep -q 'explore'; then
     ok "a title line"
 else

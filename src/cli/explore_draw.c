@@ -232,6 +232,15 @@ static void draw_results(const struct xp_state *x, int y, int x0, int w)
                         unit_format(x->band.step_s.p95, UNIT_TIME, c, sizeof c), band,
                         sizeof band));
     clipf(y + 2, in, right, "%-*s%s", L, "bottleneck", step_res_name[st->bottleneck]);
+    /* the links the weight stream runs at; two or more tie (item 2 of
+     * issue 18: raising one alone changes nothing) */
+    static const char *const link_short[STEP_NLINKS] = {"I/O", "link", "MemoryX", "reduce"};
+    const char *sep = "  stream at ";
+    for (int i = 0; i < STEP_NLINKS; i++)
+        if (st->stream_bind & (1u << i)) {
+            clipf(y + 2, cur_x(), right, "%s%s", sep, link_short[i]);
+            sep = " = ";
+        }
     draw_bars(st, y + 3, in, iw);
     clipf(y + 9, in, right, "%-*s%s", L, "tokens/s",
           unit_format(r->tokens_per_s, UNIT_COUNT, a, sizeof a));
