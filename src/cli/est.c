@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../base/dtoa.h"
 #include "../model/swx.h"
 
 const char *const est_header[] = {
@@ -120,9 +121,18 @@ static void put_n(struct est_cells *w, double v)
     w->prev[k] = v;
     w->have[k] = 1;
     w->cell[k] = format_whole(v, w->buf[k], sizeof w->buf[k]);
-    if (!w->cell[k])
-        w->cell[k] = unit_format_exact(v, w->buf[k], sizeof w->buf[k]);
-    w->len[k] = (unsigned char)strlen(w->cell[k]);
+    if (w->cell[k]) {
+        w->len[k] = (unsigned char)strlen(w->cell[k]);
+        return;
+    }
+    /* the shortest round trip straight into the cell, its length known */
+    int len = dtoa_roundtrip_g(v, w->buf[k]);
+    if (len < 0) {
+        unit_format_exact(v, w->buf[k], sizeof w->buf[k]);
+        len = (int)strlen(w->buf[k]);
+    }
+    w->cell[k] = w->buf[k];
+    w->len[k] = (unsigned char)len;
 }
 
 void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,

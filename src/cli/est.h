@@ -11,7 +11,7 @@ extern const char *const est_header[];
 extern const size_t est_ncols;
 
 #define EST_MAX_COLS 80
-#define EST_CELL_BYTES 40 /* room for a number's text, with its NUL */
+#define EST_CELL_BYTES 40 /* room for a number's text, with its NUL (>= DTOA_BUF) */
 
 /* The cells of one row, formatted (CSV: exact SI numbers, the shortest
  * text that reads back as the same double).  Reuse one struct for a run
