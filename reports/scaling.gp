@@ -7,12 +7,16 @@
 # batch, so it can lag far behind the speedup in throughput.
 # Right panel: parallel efficiency (speedup / N) in percent against N.
 # Infeasible configurations (feasible = 0) are left out of the lines and
-# drawn as crosses.
+# drawn as crosses.  A dotted vertical line in both panels marks the
+# report's own N.  The title names the model and the system by their name
+# keys (a name with a comma or a double quote is cut there: gnuplot reads
+# no quoted CSV fields).
 #
 # Reads, from the current directory (a cerebras-plan report folder):
 #   scaling-weak.csv, scaling-strong.csv: columns systems, speedup,
 #       efficiency, tta_speedup, feasible (by name)
-#   estimate.csv: columns model, system (for the title)
+#   estimate.csv: column systems (the report's N)
+#   names.csv: columns model_name, system_name (for the title)
 # Writes scaling.png (default) or scaling.svg.  Re-run from the folder with
 #   gnuplot scaling.gp
 #   gnuplot -e "fmt='svg'" scaling.gp
@@ -34,13 +38,15 @@ set datafile columnheaders
 weak = "scaling-weak.csv"
 strong = "scaling-strong.csv"
 
-# The model and system for the title.
+# The model and system for the title, and the report's N.
 model = "?"
 sys = "?"
+nrep = 0
 set table $unused
-plot "estimate.csv" using (model = strcol("model"), sys = strcol("system"), 0):(0) with table
+plot "names.csv" using (model = strcol("model_name"), sys = strcol("system_name"), 0):(0) \
+    with table
+plot "estimate.csv" using (nrep = column("systems"), 0):(0) with table
 unset table
-pretty(s) = s eq "cs2" ? "CS-2" : s eq "cs3" ? "CS-3" : s
 
 # Ranges from the data, fixed so that an empty selection (no infeasible
 # row, or no feasible one) is not an error.  All stats come before any
@@ -70,7 +76,7 @@ do for [f in weak . " " . strong] {
 if (nmax <= 1) { nmax = 2 }
 smax = smax > nmax ? smax : nmax
 
-set multiplot layout 1,2 title sprintf("Scaling of %s on %s: weak (batch grows with N) and strong (fixed batch)", model, pretty(sys)) font "Sans,12" noenhanced
+set multiplot layout 1,2 title sprintf("Scaling of %s on %s: weak (batch grows with N) and strong (fixed batch)", model, sys) font "Sans,12" noenhanced
 
 set grid xtics ytics mxtics mytics lc rgb "#dddddd"
 set logscale x 2
@@ -83,6 +89,11 @@ if (nfeas == 0) {
     set label 1 "no feasible configuration" at graph 0.5, 0.5 center font "Sans,14" tc rgb "#d62728"
 }
 set key top left Left reverse box opaque
+# The report's own N, in both panels.
+here = sprintf("this report: N = %d", nrep)
+if (nrep >= 1) {
+    set arrow 10 from nrep, graph 0 to nrep, graph 1 nohead dt 3 lw 2 lc rgb "#2ca02c" back
+}
 
 # Left: speedup, log-log.
 set logscale y 2
@@ -100,7 +111,8 @@ plot x with lines lw 4 lc rgb "#bbbbbb" title "ideal (y = N)", \
         with points pt 2 ps 1.2 lc rgb "#1f77b4" notitle, \
      strong using "systems":(ok(0) ? NaN : column("speedup") > 0 ? column("speedup") : NaN) \
         with points pt 2 ps 1.2 lc rgb "#d62728" notitle, \
-     NaN with points pt 2 ps 1.2 lc rgb "#000000" title (ninf > 0 ? "infeasible" : "")
+     NaN with points pt 2 ps 1.2 lc rgb "#000000" title (ninf > 0 ? "infeasible" : ""), \
+     NaN with lines dt 3 lw 2 lc rgb "#2ca02c" title (nrep >= 1 ? here : "")
 
 # Right: efficiency in percent, linear.
 unset logscale y
@@ -116,7 +128,8 @@ plot weak using "systems":(ok(0) ? 100 * column("efficiency") : NaN) \
         with points pt 2 ps 1.2 lc rgb "#1f77b4" notitle, \
      strong using "systems":(ok(0) ? NaN : 100 * column("efficiency")) \
         with points pt 2 ps 1.2 lc rgb "#d62728" notitle, \
-     NaN with points pt 2 ps 1.2 lc rgb "#000000" title (ninf > 0 ? "infeasible" : "")
+     NaN with points pt 2 ps 1.2 lc rgb "#000000" title (ninf > 0 ? "infeasible" : ""), \
+     NaN with lines dt 3 lw 2 lc rgb "#2ca02c" title (nrep >= 1 ? here : "")
 
 unset multiplot
 set output

@@ -5,12 +5,14 @@
 # 1 / (1 - sparsity) that a step would get if all of its time shrank with
 # the dense work.  Each point is labelled with the resource that sets the
 # pace where that resource changes.  Right panel: the time to train in
-# days against the sparsity.
+# days against the sparsity.  Infeasible configurations (feasible = 0) are
+# left out of the lines and drawn as red crosses, named in the key.
 #
 # Reads, from the current directory (a cerebras-plan report folder):
 #   sparsity.csv: columns sparsity (0..1), speedup, time_to_train_s,
-#       bottleneck (by name)
-#   estimate.csv: columns model, system, systems (for the title)
+#       bottleneck, feasible (by name)
+#   estimate.csv: column systems (for the title)
+#   names.csv: columns model_name, system_name (for the title)
 # Writes sparsity.png (default) or sparsity.svg.  Re-run from the folder with
 #   gnuplot sparsity.gp
 #   gnuplot -e "fmt='svg'" sparsity.gp
@@ -36,10 +38,11 @@ model = "?"
 sys = "?"
 nsys = 0
 set table $unused
-plot "estimate.csv" using (model = strcol("model"), sys = strcol("system"), \
-    nsys = column("systems"), 0):(0) with table
+plot "names.csv" using (model = strcol("model_name"), sys = strcol("system_name"), 0):(0) \
+    with table
+plot "estimate.csv" using (nsys = column("systems"), 0):(0) with table
 unset table
-pretty(s) = s eq "cs2" ? "CS-2" : s eq "cs3" ? "CS-3" : s
+ok(x) = column("feasible") == 1
 
 # All stats come before any range or log scale is set: stats obeys them.
 stats f using (column("sparsity")) nooutput
@@ -50,13 +53,17 @@ stats f using (column("speedup")) nooutput
 vmax = STATS_max
 stats f using (column("time_to_train_s") / day) nooutput
 dmax = STATS_max > 0 ? STATS_max : 1
+stats f using (ok(0) ? 0 : 1) nooutput
+ninf = STATS_sum
+nfeas = STATS_records - ninf
 
 # The x range runs to the largest sparsity in the file, and at least to 50%.
 xmax = 100 * smax > 50 ? 100 * smax : 50
 ideal(p) = p < 100 ? 1 / (1 - p / 100) : NaN
 vmax = vmax > ideal(xmax) ? vmax : ideal(xmax)
 
-set multiplot layout 1,2 title sprintf("Weight sparsity: %s on %d %s systems", model, nsys, pretty(sys)) font "Sans,12" noenhanced
+set multiplot layout 1,2 title sprintf("Weight sparsity: %s on %d %s systems%s", model, nsys, sys, \
+    nfeas == 0 ? " (infeasible at every sparsity)" : "") font "Sans,12" noenhanced
 set xrange [0 : xmax * 1.02]
 set xlabel "weight sparsity (% of weights zero)"
 set grid xtics ytics lc rgb "#dddddd"
@@ -73,8 +80,11 @@ set ytics add ("2" 2, "5" 5, "20" 20, "50" 50, "200" 200, "500" 500)
 last = ""
 change(b) = (b eq last) ? "" : (last = b, "paced by " . b)
 plot ideal(x) with lines lw 2 dt 2 lc rgb "#555555" title "ideal 1 / (1 - sparsity)", \
-     f using (100 * column("sparsity")):(column("speedup")) \
+     f using (100 * column("sparsity")):(ok(0) ? column("speedup") : NaN) \
         with linespoints lw 2 pt 7 ps 0.9 lc rgb "#1f77b4" title "modelled", \
+     f using (100 * column("sparsity")):(ok(0) ? NaN : column("speedup")) \
+        with points pt 2 ps 1.6 lw 2 lc rgb "#d62728" \
+        title (ninf > 0 ? "infeasible (feasible = 0)" : ""), \
      f using (100 * column("sparsity")):(column("speedup")):(change(strcol("bottleneck"))) \
         with labels left rotate by 40 offset 0.6, 0.4 font "Sans,8" tc rgb "#444444" noenhanced notitle
 
@@ -84,8 +94,10 @@ unset logscale y
 set ytics autofreq
 set yrange [0 : dmax * 1.1]
 set ylabel "time to train (days)"
-plot f using (100 * column("sparsity")):(column("time_to_train_s") / day) \
-        with linespoints lw 2 pt 7 ps 0.9 lc rgb "#d62728" notitle
+plot f using (100 * column("sparsity")):(ok(0) ? column("time_to_train_s") / day : NaN) \
+        with linespoints lw 2 pt 7 ps 0.9 lc rgb "#1f77b4" notitle, \
+     f using (100 * column("sparsity")):(ok(0) ? NaN : column("time_to_train_s") / day) \
+        with points pt 2 ps 1.6 lw 2 lc rgb "#d62728" notitle
 
 unset multiplot
 set output

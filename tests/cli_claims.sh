@@ -175,4 +175,47 @@ for id in storage-120t cs3-2048-24t 1t-weekend; do
     check "claims (text): a block for $id" grep -q "^\[$id\] " "$T/out"
 done
 
+# ---- the predicted figure for people (issue 18, item 12) ----
+# text_predicted ID: the "predicted:" line of claim ID's block in $T/out
+text_predicted() {
+    awk -v id="[$1]" '$1 == id { on = 1; next } /^\[/ { on = 0 } on && /^  predicted: / {
+        sub(/^  predicted: +/, ""); print; exit }' "$T/out"
+}
+ids=$(tr -d '\r' <"$C" | awk -F, 'NR > 1 && $1 != "" { print $1 }')
+bad=
+nclaims=0
+for id in $ids; do
+    kind=$(cell "$C" "$id" kind)
+    csvv=$(cell "$C" "$id" predicted)
+    txt=$(text_predicted "$id")
+    nclaims=$((nclaims + 1))
+    # CSV: a plain number in SI units
+    case "$csvv" in '' | *[!0-9.eE+-]*) bad="$bad $id(csv '$csvv')" ;; esac
+    case "$kind" in
+    weak_scaling)
+        # a percentage with one decimal, 100 x the fraction
+        echo "$txt" | grep -q '^[0-9][0-9]*\.[0-9]%$' &&
+            near "${txt%\%}" "$(awk -v v="$csvv" 'BEGIN { print 100 * v }')" 0.001 ||
+            bad="$bad $id('$txt' for $csvv)" ;;
+    speedup | sparsity_speedup)
+        # three significant digits (trailing zeros kept below 100x) and an x
+        d=$(echo "${txt%x}" | tr -d '.' | sed 's/^0*//')
+        echo "$txt" | grep -q '^[0-9][0-9.]*x$' && { [ ${#d} -eq 3 ] || [ "${txt%x}" = "$(awk -v v="$csvv" 'BEGIN { printf "%.0f", v }')" ]; } &&
+            near "${txt%x}" "$csvv" 0.005 || bad="$bad $id('$txt' for $csvv)" ;;
+    capacity) echo "$txt" | grep -q '^[0-9.]* [kMGTPE]*B$' || bad="$bad $id('$txt')" ;;
+    time_to_train) echo "$txt" | grep -q '^[0-9.e+]* \(s\|ms\|min\|h\|d\|years\)$' || bad="$bad $id('$txt')" ;;
+    esac
+done
+if [ "$nclaims" -gt 0 ] && [ -z "$bad" ]; then
+    ok "claims (text): efficiency as a percentage, speedups as 6.70x, units; --csv keeps plain SI numbers ($nclaims claims)"
+else
+    nok "claims (text): efficiency as a percentage, speedups as 6.70x, units; --csv keeps plain SI numbers" "$bad"
+fi
+if grep -q '^  verdict:   holds only under stated conditions$' "$T/out" &&
+    [ "$(tr -d '\r' <"$C" | grep -c ',conditional,')" -gt 0 ]; then
+    ok "claims: 'conditional' in CSV, 'holds only under stated conditions' in text"
+else
+    nok "claims: 'conditional' in CSV, 'holds only under stated conditions' in text"
+fi
+
 echo "# cli_claims done"

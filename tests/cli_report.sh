@@ -6,13 +6,18 @@
 # on CS-2 and CS-3 (one row per model, both token panels, every model
 # feasible on its fastest N, 120t above the dense peak compute bound),
 # golden tables for one scenario, and the folder handling (refusal without
-# --force, replacement with it, nothing left behind by a failed run).
+# --force, replacement with it, nothing left behind by a failed run, the
+# mode from the umask).  Reproducibility (issue 18): the command line and
+# the resolved descriptions recorded, both run again to the same tables;
+# the claims table worded as `claims` prints it; the figures' titles, the
+# report's N, infeasible marks, the breakdown's log axis and the size
+# figure's labels (models.gp's check_labels output).
 # Prints "ok N - what" or "not ok N - what" per check (run.sh counts them)
 # and "# cli_report done" at the end.  Golden files: B=build sh tests/golden/regen-report.sh
 . "$(dirname "$0")/lib.sh"
 
 FIGS="scaling models breakdown sparsity capacity crosscheck"
-CSVS="estimate.csv scaling-weak.csv scaling-strong.csv models.csv breakdown.csv sparsity.csv capacity.csv crosscheck.csv claims.csv"
+CSVS="estimate.csv names.csv scaling-weak.csv scaling-strong.csv models.csv breakdown.csv sparsity.csv capacity.csv crosscheck.csv claims.csv"
 HAVE_GP=0
 command -v gnuplot >/dev/null 2>&1 && HAVE_GP=1
 
@@ -82,6 +87,7 @@ has_cols() {
 # ---- one report: gpt3-175b on 16 CS-2 ----
 R=$T/p/r
 mkdir -p "$T/p"
+umask 022 # the folder's mode follows it (checked below)
 report -m gpt3-175b -s cs2 -n 16 -o "$R"
 if [ "$rc" -eq 0 ] && [ -d "$R" ]; then
     ok "report -m gpt3-175b -s cs2 -n 16 -o DIR exits 0 and writes DIR"
@@ -113,12 +119,14 @@ fi
 extra=
 for f in "$R"/* "$R"/.[!.]*; do
     [ -e "$f" ] || continue
-    case "${f##*/}" in *.csv | *.gp | *.png | index.md) ;; *) extra="$extra ${f##*/}" ;; esac
+    case "${f##*/}" in *.csv | *.gp | *.png | index.md) ;; hw | models) ;; *) extra="$extra ${f##*/}" ;; esac
 done
+[ "$(ls -A "$R/hw" 2>/dev/null)" = cs2.ini ] || extra="$extra hw/($(ls -A "$R/hw" 2>/dev/null))"
+[ "$(ls -A "$R/models" 2>/dev/null)" = gpt3-175b.ini ] || extra="$extra models/($(ls -A "$R/models" 2>/dev/null))"
 if [ -z "$extra" ]; then
-    ok "the folder holds nothing else (no logs, no temporary files)"
+    ok "the folder holds nothing else (no logs, no temporary files; hw/cs2.ini, models/gpt3-175b.ini)"
 else
-    nok "the folder holds nothing else (no logs, no temporary files)" "$extra"
+    nok "the folder holds nothing else (no logs, no temporary files; hw/cs2.ini, models/gpt3-175b.ini)" "$extra"
 fi
 if [ "$(ls -A "$T/p")" = r ]; then
     ok "nothing is left beside the folder"
@@ -222,10 +230,11 @@ cols_check estimate.csv $EST
 cols_check models.csv $EST fixed_tokens fixed_systems fixed_memoryx_servers fixed_act_servers \
     fixed_swarmx_nodes fixed_time_to_train_s fixed_feasible
 # shellcheck disable=SC2086
-cols_check breakdown.csv $EST
+cols_check breakdown.csv $EST overhead_s
+cols_check names.csv model model_name system system_name
 cols_check scaling-weak.csv systems speedup efficiency tta_speedup feasible
 cols_check scaling-strong.csv systems speedup efficiency tta_speedup feasible
-cols_check sparsity.csv sparsity step_time_s speedup time_to_train_s bottleneck
+cols_check sparsity.csv sparsity step_time_s speedup time_to_train_s bottleneck feasible
 cols_check capacity.csv system tier capacity_bytes dram_bytes state_bytes fits smallest
 cols_check crosscheck.csv regime analytic_s simulated_s rel_diff
 cols_check validation.csv id system measured predicted error loo_predicted loo_error
@@ -338,6 +347,209 @@ else
 fi
 size_checks "$R3" cs3
 
+# ---- reproducible: the command line and the resolved descriptions (issue 18, item 3) ----
+# same_tables A B: every CSV of folder A is in B with the same bytes, the
+# cross-check without its sim_wall_s column (the simulator's own run time);
+# prints the ones that differ.
+same_tables() {
+    for f in "$1"/*.csv; do
+        g=$2/${f##*/}
+        if [ "${f##*/}" = crosscheck.csv ]; then
+            for c in "$f" "$g"; do
+                tr -d '\r' <"$c" 2>/dev/null | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "sim_wall_s") w = i }
+                    { $w = ""; print }' >"$c.cmp"
+            done
+            cmp -s "$f.cmp" "$g.cmp" || printf '%s ' "${f##*/}"
+            rm -f "$f.cmp" "$g.cmp"
+        else
+            cmp -s "$f" "$g" || printf '%s ' "${f##*/}"
+        fi
+    done
+}
+# recorded N DIR: the Nth command of DIR/index.md (an indented line
+# "    cerebras-plan report ..."), without the program's name
+recorded() {
+    grep '^    cerebras-plan report ' "$2/index.md" 2>/dev/null | sed -n "$1p" | sed 's/^    cerebras-plan //'
+}
+mode() { ls -ld "$1" 2>&1 | cut -c 1-10; }
+if [ "$(mode "$R")" = drwxr-xr-x ] && [ "$(mode "$R/hw")" = drwxr-xr-x ]; then
+    ok "under umask 022 the folder is drwxr-xr-x"
+else
+    nok "under umask 022 the folder is drwxr-xr-x" "$(mode "$R") $(mode "$R/hw")"
+fi
+# A model and a system from files whose names no shipped description has
+# (every table must resolve the files, not a namesake), with every option
+# report takes (of --memoryx and --memoryx-servers, --batch and
+# --batch-tokens one) and overrides, one of them with a space.
+P=$T/repro
+mkdir -p "$P/data"
+cp hw/cs3.ini "$P/myhw.ini" && cp models/llama2-70b.ini "$P/mymodel.ini"
+printf '[swarmx]\nhop_latency = 3 us\n' >"$P/overlay.ini"
+SETS="--set system.utilization=0.4 --set 'system.io_bandwidth=2.4 Tb/s'"
+ALL="--memoryx-servers 12 --act-servers 24 --activations offload --batch-tokens 4M --tokens 2e12 \
+--overlap 0.5 --price 2 --batch-penalty --hw-overlay overlay.ini --data-dir data --force"
+(cd "$P" && eval "\"\$CP\" report -m mymodel.ini -s myhw.ini -n 64 --sparsity 0.75 $ALL $SETS -o r --format svg") \
+    >"$T/out" 2>"$T/err"
+rc=$?
+RP=$P/r
+if [ "$rc" -eq 0 ] && grep -q '^mymodel,myhw,64,' "$RP/estimate.csv" &&
+    tr -d '\r' <"$RP/capacity.csv" | awk -F, 'NR > 1 { n++; if ($1 != "myhw") bad = 1 } END { exit bad || !n }'; then
+    ok "report -m FILE -s FILE (names of no shipped description) --sparsity --set: exit 0, the tables name them"
+else
+    nok "report -m FILE -s FILE (names of no shipped description) --sparsity --set: exit 0, the tables name them" \
+        "exit $rc: $(head -c 300 "$T/err")"
+fi
+given=$(recorded 1 "$RP")
+case "$given" in
+*"--sparsity 0.75"*"--set system.utilization=0.4 --set 'system.io_bandwidth=2.4 Tb/s'"*"-o r"*"--format svg"*)
+    ok "index.md records the whole command line, shell-quoted ($given)" ;;
+*) nok "index.md records the whole command line, shell-quoted" "recorded: $given" ;;
+esac
+missing=
+for opt in $("$CP" help report | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+    case "$opt" in
+    --help | --version | --memoryx | --batch) continue ;;
+    --model) opt=-m ;; --system) opt=-s ;; --nsystems) opt=-n ;; --output) opt=-o ;;
+    esac
+    case " $given " in *" $opt "*) ;; *) missing="$missing $opt" ;; esac
+done
+if [ -z "$missing" ]; then
+    ok "the recorded command has every option help report lists that was given"
+else
+    nok "the recorded command has every option help report lists that was given" "missing:$missing"
+fi
+# rerun WHAT FROM ARGS OUT: the binary with ARGS (shell words, evaluated)
+# in folder FROM; ok when it exits 0 and writes OUT with $RP's tables
+rerun() {
+    (cd "$2" && eval "\"\$CP\" $3") >"$T/out" 2>"$T/err"
+    rc=$?
+    diff=$(same_tables "$RP" "$4")
+    if [ "$rc" -eq 0 ] && [ -d "$4" ] && [ -z "$diff" ]; then
+        ok "$1"
+    else
+        nok "$1" "exit $rc; differ: $diff; $(head -c 200 "$T/err")"
+    fi
+}
+rerun "the recorded command, run again, gives the same tables" "$P" "$given -o again --force" "$P/again"
+files=$(recorded 2 "$RP")
+case "$files" in
+*"-m models/mymodel.ini -s hw/myhw.ini -n 64"*"--sparsity 0.75"*"--batch-tokens 4M"*)
+    case "$files" in *--set* | *--hw-overlay* | *--data-dir*) nok "index.md: the command on the recorded files has no --set" "$files" ;;
+    *) ok "index.md: the command on the recorded files ($files)" ;; esac ;;
+*) nok "index.md: the command on the recorded files" "recorded: $files" ;;
+esac
+rerun "report -m models/X.ini -s hw/Y.ini on the recorded files gives the same tables" "$RP" "$files" \
+    "$P/r-again"
+# The resolved hardware is the description with the overrides: show agrees key by key.
+eval "\"\$CP\" show \"\$P/myhw.ini\" --hw-overlay \"\$P/overlay.ini\" $SETS --csv" >"$T/show1" 2>&1
+"$CP" show "$RP/hw/myhw.ini" --csv >"$T/show2" 2>&1
+if grep -q '^system.utilization,0.4,' "$T/show2" && cmp -s "$T/show1" "$T/show2"; then
+    ok "hw/myhw.ini: show gives every key as show myhw.ini --hw-overlay --set ... does (utilization 0.4)"
+else
+    nok "hw/myhw.ini: show gives every key as show myhw.ini --hw-overlay --set ... does" "$(diff "$T/show1" "$T/show2" | head -n 4)"
+fi
+"$CP" show "$P/mymodel.ini" --csv >"$T/show1" 2>&1
+"$CP" show "$RP/models/mymodel.ini" --csv >"$T/show2" 2>&1
+if [ -s "$T/show1" ] && cmp -s "$T/show1" "$T/show2"; then
+    ok "models/mymodel.ini: show gives what show on the model's file does"
+else
+    nok "models/mymodel.ini: show gives what show on the model's file does" "$(diff "$T/show1" "$T/show2" | head -n 4)"
+fi
+
+# ---- index.md's claims: as `claims` words them (issue 18, items 3 and 12) ----
+"$CP" claims >"$T/claims.txt" 2>"$T/err"
+tr -d '\r' <"$RP/index.md" | awk -F' [|] ' '/^## Claims/ { on = 1 } on && /^[|] [a-z0-9]/ && $1 != "| id" {
+        sub(/^[|] /, "", $1); sub(/ [|]$/, "", $NF); print $1 "\t" $3 "\t" $4 }' >"$T/md"
+awk '/^\[/ { id = substr($1, 2, length($1) - 2) } /^  verdict: / { sub(/^  verdict: +/, ""); v = $0 }
+    /^  predicted: / { sub(/^  predicted: +/, ""); print id "\t" $0 "\t" v }' "$T/claims.txt" >"$T/txt"
+if [ -s "$T/md" ] && cmp -s "$T/md" "$T/txt"; then
+    ok "index.md's claims table has the figures and verdicts claims prints ($(wc -l <"$T/md") claims)"
+else
+    nok "index.md's claims table has the figures and verdicts claims prints" "$(diff "$T/md" "$T/txt" | head -n 4)"
+fi
+if grep -q '^| id | claim | predicted | verdict | why |' "$RP/index.md" &&
+    ! awk -F' [|] ' '/^## Claims/ { on = 1 } on && /^[|] [a-z0-9]/ { if ($3 ~ /[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]/ || $5 == "") bad = 1 } END { exit !bad }' "$RP/index.md"; then
+    ok "index.md's claims table: a reason per claim, no raw 8-digit figures"
+else
+    nok "index.md's claims table: a reason per claim, no raw 8-digit figures" "$(grep -A 3 '^## Claims' "$RP/index.md" | tail -n 1)"
+fi
+
+# ---- figures (issue 18, item 8) ----
+if [ "$HAVE_GP" -eq 1 ]; then
+    mname=$(sed -n 's/^name = //p' "$P/mymodel.ini")
+    sname=$(sed -n 's/^name = //p' "$P/myhw.ini")
+    bad=
+    for g in scaling breakdown sparsity capacity; do
+        grep -qF "$mname" "$RP/$g.svg" || bad="$bad $g (no '$mname')"
+        grep -qF "$sname" "$RP/$g.svg" || bad="$bad $g (no '$sname')"
+        grep -qF -e mymodel -e myhw "$RP/$g.svg" && bad="$bad $g (a file name)"
+    done
+    if [ -n "$mname" ] && [ -z "$bad" ]; then
+        ok "titles name the model and the system by their name keys ($mname, $sname)"
+    else
+        nok "titles name the model and the system by their name keys" "$bad"
+    fi
+    check "scaling.svg marks the report's N (this report: N = 64)" grep -qF 'this report: N = 64' "$RP/scaling.svg"
+    if grep -qF 'time to train (days)' "$RP/breakdown.svg" && grep -q '[0-9] d<' "$RP/breakdown.svg" &&
+        grep -q '/step<' "$RP/breakdown.svg" && grep -q '^set logscale y' "$RP/breakdown.gp"; then
+        ok "breakdown: time to train on a log axis in days, labelled in readable units with the step time"
+    else
+        nok "breakdown: time to train on a log axis in days, labelled in readable units with the step time"
+    fi
+    if ! grep -qF 'infeasible' "$RP/sparsity.svg"; then
+        ok "sparsity.svg has no infeasible mark when every point is feasible"
+    else
+        nok "sparsity.svg has no infeasible mark when every point is feasible"
+    fi
+    # models.gp: every label beside its own point, clear of the others and of the frame.
+    for d in "$R" "$R3"; do
+        (cd "$d" && gnuplot -e "fmt='svg'; check_labels='labels.txt'" models.gp) >/dev/null 2>"$T/gerr"
+        why=$(awk '
+            $1 == "panel" { W[$2] = $3; H[$2] = $4 }
+            $1 == "label" { k++; P[k] = $2; I[k] = $3; X[k] = $4; Y[k] = $5; BW[k] = $6; BH[k] = $7; PX[k] = $8; PY[k] = $9 }
+            $1 == "point" { m++; QP[m] = $2; QI[m] = $3; QX[m] = $4; QY[m] = $5 }
+            function hit(ax, ay, aw, ah, bx, by, bw, bh) { return ax < bx + bw && bx < ax + aw && ay < by + bh && by < ay + ah }
+            END {
+                r = 5
+                if (k == 0 || k != m) { print k " labels for " m " points"; bad = 1 }
+                for (a = 1; a <= k; a++) {
+                    if (X[a] < 0 || Y[a] < 0 || X[a] + BW[a] > W[P[a]] || Y[a] + BH[a] > H[P[a]]) { print "label " I[a] " (panel " P[a] ") leaves the plot"; bad = 1 }
+                    own = 0
+                    for (j = 1; j <= m; j++) {
+                        if (QP[j] != P[a]) continue
+                        if (QI[j] == I[a]) own = 1
+                        if (hit(X[a], Y[a], BW[a], BH[a], QX[j] - r, QY[j] - r, 2 * r, 2 * r)) { print "label " I[a] " (panel " P[a] ") covers point " QI[j]; bad = 1 }
+                    }
+                    if (!own) { print "label " I[a] " (panel " P[a] ") has no point"; bad = 1 }
+                    dx = PX[a] < X[a] ? X[a] - PX[a] : PX[a] > X[a] + BW[a] ? PX[a] - X[a] - BW[a] : 0
+                    dy = PY[a] < Y[a] ? Y[a] - PY[a] : PY[a] > Y[a] + BH[a] ? PY[a] - Y[a] - BH[a] : 0
+                    if (dx * dx + dy * dy > (9 * BH[a]) ^ 2) { print "label " I[a] " (panel " P[a] ") far from its point"; bad = 1 }
+                    for (b = a + 1; b <= k; b++)
+                        if (P[b] == P[a] && hit(X[a], Y[a], BW[a], BH[a], X[b], Y[b], BW[b], BH[b])) { print "labels " I[a] " and " I[b] " (panel " P[a] ") overlap"; bad = 1 }
+                }
+                exit bad
+            }' "$d/labels.txt" 2>&1)
+        if [ $? -eq 0 ] && [ ! -s "$T/gerr" ]; then
+            ok "models.gp on $(sed -n 2p "$d/names.csv" | cut -d, -f3): one label per point, each beside its own, none overlapping"
+        else
+            nok "models.gp: one label per point, each beside its own, none overlapping" "$why $(head -c 200 "$T/gerr")"
+        fi
+        rm -f "$d/labels.txt" "$d/models.svg"
+    done
+    if grep -v '^[[:space:]]*#' "$R/models.gp" | grep -q 'with \(lines\|linespoints\)'; then
+        nok "models.gp joins no points with lines (each point is another model)"
+    else
+        ok "models.gp joins no points with lines (each point is another model)"
+    fi
+    if grep -qF 'own training-token count' "$R/models.gp" && grep -qF 'every model on the same' "$R/models.gp"; then
+        ok "models.gp: the panel titles say the token basis"
+    else
+        nok "models.gp: the panel titles say the token basis"
+    fi
+else
+    ok "# SKIP gnuplot is not installed: the figures were not checked"
+fi
+
 # ---- golden tables (tests/golden/regen-report.sh after a deliberate change) ----
 for f in scaling-weak.csv breakdown.csv sparsity.csv; do
     gold=tests/golden/report/$f
@@ -378,7 +590,8 @@ else
     nok "a non-empty DIR is refused without --force (exit 2, DIR untouched)" \
         "exit $rc; DIR: $(names "$D"); beside: $(names "$T/q")"
 fi
-report -m gpt3-175b -s cs2 -n 16 -o "$D" --force --format svg
+# (one MemoryX server cannot hold the state: infeasible at every point)
+report -m gpt3-175b -s cs2 -n 16 --memoryx-servers 1 -o "$D" --force --format svg
 if [ "$rc" -eq 0 ] && [ ! -e "$D/keep" ] && [ -s "$D/index.md" ] && [ "$(ls -A "$T/q")" = d ]; then
     ok "--force replaces a non-empty DIR, leaving nothing beside it"
 else
@@ -396,6 +609,12 @@ if [ "$HAVE_GP" -eq 1 ]; then
         ok "--format svg draws svg figures and index.md shows them"
     else
         nok "--format svg draws svg figures and index.md shows them" "$bad"
+    fi
+    n0=$(tr -d '\r' <"$D/sparsity.csv" 2>/dev/null | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "feasible") c = i; next } c && $c == 0 { n++ } END { print n + 0 }')
+    if [ "$n0" -gt 0 ] && grep -qF 'infeasible' "$D/sparsity.svg"; then
+        ok "sparsity.svg marks infeasible points ($n0 in sparsity.csv)"
+    else
+        nok "sparsity.svg marks infeasible points" "feasible = 0 rows: $n0"
     fi
 fi
 E=$T/e
@@ -445,9 +664,14 @@ else
 fi
 # Without gnuplot: the tables, scripts and index.md, no figures; DIR defaults to ./report.
 mkdir -p "$T/w" "$T/nobin"
-(cd "$T/w" && PATH="$T/nobin" "$CP" report -m gpt3-175b -s cs2 -n 16) >"$T/out" 2>"$T/err"
+(cd "$T/w" && umask 077 && PATH="$T/nobin" "$CP" report -m gpt3-175b -s cs2 -n 16) >"$T/out" 2>"$T/err"
 rc=$?
 W=$T/w/report
+if [ "$(mode "$W")" = drwx------ ] && [ "$(mode "$W/models")" = drwx------ ]; then
+    ok "under umask 077 the folder is drwx------"
+else
+    nok "under umask 077 the folder is drwx------" "$(mode "$W")"
+fi
 if [ "$rc" -eq 0 ] && [ -s "$W/index.md" ] && [ -s "$W/scaling.gp" ] && [ -s "$W/claims.csv" ] &&
     [ -z "$(ls "$W"/*.png "$W"/*.svg 2>/dev/null)" ] && [ "$(ls -A "$T/w")" = report ]; then
     ok "without gnuplot: exit 0, ./report with tables, scripts and index.md, no figures"

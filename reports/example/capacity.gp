@@ -9,7 +9,8 @@
 # Reads, from the current directory (a cerebras-plan report folder):
 #   capacity.csv: columns system, tier, capacity_bytes, dram_bytes,
 #       state_bytes, fits, smallest (by name)
-#   estimate.csv: column model (for the title)
+#   names.csv: columns model_name, system_name (for the title: the name
+#       keys; a name with a comma or a double quote is cut there)
 # Writes capacity.png (default) or capacity.svg.  Re-run from the folder with
 #   gnuplot capacity.gp
 #   gnuplot -e "fmt='svg'" capacity.gp
@@ -34,10 +35,9 @@ TB = 1e12
 model = "?"
 sys = "?"
 set table $unused
-plot "estimate.csv" using (model = strcol("model"), 0):(0) with table
-plot f using (sys = strcol("system"), 0):(0) with table
+plot "names.csv" using (model = strcol("model_name"), sys = strcol("system_name"), 0):(0) \
+    with table
 unset table
-pretty(s) = s eq "cs2" ? "CS-2" : s eq "cs3" ? "CS-3" : s
 
 # All stats come before any range or log scale is set: stats obeys them.
 stats f using (column("capacity_bytes")) nooutput
@@ -65,7 +65,7 @@ tier(x) = strcol("tier") . (column("smallest") == 1 ? "\n(smallest that holds it
 bytes(b) = b >= 1e15 ? sprintf("%.3g PB", b / 1e15) : sprintf("%.3g TB", b / TB)
 
 set title sprintf("MemoryX tiers of %s against the training state of %s (%s)%s", \
-    pretty(sys), model, bytes(state), nfit == 0 ? ": no tier holds it" : "") font "Sans,12" noenhanced
+    sys, model, bytes(state), nfit == 0 ? ": no tier holds it" : "") font "Sans,12" noenhanced
 set logscale y
 set yrange [lo / 4 : hi * 4]
 set xrange [-0.6 : ntiers - 0.4]

@@ -12,17 +12,24 @@
 # model and its N: a label goes to the first of a few places around its
 # point that is clear of the frame, the other points and the labels placed
 # before it, trying first the places on the far side of the nearest other
-# point; a label set a line further off gets a leader line.  The right axis
-# marks 1 day, 30 days, 1 year, 100 years and 10^4 years.  Infeasible rows
-# (feasible = 0) are left out and named under the panel.
+# point; when none is, rings of places further off, up to eight lines, are
+# tried, and a label set a line or more off gets a leader line.  Points are
+# not joined: each is a different model.  The right axis marks 1 day, 30
+# days, 1 year, 100 years and 10^4 years.  Infeasible rows (feasible = 0)
+# are left out and named under the panel.
 #
 # Reads, from the current directory (a cerebras-plan report folder):
-#   models.csv: columns model, system, params, systems, time_to_train_s,
-#       feasible, fixed_tokens, fixed_systems, fixed_time_to_train_s,
-#       fixed_feasible (by name)
+#   models.csv: columns model, params, systems, time_to_train_s, feasible,
+#       fixed_tokens, fixed_systems, fixed_time_to_train_s, fixed_feasible
+#       (by name)
+#   names.csv: column system_name (for the title)
 # Writes models.png (default) or models.svg.  Re-run from the folder with
 #   gnuplot models.gp
 #   gnuplot -e "fmt='svg'" models.gp
+# With -e "check_labels='FILE'" it also writes, in pixels of each panel's
+# plot area, its size ("panel PANEL W H"), one line per label ("label
+# PANEL I X0 Y0 W H PX PY": its box and its point) and one per point
+# ("point PANEL I PX PY"), for tests.
 
 if (!exists("fmt")) fmt = "png"
 # The label placement below works in pixels of this canvas.
@@ -44,10 +51,16 @@ set datafile columnheaders
 f = "models.csv"
 day = 86400.0
 year = 365.25 * day
-pretty(s) = s eq "cs2" ? "CS-2" : s eq "cs3" ? "CS-3" : s
+sysname = "?"
+set table $unused
+plot "names.csv" using (sysname = strcol("system_name"), 0):(0) with table
+unset table
+if (exists("check_labels")) {
+    set print check_labels
+    set print
+}
 
 # Every row into word lists (the models are named without spaces).
-sys = "?"
 fixed_tokens = 0
 names = ""
 params = ""
@@ -58,7 +71,7 @@ n2 = ""
 ok1 = ""
 ok2 = ""
 undefine STATS_*
-stats f using (sys = strcol("system"), names = names . " " . strcol("model"), \
+stats f using (names = names . " " . strcol("model"), \
     params = params . sprintf(" %.17g", column("params")), \
     t1 = t1 . sprintf(" %.17g", column("time_to_train_s")), \
     t2 = t2 . sprintf(" %.17g", column("fixed_time_to_train_s")), \
@@ -101,6 +114,11 @@ near = 40.0
 # below, 2 and -2 a line further).
 HX = "1 -1 0 0 1 1 -1 -1 0 0 1 -1 1 -1"
 VY = "0 0 1 -1 1 -1 1 -1 2 -2 2 2 -2 -2"
+# Then rings further off, r lines above and below, right, left and centred.
+do for [r = 3:8] {
+    HX = HX . " 1 -1 0 1 -1 0"
+    VY = VY . sprintf(" %d %d %d %d %d %d", r, r, r, -r, -r, -r)
+}
 nc = words(HX)
 hit(ax, ay, aw, ah, bx, by, bw, bh) = ax < bx + bw && bx < ax + aw && ay < by + bh && by < ay + ah
 
@@ -124,9 +142,10 @@ array BX[n]
 array BY[n]
 array BW[n]
 array BH[n]
+array LI[n]
 
-set multiplot title sprintf("Time to train against model size, each model on the %s cluster that trains it fastest (N: systems)", \
-    pretty(sys)) font "Sans,13" noenhanced
+set multiplot title sprintf("Time to train against model size: each model on the %s cluster that trains it fastest (N: systems)", \
+    sysname) font "Sans,13" noenhanced
 set bmargin at screen B
 set tmargin at screen T
 set logscale xy
@@ -177,8 +196,8 @@ do for [p = 1:2] {
     set y2range [10**ly0 : 10**ly1]
     set lmargin at screen word(L, p) + 0
     set rmargin at screen word(R, p) + 0
-    set title (p == 1 ? "each model on its own training tokens" : \
-        sprintf("every model on %s tokens", count(fixed_tokens))) font "Sans,11" noenhanced
+    set title (p == 1 ? "each model on its own training-token count (models.csv: tokens)" : \
+        sprintf("every model on the same %s tokens", count(fixed_tokens))) font "Sans,11" noenhanced
     unset label
     unset arrow
     do for [k = 1:words(refs)] {
@@ -233,8 +252,8 @@ do for [p = 1:2] {
                     away = hx * dx + sgn(vy) * dy > 0 || (dx == 0 && dy == 0)
                     if ((pass == 1) == away) {
                         x0 = hx == 1 ? px + gap + pr : hx == -1 ? px - gap - pr - w : px - w / 2
-                        y0 = vy == 0 ? py - lh / 2 : vy > 0 ? py + gap + (vy - 1) * lh : \
-                             py - gap - lh + (vy + 1) * lh
+                        y0 = vy == 0 ? py - lh / 2 : vy > 0 ? py + pr + gap + (vy - 1) * lh : \
+                             py - pr - gap - lh + (vy + 1) * lh
                         good = x0 >= 2 && x0 + w <= pw - 2 && y0 >= 2 && y0 + lh <= ph - 2
                         do for [j = 1:n] {
                             if (good && OK[j] && j != i) {
@@ -258,18 +277,31 @@ do for [p = 1:2] {
                 y0 = py - lh / 2
             }
             nb = nb + 1
+            LI[nb] = i
             BX[nb] = x0
             BY[nb] = y0
             BW[nb] = w
             BH[nb] = lh
             set label 10 + i txt at graph (x0 + 2) / pw, graph (y0 + lh / 2) / ph left \
                 font lfont noenhanced front boxed
-            if ((word(VY, found) + 0) ** 2 == 4) {
+            if ((word(VY, found) + 0) ** 2 >= 4) {
                 set arrow 10 + i from graph px / pw, graph py / ph \
                     to graph (x0 + w / 2) / pw, graph (y0 + (py > y0 ? lh : 0)) / ph \
                     nohead lw 0.5 lc rgb "#888888"
             }
         }
+    }
+    if (exists("check_labels")) {
+        set print check_labels append
+        print sprintf("panel %d %.6g %.6g", p, pw, ph)
+        do for [j = 1:nb] {
+            print sprintf("label %d %d %.6g %.6g %.6g %.6g %.6g %.6g", p, LI[j], BX[j], BY[j], \
+                BW[j], BH[j], PX[LI[j]], PY[LI[j]])
+        }
+        do for [i = 1:n] {
+            if (OK[i]) { print sprintf("point %d %d %.6g %.6g", p, i, PX[i], PY[i]) }
+        }
+        set print
     }
     set print $pts
     do for [i = 1:n] {

@@ -174,14 +174,17 @@ const struct cli_cmd cli_cmds[] = {
      "       [--format png|svg] [--force] [options]",
      "a folder of CSV tables, gnuplot scripts, figures and an index.md",
      "Writes DIR (default ./report): estimate.csv for the scenario (N defaults to\n"
-     "the generation's max_systems), the data of six figures (weak and strong\n"
+     "the generation's max_systems), the data of seven figures (weak and strong\n"
      "scaling, time-to-train against model size, the step-time breakdown, speedup\n"
      "against sparsity, the MemoryX capacity ladder, analytic against simulated\n"
-     "step time) and claims.csv, one gnuplot script per figure that redraws it\n"
-     "from the CSV alone, the figures (png or svg) when gnuplot is installed, and\n"
-     "index.md with the key numbers and the figures inline.  The folder is built\n"
-     "beside DIR and renamed into place when complete; a non-empty DIR is\n"
-     "refused unless --force.\n",
+     "step time, the model against measured runs) and claims.csv, one gnuplot\n"
+     "script per figure that redraws it from the CSV alone, the figures (png or\n"
+     "svg) when gnuplot is installed, the resolved descriptions the report ran\n"
+     "on (hw/SYSTEM.ini, models/MODEL.ini) and index.md with the whole command\n"
+     "line, a command that rebuilds the tables from those files, the key\n"
+     "numbers and the figures inline.  The folder is built beside DIR and\n"
+     "renamed into place when complete; a non-empty DIR is refused unless\n"
+     "--force.\n",
      OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_OUTPUT | OPT_REPORT, 0, 0, cmd_report},
     {"explore", "explore [-m MODEL] [-s SYSTEM] [-n N] [options]",
      "interactive: change a parameter, see the consequence at once",

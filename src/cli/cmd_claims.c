@@ -1,5 +1,8 @@
 /* cmd_claims.c - `claims [FILE]`: each headline claim of the vendor's
- * documents run as a scenario, with the model's verdict and reason. */
+ * documents run as a scenario, with the model's verdict and reason.  The
+ * table is CSV-ready (exact SI figures, verdict names) when o->csv is set,
+ * else worded for people (units, percentages, "6.70x", verdicts in words);
+ * the report's index.md shows the latter. */
 #include <stdio.h>
 #include <string.h>
 
@@ -27,14 +30,24 @@ static int setup(const struct cli_opts *o, const struct claim *cl, const char *o
     return rc;
 }
 
+/* The claim's figure: exact SI for CSV; for people a capacity in bytes, an
+ * efficiency as a percentage, a speedup as "6.70x", a time as a duration. */
 static const char *predicted(int csv, const struct claim *cl, const struct claim_result *r,
                              char *buf, size_t n)
 {
-    static const unit_dim dim[CLAIM_NKINDS] = {UNIT_BYTES, UNIT_FRACTION, UNIT_COUNT, UNIT_COUNT,
-                                               UNIT_TIME};
-    if (!csv && cl->kind == CLAIM_TIME_TO_TRAIN)
+    if (csv)
+        return unit_format_exact(r->predicted, buf, n);
+    switch (cl->kind) {
+    case CLAIM_CAPACITY:
+        return unit_format(r->predicted, UNIT_BYTES, buf, n);
+    case CLAIM_WEAK_SCALING:
+        return claim_format_percent(r->predicted, buf, n);
+    case CLAIM_SPEEDUP:
+    case CLAIM_SPARSITY_SPEEDUP:
+        return claim_format_speedup(r->predicted, buf, n);
+    default:
         return out_duration(r->predicted, buf, n);
-    return out_num(csv, r->predicted, dim[cl->kind], buf, n);
+    }
 }
 
 int claims_table(const struct cli_opts *o, const char *file, struct out_table *t, char *origin,
@@ -67,7 +80,9 @@ int claims_table(const struct cli_opts *o, const char *file, struct out_table *t
         snprintf(sys, sizeof sys, "%g", c->systems);
         out_row(t, (const char *[]){c->id, c->text, c->source, claim_kind_name[c->kind], s.model,
                                     s.system, sys, predicted(o->csv, c, &r, pred, sizeof pred),
-                                    claim_verdict_name[r.verdict], r.reason, c->condition});
+                                    o->csv ? claim_verdict_name[r.verdict]
+                                           : claim_verdict_text[r.verdict],
+                                    r.reason, c->condition});
     }
     snprintf(origin, origin_n, "%s", e.origin);
     claim_list_free(&cl);
@@ -90,12 +105,9 @@ int cmd_claims(struct cli_opts *o)
         printf("Headline claims (%s) under the analytic model\n", origin);
         for (size_t i = 0; i < t.nrows; i++) {
             const char *const *row = (const char *const *)&t.cells[i * t.ncols];
-            const char *v = row[8];
             printf("\n[%s] %s (%s)\n  verdict:   %s\n  predicted: %s\n  why:       %s\n"
                    "  condition: %s\n",
-                   row[0], row[1], row[2],
-                   strcmp(v, "conditional") == 0 ? "holds only under stated conditions" : v, row[7],
-                   row[9], row[10]);
+                   row[0], row[1], row[2], row[8], row[7], row[9], row[10]);
         }
         rc = cli_flush();
     }

@@ -1,11 +1,14 @@
 /* cmd_report.c - `report`: a folder of CSV tables, gnuplot scripts, the
  * figures they render and an index.md, written into a temporary folder
- * beside DIR and renamed into place only when complete.  The tables come
- * from the same producers as the commands (est.h, produce.h). */
+ * beside DIR (mode 0777 less the umask) and renamed into place only when
+ * complete.  The tables come from the same producers as the commands
+ * (est.h, produce.h; models.csv from report_models.c); the folder records
+ * its command line and the resolved descriptions (report_record.c).  The
+ * explorer's `r` calls cmd_report() with options it fills itself: what is
+ * recorded is rebuilt from those options. */
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,14 +17,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../base/xalloc.h"
-#include "../spec/tfm.h"
 #include "config.h"
 #include "est.h"
 #include "produce.h"
+#include "report_models.h"
+#include "report_record.h"
 
 #define REPORT_DEFAULT_DIR "report"
 #define REPORT_PATH_MAX 4096
+/* Room for a recorded command line: the explorer passes every hardware key. */
+#define REPORT_CMD_MAX 16384
 
 /* Cluster sizes of the breakdown figure, besides the generation's maximum
  * and the report's own N. */
@@ -33,20 +38,25 @@ struct figure {
     const char *name, *title, *data, *about;
 };
 static const struct figure figures[] = {
-    {"scaling", "Weak and strong scaling", "scaling-weak.csv, scaling-strong.csv",
+    {"scaling", "Weak and strong scaling", "scaling-weak.csv, scaling-strong.csv, estimate.csv",
      "Speedup and efficiency against the number of systems, with the ideal line, from one "
-     "system to the generation's largest cluster."},
+     "system to the generation's largest cluster; a dotted line marks this report's N, crosses "
+     "the infeasible points."},
     {"models", "Time-to-train against model size", "models.csv",
      "Every model description, log-log, each on the cluster of the report's system that trains "
      "it fastest: the N from 1 to the generation's max_systems with the least time to train (the "
      "smallest such N), with MemoryX, activation servers and SwarmX sized for that run.  Left: "
-     "each model on its own training tokens; right: every model on the same token count.  Each "
-     "point is labelled with the model and its N; the right axis marks durations from 1 day to "
-     "10^4 years; a model with no feasible N is left out and named under the panel."},
-    {"breakdown", "Step time by resource", "breakdown.csv",
-     "The time each resource sets the pace in one step (they sum to the step time)."},
-    {"sparsity", "Speedup against sparsity", "sparsity.csv",
-     "Step-time speedup over dense at the report's cluster size, against the ideal 1 / (1 - s)."},
+     "each model on its own training-token count, which differs from model to model; right: "
+     "every model on the same token count.  One point per model, not joined, labelled with the "
+     "model and its N; the right axis marks durations from 1 day to 10^4 years; a model with no "
+     "feasible N is left out and named under the panel."},
+    {"breakdown", "Time to train and step time by resource", "breakdown.csv",
+     "Left: the time to train at each cluster size on a log axis, labelled in readable units "
+     "with the step time.  Right: the share of the step each resource sets the pace for (the "
+     "parts sum to the step time), per cluster size."},
+    {"sparsity", "Speedup against sparsity", "sparsity.csv, estimate.csv",
+     "Step-time speedup over dense at the report's cluster size, against the ideal 1 / (1 - s), "
+     "and the time to train; infeasible points are red crosses."},
     {"capacity", "MemoryX capacity ladder", "capacity.csv",
      "The system's MemoryX tiers against the model's state."},
     {"validation", "The model against measured runs", "validation.csv",
@@ -168,116 +178,12 @@ static int estimate_rows(const struct scenario *s, const double *ns, size_t k, s
     return -1;
 }
 
-/* The size figure's second panel trains every model on one token budget,
- * GPT-3's (Brown et al. 2020), so that the models compare at equal work per
- * token rather than at their own token counts. */
-#define REPORT_FIXED_TOKENS 300e9
-
-/* Columns models.csv adds to the estimate's: the same model trained on
- * REPORT_FIXED_TOKENS tokens, on its fastest cluster at that count. */
-static const char *const fixed_header[] = {
-    "fixed_tokens",          "fixed_systems",      "fixed_memoryx_servers",
-    "fixed_act_servers",     "fixed_swarmx_nodes", "fixed_step_time_s",
-    "fixed_time_to_train_s", "fixed_bottleneck",   "fixed_feasible"};
-#define NFIXED (sizeof fixed_header / sizeof fixed_header[0])
-
-/* base at the N in 1..max that trains it fastest among the feasible ones
- * (the smallest such N), into *c and *r; at max when none is feasible.
- * The servers are sized for each N (base's mx_servers and act_servers 0). */
-static void fastest_cluster(const struct cluster *base, double max, struct cluster *c,
-                            struct train_result *r)
-{
-    double best_n = max, best_s = HUGE_VAL;
-    *c = *base;
-    for (double n = 1; n <= max; n++) {
-        c->systems = n;
-        train_eval(c, r);
-        if (r->feasible && r->time_s < best_s)
-            best_s = r->time_s, best_n = n;
-    }
-    c->systems = best_n;
-    train_eval(c, r);
-}
-
-/* The row of one model: the estimate's cells for (c, r) at its own tokens,
- * then the fixed_ cells for (fc, fr) at REPORT_FIXED_TOKENS. */
-static void models_row(struct out_table *t, const struct scenario *m, const struct cluster *c,
-                       const struct train_result *r, const struct cluster *fc,
-                       const struct train_result *fr)
-{
-    static struct est_cells w;
-    const char *cells[EST_MAX_COLS + NFIXED];
-    char b[NFIXED][EST_CELL_BYTES];
-    memset(w.have, 0, sizeof w.have);
-    est_cells(&w, m, m->tier, c, r);
-    memcpy(cells, w.cell, est_ncols * sizeof *cells);
-    const double v[] = {fr->tokens,    fc->systems,     fr->step.mx_servers, fr->step.act_servers,
-                        fr->swx_nodes, fr->step.step_s, fr->time_s};
-    size_t k = est_ncols;
-    for (size_t j = 0; j < sizeof v / sizeof v[0]; j++, k++)
-        cells[k] = unit_format_exact(v[j], b[j], sizeof b[j]);
-    cells[k++] = step_res_name[fr->step.bottleneck];
-    cells[k++] = fr->feasible ? "1" : "0";
-    out_row(t, cells);
-}
-
-struct model_size {
-    double params;
-    size_t index; /* in the catalogue's list */
-};
-
-static int by_params(const void *a, const void *b)
-{
-    const struct model_size *x = a, *y = b;
-    if (x->params != y->params)
-        return x->params < y->params ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* One row per model description, smallest first: the estimate's columns at
- * the model's own tokens on its fastest cluster of base's system (N from 1
- * to the generation's max_systems, the servers sized for the run), then the
- * fixed_ columns at REPORT_FIXED_TOKENS. */
-static int models_table(struct cli_opts *o, const struct scenario *base, struct out_table *t)
-{
-    static const char *header[EST_MAX_COLS + NFIXED];
-    memcpy(header, est_header, est_ncols * sizeof *header);
-    memcpy(header + est_ncols, fixed_header, sizeof fixed_header);
-    out_init(t, est_ncols + NFIXED, header);
-    struct cat_list models = {0};
-    struct cp_error err = {0};
-    if (cat_list(&o->dirs, CAT_MODEL, &models, &err) != CP_OK)
-        return cli_error("%s", err.msg);
-    struct model_size *order = xmalloc((models.n ? models.n : 1) * sizeof *order);
-    static struct scenario m;
-    int rc = -1;
-    for (size_t i = 0; i < models.n && rc < 0; i++)
-        if ((rc = scenario_load_names(o, models.items[i].name, base->system, &m)) < 0)
-            order[i] = (struct model_size){tfm_params(&m.wl), i};
-    if (rc < 0)
-        qsort(order, models.n, sizeof *order, by_params);
-    for (size_t i = 0; i < models.n && rc < 0; i++) {
-        if ((rc = scenario_load_names(o, models.items[order[i].index].name, base->system, &m)) >= 0)
-            break;
-        scenario_auto_tier(&m);
-        struct cluster c, fc, fixed = m.c;
-        struct train_result r, fr;
-        fastest_cluster(&m.c, m.hw.wse.max_systems, &c, &r);
-        fixed.tokens = REPORT_FIXED_TOKENS;
-        fastest_cluster(&fixed, m.hw.wse.max_systems, &fc, &fr);
-        models_row(t, &m, &c, &r, &fc, &fr);
-    }
-    free(order);
-    cat_list_free(&models);
-    return rc;
-}
-
-static const char *const sp_header[] = {"sparsity", "step_time_s", "speedup", "time_to_train_s",
-                                        "bottleneck"};
+static const char *const sp_header[] = {"sparsity",        "step_time_s", "speedup",
+                                        "time_to_train_s", "bottleneck",  "feasible"};
 
 static int sparsity_table(const struct scenario *s, struct out_table *t)
 {
-    out_init(t, 5, sp_header);
+    out_init(t, sizeof sp_header / sizeof sp_header[0], sp_header);
     double dense = 0;
     for (size_t i = 0; i < sizeof sparsities / sizeof sparsities[0]; i++) {
         struct cluster c = s->c;
@@ -291,8 +197,18 @@ static int sparsity_table(const struct scenario *s, struct out_table *t)
                                     unit_format_exact(r.step.step_s, b[1], sizeof b[1]),
                                     unit_format_exact(dense / r.step.step_s, b[2], sizeof b[2]),
                                     unit_format_exact(r.time_s, b[3], sizeof b[3]),
-                                    step_res_name[r.step.bottleneck]});
+                                    step_res_name[r.step.bottleneck], r.feasible ? "1" : "0"});
     }
+    return -1;
+}
+
+/* names.csv: the display names (the name keys) of the report's model and
+ * system beside the names they were given by, for the figures' titles. */
+static int names_table(const struct scenario *s, struct out_table *t)
+{
+    static const char *const header[] = {"model", "model_name", "system", "system_name"};
+    out_init(t, 4, header);
+    out_row(t, (const char *[]){s->model, s->wl.name, s->system, s->hw.wse.name});
     return -1;
 }
 
@@ -363,23 +279,40 @@ static void md_escape(const char *in, char *out, size_t n)
     out[k] = '\0';
 }
 
-static int write_index(const char *dir, const struct scenario *s, const struct train_result *r,
-                       const struct out_table *claims, const char *fmt, int rendered,
-                       const char *cmdline)
+/* What index.md says about the run besides the tables: the command that
+ * made it and the one that remakes it from the recorded descriptions. */
+struct report_run {
+    const struct scenario *s;
+    const struct train_result *r;
+    const char *fmt;
+    int rendered;
+    char cmd[REPORT_CMD_MAX], again[REPORT_CMD_MAX];
+    char hw[CAT_NAME_MAX + 16], model[CAT_NAME_MAX + 16];
+};
+
+static void index_head(FILE *f, const struct report_run *run)
 {
-    char path[REPORT_PATH_MAX + 128];
-    snprintf(path, sizeof path, "%s/index.md", dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return cli_error("report: %s: %s", path, strerror(errno));
+    const struct scenario *s = run->s;
+    fprintf(f, "# %s on %s: training plan\n\n", s->wl.name, s->hw.wse.name);
+    fprintf(f, "Written by cerebras-plan %s with\n\n    %s\n\n", CP_VERSION, run->cmd);
+    fprintf(f,
+            "Every number comes from the analytic weight-streaming model (cerebras-plan(1),\n"
+            "MODEL) and the descriptions it names; the tables are CSV in SI base units\n"
+            "beside this file.  The hardware and the model as this report resolved them\n"
+            "(files, overlay and --set applied) are `%s` and `%s`; from this\n"
+            "folder\n\n    %s\n\n"
+            "makes the same tables from them.  The claims, the validation and the\n"
+            "cross-check use the descriptions as found on the search path, without this\n"
+            "report's options.\n\n",
+            run->hw, run->model, run->again);
+}
+
+static void index_numbers(FILE *f, const struct report_run *run)
+{
+    const struct scenario *s = run->s;
+    const struct train_result *r = run->r;
     const struct cluster *c = &s->c;
     char a[64], b[64], w[256];
-    fprintf(f, "# %s on %s: training plan\n\n", s->wl.name, s->hw.wse.name);
-    fprintf(f,
-            "Written by cerebras-plan %s: `%s`.  Every number comes from the analytic\n"
-            "weight-streaming model (cerebras-plan(1), MODEL) and the descriptions it names;\n"
-            "the tables are CSV in SI base units beside this file.\n\n",
-            CP_VERSION, cmdline);
     fprintf(f, "| quantity | value |\n|---|---|\n");
     fprintf(f,
             "| cluster | %g x %s, MemoryX %s (%g servers, %s), %g activation servers per "
@@ -395,15 +328,19 @@ static int write_index(const char *dir, const struct scenario *s, const struct t
             unit_format(r->tokens, UNIT_COUNT, b, sizeof b));
     fprintf(f, "| throughput | %s tokens/s |\n",
             unit_format(r->tokens_per_s, UNIT_COUNT, a, sizeof a));
-    fprintf(f, "| energy | %.4g MWh at %s |\n", r->energy_J / 3.6e9,
-            unit_format(r->power_W, UNIT_POWER, a, sizeof a));
+    fprintf(f, "| energy | %s at %s |\n", out_energy(r->energy_J, a, sizeof a),
+            unit_format(r->power_W, UNIT_POWER, b, sizeof b));
     fprintf(f, "| feasible | %s%s%s |\n\n", r->feasible ? "yes" : "no",
             r->warnings ? "; warnings: " : "", train_warn_names(r->warnings, w, sizeof w));
+}
+
+static void index_figures(FILE *f, const struct report_run *run)
+{
     for (size_t i = 0; i < NFIGURES; i++) {
         const struct figure *g = &figures[i];
         fprintf(f, "## %s\n\n", g->title);
-        if (rendered)
-            fprintf(f, "![%s](%s.%s)\n\n", g->title, g->name, fmt);
+        if (run->rendered)
+            fprintf(f, "![%s](%s.%s)\n\n", g->title, g->name, run->fmt);
         fprintf(f, "%s", g->about);
         if (strcmp(g->name, "models") == 0)
             fprintf(f,
@@ -412,22 +349,48 @@ static int write_index(const char *dir, const struct scenario *s, const struct t
                     "activation servers per system and SwarmX nodes at its own tokens "
                     "(systems, memoryx_servers, act_servers, swarmx_nodes) and at the fixed "
                     "count (the same names with fixed_ in front).",
-                    s->hw.wse.max_systems, s->hw.wse.name, REPORT_FIXED_TOKENS / 1e9);
+                    run->s->hw.wse.max_systems, run->s->hw.wse.name, REPORT_FIXED_TOKENS / 1e9);
         fprintf(f, "  Data: %s; script: `%s.gp`.\n\n", g->data, g->name);
     }
-    fprintf(f, "## Claims\n\nThe vendor's headline claims run as scenarios (claims.csv):\n\n"
-               "| id | claim | predicted | verdict |\n|---|---|---|---|\n");
+}
+
+/* The claims as `claims` words them (claims is its table for people). */
+static void index_claims(FILE *f, const struct out_table *claims)
+{
+    fprintf(f, "## Claims\n\nThe vendor's headline claims run as scenarios, as `cerebras-plan "
+               "claims` prints them (claims.csv has the exact figures):\n\n"
+               "| id | claim | predicted | verdict | why |\n|---|---|---|---|---|\n");
     for (size_t i = 0; i < claims->nrows; i++) {
         const char *const *row = (const char *const *)&claims->cells[i * claims->ncols];
-        char text[512];
+        char text[512], why[2048];
         md_escape(row[1], text, sizeof text);
-        fprintf(f, "| %s | %s | %s | %s |\n", row[0], text, row[7], row[8]);
+        md_escape(row[9], why, sizeof why);
+        fprintf(f, "| %s | %s | %s | %s | %s |\n", row[0], text, row[7], row[8], why);
     }
-    fprintf(f, "\n## Files\n\n- `estimate.csv`: the scenario above, the columns of "
-               "`estimate --csv`.\n"
-               "- `*.csv`: the data of each figure; `*.gp`: the gnuplot script that draws it\n"
-               "  from the CSV alone: `gnuplot -e \"fmt='svg'\" scaling.gp` (or `png`).\n");
-    if (!rendered)
+}
+
+static int write_index(const char *dir, const struct report_run *run,
+                       const struct out_table *claims)
+{
+    char path[REPORT_PATH_MAX + 128];
+    snprintf(path, sizeof path, "%s/index.md", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return cli_error("report: %s: %s", path, strerror(errno));
+    index_head(f, run);
+    index_numbers(f, run);
+    index_figures(f, run);
+    index_claims(f, claims);
+    fprintf(f,
+            "\n## Files\n\n- `estimate.csv`: the scenario above, the columns of "
+            "`estimate --csv`.\n"
+            "- `names.csv`: the names of the model and the system (their `name` keys), "
+            "for the figures' titles.\n"
+            "- `%s`, `%s`: the hardware and the model as resolved.\n"
+            "- `*.csv`: the data of each figure; `*.gp`: the gnuplot script that draws it\n"
+            "  from the CSV alone: `gnuplot -e \"fmt='svg'\" scaling.gp` (or `png`).\n",
+            run->hw, run->model);
+    if (!run->rendered)
         fprintf(f, "\nThe figures were not rendered (gnuplot is not installed); run the "
                    "scripts above to draw them.\n");
     int bad = ferror(f);
@@ -436,20 +399,24 @@ static int write_index(const char *dir, const struct scenario *s, const struct t
     return -1;
 }
 
-/* Everything but the rename, into tmp. */
-static int build(struct cli_opts *o, struct scenario *s, const char *tmp, const char *fmt,
-                 const char *cmdline)
+/* The options of the sections that do not depend on the scenario (claims,
+ * validation, cross-check): the search path only. */
+static struct cli_opts plain_opts(const struct cli_opts *o)
 {
-    struct out_table t;
-    struct train_result r;
-    int rc;
+    return (struct cli_opts){.csv = o->csv, .data_dir = o->data_dir, .dirs = o->dirs};
+}
+
+/* The tables of the scenario, into tmp. */
+static int scenario_tables(struct cli_opts *o, struct scenario *s, const char *tmp)
+{
+    struct out_table t = {0};
     double ns[8];
     size_t k = cluster_sizes(s->hw.wse.max_systems, s->c.systems, ns);
-    train_eval(&s->c, &r);
-    o->csv = 1;
-
     estimate_rows(s, &s->c.systems, 1, &t);
-    rc = write_table(tmp, "estimate.csv", &t);
+    int rc = write_table(tmp, "estimate.csv", &t);
+    out_free(&t);
+    if (rc < 0 && (rc = names_table(s, &t)) < 0)
+        rc = write_table(tmp, "names.csv", &t);
     out_free(&t);
     char list[512];
     power_list(s->hw.wse.max_systems, list, sizeof list);
@@ -461,7 +428,7 @@ static int build(struct cli_opts *o, struct scenario *s, const char *tmp, const 
             rc = write_table(tmp, names[i], &t);
         out_free(&t);
     }
-    if (rc < 0 && (rc = models_table(o, s, &t)) < 0)
+    if (rc < 0 && (rc = report_models_table(o, s, &t)) < 0)
         rc = write_table(tmp, "models.csv", &t);
     out_free(&t);
     if (rc < 0 && (rc = estimate_rows(s, ns, k, &t)) < 0)
@@ -473,47 +440,122 @@ static int build(struct cli_opts *o, struct scenario *s, const char *tmp, const 
     if (rc < 0) {
         int fits;
         char where[1024], vendor[1024];
-        struct cli_opts co = *o;
-        co.model = s->model, co.system = s->system;
+        struct cli_opts co = *o; /* the same names or files, which resolve alike */
+        co.model = o->model ? o->model : SCENARIO_DEFAULT_MODEL;
+        co.system = o->system ? o->system : SCENARIO_DEFAULT_SYSTEM;
         if ((rc = capacity_table(&co, &t, &fits, where, vendor, sizeof where)) < 0)
             rc = write_table(tmp, "capacity.csv", &t);
         out_free(&t);
     }
-    if (rc < 0 && !interrupted && (rc = validate_table(o, &t)) < 0)
-        rc = write_table(tmp, "validation.csv", &t);
-    out_free(&t);
-    double worst, median;
-    if (rc < 0 && !interrupted && (rc = crosscheck_table(o, &t, &worst, &median)) < 0)
-        rc = write_table(tmp, "crosscheck.csv", &t);
-    out_free(&t);
-    struct out_table claims;
-    char origin[CAT_ORIGIN_MAX];
-    if (rc < 0 && (rc = claims_table(o, NULL, &claims, origin, sizeof origin)) < 0)
-        rc = write_table(tmp, "claims.csv", &claims);
-    int rendered = 1;
+    return rc;
+}
+
+/* The figures: their scripts, then gnuplot on each.  *rendered is 0 when
+ * gnuplot is not installed. */
+static int draw(const struct cli_opts *o, const char *tmp, const char *fmt, int *rendered)
+{
+    int rc = -1;
+    *rendered = 1;
     for (size_t i = 0; i < NFIGURES && rc < 0 && !interrupted; i++)
         rc = copy_script(o, tmp, figures[i].name);
-    for (size_t i = 0; i < NFIGURES && rc < 0 && rendered && !interrupted; i++) {
+    for (size_t i = 0; i < NFIGURES && rc < 0 && *rendered && !interrupted; i++) {
         rc = render(tmp, figures[i].name, fmt);
         if (rc == -3) {
-            rendered = 0, rc = -1;
+            *rendered = 0, rc = -1;
             fprintf(stderr, "cerebras-plan: report: gnuplot is not installed; the figures are "
                             "not rendered (run the *.gp scripts in the folder to draw them)\n");
         }
     }
-    if (rc < 0 && !interrupted)
-        rc = write_index(tmp, s, &r, &claims, fmt, rendered, cmdline);
-    out_free(&claims);
+    return rc;
+}
+
+/* Everything but the rename, into tmp. */
+static int build(struct cli_opts *o, struct scenario *s, const char *tmp, struct report_run *run)
+{
+    struct out_table t = {0};
+    struct train_result r;
+    train_eval(&s->c, &r);
+    run->s = s, run->r = &r;
+    int rc = report_write_descs(tmp, o, s);
+    o->csv = 1;
+    if (rc < 0)
+        rc = scenario_tables(o, s, tmp);
+    struct cli_opts plain = plain_opts(o);
+    if (rc < 0 && !interrupted && (rc = validate_table(&plain, &t)) < 0)
+        rc = write_table(tmp, "validation.csv", &t);
+    out_free(&t);
+    double worst, median;
+    if (rc < 0 && !interrupted && (rc = crosscheck_table(&plain, &t, &worst, &median)) < 0)
+        rc = write_table(tmp, "crosscheck.csv", &t);
+    out_free(&t);
+    char origin[CAT_ORIGIN_MAX];
+    if (rc < 0 && (rc = claims_table(&plain, NULL, &t, origin, sizeof origin)) < 0)
+        rc = write_table(tmp, "claims.csv", &t);
+    out_free(&t);
+    if (rc < 0)
+        rc = draw(o, tmp, run->fmt, &run->rendered);
+    plain.csv = 0; /* the claims again, worded as `claims` prints them */
+    if (rc < 0 && !interrupted && (rc = claims_table(&plain, NULL, &t, origin, sizeof origin)) < 0)
+        rc = write_index(tmp, run, &t);
+    out_free(&t);
     if (rc < 0 && interrupted)
         rc = cli_error("report: interrupted; no report written");
     return rc;
 }
 
+/* Create the temporary folder beside dir, its mode as the umask allows
+ * (mkdtemp makes it 0700).  -1 or an exit code after a message. */
+static int make_tmp(const char *dir, char *tmp, size_t n)
+{
+    snprintf(tmp, n, "%s.tmp-XXXXXX", dir);
+    if (!mkdtemp(tmp))
+        return cli_error("report: cannot create a folder beside %s: %s", dir, strerror(errno));
+    mode_t mask = umask(0);
+    umask(mask);
+    if (chmod(tmp, 0777 & ~mask) != 0) {
+        int e = errno;
+        remove_tree(tmp);
+        return cli_error("report: cannot set the mode of %s: %s", tmp, strerror(e));
+    }
+    return -1;
+}
+
+/* Move tmp to dir, replacing the old dir when state >= 0 (it exists). */
+static int put_in_place(const char *tmp, const char *dir, int state)
+{
+    int rc = -1;
+    char old[REPORT_PATH_MAX + 16] = "";
+    if (state >= 0) { /* move the old folder aside, then replace it */
+        snprintf(old, sizeof old, "%s.old-XXXXXX", dir);
+        if (!mkdtemp(old) || rename(dir, old) != 0) {
+            rc = cli_error("report: cannot move %s aside: %s", dir, strerror(errno));
+            old[0] = '\0';
+        }
+    }
+    if (rc < 0 && rename(tmp, dir) != 0) {
+        rc = cli_error("report: cannot rename %s to %s: %s", tmp, dir, strerror(errno));
+        if (old[0])
+            rename(old, dir);
+        old[0] = '\0';
+    }
+    if (old[0])
+        remove_tree(old);
+    return rc;
+}
+
+/* "../NAME-again": where the command in index.md writes its copy. */
+static void again_dir(const char *dir, char *buf, size_t n)
+{
+    const char *base = strrchr(dir, '/');
+    snprintf(buf, n, "../%s-again", base ? base + 1 : dir);
+}
+
 int cmd_report(struct cli_opts *o)
 {
-    const char *fmt = o->format ? o->format : "png";
-    if (strcmp(fmt, "png") != 0 && strcmp(fmt, "svg") != 0)
-        return cli_error("--format '%s': png or svg", fmt);
+    static struct report_run run;
+    run.fmt = o->format ? o->format : "png";
+    if (strcmp(run.fmt, "png") != 0 && strcmp(run.fmt, "svg") != 0)
+        return cli_error("--format '%s': png or svg", run.fmt);
     char dir[REPORT_PATH_MAX];
     snprintf(dir, sizeof dir, "%s", o->output ? o->output : REPORT_DEFAULT_DIR);
     size_t len = strlen(dir);
@@ -528,47 +570,30 @@ int cmd_report(struct cli_opts *o)
         return cli_error("report: %s is not empty (--force replaces it)", dir);
 
     static struct scenario s;
-    const char *nsys = o->nsys;
     int rc = scenario_load(o, &s);
     if (rc >= 0)
         return rc;
-    if (!nsys)
+    if (!o->nsys)
         s.c.systems = s.hw.wse.max_systems;
     struct cp_error err = {0};
     if (cluster_check(&s.c, &err) != CP_OK)
         return cli_error("%s", err.msg);
+    char again[REPORT_PATH_MAX + 16];
+    again_dir(dir, again, sizeof again);
+    report_cmdline(o, &s, REPORT_CMD_GIVEN, NULL, run.cmd, sizeof run.cmd);
+    report_cmdline(o, &s, REPORT_CMD_FILES, again, run.again, sizeof run.again);
+    report_desc_paths(&s, run.hw, run.model, sizeof run.hw);
 
     char tmp[REPORT_PATH_MAX + 16];
-    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", dir);
-    if (!mkdtemp(tmp))
-        return cli_error("report: cannot create a folder beside %s: %s", dir, strerror(errno));
+    if ((rc = make_tmp(dir, tmp, sizeof tmp)) >= 0)
+        return rc;
     struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-
-    char cmdline[256];
-    snprintf(cmdline, sizeof cmdline, "cerebras-plan report -m %s -s %s -n %g", s.model, s.system,
-             s.c.systems);
-    rc = build(o, &s, tmp, fmt, cmdline);
-    if (rc < 0) {
-        char old[REPORT_PATH_MAX + 16] = "";
-        if (state >= 0) { /* move the old folder aside, then replace it */
-            snprintf(old, sizeof old, "%s.old-XXXXXX", dir);
-            if (!mkdtemp(old) || rename(dir, old) != 0) {
-                rc = cli_error("report: cannot move %s aside: %s", dir, strerror(errno));
-                old[0] = '\0';
-            }
-        }
-        if (rc < 0 && rename(tmp, dir) != 0) {
-            rc = cli_error("report: cannot rename %s to %s: %s", tmp, dir, strerror(errno));
-            if (old[0])
-                rename(old, dir);
-            old[0] = '\0';
-        }
-        if (old[0])
-            remove_tree(old);
-    }
+    rc = build(o, &s, tmp, &run);
+    if (rc < 0)
+        rc = put_in_place(tmp, dir, state);
     if (rc >= 0)
         remove_tree(tmp);
     sigaction(SIGINT, &old_int, NULL);
@@ -576,7 +601,7 @@ int cmd_report(struct cli_opts *o)
     if (rc >= 0)
         return rc;
     printf("report written to %s/ (index.md, %zu figures as %s, their CSV data and gnuplot "
-           "scripts)\n",
-           dir, NFIGURES, fmt);
+           "scripts, the hardware and model as %s and %s)\n",
+           dir, NFIGURES, run.fmt, run.hw, run.model);
     return cli_flush();
 }

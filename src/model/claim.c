@@ -21,6 +21,25 @@
 const char *const claim_kind_name[CLAIM_NKINDS] = {"capacity", "weak_scaling", "speedup",
                                                    "sparsity_speedup", "time_to_train"};
 const char *const claim_verdict_name[3] = {"holds", "conditional", "does not hold"};
+const char *const claim_verdict_text[3] = {"holds", "holds only under stated conditions",
+                                           "does not hold"};
+
+char *claim_format_speedup(double x, char *buf, size_t n)
+{
+    if (fabs(x) < 99.95)
+        snprintf(buf, n, "%#.3gx", x); /* '#' keeps the zeros of "6.70" */
+    else if (fabs(x) < 1e4)
+        snprintf(buf, n, "%.0fx", x);
+    else
+        snprintf(buf, n, "%.3gx", x);
+    return buf;
+}
+
+char *claim_format_percent(double f, char *buf, size_t n)
+{
+    snprintf(buf, n, "%.1f%%", 100 * f);
+    return buf;
+}
 
 /* ---- parsing ---- */
 
@@ -285,12 +304,13 @@ static int sized_in_time(const struct cluster *c, double n, double limit_s)
 
 /* Fewest systems from c->systems, at c's global batch and with MemoryX
  * sized, that train within limit_s (sizes doubled, then bisected), or -1
- * when none up to one sequence per system (or CLUSTER_MAX_SYSTEMS).
+ * when none up to one sequence per system or the generation's max_systems.
  * *best_n and *best_s: the fastest feasible size of the doubling (0 if none). */
 static double fewest_systems(const struct cluster *c, double limit_s, double *best_n,
                              double *best_s)
 {
-    double top = fmax(c->systems, fmin(c->global_seqs, CLUSTER_MAX_SYSTEMS));
+    /* beyond the generation's largest cluster nothing is feasible */
+    double top = fmax(c->systems, fmin(c->global_seqs, c->hw->wse.max_systems));
     double lo = c->systems, n = c->systems;
     *best_n = *best_s = 0;
     for (;;) {
@@ -425,10 +445,10 @@ static void capacity_training(const struct claim *cl, const struct cluster *c,
     needed_text(c, cl->target, why, sizeof why);
     /* A reason longer than buf is cut short, which is acceptable. */
     if (snprintf(buf, n,
-             "training %s tokens on %g system%s with the %g MemoryX servers the model sizes is "
-             "feasible and takes %s, %.3g times the %s target, bottleneck %s%s%s; %s",
-             tok, c->systems, pl, r.step.mx_servers, dur(r.time_s, t, sizeof t),
-             r.time_s / cl->target, lim, step_res_name[r.step.bottleneck], bal, ref, why) < 0)
+                 "training %s tokens on %g system%s with the %g MemoryX servers the model sizes is "
+                 "feasible and takes %s, %.3g times the %s target, bottleneck %s%s%s; %s",
+                 tok, c->systems, pl, r.step.mx_servers, dur(r.time_s, t, sizeof t),
+                 r.time_s / cl->target, lim, step_res_name[r.step.bottleneck], bal, ref, why) < 0)
         buf[0] = '\0';
 }
 
@@ -504,38 +524,42 @@ static void judge_scaling(const struct claim *cl, const struct cluster *c, struc
         snprintf(o->reason, sizeof o->reason, "infeasible at %g systems: %s", c->systems, why);
         return;
     }
+    char x[32], e[32];
+    claim_format_speedup(speedup, x, sizeof x);
     if (cl->kind == CLAIM_SPEEDUP) {
         o->predicted = speedup;
         double rel = (speedup - cl->target) / cl->target;
         o->verdict = fabs(rel) <= CLAIM_MEASURED_TOL ? CLAIM_HOLDS : CLAIM_FAILS;
         snprintf(o->reason, sizeof o->reason,
-                 "model predicts %.3gx at %g systems (weak scaling), %+.1f%% from the measured "
+                 "model predicts %s at %g systems (weak scaling), %+.1f%% from the measured "
                  "%.3gx%s; bottleneck %s",
-                 speedup, c->systems, 100 * rel, cl->target,
+                 x, c->systems, 100 * rel, cl->target,
                  rel > 0 ? ": the measurement loses time the model does not charge" : "",
                  step_res_name[n.step.bottleneck]);
         return;
     }
     double eff = speedup / c->systems;
     o->predicted = eff;
+    claim_format_percent(eff, e, sizeof e);
     unit_format(n.global_tokens, UNIT_COUNT, a, sizeof a);
     unit_format(n.critical_tokens, UNIT_COUNT, b, sizeof b);
     if (eff < cl->target) {
         o->verdict = CLAIM_FAILS;
-        snprintf(o->reason, sizeof o->reason, "weak-scaling efficiency %.1f%% at %g systems",
-                 100 * eff, c->systems);
+        snprintf(o->reason, sizeof o->reason, "weak-scaling efficiency %s at %g systems", e,
+                 c->systems);
     } else if (!n.batch_ok) {
+        char t[32];
         o->verdict = CLAIM_CONDITIONAL;
         snprintf(o->reason, sizeof o->reason,
-                 "throughput scales (%.1f%% efficiency, %.4gx at %g systems) but the global "
+                 "throughput scales (%s efficiency, %s at %g systems) but the global "
                  "batch of %s tokens exceeds the critical batch of %s: time-to-train improves "
-                 "only %.3gx",
-                 100 * eff, speedup, c->systems, a, b, tta);
+                 "only %s",
+                 e, x, c->systems, a, b, claim_format_speedup(tta, t, sizeof t));
     } else {
         o->verdict = CLAIM_HOLDS;
         snprintf(o->reason, sizeof o->reason,
-                 "%.1f%% efficiency at %g systems; global batch %s within the critical %s",
-                 100 * eff, c->systems, a, b);
+                 "%s efficiency at %g systems; global batch %s within the critical %s", e,
+                 c->systems, a, b);
     }
 }
 
@@ -552,30 +576,33 @@ static void judge_sparsity(const struct claim *cl, const struct cluster *c, stru
         char why[256];
         infeasible_why(c, &s, why, sizeof why);
         o->verdict = CLAIM_FAILS;
-        snprintf(o->reason, sizeof o->reason, "infeasible on %g system(s): %s", c->systems, why);
+        snprintf(o->reason, sizeof o->reason, "infeasible on %g system%s: %s", c->systems,
+                 c->systems == 1 ? "" : "s", why);
         return;
     }
     double bound = 1 / hw_sparse_compute(&c->hw->sp, c->sparsity);
+    char x[32], bx[32];
+    claim_format_speedup(speedup, x, sizeof x);
+    claim_format_speedup(bound, bx, sizeof bx);
     if (speedup >= cl->target) {
         o->verdict = CLAIM_HOLDS;
-        snprintf(o->reason, sizeof o->reason, "%.3gx at %.0f%% sparsity", speedup,
-                 100 * c->sparsity);
+        snprintf(o->reason, sizeof o->reason, "%s at %.0f%% sparsity", x, 100 * c->sparsity);
         return;
     }
     double need = search_sparsity(*c, c->sparsity, fast_enough, d.tokens_per_s, cl->target);
     if (need >= 0) {
         o->verdict = CLAIM_CONDITIONAL;
         snprintf(o->reason, sizeof o->reason,
-                 "%.3gx at %.0f%% sparsity (compute bound 1/(density + overhead) = %.3gx; "
+                 "%s at %.0f%% sparsity (compute bound 1/(density + overhead) = %s; "
                  "bottleneck %s); %.3gx needs %.1f%% sparsity",
-                 speedup, 100 * c->sparsity, bound, step_res_name[s.step.bottleneck], cl->target,
+                 x, 100 * c->sparsity, bx, step_res_name[s.step.bottleneck], cl->target,
                  100 * need);
     } else {
         o->verdict = CLAIM_FAILS;
         snprintf(o->reason, sizeof o->reason,
-                 "%.3gx at %.0f%% sparsity (bound %.3gx; bottleneck %s); below %.3gx even at "
+                 "%s at %.0f%% sparsity (bound %s; bottleneck %s); below %.3gx even at "
                  "%.0f%%",
-                 speedup, 100 * c->sparsity, bound, step_res_name[s.step.bottleneck], cl->target,
+                 x, 100 * c->sparsity, bx, step_res_name[s.step.bottleneck], cl->target,
                  100 * CLUSTER_MAX_SPARSITY);
     }
 }

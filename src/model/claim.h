@@ -72,6 +72,17 @@ void claim_list_free(struct claim_list *l);
 
 enum claim_verdict { CLAIM_HOLDS, CLAIM_CONDITIONAL, CLAIM_FAILS };
 extern const char *const claim_verdict_name[3]; /* "holds", "conditional", "does not hold" */
+/* The verdicts in words for people: "holds", "holds only under stated
+ * conditions", "does not hold". */
+extern const char *const claim_verdict_text[3];
+
+/* A speedup for people, three significant digits and an x: "6.70x",
+ * "15.2x", "152x" (whole from 100x up).  Returns buf (n bytes). */
+char *claim_format_speedup(double x, char *buf, size_t n);
+
+/* A fraction (0.9234) as a percentage with one decimal: "92.3%".
+ * Returns buf (n bytes). */
+char *claim_format_percent(double f, char *buf, size_t n);
 
 struct claim_result {
     enum claim_verdict verdict;
