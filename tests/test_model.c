@@ -1503,7 +1503,8 @@ static void test_train_time_energy_cost(void **state)
     make_cluster(&c, &h, &w, 16, 1536);
     train_eval(&c, &r);
 
-    double steps = 300e9 / (1536 * 2048.0);
+    double steps = ceil(300e9 / (1536 * 2048.0)); /* whole steps: 95368 */
+    assert_rel(steps, 95368, 0);
     assert_rel(r.global_tokens, 1536 * 2048.0, 0);
     assert_rel(r.tokens, 300e9, 1e-15);
     assert_rel(r.steps, steps, 1e-15);
@@ -1556,8 +1557,14 @@ static void test_train_time_energy_cost(void **state)
     c.price = -1;
     c.tokens = 1e12;
     train_eval(&c, &r);
-    assert_rel(r.steps, 1e12 / (1536 * 2048.0), 1e-15);
+    assert_rel(r.steps, ceil(1e12 / (1536 * 2048.0)), 1e-15);
     assert_rel(r.time_s, r.steps * r.step.step_s, 1e-15);
+
+    /* fewer tokens than one step: one whole step, not a fraction of one */
+    c.tokens = 1e6;
+    train_eval(&c, &r);
+    assert_rel(r.steps, 1, 0);
+    assert_rel(r.time_s, r.step.step_s, 1e-15);
 }
 
 /* train.h: L = (loss_params / P)^loss_exponent, B_crit = critical_tokens /
@@ -1602,7 +1609,7 @@ static void test_train_critical_batch_and_penalty(void **state)
         assert_true(r.token_factor > prev);
         assert_rel(r.token_factor, f, 1e-14);
         assert_rel(r.tokens, 300e9 * f, 1e-14);
-        assert_rel(r.steps, 300e9 * f / B, 1e-14);
+        assert_rel(r.steps, ceil(300e9 * f / B), 1e-14);
         assert_int_equal(r.batch_ok, B <= bcrit);
         assert_int_equal(!!(r.warnings & TW_CRIT_BATCH), B > bcrit);
         prev = r.token_factor;

@@ -68,7 +68,9 @@ void train_eval(const struct cluster *c, struct train_result *r)
         r->token_factor = (1 + r->global_tokens / r->critical_tokens) /
                           (1 + c->ref_seqs * wl->seq_len / r->critical_tokens);
     r->tokens = c->tokens * r->token_factor;
-    r->steps = r->tokens / r->global_tokens;
+    /* whole steps: the last one runs whole even when the tokens end
+     * inside it */
+    r->steps = ceil(r->tokens / r->global_tokens);
     r->time_s = r->steps * s->step_s;
     r->tokens_per_s = r->global_tokens / s->step_s;
 
@@ -176,6 +178,15 @@ cp_status train_check(const struct cluster *c, struct cp_error *err)
 {
     const double ns[] = {1, c->systems, CLUSTER_MAX_SYSTEMS};
     struct train_result r;
+    /* A critical batch of 0 (or beyond any number) is finite arithmetic
+     * but no batch: every batch is above it and the penalty divides by it. */
+    train_eval(c, &r);
+    if (!(r.critical_tokens >= 1) || !isfinite(r.critical_tokens))
+        return cp_fail(err, CP_EINPUT,
+                       "batch.critical_exponent, batch.critical_tokens: the critical batch of "
+                       "%s comes to %g tokens (loss %.6g raised to 1/%g); a critical batch "
+                       "must be at least one token and finite",
+                       c->wl->name, r.critical_tokens, r.loss, c->hw->batch.critical_exponent);
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
         for (int mode = SCALE_WEAK; mode <= SCALE_STRONG; mode++) {
             train_at(c, ns[i], (enum scaling)mode, &r);

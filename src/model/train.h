@@ -1,7 +1,8 @@
 /* train.h - time-to-train, energy, cost and the feasibility verdicts of a
  * cluster configuration, and the scaling of those with N.
  *
- *  - steps = tokens / (global batch x seq_len); time = steps x step time.
+ *  - steps = ceil(tokens / (global batch x seq_len)), whole steps; time =
+ *    steps x step time.
  *  - Critical batch (McCandlish et al. 2018, Kaplan et al. 2020): with the
  *    converged loss L = (loss_params / P)^loss_exponent,
  *    B_crit = critical_tokens / L^(1 / critical_exponent) tokens.  With the

@@ -92,6 +92,15 @@ static cp_status sample(const struct cluster *base, const struct desc_src *src, 
             return st;
         struct train_result tr;
         param_eval(base, &hw, &tr);
+        /* the same finiteness gate as every other producer (train_check):
+         * a draw that leaves the representable range is refused, never
+         * sorted into the percentiles */
+        const char *bad = train_nonfinite(&tr);
+        if (bad)
+            return cp_fail(err, CP_EINPUT,
+                           "uncertainty: draw %zu of the +- ranges gives a %s that is not a "
+                           "finite number; narrow the ranges (see show --csv, column spread)",
+                           i + 1, bad);
         step[i] = tr.step.step_s;
         time[i] = tr.time_s;
         energy[i] = tr.energy_J;
