@@ -30,4 +30,19 @@ check "steps are whole at the model's tokens" awk -v s="$(csv_col "$T/def.csv" s
 expect_rc 1 "plan --tokens 1 --deadline 1s is unreachable (one step takes longer)" \
     plan --tokens 1 --deadline 1s
 
+# --- item 3: sweep sizes checked before any output
+v=$(seq -s, 1 256)
+set --
+for k in utilization power max_matmul_dim util_half_tokens step_overhead jitter sram peak_flops; do
+    set -- "$@" --set "system.$k=$v"
+done
+timeout 20 "$CP" sweep "$@" >"$T/out" 2>"$T/err"
+rc=$?
+check "eight 256-value --set axes (2^64 points): exit 2, no output" \
+    [ "$rc" -eq 2 ] && [ ! -s "$T/out" ] && grep -q "more than 1000000000 combinations" "$T/err"
+u=$(seq -s, 0.1 0.0001 0.5)
+expect_err "the grid has at least 1.04e+10 points" "a grid past 1e9 points is refused before output" \
+    sweep -m all -s all --systems 1..100000 --set "system.utilization=$u"
+check "... and the message offers --shard" grep -q -- "--shard K/N" "$T/err"
+
 echo "# cli_hostile done"

@@ -26,6 +26,10 @@
 #include "sweep_out.h"
 
 #define SWEEP_MAX_JOBS 256
+/* The largest grid sweep evaluates (cerebras-plan(1), sweep): about 25
+ * minutes at the measured 6.5e5 points per second, and terabytes of CSV
+ * past it.  Sizes are checked against it before any output. */
+#define SWEEP_MAX_POINTS 1000000000.0
 #define SWEEP_BLOCK 2048 /* points per thread per round */
 #define SWEEP_MAX_COLS (EST_MAX_COLS + CLI_MAX_SETS)
 
@@ -193,6 +197,10 @@ static int set_axes(struct sweep *sw, const struct cli_opts *o)
             snprintf(a->val[k], len, "%s=%s", a->key, a->text[k]);
         }
         sw->names[est_ncols + sw->naxis - 1] = a->key;
+        if ((double)sw->nset * (double)a->n > SWEEP_MAX_POINTS)
+            return cli_error("--set %s=...: with this axis (%zu values) the --set axes make "
+                             "more than %.0f combinations, the most sweep evaluates",
+                             a->key, a->n, SWEEP_MAX_POINTS);
         sw->nset *= a->n;
     }
     return -1;
@@ -555,16 +563,41 @@ static void sink_close(struct sink *k)
     sweep_progress_end(&k->pg);
 }
 
+/* Fewest points the grid can have (every system at least one MemoryX
+ * choice), in double so that no product wraps; refused when this run's
+ * share (the grid over --shard's N) passes SWEEP_MAX_POINTS, before any
+ * combination loads. */
+static int check_size(const struct sweep *sw)
+{
+    double least = (double)sw->nmodel * (double)sw->nsystem * (double)sw->nset *
+                   (double)(sw->sp ? sw->nsp : 1) * (double)sw->nn;
+    if (least / sw->shard_n > SWEEP_MAX_POINTS)
+        return cli_error("sweep: the grid has at least %.4g points, %.4g for this run, more "
+                         "than the %.0f one run evaluates; narrow an axis or split it with "
+                         "--shard K/N",
+                         least, least / sw->shard_n, SWEEP_MAX_POINTS);
+    return -1;
+}
+
 static int sweep_run(const struct sweep *sw)
 {
+    int size_rc = check_size(sw);
+    if (size_rc >= 0)
+        return size_rc;
     struct combo *cb = xmalloc(sizeof *cb);
     memset(cb, 0, sizeof *cb);
     /* First pass: every combo loads, and the grid's size. */
     size_t total = 0;
     int rc = -1;
     for (size_t q = 0; q < ncombos(sw) && rc < 0; q++)
-        if ((rc = combo_load(sw, q, cb)) < 0)
+        if ((rc = combo_load(sw, q, cb)) < 0) {
             total += cb->npts;
+            if ((double)total / sw->shard_n > SWEEP_MAX_POINTS)
+                rc = cli_error("sweep: the grid has more than %.0f points for this run, the "
+                               "most one run evaluates; narrow an axis or split it with "
+                               "--shard K/N",
+                               SWEEP_MAX_POINTS);
+        }
     if (rc >= 0 && sw->lab->file_scenario)
         cli_error("%s: its memoryx and section.key values are checked with the model and "
                   "system loaded, as --memoryx and --set",
