@@ -36,13 +36,53 @@ set --
 for k in utilization power max_matmul_dim util_half_tokens step_overhead jitter sram peak_flops; do
     set -- "$@" --set "system.$k=$v"
 done
-timeout 20 "$CP" sweep "$@" >"$T/out" 2>"$T/err"
-rc=$?
-check "eight 256-value --set axes (2^64 points): exit 2, no output" \
-    [ "$rc" -eq 2 ] && [ ! -s "$T/out" ] && grep -q "more than 1000000000 combinations" "$T/err"
+timeout 20 "$CP" sweep "$@" 2>"$T/err" | head -c 4096 >"$T/out"
+if [ ! -s "$T/out" ] && grep -q "more than 1000000000 combinations" "$T/err"; then ok "eight 256-value --set axes (2^64 points): refused, no output"; else nok "eight 256-value --set axes (2^64 points): refused, no output"; fi
+timeout 20 "$CP" sweep "$@" >/dev/null 2>&1
+check "... with exit status 2" [ $? -eq 2 ]
+# (a program that does not refuse would stream terabytes: the run is cut at
+# 20 s and its output at 4 kB, so a regression fails without filling the disk)
 u=$(seq -s, 0.1 0.0001 0.5)
-expect_err "the grid has at least 1.04e+10 points" "a grid past 1e9 points is refused before output" \
-    sweep -m all -s all --systems 1..100000 --set "system.utilization=$u"
+timeout 20 "$CP" sweep -m all -s all --systems 1..100000 --set "system.utilization=$u" \
+    2>"$T/err" | head -c 4096 >"$T/out"
+if [ ! -s "$T/out" ] && grep -q "the grid has at least 1.04e+10 points" "$T/err"; then ok "a grid past 1e9 points is refused before output"; else nok "a grid past 1e9 points is refused before output"; fi
 check "... and the message offers --shard" grep -q -- "--shard K/N" "$T/err"
+
+# --- item 1: output writers never replace what stands at the path
+mkfifo "$T/ff"
+timeout 20 cat "$T/ff" >"$T/fifo.out" &
+reader=$!
+run simulate -m gpt2-small -s cs3 --trace "$T/ff"
+wait "$reader"
+if [ "$rc" -eq 0 ] && [ -p "$T/ff" ] && head -n 1 "$T/fifo.out" | grep -q '^start_s,end_s'; then ok "simulate --trace FIFO: written through, the FIFO stays a FIFO"; else nok "simulate --trace FIFO: written through, the FIFO stays a FIFO"; fi
+echo old >"$T/target.csv"
+ln -s target.csv "$T/link.csv"
+run simulate -m gpt2-small -s cs3 --trace "$T/link.csv"
+if [ "$rc" -eq 0 ] && [ -L "$T/link.csv" ] && head -n 1 "$T/target.csv" | grep -q '^start_s'; then ok "simulate --trace SYMLINK: the link stays, its target is written"; else nok "simulate --trace SYMLINK: the link stays, its target is written"; fi
+printf 'system,model,systems,quantity,value,unit,source\n' >/dev/null
+ln -s nowhere.csv "$T/dangling.csv"
+expect_err "a symbolic link to a file that does not exist" \
+    "simulate --trace to a dangling link is refused" simulate -m gpt2-small --trace "$T/dangling.csv"
+if [ ! -e "$T/nowhere.csv" ] && [ -z "$(ls "$T" | grep 'dangling.csv.tmp')" ]; then ok "... and nothing is created"; else nok "... and nothing is created"; fi
+
+# --- item 6: the signals a terminal, a scheduler or a limit sends leave nothing behind
+for sig in HUP USR1 ALRM XCPU; do
+    "$CP" simulate -m gpt3-175b -s cs2 -n 192 --steps 10 --trace "$T/sig-$sig.csv" >/dev/null 2>&1 &
+    pid=$!
+    sleep 1
+    kill -s "$sig" "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    check "simulate --trace killed by $sig leaves no file nor temporary" \
+        [ -z "$(ls "$T" | grep "sig-$sig")" ]
+done
+mkdir "$T/rs"
+for sig in HUP USR1; do
+    (cd "$T/rs" && exec "$CP" report -m gpt2-small -s cs3 -o "r-$sig") >/dev/null 2>&1 &
+    pid=$!
+    sleep 1
+    kill -s "$sig" "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    check "report killed by $sig leaves no folder nor temporary" [ -z "$(ls "$T/rs")" ]
+done
 
 echo "# cli_hostile done"

@@ -2,6 +2,7 @@
 #include "atomic.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -13,7 +14,11 @@
 /* While a temporary file is open, an interrupt removes it before the
  * process dies of the signal, so not even the temporary name is left.  One
  * file is open at a time; its name is copied where the handler can read it. */
-static const int caught[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+/* Every signal whose default ends the process and that a terminal, a batch
+ * scheduler or a file-size limit sends: HUP (terminal closed), ALRM, USR1
+ * and USR2 (schedulers' warnings), PIPE, XCPU and XFSZ (ulimit -t, -f). */
+static const int caught[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGALRM,
+                             SIGUSR1, SIGUSR2, SIGPIPE, SIGXCPU, SIGXFSZ};
 #define NCAUGHT (sizeof caught / sizeof caught[0])
 static struct sigaction was[NCAUGHT];
 static char pending[sizeof((struct atomic_file *)0)->tmp];
@@ -48,11 +53,38 @@ static void unwatch(void)
 int atomic_open(struct atomic_file *a, const char *path)
 {
     a->f = NULL;
+    a->direct = 0;
     if (strlen(path) >= sizeof a->path)
         return cli_error("%s: file name too long", path) != 0;
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) /* refused now, not after the work */
+    struct stat st, lst;
+    int exists = stat(path, &st) == 0;
+    /* refused now, not after the work */
+    if (exists && S_ISDIR(st.st_mode))
         return cli_error("%s: could not be written: %s", path, strerror(EISDIR)) != 0;
+    if (exists && S_ISSOCK(st.st_mode))
+        return cli_error("%s: is a socket, not a file to write", path) != 0;
+    if (!exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+        return cli_error("%s: a symbolic link to a file that does not exist; give the target's "
+                         "own name",
+                         path) != 0;
+    /* A device or a FIFO is written through, never replaced by a file:
+     * what it is stays what it is (there is nothing to rename). */
+    if (exists && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode))) {
+        snprintf(a->path, sizeof a->path, "%s", path);
+        a->f = fopen(path, "w");
+        if (!a->f)
+            return cli_error("%s: %s", path, strerror(errno)) != 0;
+        a->direct = 1;
+        return 0;
+    }
+    /* A symbolic link: the temporary file goes beside its target and is
+     * renamed over the target, so the link stays and the target is written. */
+    char real[PATH_MAX];
+    if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        if (!realpath(path, real) || strlen(real) >= sizeof a->path)
+            return cli_error("%s: cannot resolve the link: %s", path, strerror(errno)) != 0;
+        path = real;
+    }
     snprintf(a->path, sizeof a->path, "%s", path);
     snprintf(a->tmp, sizeof a->tmp, "%s.tmpXXXXXX", path);
     int fd = mkstemp(a->tmp);
@@ -78,6 +110,8 @@ void atomic_abort(struct atomic_file *a)
     if (a->f)
         fclose(a->f);
     a->f = NULL;
+    if (a->direct)
+        return;
     unlink(a->tmp);
     unwatch();
 }
@@ -88,6 +122,8 @@ int atomic_commit(struct atomic_file *a)
     if (fclose(a->f) != 0)
         bad = 1;
     a->f = NULL;
+    if (a->direct)
+        return bad ? cli_error("%s: could not be written", a->path) != 0 : 0;
     if (bad || rename(a->tmp, a->path) != 0) {
         int e = errno;
         unlink(a->tmp);

@@ -587,17 +587,23 @@ int cmd_report(struct cli_opts *o)
     char tmp[REPORT_PATH_MAX + 16];
     if ((rc = make_tmp(dir, tmp, sizeof tmp)) >= 0)
         return rc;
-    struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
+    /* every signal whose default ends the process and that a terminal, a
+     * scheduler or a limit sends; the build stops between tables and the
+     * half-built folder is removed */
+    static const int caught[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGALRM,
+                                 SIGUSR1, SIGUSR2, SIGPIPE, SIGXCPU, SIGXFSZ};
+    enum { NCAUGHT = sizeof caught / sizeof caught[0] };
+    struct sigaction sa = {.sa_handler = on_signal}, old[NCAUGHT];
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    for (size_t i = 0; i < NCAUGHT; i++)
+        sigaction(caught[i], &sa, &old[i]);
     rc = build(o, &s, tmp, &run);
     if (rc < 0)
         rc = put_in_place(tmp, dir, state);
     if (rc >= 0)
         remove_tree(tmp);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    for (size_t i = 0; i < NCAUGHT; i++)
+        sigaction(caught[i], &old[i], NULL);
     if (rc >= 0)
         return rc;
     printf("report written to %s/ (index.md, %zu figures as %s, their CSV data and gnuplot "

@@ -135,8 +135,8 @@ static void print_text(const struct scenario *s, const struct sim_config *c,
            unit_format(r->mx_bytes, UNIT_BYTES, a, sizeof a), 100 * r->flash_fraction, c->units,
            c->units == 1 ? "" : "s", c->sparsity, c->overlap);
     printf("batch      %g sequence%s; at most %g per system in %g micro-batch%s (SRAM holds %g)\n",
-           c->global_seqs, c->global_seqs == 1 ? "" : "s", r->seqs_per_system, r->micro_batches, r->micro_batches == 1 ? "" : "es",
-           r->max_seqs);
+           c->global_seqs, c->global_seqs == 1 ? "" : "s", r->seqs_per_system, r->micro_batches,
+           r->micro_batches == 1 ? "" : "es", r->max_seqs);
     print_activations(c, r);
     if (r->slowest != 1)
         printf("jitter     the slowest of %g systems computes %.3g %% longer\n", c->systems,
@@ -207,9 +207,11 @@ static int run_timing(const struct cli_opts *o, struct sim_config *c, struct sim
         off_t bytes = ftello(af.f);
         if (atomic_commit(&af) != 0)
             return EXIT_USAGE;
-        char size[64];
-        fprintf(stderr, "cerebras-plan: simulate: trace written to %s (%s)\n", o->trace,
-                unit_format((double)bytes, UNIT_BYTES, size, sizeof size));
+        char size[64] = "";
+        if (bytes >= 0) /* a FIFO or device has no size to tell */
+            snprintf(size, sizeof size, " (%s)",
+                     unit_format((double)bytes, UNIT_BYTES, size + 32, sizeof size - 32));
+        fprintf(stderr, "cerebras-plan: simulate: trace written to %s%s\n", o->trace, size);
     }
     return st == CP_OK ? -1 : cli_error("simulate: %s", err.msg);
 }
