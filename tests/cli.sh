@@ -183,8 +183,6 @@ done
 expect_err "help: unknown command 'nope'" "help for an unknown command" help nope
 
 # ---- the analytic model's commands ----
-# csv_col FILE NAME: the value of column NAME in the first data row
-csv_col() { awk -F, -v want="$2" 'BEGIN{RS="\r\n"} NR==1{for(i=1;i<=NF;i++) if($i==want) c=i} NR==2{print $c}' "$1"; }
 expect_rc 0 "estimate on the defaults (GPT-3 175B, 1 CS-2)" estimate
 grep -q "bottleneck:" "$T/out" && grep -q "^memoryx  *holds" "$T/out" && ok "estimate names the bottleneck and verdicts" || nok "estimate names the bottleneck and verdicts"
 run estimate -m gpt3-175b -s cs2 -n 192 --csv

@@ -5,7 +5,6 @@
 # "# cli_hostile done".
 . "$(dirname "$0")/lib.sh"
 
-csv_col() { awk -F, -v want="$2" 'BEGIN{RS="\r\n"} NR==1{for(i=1;i<=NF;i++) if($i==want) c=i} NR==2{print $c}' "$1"; }
 
 # --- item 4: a critical batch of 0 is refused by every producer, no -nan
 for cmd in estimate scale "plan --deadline 30d" sensitivity "report -o $T/rep"; do

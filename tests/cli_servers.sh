@@ -11,17 +11,6 @@
 # "not ok N - what" per check and "# cli_servers done".
 . "$(dirname "$0")/lib.sh"
 
-# csv_col FILE NAME: the value of column NAME in the first data row
-csv_col() { awk -F, -v want="$2" 'BEGIN{RS="\r\n"} NR==1{for(i=1;i<=NF;i++) if($i==want) c=i} NR==2{print $c}' "$1"; }
-# show_val NAME KEY: the SI value of KEY in `show NAME --csv`
-show_val() { "$CP" show "$1" --csv | tr -d '\r' | awk -F, -v k="$2" '$1 == k { print $2 }'; }
-# est OUT ARGS...: estimate --csv into $T/OUT.csv; sets $rc
-est() {
-    out=$1
-    shift
-    "$CP" estimate "$@" --csv >"$T/$out.csv" 2>"$T/$out.err"
-    rc=$?
-}
 # awk_ok WHAT EXPR VAR=VALUE...: ok when the awk expression is true
 awk_ok() {
     what=$1 expr=$2
@@ -93,7 +82,7 @@ if [ "$rc" -eq 1 ] && grep -q '^infeasible: act_store_full' "$T/out" &&
 else
     nok "120 T on one activation server: exit 1, act_store_full with the numbers" "rc $rc: $(grep -e '^act_store' -e infeasible "$T/out" | tr '\n' ' ')"
 fi
-est a3 -m 120t -s cs3 --activations offload --act-servers 3
+est_csv a3 -m 120t -s cs3 --activations offload --act-servers 3
 [ "$rc" -eq 0 ] && [ "$(csv_col "$T/a3.csv" act_store_fits)" = 1 ] && [ "$(csv_col "$T/a3.csv" micro_batches)" = 16384 ] &&
     ok "3 activation servers (589 GB) hold one 417 GB sequence: feasible, one sequence a micro-batch" ||
     nok "3 activation servers hold one sequence" "rc $rc, micro_batches $(csv_col "$T/a3.csv" micro_batches)"
@@ -107,7 +96,7 @@ mem3=$(show_val cs3 memoryx.server_memory)
 for tier in 1.5TB:1.5e12 12TB:12e12 55TB:55e12 1.2PB:1.2e15; do
     name=${tier%%:*} bytes=${tier#*:}
     want=$(awk -v b="$bytes" -v m="$mem3" 'BEGIN { s = b / m; n = int(s); if (n < s) n++; print n }')
-    est tier -m gpt3-175b -s cs3 --memoryx "$name"
+    est_csv tier -m gpt3-175b -s cs3 --memoryx "$name"
     got=$(csv_col "$T/tier.csv" memoryx_servers)
     cap=$(csv_col "$T/tier.csv" memoryx_bytes)
     awk_ok "--memoryx $name is ceil($bytes / $mem3) = $want servers, holding $cap B" \
@@ -115,7 +104,7 @@ for tier in 1.5TB:1.5e12 12TB:12e12 55TB:55e12 1.2PB:1.2e15; do
 done
 # sized for the run: at least enough to hold the state in DRAM and feed
 # the port (min(system I/O, SwarmX link) / server_network)
-est sized -m megatron-1t -s cs3 -n 16
+est_csv sized -m megatron-1t -s cs3 -n 16
 state=$(csv_col "$T/sized.csv" state_bytes)
 S=$(csv_col "$T/sized.csv" memoryx_servers)
 io=$(show_val cs3 system.io_bandwidth)
@@ -123,7 +112,7 @@ net=$(show_val cs3 memoryx.server_network)
 awk_ok "sized MemoryX servers ($S) hold the state in DRAM and feed the port" \
     "S >= st / m && S * n >= io && S == int(S)" S="$S" st="$state" m="$mem3" n="$net" io="$io"
 [ "$(csv_col "$T/sized.csv" memoryx)" = sized ] && ok "the memoryx column says sized" || nok "the memoryx column says sized" "$(csv_col "$T/sized.csv" memoryx)"
-est fixed -m megatron-1t -s cs3 -n 16 --memoryx-servers 123
+est_csv fixed -m megatron-1t -s cs3 -n 16 --memoryx-servers 123
 [ "$(csv_col "$T/fixed.csv" memoryx_servers)" = 123 ] && ok "--memoryx-servers 123: 123 servers" || nok "--memoryx-servers 123: 123 servers"
 awk_ok "--memoryx-servers 123: capacity 123 servers' memory" "c == 123 * m" c="$(csv_col "$T/fixed.csv" memoryx_bytes)" m="$mem3"
 
@@ -131,11 +120,11 @@ awk_ok "--memoryx-servers 123: capacity 123 servers' memory" "c == 123 * m" c="$
 # sequence on one CS-3, 3 servers with slow DRAM) halves the update's busy
 # time and never lengthens the step.
 slow="memoryx.server_memory_bandwidth=50 GB/s"
-est d3 -m gpt3-175b -s cs3 --batch 1 --memoryx-servers 3 --set "$slow"
+est_csv d3 -m gpt3-175b -s cs3 --batch 1 --memoryx-servers 3 --set "$slow"
 [ "$(csv_col "$T/d3.csv" bottleneck)" = update ] && ok "3 servers with slow DRAM: update-bound" || nok "3 servers with slow DRAM: update-bound" "$(csv_col "$T/d3.csv" bottleneck)"
 prev=d3
 for S in 6 12 24 48; do
-    est "d$S" -m gpt3-175b -s cs3 --batch 1 --memoryx-servers "$S" --set "$slow"
+    est_csv "d$S" -m gpt3-175b -s cs3 --batch 1 --memoryx-servers "$S" --set "$slow"
     awk_ok "$S servers: update busy halves, step does not grow" \
         "u2 > 0 && (u1 / u2 - 2) ^ 2 < 1e-18 && s2 <= s1" \
         u1="$(csv_col "$T/$prev.csv" update_s)" u2="$(csv_col "$T/d$S.csv" update_s)" \
@@ -147,7 +136,7 @@ done
 # issue-17 target), and GPT-3 175B on 1 and 192 CS-2
 for cfg in "10t cs3 2048" "gpt3-175b cs2 1" "gpt3-175b cs2 192" "120t cs3 2048"; do
     set -- $cfg
-    est upd -m "$1" -s "$2" -n "$3"
+    est_csv upd -m "$1" -s "$2" -n "$3"
     pu=$(csv_col "$T/upd.csv" paced_update_s)
     bn=$(csv_col "$T/upd.csv" bottleneck)
     [ "$pu" = 0 ] && [ "$bn" != update ] && ok "$1 on $3 $2, servers sized: the update sets no pace (bottleneck $bn)" ||
@@ -162,14 +151,14 @@ for cfg in "gpt3-175b cs2 1" "gpt3-175b cs2 192" "llama2-7b cs3 1" "gpt3-xl cs3 
     set -- $cfg
     m=$1 s=$2 nn=$3
     rec=$(show_val "$m" recompute)
-    est auto -m "$m" -s "$s" -n "$nn"
+    est_csv auto -m "$m" -s "$s" -n "$nn"
     auto_t=$(csv_col "$T/auto.csv" step_time_s)
     auto_a=$(csv_col "$T/auto.csv" activations)
     best=
     best_a=
     for a in wafer recompute offload; do
         [ "$a" = wafer ] && [ "$rec" = true ] && continue
-        est forced -m "$m" -s "$s" -n "$nn" --activations "$a"
+        est_csv forced -m "$m" -s "$s" -n "$nn" --activations "$a"
         fits=$(awk -v a="$(csv_col "$T/forced.csv" sram_fits)" -v b="$(csv_col "$T/forced.csv" act_store_fits)" 'BEGIN { print (a == 1 && b == 1) }')
         t=$(csv_col "$T/forced.csv" step_time_s)
         if [ "$fits" = 1 ] && { [ -z "$best" ] || awk -v x="$t" -v y="$best" 'BEGIN { exit !(x < y) }'; }; then
@@ -194,9 +183,9 @@ grep -q '^activations recompute:3 (forced)' "$T/out" && ok "estimate says a plac
 # stream rate with servers sized per run: min(system I/O, SwarmX link))
 blocks=$(awk -v l="$(show_val gpt3-xl layers)" -v h="$(show_val gpt3-xl hidden)" 'BEGIN { printf "%.17g", l * (12 * h * h + 13 * h) * 2 }')
 rate=$(awk -v a="$io" -v b="$(show_val cs3 swarmx.link_bandwidth)" 'BEGIN { print (a < b ? a : b) }')
-est k1 -m gpt3-xl -s cs3 --batch 1 --activations recompute:1
+est_csv k1 -m gpt3-xl -s cs3 --batch 1 --activations recompute:1
 for k in 2 3 6; do
-    est kk -m gpt3-xl -s cs3 --batch 1 --activations "recompute:$k"
+    est_csv kk -m gpt3-xl -s cs3 --batch 1 --activations "recompute:$k"
     awk_ok "recompute:$k streams the blocks' weights once more than recompute:1 (same micro-batches)" \
         "m1 == mk && ik > i1 && ((ik - i1) / (b / bw) - 1) ^ 2 < 1e-12" \
         m1="$(csv_col "$T/k1.csv" micro_batches)" mk="$(csv_col "$T/kk.csv" micro_batches)" \
@@ -205,13 +194,13 @@ for k in 2 3 6; do
 done
 
 # activation servers: as given when offloading, none on the wafer
-est act -m llama2-7b -s cs3 --activations offload --act-servers 5
+est_csv act -m llama2-7b -s cs3 --activations offload --act-servers 5
 [ "$(csv_col "$T/act.csv" act_servers)" = 5 ] && ok "--act-servers 5 with offload: 5 a system" || nok "--act-servers 5 with offload: 5 a system" "$(csv_col "$T/act.csv" act_servers)"
-est act -m gpt3-xl -s cs3 --batch 1 --activations wafer
+est_csv act -m gpt3-xl -s cs3 --batch 1 --activations wafer
 [ "$(csv_col "$T/act.csv" act_servers)" = 0 ] && [ "$(csv_col "$T/act.csv" power_activation_W)" = 0 ] &&
     ok "on the wafer: no activation servers, none of their power" || nok "on the wafer: no activation servers"
 # sized: enough to hold the local batch's block inputs and carry the port
-est act -m llama2-7b -s cs3 --activations offload
+est_csv act -m llama2-7b -s cs3 --activations offload
 A=$(csv_col "$T/act.csv" act_servers)
 amem=$(show_val cs3 activation.server_memory)
 anet=$(show_val cs3 activation.server_network)
@@ -223,7 +212,7 @@ for cfg in "megatron-1t cs3 16" "120t cs3 2048" "gpt3-175b cs2 192 --activations
     set -- $cfg
     m=$1 s=$2 nn=$3
     shift 3
-    est pw -m "$m" -s "$s" -n "$nn" "$@"
+    est_csv pw -m "$m" -s "$s" -n "$nn" "$@"
     f=$T/pw.csv
     awk_ok "$m on $nn $s${*:+ $*}: power parts sum to power_W, each counts its servers; energy = power x time" \
         "(ps + pm + pa + pw - p) ^ 2 <= (1e-12 * p) ^ 2 &&
@@ -238,7 +227,7 @@ for cfg in "megatron-1t cs3 16" "120t cs3 2048" "gpt3-175b cs2 192 --activations
         e="$(csv_col "$f" energy_J)" t="$(csv_col "$f" time_to_train_s)"
 done
 # SwarmX nodes: ceil(N/k) + ceil(N/k^2) + ... + 1, k the fan-out (4 on CS-3)
-est sx -m gpt3-xl -s cs3 -n 2048 --batch 2048
+est_csv sx -m gpt3-xl -s cs3 -n 2048 --batch 2048
 [ "$(csv_col "$T/sx.csv" swarmx_nodes)" = $((512 + 128 + 32 + 8 + 2 + 1)) ] && ok "2048 CS-3: 683 SwarmX nodes" || nok "2048 CS-3: 683 SwarmX nodes" "$(csv_col "$T/sx.csv" swarmx_nodes)"
 run estimate -m megatron-1t -s cs3 -n 16
 grep -q '^servers  *[0-9]* MemoryX, [0-9]* activation ([0-9]* per system), 5 SwarmX nodes' "$T/out" &&
@@ -249,7 +238,7 @@ grep -q '^servers  *[0-9]* MemoryX, [0-9]* activation ([0-9]* per system), 5 Swa
 # dense-peak compute bound 6 P T / (N x peak), and within 10x of it
 P=$(show_val 120t params)
 peak=$(show_val cs3 system.peak_flops)
-est t120 -m 120t -s cs3 -n 2048 --tokens 300e9
+est_csv t120 -m 120t -s cs3 -n 2048 --tokens 300e9
 tt=$(csv_col "$T/t120.csv" time_to_train_s)
 bound=$(awk -v P="$P" -v pk="$peak" 'BEGIN { printf "%.17g", 6 * P * 300e9 / (2048 * pk) }')
 [ "$rc" -eq 0 ] && [ "$(csv_col "$T/t120.csv" feasible)" = 1 ] && ok "120 T, 300 B tokens, 2048 CS-3: feasible" || nok "120 T, 300 B tokens, 2048 CS-3: feasible" "rc $rc: $(csv_col "$T/t120.csv" warnings)"

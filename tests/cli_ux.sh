@@ -9,27 +9,15 @@
 # what" or "not ok N - what" per check and "# cli_ux done".
 . "$(dirname "$0")/lib.sh"
 
-# csv_col FILE NAME [ROW]: the value of column NAME in data row ROW (1)
-csv_col() {
-    awk -F, -v want="$2" -v row="${3:-1}" 'BEGIN{RS="\r\n"} NR==1{for(i=1;i<=NF;i++) if($i==want) c=i} NR==row+1{print $c}' "$1"
-}
-show_val() { "$CP" show "$1" --csv | tr -d '\r' | awk -F, -v k="$2" '$1 == k { print $2 }'; }
-est() {
-    out=$1
-    shift
-    "$CP" estimate "$@" --csv >"$T/$out.csv" 2>"$T/$out.err"
-    rc=$?
-}
-
 # --- 1. system.max_systems is a verdict wherever a cluster is evaluated
 max2=$(show_val cs2 system.max_systems)
-est over -s cs2 -n $((max2 + 1))
+est_csv over -s cs2 -n $((max2 + 1))
 if [ "$rc" -eq 1 ] && [ "$(csv_col "$T/over.csv" feasible)" = 0 ] &&
     [ "$(csv_col "$T/over.csv" systems_ok)" = 0 ] &&
     csv_col "$T/over.csv" warnings | grep -q above_max_systems; then
     ok "estimate above max_systems ($max2 + 1 CS-2): infeasible, exit 1, above_max_systems"
 else nok "estimate above max_systems" "rc $rc $(cat "$T/over.err")"; fi
-est at -s cs2 -n "$max2"
+est_csv at -s cs2 -n "$max2"
 check "estimate at max_systems: systems_ok" [ "$(csv_col "$T/at.csv" systems_ok)" = 1 ]
 "$CP" sweep -m gpt3-175b -s cs2 --systems 1..2048x2 --where 'time_to_train_s<=6d' \
     --where feasible=1 --best systems --csv >"$T/sw.csv" 2>"$T/err"
@@ -46,7 +34,7 @@ else nok "scale: rows above max_systems are infeasible (exit 1)"; fi
 # --- 2. the links that bind the stream, and the what-if
 io=$(show_val cs2 system.io_bandwidth)
 link=$(show_val cs2 swarmx.link_bandwidth)
-est base -s cs2 -n 64
+est_csv base -s cs2 -n 64
 bind=$(csv_col "$T/base.csv" stream_bound_by)
 if [ "$io" = "$link" ]; then
     check "CSV names both tied links ($bind)" \
@@ -54,7 +42,7 @@ if [ "$io" = "$link" ]; then
 else
     ok "CSV names the binding link ($bind; I/O and link differ in cs2)"
 fi
-est io2 -s cs2 -n 64 --set "system.io_bandwidth=$(awk -v v="$io" 'BEGIN{print 2*v}') B/s"
+est_csv io2 -s cs2 -n 64 --set "system.io_bandwidth=$(awk -v v="$io" 'BEGIN{print 2*v}') B/s"
 if [ "$io" != "$link" ] ||
     [ "$(csv_col "$T/io2.csv" step_time_s)" = "$(csv_col "$T/base.csv" step_time_s)" ]; then
     ok "doubling system I/O alone leaves the stream rate (tied link)"
@@ -63,13 +51,13 @@ else nok "doubling system I/O alone leaves the stream rate (tied link)"; fi
 what=$(grep -o "twice each:.*" "$T/out" | sed "s/^twice each://; s/ and twice.*//")
 if [ -n "$what" ]; then
     eval "set -- $what"
-    est both -s cs2 -n 64 "$@"
+    est_csv both -s cs2 -n 64 "$@"
     check "the printed what-if raises the stream rate ($*)" awk -v a="$(csv_col "$T/both.csv" step_time_s)" \
         -v b="$(csv_col "$T/base.csv" step_time_s)" 'BEGIN{exit !(a < b)}'
 else
     nok "estimate prints a what-if for tied links" "$(grep -A2 streams "$T/out")"
 fi
-est mx -s cs3 -n 1 -m gpt2-small --memoryx-servers 1
+est_csv mx -s cs3 -n 1 -m gpt2-small --memoryx-servers 1
 mxb=$(csv_col "$T/mx.csv" stream_bound_by)
 check "given MemoryX servers that bind are named ($mxb)" [ "$mxb" = "memoryx.server_network" ]
 
@@ -87,8 +75,8 @@ else nok "split remedy" "$(head -5 "$T/out")"; fi
 run estimate -m 120t -s cs3 -n 1 --memoryx-servers 1
 need=$(grep -o "\-\-memoryx-servers [0-9]* or more" "$T/out" | awk '{print $2}')
 if [ -n "$need" ]; then
-    est mxneed -m 120t -s cs3 -n 1 --memoryx-servers "$need"
-    est mxless -m 120t -s cs3 -n 1 --memoryx-servers "$((need - 1))"
+    est_csv mxneed -m 120t -s cs3 -n 1 --memoryx-servers "$need"
+    est_csv mxless -m 120t -s cs3 -n 1 --memoryx-servers "$((need - 1))"
     if [ "$(csv_col "$T/mxneed.csv" memoryx_fits)" = 1 ] && [ "$(csv_col "$T/mxless.csv" memoryx_fits)" = 0 ]; then ok "memoryx remedy: $need servers hold the state, one fewer does not"; else nok "memoryx remedy: $need servers hold the state, one fewer does not"; fi
 else nok "memoryx remedy printed" "$(head -6 "$T/out")"; fi
 
@@ -115,7 +103,7 @@ expect_err "did you mean gpt3-175b or gpt3-xl" "-m gpt3 suggests the GPT-3 model
 expect_err "did you mean cs3" "-s CS3 suggests cs3" estimate -s CS3
 expect_err "did you mean chinchilla" "--tokens chinchila suggests chinchilla" estimate --tokens chinchila
 seq_len=$(show_val gpt3-175b seq_len)
-est bt --batch-tokens 4M
+est_csv bt --batch-tokens 4M
 want=$(awk -v t=4e6 -v l="$seq_len" 'BEGIN{s=t/l; print (s==int(s)) ? s : int(s)+1}')
 check "--batch-tokens 4M = $want sequences of $seq_len" [ "$(csv_col "$T/bt.csv" global_batch_seqs)" = "$want" ]
 expect_err "give one" "--batch with --batch-tokens is refused" estimate --batch 8 --batch-tokens 4M

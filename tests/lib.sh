@@ -67,3 +67,18 @@ expect_err() {
         nok "$what" "exit $rc; stderr: $(head -c 300 "$T/err"); wanted: $want"
     fi
 }
+
+# csv_col FILE NAME [ROW]: the value of column NAME in data row ROW (1) of a
+# CSV file with CRLF line ends
+csv_col() {
+    awk -F, -v want="$2" -v row="${3:-1}" 'BEGIN{RS="\r\n"} NR==1{for(i=1;i<=NF;i++) if($i==want) c=i} NR==row+1{print $c}' "$1"
+}
+# show_val NAME KEY: the SI value of KEY in `show NAME --csv`
+show_val() { "$CP" show "$1" --csv | tr -d '\r' | awk -F, -v k="$2" '$1 == k { print $2 }'; }
+# est_csv OUT ARGS...: estimate ARGS --csv into $T/OUT.csv (stderr $T/OUT.err); sets $rc
+est_csv() {
+    out=$1
+    shift
+    "$CP" estimate "$@" --csv >"$T/$out.csv" 2>"$T/$out.err"
+    rc=$?
+}
