@@ -13,7 +13,8 @@
 . "$(dirname "$0")/lib.sh"
 
 CAT="$PWD/tests/bad-input"
-MANIFEST="$CAT/cases"
+# The manifest: cases, then cases-TOPIC files (one per topic, same format).
+MANIFEST="$T/manifest"
 case "$T" in
 *[!A-Za-z0-9/._-]*)
     nok "the temporary directory '$T' has only plain characters (the cases are eval'ed)"
@@ -26,6 +27,7 @@ esac
 D="$T/d"
 G="$T/g"
 ln -s "$CAT" "$D"
+cat "$CAT"/cases "$CAT"/cases-* 2>/dev/null >"$MANIFEST"
 mkdir "$G" "$T/w"
 # An unprivileged user must be able to reach $G for the unreadable cases.
 chmod 711 "$T"
@@ -226,7 +228,7 @@ check "the manifest holds at least 80 cases ($cases) and every line parses" \
 
 # Every file of the catalogue is used by a case, so none is left over.
 unused=
-for f in $(cd "$CAT" && find . -type f ! -name cases | sed 's|^\./||' | sort); do
+for f in $(cd "$CAT" && find . -type f ! -name 'cases' ! -name 'cases-*' | sed 's|^\./||' | sort); do
     grep -qF "@D@/$f" "$MANIFEST" || unused="$unused $f"
 done
 check "every catalogue file is named by a case${unused:+ (not:$unused)}" [ -z "$unused" ]

@@ -36,7 +36,7 @@ for k in utilization power max_matmul_dim util_half_tokens step_overhead jitter 
     set -- "$@" --set "system.$k=$v"
 done
 timeout 20 "$CP" sweep "$@" 2>"$T/err" | head -c 4096 >"$T/out"
-if [ ! -s "$T/out" ] && grep -q "more than 1000000000 combinations" "$T/err"; then ok "eight 256-value --set axes (2^64 points): refused, no output"; else nok "eight 256-value --set axes (2^64 points): refused, no output"; fi
+if [ ! -s "$T/out" ] && grep -q "more than 1e+09 combinations" "$T/err"; then ok "eight 256-value --set axes (2^64 points): refused, no output"; else nok "eight 256-value --set axes (2^64 points): refused, no output"; fi
 timeout 20 "$CP" sweep "$@" >/dev/null 2>&1
 check "... with exit status 2" [ $? -eq 2 ]
 # (a program that does not refuse would stream terabytes: the run is cut at
@@ -46,6 +46,17 @@ timeout 20 "$CP" sweep -m all -s all --systems 1..100000 --set "system.utilizati
     2>"$T/err" | head -c 4096 >"$T/out"
 if [ ! -s "$T/out" ] && grep -q "the grid has at least 1.04e+10 points" "$T/err"; then ok "a grid past 1e9 points is refused before output"; else nok "a grid past 1e9 points is refused before output"; fi
 check "... and the message offers --shard" grep -q -- "--shard K/N" "$T/err"
+# --max-points lowers (or raises) the bound, before any output
+timeout 20 "$CP" sweep --systems 1..101 --max-points 100 2>"$T/err" | head -c 4096 >"$T/out"
+if [ ! -s "$T/out" ] && grep -q "more than the 100 one run evaluates (--max-points)" "$T/err"; then ok "sweep --max-points 100 refuses 101 points before output"; else nok "sweep --max-points 100 refuses 101 points before output"; fi
+timeout 20 "$CP" sweep --systems 1..100 --max-points 100 --csv 2>"$T/err" | head -c 100000 >"$T/out"
+check "... and runs 100 (a header and 100 rows)" [ "$(wc -l <"$T/out")" -eq 101 ]
+timeout 20 "$CP" sweep --systems 1..100 --max-points 60 --shard 1/2 --csv 2>"$T/err" | head -c 100000 >"$T/out"
+check "... per --shard share: 50 of 100 points under --max-points 60" [ "$(wc -l <"$T/out")" -eq 51 ]
+timeout 20 "$CP" sweep --set system.jitter=0.01,0.02,0.03 --max-points 2 2>"$T/err" | head -c 4096 >"$T/out"
+if [ ! -s "$T/out" ] && grep -q "more than --max-points allows (2 a run)" "$T/err"; then ok "--set axes past --max-points are refused before output"; else nok "--set axes past --max-points are refused before output"; fi
+expect_err "--max-points '0': must be a whole number from 1 to 1e+15" "--max-points 0 refused" \
+    sweep --max-points 0
 
 # --- item 1: output writers never replace what stands at the path
 mkfifo "$T/ff"

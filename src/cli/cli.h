@@ -30,7 +30,7 @@ enum cli_opt {
     OPT_UNC = 1u << 8,      /* --uncertainty[=SAMPLES] --seed */
     OPT_OUTPUT = 1u << 9,   /* -o */
     OPT_REPORT = 1u << 10,  /* --format --force */
-    OPT_SWEEP = 1u << 11,   /* --best --group-by --where -j/--jobs --shard --columns */
+    OPT_SWEEP = 1u << 11,   /* --best --group-by --where -j/--jobs --shard --max-points --columns */
     OPT_VALID = 1u << 12,   /* --tolerance */
 };
 
@@ -59,7 +59,7 @@ struct cli_opts {
     const char *uncertainty, *seed; /* "" for --uncertainty without a count */
     const char *format;             /* report */
     int force;
-    const char *best, *group_by, *jobs, *shard; /* sweep */
+    const char *best, *group_by, *jobs, *shard, *max_points; /* sweep */
     const char *columns;                        /* sweep --columns LIST */
     const char *where[CLI_MAX_WHERE];
     size_t nwhere;

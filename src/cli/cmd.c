@@ -205,7 +205,7 @@ const struct cli_cmd cli_cmds[] = {
      "       [--sparsity LIST] [--memoryx TIERS|all] [--set section.key=A,B,...]...\n"
      "       [scenario options]\n"
      "       [--where COL<=V]... [--best COL [--group-by COLS]] [-j N] [--shard K/N]\n"
-     "       [--columns LIST] [--csv] [--hw-overlay FILE] [--data-dir DIR]",
+     "       [--max-points N] [--columns LIST] [--csv] [--hw-overlay FILE] [--data-dir DIR]",
      "the estimate of every point of a grid of configurations, as CSV or a table",
      "Evaluates the analytic model at every point of the grid the axes span and\n"
      "writes one CSV row per point, as it is computed, with the columns of\n"
@@ -229,14 +229,15 @@ const struct cli_cmd cli_cmds[] = {
      "group), the row with the lowest COL (the first on ties), in the order the\n"
      "groups first appear.  -j N computes with N threads, same output as -j 1.\n"
      "--shard K/N computes only points i (from 0) with i mod N = K-1: the N\n"
-     "shards' rows, header once, concatenate to the whole sweep.  A progress\n"
-     "line goes to stderr when it is a terminal.  Exit status 0 whatever the\n"
-     "verdicts; 2 for a bad axis or option, before any output.  FILE.ini, a\n"
-     "sweep file, gives the axes as keys of one section [sweep], named as the\n"
-     "options (model, system, systems, sparsity, memoryx, where, best,\n"
-     "group_by, and section.key for a --set axis) with the same values; where\n"
-     "takes COND; COND.  An option on the command line overrides the file's\n"
-     "key.  See cerebras-plan(5), SWEEP FILES.\n",
+     "shards' rows, header once, concatenate to the whole sweep.  A run of more\n"
+     "than --max-points N points (default 1e9) is refused before any output.  A\n"
+     "progress line goes to stderr when it is a terminal.  Exit status 0\n"
+     "whatever the verdicts; 2 for a bad axis or option, before any output.\n"
+     "FILE.ini, a sweep file, gives the axes as keys of one section [sweep],\n"
+     "named as the options (model, system, systems, sparsity, memoryx, where,\n"
+     "best, group_by, and section.key for a --set axis) with the same values;\n"
+     "where takes COND; COND.  An option on the command line overrides the\n"
+     "file's key.  See cerebras-plan(5), SWEEP FILES.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SCALE | OPT_SWEEP, 0, 1, cmd_sweep},
     {"help", "help [COMMAND]", "describe the program or one command", "", 0, 0, 1, cmd_help},
 };
@@ -304,6 +305,7 @@ static const struct cli_opt_help opt_help[] = {
     {"group-by", 0, OPT_SWEEP, "COLS", "with --best: the comma list of columns of a group"},
     {"jobs", 'j', OPT_SWEEP, "N", "compute with N threads, 1 to 256 (default 1)"},
     {"shard", 0, OPT_SWEEP, "K/N", "compute only the points i with i mod N = K-1"},
+    {"max-points", 0, OPT_SWEEP, "N", "refuse a run of more than N points (default 1e9)"},
     {"set", 0, OPT_SET, "SECTION.KEY=VALUE", "override a description key (repeatable)"},
     {"hw-overlay", 0, OPT_SET, "FILE", "apply a hardware overlay (as calibrate -o writes)"},
     {"csv", 0, OPT_CSV, "", "RFC 4180 CSV in SI base units instead of text"},

@@ -26,10 +26,14 @@
 #include "sweep_out.h"
 
 #define SWEEP_MAX_JOBS 256
-/* The largest grid sweep evaluates (cerebras-plan(1), sweep): about 25
- * minutes at the measured 6.5e5 points per second, and terabytes of CSV
- * past it.  Sizes are checked against it before any output. */
-#define SWEEP_MAX_POINTS 1000000000.0
+/* The largest grid one sweep run evaluates unless --max-points says
+ * otherwise (cerebras-plan(1), sweep): about 25 minutes at the measured
+ * 6.5e5 points per second, and terabytes of CSV past it.  Sizes are checked
+ * against it before any output.  --max-points may raise it as far as
+ * SWEEP_CEIL_POINTS, where a point's index still counts exactly in a
+ * double. */
+#define SWEEP_MAX_POINTS 1e9
+#define SWEEP_CEIL_POINTS 1e15
 #define SWEEP_BLOCK 2048 /* points per thread per round */
 #define SWEEP_MAX_COLS (EST_MAX_COLS + CLI_MAX_SETS)
 
@@ -65,6 +69,7 @@ struct sweep {
     size_t best_col, group[SWEEP_MAX_COLS], ngroup;
     unsigned jobs;
     size_t shard_k, shard_n;                /* K-1 and N */
+    double max_points;                      /* --max-points: per run (share) */
     size_t sel[SWEEP_MAX_COLS], nsel;       /* the columns written, in order */
     int table;                              /* a text table for people, not CSV */
     struct sweep_disp disp[SWEEP_MAX_COLS]; /* the table's columns (sel's) */
@@ -197,10 +202,11 @@ static int set_axes(struct sweep *sw, const struct cli_opts *o)
             snprintf(a->val[k], len, "%s=%s", a->key, a->text[k]);
         }
         sw->names[est_ncols + sw->naxis - 1] = a->key;
-        if ((double)sw->nset * (double)a->n > SWEEP_MAX_POINTS)
+        if ((double)sw->nset * (double)a->n > sw->max_points * sw->shard_n)
             return cli_error("--set %s=...: with this axis (%zu values) the --set axes make "
-                             "more than %.0f combinations, the most sweep evaluates",
-                             a->key, a->n, SWEEP_MAX_POINTS);
+                             "more than %.4g combinations, more than --max-points allows "
+                             "(%.4g a run)",
+                             a->key, a->n, sw->max_points * sw->shard_n, sw->max_points);
         sw->nset *= a->n;
     }
     return -1;
@@ -331,6 +337,10 @@ static int parse_axes(struct sweep *sw, const struct cli_opts *o)
     sw->shard_n = 1;
     if (rc < 0 && o->shard)
         rc = shard_opt(sw, o->shard);
+    sw->max_points = SWEEP_MAX_POINTS;
+    if (rc < 0)
+        rc = scenario_whole_opt("--max-points", o->max_points, 1, SWEEP_CEIL_POINTS,
+                                &sw->max_points);
     if (rc < 0)
         rc = names_axis(o, sw->lab->model, o->model ? o->model : SCENARIO_DEFAULT_MODEL, CAT_MODEL,
                         &sw->model, &sw->nmodel);
@@ -565,17 +575,17 @@ static void sink_close(struct sink *k)
 
 /* Fewest points the grid can have (every system at least one MemoryX
  * choice), in double so that no product wraps; refused when this run's
- * share (the grid over --shard's N) passes SWEEP_MAX_POINTS, before any
+ * share (the grid over --shard's N) passes --max-points (SWEEP_MAX_POINTS unless given), before any
  * combination loads. */
 static int check_size(const struct sweep *sw)
 {
     double least = (double)sw->nmodel * (double)sw->nsystem * (double)sw->nset *
                    (double)(sw->sp ? sw->nsp : 1) * (double)sw->nn;
-    if (least / sw->shard_n > SWEEP_MAX_POINTS)
+    if (least / sw->shard_n > sw->max_points)
         return cli_error("sweep: the grid has at least %.4g points, %.4g for this run, more "
-                         "than the %.0f one run evaluates; narrow an axis or split it with "
-                         "--shard K/N",
-                         least, least / sw->shard_n, SWEEP_MAX_POINTS);
+                         "than the %.4g one run evaluates (--max-points); narrow an axis or "
+                         "split it with --shard K/N",
+                         least, least / sw->shard_n, sw->max_points);
     return -1;
 }
 
@@ -592,11 +602,11 @@ static int sweep_run(const struct sweep *sw)
     for (size_t q = 0; q < ncombos(sw) && rc < 0; q++)
         if ((rc = combo_load(sw, q, cb)) < 0) {
             total += cb->npts;
-            if ((double)total / sw->shard_n > SWEEP_MAX_POINTS)
-                rc = cli_error("sweep: the grid has more than %.0f points for this run, the "
-                               "most one run evaluates; narrow an axis or split it with "
-                               "--shard K/N",
-                               SWEEP_MAX_POINTS);
+            if ((double)total / sw->shard_n > sw->max_points)
+                rc = cli_error("sweep: the grid has more than %.4g points for this run, the "
+                               "most one run evaluates (--max-points); narrow an axis or split "
+                               "it with --shard K/N",
+                               sw->max_points);
         }
     if (rc >= 0 && sw->lab->file_scenario)
         cli_error("%s: its memoryx and section.key values are checked with the model and "

@@ -76,6 +76,7 @@ enum {
     LONG_GROUP_BY,
     LONG_WHERE,
     LONG_SHARD,
+    LONG_MAX_POINTS,
     LONG_COLUMNS,
     LONG_MX_SERVERS,
     LONG_ACT_SERVERS,
@@ -127,6 +128,7 @@ static const struct option long_opts[] = {
     {"where", required_argument, NULL, LONG_WHERE},
     {"jobs", required_argument, NULL, 'j'},
     {"shard", required_argument, NULL, LONG_SHARD},
+    {"max-points", required_argument, NULL, LONG_MAX_POINTS},
     {"columns", required_argument, NULL, LONG_COLUMNS},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -240,6 +242,7 @@ static unsigned scenario_mask(int ch)
     case LONG_WHERE:
     case 'j':
     case LONG_SHARD:
+    case LONG_MAX_POINTS:
     case LONG_COLUMNS:
         return OPT_SWEEP;
     default:
@@ -369,6 +372,9 @@ static void scenario_option(struct cli_opts *o, int ch, const char *arg)
         break;
     case LONG_SHARD:
         o->shard = arg;
+        break;
+    case LONG_MAX_POINTS:
+        o->max_points = arg;
         break;
     case LONG_COLUMNS:
         o->columns = arg;
