@@ -152,7 +152,7 @@ FUZZ_SECONDS       ?= 60
 FUZZ_SMOKE_SECONDS ?= 20
 FUZZ_JOBS          ?= 2
 FUZZ_CC            ?= clang
-FUZZ_TARGETS := fuzz_desc fuzz_meas fuzz_set fuzz_cli
+FUZZ_TARGETS := fuzz_desc fuzz_meas fuzz_set fuzz_cli fuzz_run
 FUZZ_BINS    := $(addprefix $(B)/,$(FUZZ_TARGETS))
 FUZZ_CFLAGS  := -std=c11 $(WARN) -g -O1 -fno-omit-frame-pointer \
                 -fsanitize=address,undefined -fno-sanitize-recover=undefined -MMD -MP
@@ -164,6 +164,7 @@ FUZZ_LEN_fuzz_desc := 4096
 FUZZ_LEN_fuzz_meas := 4096
 FUZZ_LEN_fuzz_set  := 2048
 FUZZ_LEN_fuzz_cli  := 512
+FUZZ_LEN_fuzz_run  := 512
 fuzz_opts = -max_len=$(FUZZ_LEN_$(1)) -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
             -artifact_prefix=$(B)/fuzz-artifacts/$(1)/ \
             $(if $(wildcard tests/fuzz/$(1).dict),-dict=tests/fuzz/$(1).dict)
@@ -185,11 +186,14 @@ $(B)/fuzz-obj/cli/main.o: FUZZ_CFLAGS += -Wno-missing-prototypes
 $(B)/fuzz-obj/cli/explore.o $(B)/fuzz-obj/cli/explore_draw.o $(B)/fuzz-obj/cli/cmd_explore.o: \
 	CPPFLAGS += $(CURSES_CFLAGS)
 
-$(B)/fuzz_cli: tests/fuzz_cli.c $(FUZZ_CLI) $(FUZZ_CORE)
+# fuzz_cli and fuzz_run run the whole program; fuzz_run copies its input
+# files from tests/bad-input.
+$(B)/fuzz_run: CPPFLAGS += -DFUZZ_FIXTURES='"$(CURDIR)/tests/bad-input"'
+$(B)/fuzz_cli $(B)/fuzz_run: $(B)/fuzz_%: tests/fuzz_%.c $(FUZZ_CLI) $(FUZZ_CORE)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_CLI) $(FUZZ_CORE) \
 	    $(LIBS) $(CURSES_LIBS)
 
-$(filter-out $(B)/fuzz_cli,$(FUZZ_BINS)): $(B)/fuzz_%: tests/fuzz_%.c $(FUZZ_CORE)
+$(filter-out $(B)/fuzz_cli $(B)/fuzz_run,$(FUZZ_BINS)): $(B)/fuzz_%: tests/fuzz_%.c $(FUZZ_CORE)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_CORE) $(LIBS)
 
 # One target (built first): replay its regressions, then fuzz it for
