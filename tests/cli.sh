@@ -86,8 +86,8 @@ run show cs2 --csv --set 'system.peak_flops=15.84 PFLOP/s'
 if [ "$rc" -eq 0 ] && awk -F, '$1 == "system.peak_flops" && $2 == 15.84e15 {f=1} END {exit !f}' "$T/out"; then ok "--set parses units"; else nok "--set parses units" "$(cat "$T/out" "$T/err" | head -5)"; fi
 run show gpt3-175b --set model.layers=48
 if grep -q '^layers  *48  *--set' "$T/out"; then ok "--set shown as the source"; else nok "--set shown as the source"; fi
-run show cs2 --csv --set 'tiers.20TB=20 TB' --set 'tiers.4TB=5 TB'
-if grep -q '^tiers.20TB,20000000000000,B' "$T/out" && grep -q '^tiers.4TB,5000000000000,B' "$T/out"; then ok "--set adds and replaces tiers"; else nok "--set adds and replaces tiers"; fi
+run show cs2 --csv --set 'tiers.20TB=20 TB' --set 'tiers.big=20 TB' --set 'tiers.big=30 TB'
+if grep -q '^tiers.20TB,20000000000000,B' "$T/out" && grep -q '^tiers.big,30000000000000,B' "$T/out"; then ok "--set adds and replaces tiers"; else nok "--set adds and replaces tiers"; fi
 expect_err "--set tiers.x: missing unit" "--set tier without unit" show cs2 --set tiers.x=20
 expect_err "--set model.layers: unit 'GB'" "--set bad unit names the flag" show gpt3-175b --set model.layers=9GB
 expect_err "--set model.depth: no such key in a model description" "--set unknown key" show gpt3-175b --set model.depth=9

@@ -181,4 +181,95 @@ run calibrate "$U" --fit system.utilization
 check "utilization 0.34, inside the file's range: no word" \
     sh -c "[ '$rc' -eq 0 ] && ! grep -qE '^system.utilization: (implausible|outside)' '$T/out'"
 
+# ---- a fit is judged by its residuals and its values (issue 19) ----
+# one step of 2 s where the model gives 4.2 min on 2 CS-2: the hop latency
+# runs towards 0 and the solver's gradient test passes with the point still
+# +12595 % off; that is not convergence, and no overlay is written
+O="$T/off.csv"
+printf 'model,system,systems,batch,quantity,value\nllama2-70b,cs2,2,512,step_time_s,2 s\n' >"$O"
+run calibrate "$O" --fit swarmx.hop_latency -o "$T/off.ini"
+if [ "$rc" -eq 1 ] && [ ! -e "$T/off.ini" ] &&
+    grep -q '^stopped  *did not converge: line 2 is still off by +12595' "$T/out" &&
+    grep -q 'did not converge: line 2 is still off' "$T/err"; then
+    ok "one point left +12595 % off: not converged, exit 1, no overlay"
+else
+    nok "one point left +12595 % off: not converged, exit 1, no overlay" \
+        "exit $rc; $(grep '^stopped' "$T/out"); $(ls "$T/off.ini" 2>&1)"
+fi
+# a value that meets its point exactly but leaves figures no command can
+# compute (a hop of about 1e300 s): not written, exit 1
+printf 'model,system,systems,batch,quantity,value\nllama2-70b,cs2,4,512,tokens_per_s,3.7e-295\n' >"$O"
+run calibrate "$O" --fit swarmx.hop_latency -o "$T/huge.ini"
+if [ "$rc" -eq 1 ] && [ ! -e "$T/huge.ini" ] &&
+    grep -q 'did not converge to values a command can use: with them, line 2: .*not a finite number' "$T/err"; then
+    ok "a fit to values no command can use: exit 1, no overlay"
+else
+    nok "a fit to values no command can use: exit 1, no overlay" "exit $rc; $(head -c 300 "$T/err")"
+fi
+# a speedup above N: the model's ceiling is named with the row, not a key
+# "no point's figure depends on"
+printf 'model,system,systems,quantity,value\nllama2-70b,cs2,4,speedup,40\n' >"$O"
+run calibrate "$O" --fit swarmx.hop_latency -o "$T/sp.ini"
+if [ "$rc" -eq 1 ] && [ ! -e "$T/sp.ini" ] &&
+    grep -q 'did not converge: line 2 measures a speedup of 40x on 4 systems, above 4x' "$T/err" &&
+    grep -q '^line 2 measures a speedup of 40x on 4 systems, above 4x.*no fit reaches it$' "$T/out" &&
+    ! grep -q 'depends on' "$T/out" "$T/err"; then
+    ok "a speedup of 40x on 4 systems: the ceiling named with its line, exit 1"
+else
+    nok "a speedup of 40x on 4 systems: the ceiling named with its line, exit 1" \
+        "exit $rc; $(head -c 300 "$T/err")"
+fi
+# at the ceiling's side: a speedup of 3.5x on 4 systems is fitted, no word
+printf 'model,system,systems,quantity,value\nllama2-70b,cs2,4,speedup,3.5\n' >"$O"
+run calibrate "$O" --fit swarmx.hop_latency
+check "a speedup of 3.5x on 4 systems: fitted, exit 0, no ceiling word" \
+    sh -c "[ '$rc' -eq 0 ] && ! grep -q 'above' '$T/out' '$T/err'"
+
+# ---- -o onto the data file itself: exit 2 before any work ----
+cp tests/bad-input/calib/ok.csv "$T/data.csv"
+want=$(cksum <"$T/data.csv")
+ln -s data.csv "$T/sym.csv"
+ln "$T/data.csv" "$T/hard.csv"
+mkdir "$T/sub"
+for o in "$T/data.csv" "$T/sym.csv" "$T/hard.csv" "$T/sub/../data.csv"; do
+    timeout 20 "$CP" calibrate "$T/data.csv" --fit system.utilization -o "$o" >"$T/out" 2>"$T/err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && [ ! -s "$T/out" ] && [ "$(cksum <"$T/data.csv")" = "$want" ] &&
+        [ -L "$T/sym.csv" ] && grep -q "^cerebras-plan: calibrate: -o $o: is the data file" "$T/err" &&
+        [ -z "$(find "$T" -name '*.tmp*')" ]; then
+        ok "-o ${o#"$T"/} onto the data file: exit 2, nothing printed, the data unchanged"
+    else
+        nok "-o ${o#"$T"/} onto the data file: exit 2, nothing printed, the data unchanged" \
+            "exit $rc; $(head -c 300 "$T/err")"
+    fi
+done
+# through a link the other way: the data named by the link, -o the file
+timeout 20 "$CP" calibrate "$T/sym.csv" --fit system.utilization -o "$T/data.csv" >"$T/out" 2>"$T/err"
+rc=$?
+check "data named through a link, -o its target: exit 2" \
+    sh -c "[ '$rc' -eq 2 ] && [ \"\$(cksum <'$T/data.csv')\" = '$want' ]"
+# a copy is another file: written
+run calibrate "$T/data.csv" --fit system.utilization -o "$T/sub/data.csv"
+check "-o onto a file of the same name elsewhere: written" \
+    sh -c "[ '$rc' -eq 0 ] && grep -q '^utilization = ' '$T/sub/data.csv'"
+
+# ---- the overlay's lines stay within what its reader takes ----
+# a data file under a 230-character directory: its name is a comment that
+# wraps, and the overlay loads
+L="$T/$(printf '%0120d' 0)/$(printf '%0110d' 0)"
+mkdir -p "$L"
+cp tests/bad-input/calib/ok.csv "$L/d.csv"
+run calibrate "$L/d.csv" --fit system.utilization -o "$T/long.ini"
+longest=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/long.ini")
+"$CP" show cs2 --hw-overlay "$T/long.ini" >/dev/null 2>"$T/err"
+src=$?
+if [ "$rc" -eq 0 ] && [ "$longest" -le 197 ] && [ "$src" -eq 0 ] &&
+    [ "$(grep -v '^#' "$T/long.ini" | tr -d '\n' | tr -cd '/' | wc -c)" -eq 0 ] &&
+    [ "$(grep '^#' "$T/long.ini" | cut -c 3- | tr -d '\n' | grep -c "$L/d.csv")" -eq 1 ]; then
+    ok "a long data path: the overlay's lines are at most 197 bytes and it loads"
+else
+    nok "a long data path: the overlay's lines are at most 197 bytes and it loads" \
+        "exit $rc, longest line $longest, show exit $src: $(head -c 200 "$T/err")"
+fi
+
 echo "# cli_calibrate done"

@@ -387,7 +387,7 @@ cp hw/cs3.ini "$P/myhw.ini" && cp models/llama2-70b.ini "$P/mymodel.ini"
 printf '[swarmx]\nhop_latency = 3 us\n' >"$P/overlay.ini"
 SETS="--set system.utilization=0.4 --set 'system.io_bandwidth=2.4 Tb/s'"
 ALL="--memoryx-servers 12 --act-servers 24 --activations offload --batch-tokens 4M --tokens 2e12 \
---overlap 0.5 --price 2 --batch-penalty --hw-overlay overlay.ini --data-dir data --force"
+--overlap 0.5 --price 2 --batch-penalty --hw-overlay overlay.ini --data-dir data --force --max-events 2e8"
 (cd "$P" && eval "\"\$CP\" report -m mymodel.ini -s myhw.ini -n 64 --sparsity 0.75 $ALL $SETS -o r --format svg") \
     >"$T/out" 2>"$T/err"
 rc=$?
@@ -590,12 +590,22 @@ else
     nok "a non-empty DIR is refused without --force (exit 2, DIR untouched)" \
         "exit $rc; DIR: $(names "$D"); beside: $(names "$T/q")"
 fi
+report -m gpt3-175b -s cs2 -n 16 -o "$D" --force
+if [ "$rc" -eq 2 ] && [ "$(ls -A "$D")" = keep ] && grep -q 'is not a report folder (it holds keep' "$T/err"; then
+    ok "--force refuses a DIR that holds more than a report (exit 2, DIR untouched)"
+else
+    nok "--force refuses a DIR that holds more than a report (exit 2, DIR untouched)" \
+        "exit $rc; DIR: $(names "$D"); $(head -c 300 "$T/err")"
+fi
+# DIR a report (a copy of the first, png figures); --force replaces it
+rm "$D/keep"
+cp -R "$R/." "$D/"
 # (one MemoryX server cannot hold the state: infeasible at every point)
 report -m gpt3-175b -s cs2 -n 16 --memoryx-servers 1 -o "$D" --force --format svg
-if [ "$rc" -eq 0 ] && [ ! -e "$D/keep" ] && [ -s "$D/index.md" ] && [ "$(ls -A "$T/q")" = d ]; then
-    ok "--force replaces a non-empty DIR, leaving nothing beside it"
+if [ "$rc" -eq 0 ] && grep -q -- '--memoryx-servers 1' "$D/index.md" && [ "$(ls -A "$T/q")" = d ]; then
+    ok "--force replaces a report, leaving nothing beside it"
 else
-    nok "--force replaces a non-empty DIR, leaving nothing beside it" \
+    nok "--force replaces a report, leaving nothing beside it" \
         "exit $rc; DIR: $(names "$D"); beside: $(names "$T/q")"
 fi
 if [ "$HAVE_GP" -eq 1 ]; then
@@ -653,10 +663,12 @@ else
 fi
 # ... and the same over an existing report with --force: the old one stays.
 mkdir -p "$F/old"
-echo keep >"$F/old/keep"
+cp -R "$R/." "$F/old/"
+before=$(cd "$F/old" && find . -type f | LC_ALL=C sort | xargs cksum)
 PATH="$T/bin:$PATH" "$CP" report -m gpt3-175b -s cs2 -n 16 -o "$F/old" --force >"$T/out" 2>"$T/err"
 rc=$?
-if [ "$rc" -ne 0 ] && [ "$(ls -A "$F")" = old ] && [ "$(ls -A "$F/old")" = keep ]; then
+if [ "$rc" -ne 0 ] && [ "$(ls -A "$F")" = old ] && grep -q 'broken on purpose' "$T/err" &&
+    [ "$(cd "$F/old" && find . -type f | LC_ALL=C sort | xargs cksum)" = "$before" ]; then
     ok "a failed --force run keeps the old DIR as it was"
 else
     nok "a failed --force run keeps the old DIR as it was" \

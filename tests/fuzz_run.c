@@ -8,7 +8,8 @@
  *   - the exit status is one of the documented ones (0, 1, 2), never a
  *     crash, a hang, a leak or an exit();
  *   - no temporary is left behind: no name in the working directory holds
- *     ".tmp" or ".old-" (the writers build beside the target and rename);
+ *     ".tmp" or ".old-" (the writers build beside the target and rename)
+ *     but one the command line gave;
  *   - exit status 2 wrote nothing: the directory holds exactly the input
  *     files it was given, each with the bytes it had (cerebras-plan(1),
  *     EXIT STATUS).
@@ -76,6 +77,7 @@ static struct fixture {
 #define NFIXTURES (sizeof fixtures / sizeof fixtures[0])
 
 static char workdir[64];
+static char homedir[4096]; /* libFuzzer's own: its corpus paths may be relative */
 
 /* The whole of a file, or abort: the harness cannot run without it. */
 static char *slurp(const char *path, size_t *len)
@@ -92,6 +94,19 @@ static char *slurp(const char *path, size_t *len)
         abort(); /* a fixture is a few hundred bytes */
     fclose(f);
     return buf;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path) == 0 ? 0 : -1;
+}
+
+/* At exit, the working directory goes. */
+static void remove_workdir(void)
+{
+    if (chdir("/") == 0)
+        (void)nftw(workdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -112,16 +127,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     unsetenv("CEREBRAS_PLAN_PATH");
     setenv("CEREBRAS_PLAN_DATADIR", "", 1);
     setenv("PATH", "", 1);
+    if (!getcwd(homedir, sizeof homedir))
+        abort();
     snprintf(workdir, sizeof workdir, "/tmp/fuzz_run.XXXXXX");
     if (!mkdtemp(workdir))
         abort();
+    atexit(remove_workdir);
     return 0;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path) == 0 ? 0 : -1;
 }
 
 /* The working directory, empty but for the fixtures, and the current one. */
@@ -140,10 +152,11 @@ static void fresh_dir(void)
     }
 }
 
-/* 1 if the working directory holds just the fixtures, byte for byte. */
+/* 1 if the working directory (by its path: the harness is back in its
+ * own when it checks) holds just the fixtures, byte for byte. */
 static int only_fixtures(void)
 {
-    DIR *d = opendir(".");
+    DIR *d = opendir(workdir);
     if (!d)
         abort();
     size_t seen = 0;
@@ -161,13 +174,15 @@ static int only_fixtures(void)
         }
         seen++;
         size_t len;
-        FILE *f = fopen(e->d_name, "rb");
+        char path[sizeof workdir + 256];
+        snprintf(path, sizeof path, "%s/%s", workdir, e->d_name);
+        FILE *f = fopen(path, "rb");
         if (!f) {
             same = 0;
             continue;
         }
         fclose(f);
-        char *now = slurp(e->d_name, &len);
+        char *now = slurp(path, &len);
         same &= len == fixtures[i].len && memcmp(now, fixtures[i].bytes, len) == 0;
         free(now);
     }
@@ -175,16 +190,30 @@ static int only_fixtures(void)
     return same && seen == NFIXTURES;
 }
 
-/* 1 if a name in the working directory is a writer's temporary. */
-static int temporaries_left(void)
+/* 1 if word ends in name: the name was given (alone, -oNAME, --trace=NAME). */
+static int given(char **argv, int argc, const char *name)
 {
-    DIR *d = opendir(".");
+    size_t n = strlen(name);
+    for (int i = 0; i < argc; i++) {
+        size_t w = strlen(argv[i]);
+        if (w >= n && strcmp(argv[i] + w - n, name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 if a name in the working directory is a writer's temporary: it holds
+ * ".tmp" or ".old-" and is not a name the command line gave. */
+static int temporaries_left(char **argv, int argc)
+{
+    DIR *d = opendir(workdir);
     if (!d)
         abort();
     int left = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL)
-        left |= strstr(e->d_name, ".tmp") != NULL || strstr(e->d_name, ".old-") != NULL;
+        left |= (strstr(e->d_name, ".tmp") != NULL || strstr(e->d_name, ".old-") != NULL) &&
+                !given(argv, argc, e->d_name);
     closedir(d);
     return left;
 }
@@ -295,8 +324,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)getopt(1, none, "");
 
     int rc = cp_main(argc, av);
+    /* back first, so that libFuzzer writes a finding where it was told */
+    if (chdir(homedir) != 0)
+        abort();
     assert(rc == EXIT_OK || rc == EXIT_VERDICT || rc == EXIT_USAGE);
-    assert(!temporaries_left());
+    assert(!temporaries_left(av, argc));
     assert(rc != EXIT_USAGE || only_fixtures());
     free(text);
     return 0;

@@ -87,7 +87,8 @@ static void add_point(struct setup *s, int m, double n, double b, enum meas_quan
     c->mx_servers = s->mx_servers;
     struct cp_error err = {0};
     assert_ok(cluster_check(c, &err), err);
-    s->p[s->n++] = (struct calib_point){c, NULL, q, measure(c, &s->planted, q), 0, 0};
+    s->p[s->n++] =
+        (struct calib_point){.c = c, .quantity = q, .measured = measure(c, &s->planted, q)};
 }
 
 static void fit_keys(struct setup *s, const char *const *names, size_t nkeys,
@@ -248,13 +249,145 @@ static void test_fit_refused(void **state)
     free(s);
 }
 
+/* ---- judging a fit by its points and values (issue 19) ---- */
+
+/* Fit one key to the points as they stand; the result must not be
+ * converged and its stop must say want (and not avoid, if given). */
+static void expect_not_converged(struct setup *s, const char *key, const char *want,
+                                 const char *avoid)
+{
+    struct calib_result res;
+    fit_keys(s, (const char *[]){key}, 1, &res);
+    print_message("# %s: fitted %.6g (start %.6g); %s\n", key, res.keys[0].fitted,
+                  res.keys[0].start, res.stop);
+    if (res.converged || !strstr(res.stop, want) || (avoid && strstr(res.stop, avoid))) {
+        print_error("converged %d, stop '%s'; wanted '%s'%s%s\n", res.converged, res.stop, want,
+                    avoid ? ", without " : "", avoid ? avoid : "");
+        fail();
+    }
+}
+
+/* One step of 2 s where the model gives 253.9 s on 2 systems: the SwarmX
+ * hop latency runs towards 0, where the solver's gradient test passes
+ * (GSL_SUCCESS, gtol) with the point still +12595 % off.  That is no
+ * solution: with as many points as keys, each must be met.  (Other
+ * measurements take the solver elsewhere on the way to 0, where the slope
+ * test speaks first: test_judge_key_ran_out.) */
+static void test_judge_one_point_off(void **state)
+{
+    (void)state;
+    struct setup *s = setup_new("cs2", 0, NULL, 0);
+    add_point(s, L70, 2, 512, MEAS_STEP_TIME);
+    assert_rel(s->p[0].measured, 253.9, 1e-3);
+    s->p[0].measured = 2.0;
+    s->p[0].line = 12;
+    expect_not_converged(s, "swarmx.hop_latency", "line 12 is still off by +12595", NULL);
+    free(s);
+}
+
+/* Two step times of Llama 2 70B on CS-2 (4 MemoryX servers), on n[0] and
+ * n[1] systems with batches b[0] and b[1], measured as the model gives them
+ * times f[0] and f[1]: fitting key is not converged, and says want. */
+static void two_points_off(const char *key, const double n[2], const double b[2], const double f[2],
+                           const char *want)
+{
+    struct setup *s = setup_new("cs2", 4, NULL, 0);
+    for (int i = 0; i < 2; i++) {
+        add_point(s, L70, n[i], b[i], MEAS_STEP_TIME);
+        s->p[i].measured *= f[i];
+    }
+    expect_not_converged(s, key, want, NULL);
+    free(s);
+}
+
+/* More points than keys, the model a factor of 4 above one and below the
+ * other whatever the utilization: the solver converges, the fit describes
+ * neither point. */
+static void test_judge_points_off(void **state)
+{
+    (void)state;
+    two_points_off("system.utilization", (const double[]){1, 4}, (const double[]){64, 512},
+                   (const double[]){4.13, 1 / 4.13}, "more than a factor of 2");
+}
+
+/* A measured 37 tokens per second where the model gives thousands: the hop
+ * latency that meets it exactly (about 1e300 s) leaves figures no command
+ * can compute (the energy overflows), so it is not a calibration. */
+static void test_judge_values_unusable(void **state)
+{
+    (void)state;
+    struct setup *s = setup_new("cs2", 4, NULL, 0);
+    add_point(s, L70, 4, 512, MEAS_TOKENS_PER_S);
+    s->p[0].measured = 3.7e-295;
+    expect_not_converged(s, "swarmx.hop_latency", "values a command can use", NULL);
+    free(s);
+}
+
+/* A speedup of 24.37 on 16 systems is above 16, what the model gives with
+ * perfect scaling: the reason is that ceiling, not a key "no point's
+ * figure depends on". */
+static void test_judge_above_ceiling(void **state)
+{
+    (void)state;
+    struct setup *s = setup_new("cs2", 4, NULL, 0);
+    add_point(s, XL, 16, 512, MEAS_SPEEDUP);
+    s->p[0].measured = 24.37;
+    expect_not_converged(s, "swarmx.hop_latency", "speedup of 24.37x on 16 systems, above 16x",
+                         "figure depends on");
+    assert_rel(calib_ceiling(&s->p[0]), 16, 0);
+    char buf[256];
+    assert_non_null(calib_beyond(&s->p[0], 0, buf, sizeof buf));
+    assert_non_null(strstr(buf, "point 1 measures"));
+    s->p[0].measured = 15.98; /* at or below the ceiling: no word */
+    assert_null(calib_beyond(&s->p[0], 0, buf, sizeof buf));
+    free(s);
+}
+
+/* Step times 3 % under the model's floor for the hop latency: it runs to
+ * where nothing depends on it, which is said so, not as a key the points
+ * never depended on. */
+static void test_judge_key_ran_out(void **state)
+{
+    (void)state;
+    two_points_off("swarmx.hop_latency", (const double[]){4, 16}, (const double[]){512, 512},
+                   (const double[]){0.9713, 0.9713}, "swarmx.hop_latency ran from 2 us to");
+}
+
+/* calib_check_hw: the shipped hardware passes on its own points; a value
+ * the loader refuses, or one that makes a figure overflow, does not. */
+static void test_check_hw(void **state)
+{
+    (void)state;
+    struct setup *s = setup_new("cs2", 4, NULL, 0);
+    add_point(s, L70, 4, 512, MEAS_STEP_TIME);
+    struct cp_error err = {0};
+    assert_ok(calib_check_hw(&s->p[0], &s->start, &err), err);
+    struct hw_desc hw = s->start;
+    hw.sp.overhead = 1; /* the loader: must be below 1 */
+    assert_int_equal(calib_check_hw(&s->p[0], &hw, &err), CP_EINPUT);
+    assert_non_null(strstr(err.msg, "sparsity.overhead"));
+    hw = s->start;
+    hw.swx.hop_latency_s = 3.5e302; /* finite, but the time to train is not */
+    assert_int_equal(calib_check_hw(&s->p[0], &hw, &err), CP_EINPUT);
+    assert_non_null(strstr(err.msg, "not a finite number"));
+    free(s);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off(); /* as main() does: GSL errors are statuses */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fit_two_keys),
-        cmocka_unit_test(test_fit_three_keys),    cmocka_unit_test(test_fit_dof_zero),
-        cmocka_unit_test(test_fit_unconstrained), cmocka_unit_test(test_fit_refused),
+        cmocka_unit_test(test_fit_three_keys),
+        cmocka_unit_test(test_fit_dof_zero),
+        cmocka_unit_test(test_fit_unconstrained),
+        cmocka_unit_test(test_fit_refused),
+        cmocka_unit_test(test_judge_one_point_off),
+        cmocka_unit_test(test_judge_points_off),
+        cmocka_unit_test(test_judge_values_unusable),
+        cmocka_unit_test(test_judge_above_ceiling),
+        cmocka_unit_test(test_judge_key_ran_out),
+        cmocka_unit_test(test_check_hw),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1052,6 +1052,172 @@ static void test_err_tiers(void **state)
     free(text);
 }
 
+/* ---- overlays (--hw-overlay, repeatable) ---- */
+
+/* Two overlays apply in order: the later wins key by key, the earlier's
+ * other keys stay; each key's origin names its overlay; a bad key in the
+ * second names the second; more than DESC_OVERLAY_MAX is refused. */
+static void test_overlays_in_order(void **state)
+{
+    (void)state;
+    const struct desc_text ov[] = {
+        {"[swarmx]\nhop_latency = 3.25 us\n[system]\nutilization = 0.4125\n", "a.ini"},
+        {"# second\n[swarmx]\nhop_latency = 5.75 us\n[tiers]\nsmall = 2.5 TB\n", "b.ini"},
+    };
+    const char *sets[] = {"system.power=19.5 kW"};
+    struct hw_desc h;
+    static struct desc_src src;
+    struct cp_error err = {0};
+    char where[DESC_ORIGIN_MAX + 16];
+    assert_ok(hw_load_overlays(hw_ok, ORIGIN, ov, 2, sets, 1, &h, &src, &err), err);
+    assert_close(h.swx.hop_latency_s, 5.75e-6);
+    assert_close(h.wse.utilization, 0.4125);
+    assert_close(h.wse.power_W, 19.5e3);
+    assert_close(h.mx.tiers.item[0].value, 2.5e12);
+    assert_int_equal(src.noverlays, 2);
+    int hop = desc_find(&hw_schema, "swarmx", "hop_latency");
+    int util = desc_find(&hw_schema, "system", "utilization");
+    int power = desc_find(&hw_schema, "system", "power");
+    assert_int_equal(src.in_overlay[hop], 2);
+    assert_int_equal(src.in_overlay[util], 1);
+    assert_string_equal(desc_where(&src, hop, where, sizeof where), "b.ini:3");
+    assert_string_equal(desc_where(&src, util, where, sizeof where), "a.ini:4");
+    assert_string_equal(desc_where(&src, power, where, sizeof where), "--set");
+    /* the other order: the other hop */
+    const struct desc_text rev[] = {ov[1], ov[0]};
+    assert_ok(hw_load_overlays(hw_ok, ORIGIN, rev, 2, NULL, 0, &h, &src, &err), err);
+    assert_close(h.swx.hop_latency_s, 3.25e-6);
+    /* a bad key in the second overlay names the second */
+    const struct desc_text bad[] = {ov[0], {"[system]\n\nsram = -1 GB\n", "c.ini"}};
+    cp_status st = hw_load_overlays(hw_ok, ORIGIN, bad, 2, NULL, 0, &h, &src, &err);
+    assert_msg(err, st, "c.ini:3: system.sram: must not be negative", NULL);
+    /* DESC_OVERLAY_MAX apply, one more does not */
+    struct desc_text many[DESC_OVERLAY_MAX + 1];
+    for (size_t i = 0; i < NELEM(many); i++)
+        many[i] = ov[i % 2];
+    assert_ok(hw_load_overlays(hw_ok, ORIGIN, many, DESC_OVERLAY_MAX, NULL, 0, &h, &src, &err),
+              err);
+    st = hw_load_overlays(hw_ok, ORIGIN, many, NELEM(many), NULL, 0, &h, &src, &err);
+    assert_msg(err, st, "a.ini: more than 8 overlays", NULL);
+}
+
+/* ---- names, labels and text ---- */
+
+/* desc_text_check(s) refuses s with a reason starting with prefix. */
+static void text_bad(const char *s, const char *prefix, const char *file, int line)
+{
+    char why[160];
+    if (desc_text_check(s, why, sizeof why) != -1 || strncmp(why, prefix, strlen(prefix)) != 0) {
+        print_error("%s:%d: \"%s\" does not start with \"%s\"\n", file, line, why, prefix);
+        _fail(file, line);
+    }
+}
+#define TEXT_BAD(s, prefix) text_bad((s), (prefix), __FILE__, __LINE__)
+
+/* hw_ok (hw) or wl_ok with the one override set: an error starting with
+ * prefix, or success when prefix is NULL. */
+static void set_expect(int hw, const char *set, const char *prefix, const char *file, int line)
+{
+    struct hw_desc h;
+    struct wl_desc w;
+    struct cp_error err = {0};
+    cp_status st = hw ? hw_load(hw_ok, ORIGIN, &set, 1, &h, NULL, &err)
+                      : wl_load(wl_ok, ORIGIN, &set, 1, &w, NULL, &err);
+    if (prefix)
+        check_msg(&err, st, prefix, NULL, file, line);
+    else
+        check_ok(st, &err, file, line);
+}
+#define SET_EXPECT(hw, set, prefix) set_expect((hw), (set), (prefix), __FILE__, __LINE__)
+
+static void test_text_check(void **state)
+{
+    (void)state;
+    char why[160];
+    static const char *const good[] = {
+        "",
+        "Test WSE",
+        "caf\xc3\xa9 \xc2\xb5s",
+        "\xe6\x97\xa5\xe6\x9c\xac",
+        "\xf0\x9f\x99\x82",
+        "\xc2\xa0nbsp",
+        "\xef\xbf\xbd",
+    };
+    for (size_t i = 0; i < NELEM(good); i++)
+        assert_int_equal(desc_text_check(good[i], why, sizeof why), 0);
+    TEXT_BAD("Red \x1b[31m", "control character 0x1B at byte 5");
+    TEXT_BAD("bell\x07", "control character 0x07 at byte 5");
+    TEXT_BAD("a\tb", "control character 0x09 at byte 2");
+    TEXT_BAD("\n", "control character 0x0A at byte 1");
+    TEXT_BAD("del\x7f", "control character 0x7F at byte 4");
+    TEXT_BAD("ok\xc2\x9b", "control character U+009B at byte 3");
+    TEXT_BAD("caf\xe9", "byte 4 (0xE9) is not UTF-8 text");
+    TEXT_BAD("\xc0\xaf", "byte 1 (0xC0) is not UTF-8 text");         /* overlong '/' */
+    TEXT_BAD("x\xed\xa0\x80", "byte 2 (0xED) is not UTF-8 text");    /* a surrogate */
+    TEXT_BAD("\xf4\x90\x80\x80", "byte 1 (0xF4) is not UTF-8 text"); /* above U+10FFFF */
+    TEXT_BAD("\xe2\x82", "byte 1 (0xE2) is not UTF-8 text");         /* cut short */
+    TEXT_BAD("\x80", "byte 1 (0x80) is not UTF-8 text");
+}
+
+/* Control characters: in a value, named by its key; elsewhere on a line
+ * (key, header, comment, a bare CR), named by the line. */
+static void test_err_control(void **state)
+{
+    (void)state;
+    HW_EXPECT(2, "name = Test \x1b[31mWSE",
+              "t.ini:2: system.name: control character 0x1B at byte 6", NULL);
+    WL_EXPECT(2, "name = GPT\x07", "t.ini:2: model.name: control character 0x07 at byte 4", NULL);
+    WL_EXPECT(2, "name = caf\xe9", "t.ini:2: model.name: byte 4 (0xE9) is not UTF-8 text", NULL);
+    HW_EXPECT(3, "peak_flops = 7.5\x1b PFLOP/s", "t.ini:3: system.peak_flops: control character",
+              NULL);
+    HW_EXPECT(46, "sm\x1b=1.5 TB", "t.ini:46: control character 0x1B at byte 3", "plain text");
+    HW_EXPECT(45, "[tie\x07rs]", "t.ini:45: control character 0x07 at byte 5", NULL);
+    WL_EXPECT(0, "# a \x07 bell", "t.ini:1: control character 0x07 at byte 5", NULL);
+    WL_EXPECT(3, "layers = 24\rhidden = 2048",
+              "t.ini:3: model.layers: control character 0x0D at byte 3", NULL);
+    WL_EXPECT(1, "[model]\rname = x", "t.ini:1: control character 0x0D at byte 8",
+              "CR-only line ends");
+    /* a tab is a blank between key and value, and CR LF ends a line */
+    struct wl_desc w;
+    struct cp_error err = {0};
+    char *text = edit(wl_ok, 3, "layers\t=\t24\r");
+    assert_ok(wl_load(text, ORIGIN, NULL, 0, &w, NULL, &err), err);
+    free(text);
+    /* --set: in the value, named by the key; before '=', by --set alone */
+    SET_EXPECT(0, "model.name=a\x1b[31m", "--set model.name: control character 0x1B at byte 2");
+    SET_EXPECT(0, "model.na\x07me=x", "--set: control character 0x07 at byte 9");
+}
+
+/* A tier's name: not empty, not a size other than the tier's own, not a
+ * word --memoryx, claims or sweep read otherwise. */
+static void test_err_tier_names(void **state)
+{
+    (void)state;
+    HW_EXPECT(46, "8 TB = 1.5 TB",
+              "t.ini:46: tiers.8 TB: the name reads as 8 TB but the entry is 1.5 TB", NULL);
+    HW_EXPECT(46, "2.4PB = 2.4 TB", "t.ini:46: tiers.2.4PB: the name reads as 2.4 PB", NULL);
+    HW_EXPECT(46, "auto = 1.5 TB", "t.ini:46: tiers.auto: 'auto' is not a name an entry may take",
+              "auto, sized, all");
+    HW_EXPECT(47, "sized = 2.4 PB", "t.ini:47: tiers.sized: 'sized' is not a name", NULL);
+    HW_EXPECT(47, "all = 2.4 PB", "t.ini:47: tiers.all: 'all' is not a name", NULL);
+    HW_EXPECT(46, "x\xe9 = 1.5 TB", "t.ini:46: tiers.x\xe9: byte 2 (0xE9) is not UTF-8 text", NULL);
+    /* a name that reads as the size it holds, or as no size, is a name */
+    struct hw_desc h;
+    struct cp_error err = {0};
+    char *text = edit(hw_ok, 46, "1.5 TB = 1500 GB\n4TB = 4 TB\nAuto = 1 TB\n8 = 8 TB");
+    assert_ok(hw_load(text, ORIGIN, NULL, 0, &h, NULL, &err), err);
+    assert_int_equal(h.mx.tiers.n, 5);
+    assert_string_equal(h.mx.tiers.item[0].name, "1.5 TB");
+    free(text);
+    SET_EXPECT(1, "tiers.=1 TB", "--set tiers.: empty name");
+    SET_EXPECT(1, "tiers. =1 TB", "--set tiers.: empty name");
+    SET_EXPECT(1, "tiers.8TB=1 TB",
+               "--set tiers.8TB: the name reads as 8 TB but the entry is 1 TB");
+    SET_EXPECT(1, "tiers.small=3 TB", NULL); /* no size: any */
+    SET_EXPECT(1, "tiers.all=3 TB", "--set tiers.all: 'all' is not a name");
+    SET_EXPECT(1, "tiers.x=1\x07 TB", "--set tiers.x: control character 0x07 at byte 2");
+}
+
 static void test_err_set_syntax(void **state)
 {
     (void)state;
@@ -1269,6 +1435,10 @@ int main(void)
         cmocka_unit_test(test_err_empty_value),
         cmocka_unit_test(test_err_text_too_long),
         cmocka_unit_test(test_err_tiers),
+        cmocka_unit_test(test_overlays_in_order),
+        cmocka_unit_test(test_text_check),
+        cmocka_unit_test(test_err_control),
+        cmocka_unit_test(test_err_tier_names),
         cmocka_unit_test(test_err_set_syntax),
         cmocka_unit_test(test_err_set_unknown_key),
         cmocka_unit_test(test_err_set_bad_value),

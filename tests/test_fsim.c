@@ -243,7 +243,7 @@ static void test_deterministic(void **state)
 }
 
 struct bad_case {
-    const char *option; /* the message must name it */
+    const char *option; /* the message must start with it and a colon */
     void (*set)(struct fsim_config *c, double v);
     double value;
 };
@@ -276,19 +276,42 @@ static void set_optimizer(struct fsim_config *c, double v)
 {
     c->optimizer = (enum fsim_optimizer)v;
 }
+static void set_max_events(struct fsim_config *c, double v)
+{
+    c->max_events = v;
+}
+static void set_most(struct fsim_config *c, double v)
+{
+    (void)v;
+    c->steps = FSIM_MAX_STEPS;
+    c->batch = FSIM_MAX_BATCH;
+}
 
 static void test_bad_config(void **state)
 {
     (void)state;
     const struct bad_case bad[] = {
-        {"--systems", set_systems, 0},     {"--systems", set_systems, 4097},
-        {"--systems", set_systems, -3},    {"--fanout", set_fanout, 1},
-        {"--fanout", set_fanout, 0},       {"--units", set_units, 0},
-        {"--units", set_units, 65},        {"--steps", set_steps, 0},
-        {"--steps", set_steps, 100001},    {"--batch", set_batch, 6},
-        {"--batch", set_batch, 1000001},   {"--sparsity", set_sparsity, -0.0625},
-        {"--sparsity", set_sparsity, 1.0}, {"--sparsity", set_sparsity, NAN},
+        {"-n", set_systems, 0},
+        {"-n", set_systems, 4097},
+        {"-n", set_systems, -3},
+        {"swarmx.fanout", set_fanout, 1},
+        {"swarmx.fanout", set_fanout, 0},
+        {"--memoryx-units", set_units, 0},
+        {"--memoryx-units", set_units, 65},
+        {"--steps", set_steps, 0},
+        {"--steps", set_steps, 100001},
+        {"--batch", set_batch, 6},
+        {"--batch", set_batch, 1000001},
+        {"--sparsity", set_sparsity, -0.0625},
+        {"--sparsity", set_sparsity, 1.0},
+        {"--sparsity", set_sparsity, NAN},
         {"--optimizer", set_optimizer, 7},
+        {"--max-events", set_max_events, 0.5},
+        {"--max-events", set_max_events, -3},
+        {"--max-events", set_max_events, 2e15},
+        {"--max-events", set_max_events, NAN},
+        /* each in range, but together 1e11 events: days of work */
+        {"--max-events", set_most, 0},
     };
     for (size_t i = 0; i < NELEM(bad); i++) {
         struct fsim_config c = config(7, 2, 0.0, FSIM_SGD);
@@ -299,8 +322,9 @@ static void test_bad_config(void **state)
         bad[i].set(&c, bad[i].value);
         assert_int_equal(fsim_run(&c, &r, &err), CP_EINPUT);
         assert_int_equal(err.status, CP_EINPUT);
-        if (strncmp(err.msg, bad[i].option, strlen(bad[i].option)) != 0) {
-            print_error("case %zu: message \"%s\" does not start with %s\n", i, err.msg,
+        size_t len = strlen(bad[i].option);
+        if (strncmp(err.msg, bad[i].option, len) != 0 || err.msg[len] != ':') {
+            print_error("case %zu: message \"%s\" does not start with %s:\n", i, err.msg,
                         bad[i].option);
             fail();
         }
@@ -331,6 +355,50 @@ static void test_units_bit_identical(void **state)
     }
 }
 
+/* fsim_events counts every sample of every step and every message the
+ * links carry, exactly; the bound takes a run of exactly max_events and
+ * refuses one more, naming --max-events and the count; a fan-out past any
+ * tree (as large as an int holds) is one node over all systems. */
+static void check_events(int systems, int fanout, int steps)
+{
+    struct fsim_config c = config(systems, fanout, 0.5, FSIM_SGD);
+    c.steps = steps;
+    struct fsim_result r;
+    run(&c, &r, NULL, NULL);
+    uint64_t msgs = 0;
+    for (int d = 0; d < FSIM_NDIRS; d++)
+        for (int k = 0; k < FSIM_NLINKS; k++)
+            msgs += r.msgs_sent[d][k];
+    double events = (double)steps * c.batch + (double)msgs;
+    assert_true(fsim_events(&c) == events);
+    c.max_events = events;
+    run(&c, &r, NULL, NULL);
+    c.max_events = events - 1;
+    struct cp_error err = {0};
+    assert_int_equal(fsim_run(&c, &r, &err), CP_EINPUT);
+    char count[32];
+    snprintf(count, sizeof count, "%.4g events", events);
+    if (strncmp(err.msg, "--max-events:", 13) != 0 || !strstr(err.msg, count)) {
+        print_error("%d systems: \"%s\" does not name --max-events and %s\n", systems, err.msg,
+                    count);
+        fail();
+    }
+}
+
+static void test_events(void **state)
+{
+    (void)state;
+    check_events(1, 2, 3);
+    check_events(7, 2, 2);
+    check_events(16, 3, 1);
+    check_events(61, 2147483647, 2);
+    struct fsim_config c = config(61, 2147483647, 0.0, FSIM_ADAM);
+    struct fsim_result r;
+    run(&c, &r, NULL, NULL);
+    assert_int_equal(r.nodes, 1);
+    assert_int_equal(r.depth, 1);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -344,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_bad_config),
         cmocka_unit_test(test_units_bit_identical),
+        cmocka_unit_test(test_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

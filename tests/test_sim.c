@@ -128,6 +128,58 @@ static void place(struct sim_config *c, const struct placement *pl)
 
 static const struct placement WAFER = {SIM_ACT_WAFER, 0, 0};
 
+/* sim_size, from the configuration alone, says what the run took: its
+ * events exactly, its packets, nodes, components and micro-batches. */
+static void check_size(const struct sim_config *c, const struct sim_result *r)
+{
+    struct sim_size z;
+    struct cp_error err = {0};
+    assert_ok(sim_size(c, &z, &err), err);
+    int comps = 0;
+    for (int k = 0; k < SIM_NCOMP; k++)
+        comps += r->count[k];
+    if (z.events != (double)r->events || z.packets != (double)r->packets || z.nodes != r->nodes ||
+        z.comps != comps || z.micro_batches != r->micro_batches ||
+        !(z.bytes > 0 && z.bytes <= SIM_MAX_BYTES)) {
+        print_error("sim_size: %.17g events, %g packets, %g nodes, %g components, %g "
+                    "micro-batches, %g bytes; the run: %lld, %lld, %d, %d, %g\n",
+                    z.events, z.packets, z.nodes, z.comps, z.micro_batches, z.bytes, r->events,
+                    r->packets, r->nodes, comps, r->micro_batches);
+        fail();
+    }
+}
+
+/* sim_run (or sim_size) on c refuses with CP_EINPUT, its message starting
+ * with figure and a colon and holding what (if not NULL), and does not
+ * start the run (the trace callback, set here, is never called). */
+static int count_trace(void *ctx, const struct sim_interval *iv)
+{
+    (void)iv;
+    ++*(long long *)ctx;
+    return 0;
+}
+
+static void expect_refused(struct sim_config c, const char *figure, const char *what)
+{
+    long long calls = 0;
+    c.trace = count_trace;
+    c.trace_ctx = &calls;
+    struct sim_result r;
+    struct sim_size z;
+    struct cp_error err = {0}, err2 = {0};
+    assert_int_equal(sim_run(&c, &r, &err), CP_EINPUT);
+    assert_int_equal(sim_size(&c, &z, &err2), CP_EINPUT);
+    assert_int_equal(calls, 0);
+    assert_string_equal(err.msg, err2.msg);
+    size_t len = strlen(figure);
+    if (strncmp(err.msg, figure, len) != 0 || err.msg[len] != ':' ||
+        (what && !strstr(err.msg, what))) {
+        print_error("message \"%s\" does not start with %s: or lacks \"%s\"\n", err.msg, figure,
+                    what ? what : "");
+        fail();
+    }
+}
+
 /* ---- 1. conservation ---- */
 
 struct conservation_case {
@@ -148,6 +200,7 @@ static int check_conservation(const struct conservation_case *k)
     place(&c, &k->pl);
     struct sim_result r;
     run(&c, &r);
+    check_size(&c, &r);
 
     int depth;
     long nodes;
@@ -1131,6 +1184,111 @@ static void test_large_chunk(void **state)
     }
 }
 
+/* ---- 18. the simulator's limits ---- */
+
+/* A run of exactly max_events events runs; one more is refused before it
+ * starts, naming --max-events and the count; so is a bound out of range. */
+static void test_event_bound(void **state)
+{
+    (void)state;
+    struct setup s;
+    load(&s, "gpt3-xl", "cs2", "swarmx.fanout=3");
+    struct sim_config c = config(&s, 7, 2, 0.5, 30, 3);
+    struct sim_size z;
+    struct cp_error err = {0};
+    assert_ok(sim_size(&c, &z, &err), err);
+    struct sim_result r;
+    c.max_events = z.events;
+    run(&c, &r);
+    assert_true((double)r.events == z.events);
+    char count[64];
+    snprintf(count, sizeof count, "take %.4g events", z.events);
+    c.max_events = z.events - 1;
+    expect_refused(c, "--max-events", count);
+    const double bad[] = {0.5, -1, 1.5, 2e15, NAN, INFINITY};
+    for (size_t i = 0; i < NELEM(bad); i++) {
+        c.max_events = bad[i];
+        expect_refused(c, "--max-events", NULL);
+    }
+    /* 0 is the default bound, which 120T on 2048 CS-3 for 1000 steps
+     * (1.6e10 events, 20 minutes) passes */
+    c.max_events = 0;
+    run(&c, &r);
+    struct setup big;
+    load(&big, "120t", "cs3", NULL);
+    struct sim_config b = config(&big, 2048, 1, 0, 2048, 1000);
+    expect_refused(b, "--max-events", "raise --max-events");
+    b.max_events = SIM_CEIL_EVENTS;
+    assert_ok(sim_size(&b, &z, &err), err);
+    assert_true(z.events > 1e10);
+}
+
+/* Blocks and fan-outs the simulator counts in ints: too many blocks for a
+ * step's packets are refused naming model.layers (not --batch, whatever the
+ * micro-batches); a fan-out beyond an int is one node over all systems, as
+ * a fan-out of N is, instead of a tree of nothing. */
+static void test_desc_limits(void **state)
+{
+    (void)state;
+    struct setup s;
+    load(&s, "gpt3-xl", "cs2", NULL);
+    const double layers[] = {1e9, 9007199254740992.0, 999999, 999998, 12.5, 0};
+    for (size_t i = 0; i < NELEM(layers); i++) {
+        struct setup t = s;
+        t.wl.layers = layers[i];
+        expect_refused(config(&t, 1, 1, 0, 1, 1), "model.layers", NULL);
+    }
+    const double bad_fanout[] = {1, 2.5, NAN};
+    for (size_t i = 0; i < NELEM(bad_fanout); i++) {
+        struct setup t = s;
+        t.hw.swx.fanout = bad_fanout[i];
+        expect_refused(config(&t, 5, 1, 0, 10, 2), "swarmx.fanout", NULL);
+    }
+    struct setup t = s;
+    t.hw.swx.fanout = 5;
+    struct sim_config c = config(&t, 5, 2, 0, 10, 2);
+    struct sim_result one, r;
+    run(&c, &one);
+    assert_int_equal(one.nodes, 1);
+    const double huge[] = {6, 1e9, 2147483648.0, 4294967298.0, 9007199254740992.0, 1e300};
+    for (size_t i = 0; i < NELEM(huge); i++) {
+        t.hw.swx.fanout = huge[i];
+        run(&c, &r);
+        check_size(&c, &r);
+        assert_int_equal(r.nodes, 1);
+        assert_int_equal(r.depth, 1);
+        assert_true(r.step_s == one.step_s && r.events == one.events);
+    }
+}
+
+/* Memory is estimated before anything is allocated: 10^6 systems of a
+ * model of 10^6 blocks over 64 units (allowed as many events as can be)
+ * would take more than SIM_MAX_BYTES and are refused, naming the figure
+ * that takes the most; either alone is within it. */
+static void test_memory_bound(void **state)
+{
+    (void)state;
+    struct setup s;
+    load(&s, "gpt3-xl", "cs2", NULL);
+    s.wl.layers = 999000;
+    struct sim_config c = config(&s, 1e6, 64, 0, 1e6, 1);
+    c.mx_servers = 64;
+    c.act = SIM_ACT_WAFER;
+    c.max_events = SIM_CEIL_EVENTS;
+    expect_refused(c, "-n", "the simulator takes at most");
+    struct sim_size z;
+    struct cp_error err = {0};
+    c.systems = 1;
+    c.global_seqs = 1;
+    assert_ok(sim_size(&c, &z, &err), err);
+    assert_true(z.bytes > 5e8 && z.bytes <= SIM_MAX_BYTES);
+    s.wl.layers = 24;
+    c.systems = 1e6;
+    c.global_seqs = 1e6;
+    assert_ok(sim_size(&c, &z, &err), err);
+    assert_true(z.bytes > 1e9 && z.bytes <= SIM_MAX_BYTES);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1154,6 +1312,9 @@ int main(void)
         cmocka_unit_test(test_flash),
         cmocka_unit_test(test_reduce_cap),
         cmocka_unit_test(test_large_chunk),
+        cmocka_unit_test(test_event_bound),
+        cmocka_unit_test(test_desc_limits),
+        cmocka_unit_test(test_memory_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

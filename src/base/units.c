@@ -236,7 +236,7 @@ int unit_parse(const char *text, unit_dim want, double *out, char *why, size_t w
         snprintf(why, why_n, "'%s' is out of range", text);
         return -1;
     }
-    *out = v;
+    *out = v + 0.0; /* "-0" is 0: no -0 enters the program */
     return 0;
 }
 
@@ -277,6 +277,7 @@ char *unit_format_exact(double v, char *buf, size_t n)
      * dtoa_roundtrip_g computes exactly that text without stdio; when it
      * cannot decide (or the text would not fit), ask printf and strtod. */
     char tmp[DTOA_BUF];
+    v += 0.0; /* -0 prints as 0, here and in every unit_format*() */
     int len = dtoa_roundtrip_g(v, tmp);
     if (len >= 0 && (size_t)len < n) {
         memcpy(buf, tmp, (size_t)len + 1);
@@ -292,6 +293,7 @@ char *unit_format_exact(double v, char *buf, size_t n)
 
 char *unit_format(double v, unit_dim d, char *buf, size_t n)
 {
+    v += 0.0;
     if (d == UNIT_TIME)
         return format_time(v, buf, n);
     if (d == UNIT_COUNT)
@@ -319,6 +321,7 @@ char *unit_format(double v, unit_dim d, char *buf, size_t n)
 char *unit_format_duration(double seconds, char *buf, size_t n)
 {
     const double year = 365.25 * 86400;
+    seconds += 0.0;
     if (!(fabs(seconds) >= 2 * year))
         return unit_format(seconds, UNIT_TIME, buf, n);
     snprintf(buf, n, "%.4g years", seconds / year);
@@ -330,7 +333,7 @@ char *unit_format_energy(double joules, char *buf, size_t n)
     static const struct named_factor scale[] = {
         {"TWh", 1e12}, {"GWh", 1e9}, {"MWh", 1e6}, {"kWh", 1e3}, {"Wh", 1},
     };
-    double wh = joules / 3600;
+    double wh = joules / 3600 + 0.0;
     size_t i = 0;
     while (i + 1 < NELEM(scale) && !(fabs(wh) >= scale[i].factor))
         i++;

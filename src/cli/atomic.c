@@ -54,6 +54,7 @@ int atomic_open(struct atomic_file *a, const char *path)
 {
     a->f = NULL;
     a->direct = 0;
+    a->tmp[0] = '\0';
     if (strlen(path) >= sizeof a->path)
         return cli_error("%s: file name too long", path) != 0;
     struct stat st, lst;
@@ -88,8 +89,10 @@ int atomic_open(struct atomic_file *a, const char *path)
     snprintf(a->path, sizeof a->path, "%s", path);
     snprintf(a->tmp, sizeof a->tmp, "%s.tmpXXXXXX", path);
     int fd = mkstemp(a->tmp);
-    if (fd < 0)
+    if (fd < 0) {
+        a->tmp[0] = '\0';
         return cli_error("%s: cannot create a file here: %s", path, strerror(errno)) != 0;
+    }
     /* mkstemp makes the file private; give it the mode a plain open would. */
     mode_t mask = umask(0);
     umask(mask);
@@ -99,6 +102,7 @@ int atomic_open(struct atomic_file *a, const char *path)
         int e = errno;
         close(fd);
         unlink(a->tmp);
+        a->tmp[0] = '\0';
         return cli_error("%s: %s", path, strerror(e)) != 0;
     }
     watch(a->tmp);
@@ -110,26 +114,54 @@ void atomic_abort(struct atomic_file *a)
     if (a->f)
         fclose(a->f);
     a->f = NULL;
-    if (a->direct)
+    if (a->direct || !a->tmp[0])
         return;
     unlink(a->tmp);
+    a->tmp[0] = '\0';
     unwatch();
+}
+
+int atomic_close(struct atomic_file *a)
+{
+    if (!a->f)
+        return !a->direct && !a->tmp[0]; /* closed before; removed if it failed */
+    /* flushed first, so that a full disk gives its reason; an error of an
+     * earlier write that the flush does not repeat is reported without */
+    errno = 0;
+    int bad = fflush(a->f) != 0, e = errno;
+    bad |= ferror(a->f) != 0;
+    if (fclose(a->f) != 0 && !bad)
+        bad = 1, e = errno;
+    a->f = NULL;
+    if (!bad)
+        return 0;
+    atomic_abort(a);
+    if (e)
+        return cli_error("%s: could not be written: %s", a->path, strerror(e)) != 0;
+    return cli_error("%s: could not be written", a->path) != 0;
 }
 
 int atomic_commit(struct atomic_file *a)
 {
-    int bad = ferror(a->f);
-    if (fclose(a->f) != 0)
-        bad = 1;
-    a->f = NULL;
+    if (atomic_close(a) != 0)
+        return 1;
     if (a->direct)
-        return bad ? cli_error("%s: could not be written", a->path) != 0 : 0;
-    if (bad || rename(a->tmp, a->path) != 0) {
+        return 0;
+    /* The command's output before its file: when the output cannot be
+     * written the command fails, and a failed command replaces nothing. */
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
         int e = errno;
-        unlink(a->tmp);
-        unwatch();
+        atomic_abort(a);
+        return cli_error("error writing the output: %s; %s not written", strerror(e ? e : EIO),
+                         a->path) != 0;
+    }
+    if (rename(a->tmp, a->path) != 0) {
+        int e = errno;
+        atomic_abort(a);
         return cli_error("%s: could not be written: %s", a->path, strerror(e)) != 0;
     }
+    a->tmp[0] = '\0';
     unwatch();
     return 0;
 }

@@ -18,11 +18,22 @@ struct atomic_file {
  * nothing is refused.  0, or nonzero after a message naming path. */
 int atomic_open(struct atomic_file *a, const char *path);
 
-/* Close and rename into place.  0, or nonzero after a message (the
- * temporary file is removed). */
+/* Close the temporary file and check that it was written whole (a full
+ * disk is named); the temporary file stays, watched, for atomic_commit()
+ * or atomic_abort().  A caller that prints its results after writing the
+ * file calls this first, so that a file it cannot write fails the command
+ * before anything is printed.  0, or nonzero after a message (the
+ * temporary file is removed).  A device or FIFO is closed. */
+int atomic_close(struct atomic_file *a);
+
+/* Close (if atomic_close() has not), flush the standard output and rename
+ * into place: a command whose output could not be written replaces no
+ * file, so a caller prints its results before it commits.  0, or nonzero
+ * after a message (the temporary file is removed).  A device or FIFO has
+ * been written as the command went; only its close is checked. */
 int atomic_commit(struct atomic_file *a);
 
-/* Close and remove the temporary file. */
+/* Close (if open) and remove the temporary file. */
 void atomic_abort(struct atomic_file *a);
 
 #endif

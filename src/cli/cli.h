@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "../spec/catalog.h"
+#include "../spec/desc.h"
 #include "out.h"
 
 /* Exit codes (cerebras-plan(1), EXIT STATUS). */
@@ -14,6 +15,7 @@ enum { EXIT_OK = 0, EXIT_VERDICT = 1, EXIT_USAGE = 2 };
 #define CLI_MAX_SETS 64
 #define CLI_MAX_ARGS 8
 #define CLI_MAX_WHERE 16
+#define CLI_MAX_OVERLAYS DESC_OVERLAY_MAX /* --hw-overlay, applied in order */
 
 /* Options a command may accept (a mask in its table entry). */
 enum cli_opt {
@@ -32,6 +34,7 @@ enum cli_opt {
     OPT_REPORT = 1u << 10,  /* --format --force */
     OPT_SWEEP = 1u << 11,   /* --best --group-by --where -j/--jobs --shard --max-points --columns */
     OPT_VALID = 1u << 12,   /* --tolerance */
+    OPT_EVENTS = 1u << 13,  /* --max-events (simulate, crosscheck) */
 };
 
 struct cli_opts {
@@ -39,7 +42,9 @@ struct cli_opts {
     const char *data_dir;
     const char *sets[CLI_MAX_SETS];
     size_t nsets;
-    const char *overlay;            /* --hw-overlay FILE (with --set)                */
+    /* --hw-overlay FILE, each time given, applied in order (with --set) */
+    const char *overlays[CLI_MAX_OVERLAYS];
+    size_t noverlays;
     const char *args[CLI_MAX_ARGS]; /* positional arguments */
     size_t nargs;
     struct cat_dirs dirs; /* filled by main from the options */
@@ -51,6 +56,7 @@ struct cli_opts {
     const char *systems; /* scale: LIST or A..B */
     int weak, strong;
     const char *steps, *trace, *units, *optimizer; /* simulate */
+    const char *max_events; /* simulate, crosscheck: the events a run may take */
     int functional;
     const char *deadline, *budget, *energy; /* plan targets */
     int allow_sparsity, allow_batch, verbose;
@@ -60,7 +66,7 @@ struct cli_opts {
     const char *format;             /* report */
     int force;
     const char *best, *group_by, *jobs, *shard, *max_points; /* sweep */
-    const char *columns;                        /* sweep --columns LIST */
+    const char *columns;                                     /* sweep --columns LIST */
     const char *where[CLI_MAX_WHERE];
     size_t nwhere;
 };

@@ -83,7 +83,7 @@ const struct cli_cmd cli_cmds[] = {
      "MemoryX; it compares the weights after K steps with one system trained on\n"
      "the whole batch.  Exit status 1 when the largest relative difference\n"
      "exceeds the tolerance (1e-5) or the loss does not fall.\n",
-     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SIM, 0, 0, cmd_simulate},
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SIM | OPT_EVENTS, 0, 0, cmd_simulate},
     {"crosscheck", "crosscheck [options]",
      "the analytic model against the simulator in every regime",
      "Evaluates a built-in grid of configurations (GPT-3 XL to 120T, 1 to 2048\n"
@@ -92,7 +92,7 @@ const struct cli_cmd cli_cmds[] = {
      "each point's regime (the analytic bottleneck) and the relative difference\n"
      "of the step times, worst first, then a summary.  Exit status 1 when the\n"
      "largest |rel_diff| exceeds 2 % or the median exceeds 0.5 %.\n",
-     OPT_CSV | OPT_SET | OPT_DATA_DIR, 0, 0, cmd_crosscheck},
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_EVENTS, 0, 0, cmd_crosscheck},
     {"plan",
      "plan [-m MODEL] [-s SYSTEM] --deadline TIME\n"
      "       | --energy ENERGY | --budget AMOUNT --price P\n"
@@ -184,8 +184,9 @@ const struct cli_cmd cli_cmds[] = {
      "line, a command that rebuilds the tables from those files, the key\n"
      "numbers and the figures inline.  The folder is built beside DIR and\n"
      "renamed into place when complete; a non-empty DIR is refused unless\n"
-     "--force.\n",
-     OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_OUTPUT | OPT_REPORT, 0, 0, cmd_report},
+     "--force and it holds a report and nothing else.\n",
+     OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_OUTPUT | OPT_REPORT | OPT_EVENTS, 0, 0,
+     cmd_report},
     {"explore", "explore [-m MODEL] [-s SYSTEM] [-n N] [options]",
      "interactive: change a parameter, see the consequence at once",
      "A full-screen view (at least 80x24) of the scenario: a parameters panel\n"
@@ -285,6 +286,8 @@ static const struct cli_opt_help opt_help[] = {
     {"functional", 0, OPT_SIM, "", "train a small MLP with real numbers instead"},
     {"memoryx-units", 0, OPT_SIM, "U", "MemoryX units the parameters are sharded over, 1 to 64"},
     {"optimizer", 0, OPT_SIM, "sgd|adam", "with --functional: the update (default adam)"},
+    {"max-events", 0, OPT_EVENTS, "N",
+     "refuse a simulation of more than N events (default 1e8; 1e7 with --trace or --functional)"},
     {"deadline", 0, OPT_PLAN, "TIME", "time-to-train must not exceed TIME (30d, 720 h)"},
     {"energy", 0, OPT_PLAN, "ENERGY", "the run's energy must not exceed it (500MWh, 2 GJ)"},
     {"budget", 0, OPT_PLAN, "AMOUNT", "cost must not exceed AMOUNT; needs --price"},
@@ -298,7 +301,7 @@ static const struct cli_opt_help opt_help[] = {
      "draw SAMPLES hardware descriptions from the +- ranges (default 1000)"},
     {"seed", 0, OPT_UNC, "S", "with --uncertainty: seed of the draws (default 1)"},
     {"format", 0, OPT_REPORT, "png|svg", "format of the figures (default png)"},
-    {"force", 0, OPT_REPORT, "", "replace a non-empty output folder"},
+    {"force", 0, OPT_REPORT, "", "replace an output folder that holds a report and nothing else"},
     {"columns", 0, OPT_SWEEP, "COLS", "write only these columns, a comma list of header names"},
     {"where", 0, OPT_SWEEP, "COL<=V", "keep the rows where it holds; also < >= > = (repeatable)"},
     {"best", 0, OPT_SWEEP, "COL", "keep the row with the lowest COL of each group"},
@@ -307,7 +310,8 @@ static const struct cli_opt_help opt_help[] = {
     {"shard", 0, OPT_SWEEP, "K/N", "compute only the points i with i mod N = K-1"},
     {"max-points", 0, OPT_SWEEP, "N", "refuse a run of more than N points (default 1e9)"},
     {"set", 0, OPT_SET, "SECTION.KEY=VALUE", "override a description key (repeatable)"},
-    {"hw-overlay", 0, OPT_SET, "FILE", "apply a hardware overlay (as calibrate -o writes)"},
+    {"hw-overlay", 0, OPT_SET, "FILE",
+     "apply a hardware overlay (as calibrate -o writes); repeatable, applied in order"},
     {"csv", 0, OPT_CSV, "", "RFC 4180 CSV in SI base units instead of text"},
     {"data-dir", 0, OPT_DATA_DIR, "DIR", "search DIR/models and DIR/hw first"},
     {"help", 'h', 0, "", "print this help"},
@@ -338,6 +342,10 @@ static const struct cli_opt_note cmd_notes[] = {
     {"capacity", "price", NULL, NULL},
     {"capacity", "batch-penalty", NULL, NULL},
     {"simulate", "batch", "SEQUENCES", "global batch (with --functional, samples)"},
+    {"crosscheck", "max-events", "N",
+     "refuse a grid of more than N simulated events in all (default 1e8)"},
+    {"report", "max-events", "N",
+     "refuse a cross-check figure of more than N simulated events (default 1e8)"},
     {"calibrate", "output", "OVERLAY.ini", "write the fitted values as a hardware overlay"},
     {"validate", "fit", "[SYSTEM:]SECTION.KEY,...",
      "keys refitted for leave-one-out (default the shipped fitted ones)"},
@@ -440,7 +448,8 @@ void cli_usage(FILE *f)
     fputs("\noptions (where a command takes them):\n"
           "  --csv                    RFC 4180 CSV in SI base units\n"
           "  --set section.key=value  override a description key (repeatable)\n"
-          "  --hw-overlay FILE        apply a hardware overlay (e.g. from calibrate -o)\n"
+          "  --hw-overlay FILE        apply a hardware overlay (e.g. from calibrate -o);\n         "
+          "                  repeatable, applied in order\n"
           "  --data-dir DIR           search DIR/models and DIR/hw first\n"
           "  -h, --help               help for the program or the command\n"
           "  -V, --version            print the version\n"

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../base/xalloc.h"
 #include "../plan/calib.h"
@@ -162,6 +163,10 @@ static void print_text(const struct calib_run *k)
     }
     printf("\n");
     points_table(k);
+    char beyond[256];
+    for (size_t i = 0; i < k->m.rows.n; i++)
+        if (calib_beyond(&k->m.pts[i], i, beyond, sizeof beyond))
+            printf("%s: no fit reaches it\n", beyond);
     double n = (double)res->npoints;
     printf("\npoints      %zu\nparameters  %zu\ndof         %zu\n", res->npoints, res->nkeys,
            res->dof);
@@ -184,15 +189,40 @@ static void overlay_value(int key, double v, int digits, char *buf, size_t n)
     snprintf(buf, n, "%s%s%s", num, *sym ? " " : "", sym);
 }
 
+/* text as comment lines of at most DESC_LINE_MAX bytes (what the overlay
+ * reader takes), "# " before each, broken at a blank where there is one,
+ * else between two characters; control bytes become '?'. */
+static void comment(FILE *f, const char *text)
+{
+    const size_t room = DESC_LINE_MAX - 2;
+    for (size_t len = strlen(text); len > 0;) {
+        size_t n = len;
+        if (n > room) {
+            for (n = room; n > 0 && text[n] != ' ';)
+                n--;
+            for (n = n ? n : room; n > 1 && ((unsigned char)text[n] & 0xC0) == 0x80;)
+                n--;
+        }
+        fputs("# ", f);
+        for (size_t i = 0; i < n; i++)
+            fputc((unsigned char)text[i] < 0x20 || text[i] == 0x7f ? '?' : text[i], f);
+        fputc('\n', f);
+        for (text += n, len -= n; *text == ' '; text++, len--)
+            ;
+    }
+}
+
 /* One "key = VALUE +- SPREAD" line, or the value and a comment saying why
  * it has no range. */
 static void overlay_key(FILE *f, const struct calib_run *k, const struct calib_key *ck,
                         const struct hw_desc *hw)
 {
     const char *name = hw_schema.keys[ck->key].name;
-    char val[96], spread[96], num[64], why[256] = "", word[512];
-    if (plausibility(k, ck, word, sizeof word) || *word)
-        fprintf(f, "# %s: %s\n", name, word);
+    char val[96], spread[96], num[64], why[256] = "", word[512], line[640];
+    if (plausibility(k, ck, word, sizeof word) || *word) {
+        snprintf(line, sizeof line, "%s: %s", name, word);
+        comment(f, line);
+    }
     overlay_value(ck->key, ck->fitted, 9, val, sizeof val);
     double v = strtod(val, NULL), s = 0;
     if (isnan(ck->se)) {
@@ -208,38 +238,41 @@ static void overlay_key(FILE *f, const struct calib_run *k, const struct calib_k
                      "no range: %s +- 2 standard errors (%s) leaves the key's valid values", val,
                      spread);
     }
-    if (*why)
-        fprintf(f, "# %s: %s\n%s = %s\n", name, why, name, val);
-    else
+    if (*why) {
+        snprintf(line, sizeof line, "%s: %s", name, why);
+        comment(f, line);
+        fprintf(f, "%s = %s\n", name, val);
+    } else {
         fprintf(f, "%s = %s +- %s\n", name, val, spread);
+    }
 }
 
-/* The data file's name for a comment line: control bytes become '?'. */
-static void comment_text(FILE *f, const char *s)
+/* The overlay's opening comments: what wrote it, from what, how well. */
+static void overlay_head(FILE *f, const struct calib_run *k)
 {
-    for (; *s; s++)
-        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
-}
-
-static int write_overlay(const struct calib_run *k)
-{
-    struct atomic_file a;
-    if (atomic_open(&a, k->o->output) != 0)
-        return EXIT_USAGE;
     const struct calib_result *res = &k->res;
-    char name[128];
+    char name[128], line[CP_ERROR_MAX + 64];
     fputs("# Hardware overlay (cerebras-plan(5)) written by cerebras-plan calibrate;\n"
-          "# apply it to any command with --hw-overlay FILE.\n# Data: ",
-          a.f);
-    comment_text(a.f, k->file);
-    fputs("\n# Fitted:", a.f);
-    for (size_t j = 0; j < res->nkeys; j++)
-        fprintf(a.f, "%s %s", j ? "," : "", calib_key_name(&res->keys[j], name, sizeof name));
-    fprintf(a.f, "\n# %zu point%s, dof %zu, RMS log residual %.3g %% (%.3g %% before).\n",
-            res->npoints, res->npoints == 1 ? "" : "s", res->dof,
-            100 * sqrt(res->chi2 / (double)res->npoints),
+          "# apply it to any command with --hw-overlay FILE.\n",
+          f);
+    snprintf(line, sizeof line, "Data: %s", k->file);
+    comment(f, line);
+    size_t at = (size_t)snprintf(line, sizeof line, "Fitted:");
+    for (size_t j = 0; j < res->nkeys && at < sizeof line; j++)
+        at += (size_t)snprintf(line + at, sizeof line - at, "%s %s", j ? "," : "",
+                               calib_key_name(&res->keys[j], name, sizeof name));
+    comment(f, line);
+    fprintf(f, "# %zu point%s, dof %zu, RMS log residual %.3g %% (%.3g %% before).\n", res->npoints,
+            res->npoints == 1 ? "" : "s", res->dof, 100 * sqrt(res->chi2 / (double)res->npoints),
             100 * sqrt(res->chi2_before / (double)res->npoints));
-    fputs("# Each value is the fit; +- is two standard errors.\n", a.f);
+    fputs("# Each value is the fit; +- is two standard errors.\n", f);
+}
+
+/* The whole overlay into f. */
+static void overlay_print(FILE *f, const struct calib_run *k)
+{
+    const struct calib_result *res = &k->res;
+    overlay_head(f, k);
     /* sections in the order their first key was named */
     for (size_t j = 0; j < res->nkeys; j++) {
         const char *sec = hw_schema.keys[res->keys[j].key].section;
@@ -248,12 +281,65 @@ static int write_overlay(const struct calib_run *k)
             seen |= strcmp(hw_schema.keys[res->keys[i].key].section, sec) == 0;
         if (seen)
             continue;
-        fprintf(a.f, "\n[%s]\n", sec);
+        fprintf(f, "\n[%s]\n", sec);
         for (size_t i = j; i < res->nkeys; i++)
             if (strcmp(hw_schema.keys[res->keys[i].key].section, sec) == 0)
-                overlay_key(a.f, k, &res->keys[i], &k->m.sc[0].hw);
+                overlay_key(f, k, &res->keys[i], &k->m.sc[0].hw);
     }
-    return atomic_commit(&a) != 0 ? EXIT_USAGE : EXIT_OK;
+}
+
+/* The overlay text read back as --hw-overlay reads it, on the hardware of
+ * every point its keys apply to, and checked as every command checks its
+ * inputs (calib_check_hw): the file written is one they all take.  -1, or
+ * exit 1 after a message. */
+static int overlay_verify(const struct calib_run *k, const char *text)
+{
+    struct hw_desc hw;
+    struct desc_src *src = xmalloc(sizeof *src);
+    struct cp_error err = {0};
+    cp_status st = CP_OK;
+    char at[32] = "";
+    for (size_t i = 0; i < k->m.rows.n && st == CP_OK; i++) {
+        if (!calib_applies(&k->keys[0], &k->m.pts[i]))
+            continue;
+        hw = k->m.sc[i].hw;
+        *src = k->m.sc[i].hw_src;
+        snprintf(at, sizeof at, "line %d", k->m.rows.rows[i].line);
+        st = desc_overlay(&hw_schema, text, k->o->output, &hw, src, &err);
+        if (st == CP_OK)
+            st = calib_check_hw(&k->m.pts[i], &hw, &err);
+    }
+    free(src);
+    if (st == CP_OK)
+        return -1;
+    cli_error("calibrate: -o %s: the overlay, as written, would be refused on the hardware of %s: "
+              "%s; no overlay was written",
+              k->o->output, at, err.msg);
+    return EXIT_VERDICT;
+}
+
+/* The overlay into a temporary file a beside -o, closed and checked (a
+ * file that cannot be written fails before anything is printed); the
+ * caller renames it into place with atomic_commit() once the results are
+ * printed.  EXIT_OK, or an exit code after a message (nothing left). */
+static int write_overlay(const struct calib_run *k, struct atomic_file *a)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m)
+        return cli_error("calibrate: -o %s: out of memory", k->o->output);
+    overlay_print(m, k);
+    int rc = fclose(m) != 0 ? cli_error("calibrate: -o %s: out of memory", k->o->output)
+                            : overlay_verify(k, text);
+    if (rc < 0 && atomic_open(a, k->o->output) != 0)
+        rc = EXIT_USAGE;
+    else if (rc < 0) {
+        fputs(text, a->f);
+        rc = atomic_close(a) != 0 ? EXIT_USAGE : EXIT_OK;
+    }
+    free(text);
+    return rc;
 }
 
 /* ---- the command ---- */
@@ -267,20 +353,30 @@ static int fit_and_report(struct calib_run *k)
                              "go in one overlay; fit each system's keys in a run of their own",
                              k->keys[0].scope[0] ? k->keys[0].scope : "all",
                              k->keys[j].scope[0] ? k->keys[j].scope : "all");
+    for (size_t i = 0; i < k->m.rows.n; i++)
+        k->m.pts[i].line = k->m.rows.rows[i].line;
     if (calib_fit(k->m.pts, k->m.rows.n, k->keys, k->nkeys, &k->res, &err) != CP_OK)
         return cli_error("calibrate: %s", err.msg);
     int rc;
     /* The overlay first: an -o that cannot be written is exit 2 with
-     * nothing on the standard output, not after a complete report. */
-    if (k->res.converged && k->o->output && (rc = write_overlay(k)) != EXIT_OK)
+     * nothing on the standard output, not after a complete report.  It is
+     * renamed into place after the results, when they were written: a
+     * command that fails replaces no file. */
+    struct atomic_file ov;
+    int have_ov = k->res.converged && k->o->output;
+    if (have_ov && (rc = write_overlay(k, &ov)) != EXIT_OK)
         return rc;
     if (k->o->csv) {
         struct out_table t;
         keys_table(k, &t);
-        rc = cli_emit(k->o, &t);
+        out_csv.write(stdout, &t);
         out_free(&t);
-        /* the words the text shows under the key table, on stderr */
+        /* the words the text shows under the tables, on stderr: first a
+         * measurement no fit can reach, the cause of what follows */
         char name[128], word[512];
+        for (size_t i = 0; i < k->m.rows.n; i++)
+            if (calib_beyond(&k->m.pts[i], i, word, sizeof word))
+                cli_error("calibrate: %s: no fit reaches it", word);
         for (size_t j = 0; j < k->res.nkeys; j++) {
             plausibility(k, &k->res.keys[j], word, sizeof word);
             if (*word)
@@ -289,8 +385,9 @@ static int fit_and_report(struct calib_run *k)
         }
     } else {
         print_text(k);
-        rc = cli_flush();
     }
+    /* the overlay's commit flushes the output first */
+    rc = have_ov ? (atomic_commit(&ov) != 0 ? EXIT_USAGE : EXIT_OK) : cli_flush();
     if (rc != EXIT_OK)
         return rc;
     if (!k->res.converged) {
@@ -302,6 +399,20 @@ static int fit_and_report(struct calib_run *k)
     return EXIT_OK;
 }
 
+/* -o naming the data file itself, by any name (a symbolic or hard link):
+ * the overlay would replace the measurements.  Exit 2 before any work, or
+ * -1.  Only a regular file: a terminal or pipe may be both. */
+static int output_is_data(const struct cli_opts *o, const char *file)
+{
+    struct stat in, out;
+    if (!o->output || stat(file, &in) != 0 || !S_ISREG(in.st_mode) || stat(o->output, &out) != 0 ||
+        in.st_dev != out.st_dev || in.st_ino != out.st_ino)
+        return -1;
+    return cli_error("calibrate: -o %s: is the data file %s (the same file); the overlay would "
+                     "replace the measurements: name another file",
+                     o->output, file);
+}
+
 int cmd_calibrate(struct cli_opts *o)
 {
     struct calib_run *k = xmalloc(sizeof *k);
@@ -309,6 +420,8 @@ int cmd_calibrate(struct cli_opts *o)
     k->o = o;
     k->file = o->args[0];
     int rc = parse_fit(k, o->fit);
+    if (rc < 0)
+        rc = output_is_data(o, k->file);
     if (rc < 0) {
         struct cat_entry e;
         struct cp_error err = {0};

@@ -195,8 +195,11 @@ static int same_placement(const struct sim_result *sr, const struct step_result 
            (st->act != ACT_OFFLOAD || sr->store_seqs == st->store_seqs);
 }
 
-/* Evaluate one point both ways.  -1, or an exit code after a message. */
-static int eval_point(const struct cli_opts *o, const struct xc_point *p, struct xc_row *row)
+/* Evaluate one point both ways into row, or with events non-NULL only
+ * size its simulation and add its events there.  -1, or an exit code after
+ * a message. */
+static int eval_point(const struct cli_opts *o, const struct xc_point *p, struct xc_row *row,
+                      double *events)
 {
     static struct scenario s;
     static struct cli_opts po;
@@ -251,6 +254,15 @@ static int eval_point(const struct cli_opts *o, const struct xc_point *p, struct
     sc.global_seqs = c->global_seqs;
     if (p->units > 0)
         sc.units = p->units;
+    sc.max_events = SIM_CEIL_EVENTS; /* the grid's total is bounded (crosscheck_table) */
+    if (events) {
+        struct sim_size z;
+        if (sim_size(&sc, &z, &err) != CP_OK)
+            return cli_error("crosscheck: %s on %g %s: %s", p->model, p->systems, p->system,
+                             err.msg);
+        *events += z.events;
+        return -1;
+    }
     struct sim_result sr;
     double t0 = wall_now();
     if (sim_run(&sc, &sr, &err) != CP_OK)
@@ -283,6 +295,14 @@ static const char *const xc_header[] = {
     "sim_wall_s", "activations", "micro_batches", "set",         "memoryx_servers", "act_servers"};
 #define XC_NCOLS (sizeof xc_header / sizeof xc_header[0])
 
+/* rel in percent as "%+.4f" shows it, with a figure that rounds to zero
+ * shown as +0.0000, not -0.0000. */
+static double pct_shown(double rel)
+{
+    double pct = 100 * rel;
+    return fabs(pct) < 0.00005 ? 0.0 : pct;
+}
+
 static void add_row(struct out_table *t, const struct xc_row *r, int csv)
 {
     char b[XC_NCOLS][96];
@@ -298,7 +318,7 @@ static void add_row(struct out_table *t, const struct xc_row *r, int csv)
     if (csv)
         snprintf(b[10], sizeof b[10], "%.6e", r->rel);
     else
-        snprintf(b[10], sizeof b[10], "%+.4f %%", 100 * r->rel);
+        snprintf(b[10], sizeof b[10], "%+.4f %%", pct_shown(r->rel));
     snprintf(b[11], sizeof b[11], "%lld", r->events);
     out_num(csv, r->wall_s, UNIT_TIME, b[12], sizeof b[12]);
     snprintf(b[13], sizeof b[13], "%s", r->act);
@@ -323,12 +343,32 @@ static double median_abs(const struct xc_row *rows, size_t n)
  * differs between the two (their step times would compare different work). */
 static size_t xc_misplaced;
 
+/* The grid's simulations are sized before any runs: -1 if their events in
+ * all stay within --max-events (SIM_MAX_EVENTS unless given), or an exit
+ * code after a message. */
+static int check_events(const struct cli_opts *o)
+{
+    double bound = SIM_MAX_EVENTS, events = 0;
+    int rc = scenario_whole_opt("--max-events", o->max_events, 1, SIM_CEIL_EVENTS, &bound);
+    for (size_t i = 0; i < XC_NPOINTS && rc < 0; i++)
+        rc = eval_point(o, &grid[i], NULL, &events);
+    if (rc < 0 && events > bound)
+        return cli_error("crosscheck: --max-events: the %zu points would take %.4g simulated "
+                         "events in all, more than the %.4g allowed; raise --max-events (up to "
+                         "%g)",
+                         XC_NPOINTS, events, bound, SIM_CEIL_EVENTS);
+    return rc;
+}
+
 int crosscheck_table(const struct cli_opts *o, struct out_table *t, double *worst, double *median)
 {
     static struct xc_row rows[XC_NPOINTS];
     out_init(t, XC_NCOLS, xc_header);
+    int rc = check_events(o);
+    if (rc >= 0)
+        return rc;
     for (size_t i = 0; i < XC_NPOINTS; i++) {
-        int rc = eval_point(o, &grid[i], &rows[i]);
+        rc = eval_point(o, &grid[i], &rows[i], NULL);
         if (rc >= 0)
             return rc;
     }

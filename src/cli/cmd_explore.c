@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,9 +125,26 @@ static const char *spread_text(double v, double sp, unit_dim d, char *buf, size_
     return buf;
 }
 
+/* One comment line of an overlay: "# " and the text, control characters
+ * shown as '?' (a name from a file name may hold any byte but '/') and cut
+ * to DESC_LINE_MAX bytes, so the overlay reader takes every line. */
+static void overlay_comment(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void overlay_comment(FILE *f, const char *fmt, ...)
+{
+    char line[DESC_LINE_MAX + 1] = "# ";
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line + 2, sizeof line - 2, fmt, ap);
+    va_end(ap);
+    for (char *c = line; *c; c++)
+        if ((unsigned char)*c < ' ' || *c == 0x7f)
+            *c = '?';
+    fprintf(f, "%s\n", line);
+}
+
 /* Every numeric hardware key at its current value, exact and short
- * (exact_text: "2 us", "150 GB/s"); the scenario itself (not hardware) as a
- * comment. */
+ * (exact_text: "2 us", "150 GB/s"); the scenario itself (not hardware) as
+ * comments, each line within what the overlay reader takes. */
 static void save_overlay(struct xp_state *x)
 {
     char path[256];
@@ -138,13 +156,15 @@ static void save_overlay(struct xp_state *x)
     }
     const struct cluster *c = &x->s.c;
     char e[4][96];
-    fprintf(a.f,
-            "# Hardware overlay saved by cerebras-plan explore (apply with --hw-overlay).\n"
-            "# Scenario (not hardware, so not applied): -m %s -s %s -n %g%s%s\n"
-            "#   --sparsity %s --batch %g --overlap %s --set model.seq_len=%g\n",
-            x->s.model, x->s.system, c->systems, c->mx_servers > 0 ? " --memoryx " : "",
-            c->mx_servers > 0 ? x->s.tier : "", unit_format_exact(c->sparsity, e[0], sizeof e[0]),
-            c->global_seqs, unit_format_exact(c->overlap, e[1], sizeof e[1]), x->s.wl.seq_len);
+    overlay_comment(a.f, "Hardware overlay saved by cerebras-plan explore (apply with "
+                         "--hw-overlay).");
+    overlay_comment(a.f, "Scenario (not hardware, so not applied):");
+    overlay_comment(a.f, "  -m %s -s %s", x->s.model, x->s.system);
+    overlay_comment(a.f, "  -n %g%s%s", c->systems, c->mx_servers > 0 ? " --memoryx " : "",
+                    c->mx_servers > 0 ? x->s.tier : "");
+    overlay_comment(a.f, "  --sparsity %s --batch %g --overlap %s --set model.seq_len=%g",
+                    unit_format_exact(c->sparsity, e[0], sizeof e[0]), c->global_seqs,
+                    unit_format_exact(c->overlap, e[1], sizeof e[1]), x->s.wl.seq_len);
     const char *section = "";
     for (size_t i = 0; i < param_count(); i++) {
         const struct desc_key *k = &hw_schema.keys[param_key(i)];

@@ -33,15 +33,21 @@ static int refuse_timing_options(const struct cli_opts *o)
     return -1;
 }
 
-static int config(const struct cli_opts *o, struct fsim_config *c)
+/* The configuration, and the description's SwarmX fan-out as given in
+ * *fanout: c->fanout is capped at FSIM_MAX_SYSTEMS, which makes the same
+ * tree (one node over every system) as any larger fan-out. */
+static int config(const struct cli_opts *o, struct fsim_config *c, double *fanout)
 {
     static struct scenario s; /* for the SwarmX fan-out of -s and --set */
     int rc = scenario_load_names(o, SCENARIO_DEFAULT_MODEL, o->system ? o->system : "cs2", &s);
     if (rc >= 0)
         return rc;
     fsim_config_init(c);
-    c->fanout = (int)s.hw.swx.fanout;
-    if ((rc = int_opt("-n", o->nsys, 1, FSIM_MAX_SYSTEMS, &c->systems)) >= 0 ||
+    *fanout = s.hw.swx.fanout;
+    c->fanout = *fanout < FSIM_MAX_SYSTEMS ? (int)*fanout : FSIM_MAX_SYSTEMS;
+    if ((rc = scenario_whole_opt("--max-events", o->max_events, 1, FSIM_CEIL_EVENTS,
+                                 &c->max_events)) >= 0 ||
+        (rc = int_opt("-n", o->nsys, 1, FSIM_MAX_SYSTEMS, &c->systems)) >= 0 ||
         (rc = int_opt("--steps", o->steps, 1, FSIM_MAX_STEPS, &c->steps)) >= 0 ||
         (rc = int_opt("--memoryx-units", o->units, 1, FSIM_MAX_UNITS, &c->units)) >= 0)
         return rc;
@@ -69,7 +75,7 @@ static uint64_t total(const uint64_t v[FSIM_NLINKS])
     return t;
 }
 
-static int emit_csv(const struct cli_opts *o, const struct fsim_config *c,
+static int emit_csv(const struct cli_opts *o, const struct fsim_config *c, double fanout,
                     const struct fsim_result *r, int ok)
 {
     static const char *const hdr[] = {
@@ -80,7 +86,7 @@ static int emit_csv(const struct cli_opts *o, const struct fsim_config *c,
     enum { N = sizeof hdr / sizeof hdr[0] };
     char b[N][64];
     snprintf(b[0], 64, "%d", c->systems);
-    snprintf(b[1], 64, "%d", c->fanout);
+    snprintf(b[1], 64, "%.17g", fanout);
     snprintf(b[2], 64, "%d", c->units);
     snprintf(b[3], 64, "%d", c->steps);
     snprintf(b[4], 64, "%d", c->batch);
@@ -107,12 +113,13 @@ static int emit_csv(const struct cli_opts *o, const struct fsim_config *c,
     return rc;
 }
 
-static void print_text(const struct fsim_config *c, const struct fsim_result *r, int ok)
+static void print_text(const struct fsim_config *c, double fanout, const struct fsim_result *r,
+                       int ok)
 {
-    printf("functional run: MLP %d-%d-%d-%d on %d system%s (SwarmX fan-out %d, %d nodes), "
+    printf("functional run: MLP %d-%d-%d-%d on %d system%s (SwarmX fan-out %.17g, %d nodes), "
            "%d MemoryX unit%s\n",
            FSIM_IN, FSIM_HIDDEN, FSIM_HIDDEN, FSIM_OUT, c->systems, c->systems == 1 ? "" : "s",
-           c->fanout, r->nodes, c->units, c->units == 1 ? "" : "s");
+           fanout, r->nodes, c->units, c->units == 1 ? "" : "s");
     printf("training   %d steps of %d samples, %s, sparsity %g (%s streaming)\n", c->steps,
            c->batch, c->optimizer == FSIM_SGD ? "SGD" : "Adam", c->sparsity,
            c->sparsity > 0 ? "sparse-encoded" : "dense");
@@ -133,7 +140,8 @@ int cmd_simulate_functional(struct cli_opts *o)
     if (rc >= 0)
         return rc;
     struct fsim_config c;
-    if ((rc = config(o, &c)) >= 0)
+    double fanout;
+    if ((rc = config(o, &c, &fanout)) >= 0)
         return rc;
     struct fsim_result r;
     struct cp_error err = {0};
@@ -141,9 +149,9 @@ int cmd_simulate_functional(struct cli_opts *o)
         return cli_error("simulate --functional: %s", err.msg);
     int ok = r.max_rel_diff <= FSIM_TOLERANCE && r.loss_last < r.loss_first;
     if (o->csv)
-        rc = emit_csv(o, &c, &r, ok);
+        rc = emit_csv(o, &c, fanout, &r, ok);
     else {
-        print_text(&c, &r, ok);
+        print_text(&c, fanout, &r, ok);
         rc = cli_flush();
     }
     return rc == EXIT_OK && !ok ? EXIT_VERDICT : rc;

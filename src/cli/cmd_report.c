@@ -1,14 +1,14 @@
 /* cmd_report.c - `report`: a folder of CSV tables, gnuplot scripts, the
  * figures they render and an index.md, written into a temporary folder
- * beside DIR (mode 0777 less the umask) and renamed into place only when
- * complete.  The tables come from the same producers as the commands
- * (est.h, produce.h; models.csv from report_models.c); the folder records
- * its command line and the resolved descriptions (report_record.c).  The
- * explorer's `r` calls cmd_report() with options it fills itself: what is
- * recorded is rebuilt from those options. */
+ * beside DIR and renamed into place only when complete (report_folder.c,
+ * which checks -o first; what --force may replace is judged here).  The
+ * tables come from the same producers as the commands (est.h, produce.h;
+ * models.csv from report_models.c); the folder records its command line
+ * and the resolved descriptions (report_record.c).  The explorer's `r` calls cmd_report() with
+ * options it fills itself: what is recorded is rebuilt from those options. */
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,11 +20,11 @@
 #include "config.h"
 #include "est.h"
 #include "produce.h"
+#include "report_folder.h"
 #include "report_models.h"
 #include "report_record.h"
 
 #define REPORT_DEFAULT_DIR "report"
-#define REPORT_PATH_MAX 4096
 /* Room for a recorded command line: the explorer passes every hardware key. */
 #define REPORT_CMD_MAX 16384
 
@@ -76,34 +76,112 @@ static void on_signal(int sig)
     interrupted = 1;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* The tables a report writes, beside the figures' scripts and images,
+ * index.md and the hw/ and models/ folders (what --force may replace). */
+static const char *const tables[] = {"estimate.csv",       "names.csv",    "scaling-weak.csv",
+                                     "scaling-strong.csv", "models.csv",   "breakdown.csv",
+                                     "sparsity.csv",       "capacity.csv", "validation.csv",
+                                     "crosscheck.csv",     "claims.csv"};
+
+/* 1 if name is a file a report writes at the top of its folder. */
+static int report_file(const char *name)
 {
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
+    if (strcmp(name, "index.md") == 0)
+        return 1;
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
+        if (strcmp(name, tables[i]) == 0)
+            return 1;
+    const char *dot = strrchr(name, '.');
+    if (!dot || (strcmp(dot, ".gp") != 0 && strcmp(dot, ".png") != 0 && strcmp(dot, ".svg") != 0))
+        return 0;
+    for (size_t i = 0; i < NFIGURES; i++)
+        if (strlen(figures[i].name) == (size_t)(dot - name) &&
+            strncmp(name, figures[i].name, (size_t)(dot - name)) == 0)
+            return 1;
+    return 0;
 }
 
-static void remove_tree(const char *path)
+/* name for a message: control bytes as '?', cut to fit. */
+static void shown_name(const char *name, char *buf, size_t n)
 {
-    nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    size_t k = 0;
+    for (; *name && k + 1 < n; name++)
+        buf[k++] = (unsigned char)*name < ' ' || *name == 0x7f ? '?' : *name;
+    buf[k] = '\0';
 }
 
-/* 1 if path is a directory with entries, 0 if empty, -1 if absent; -2 if
- * it is something else or unreadable (a message is printed). */
-static int dir_state(const char *path)
+static int only_ours(DIR *d, const char *sub, char *why, size_t n);
+
+/* only_ours() on the folder sub (hw or models) of the folder d. */
+static int only_ours_in(DIR *d, const char *sub, char *why, size_t n)
 {
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return -1;
-    DIR *d = S_ISDIR(st.st_mode) ? opendir(path) : NULL;
-    if (!d) {
-        cli_error("report: %s exists and is not a readable folder", path);
-        return -2;
+    int fd = openat(dirfd(d), sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    DIR *s = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!s) {
+        if (fd >= 0)
+            close(fd);
+        return snprintf(why, n, "%s/ cannot be read", sub), 0;
     }
-    int entries = 0;
-    for (struct dirent *e; !entries && (e = readdir(d));)
-        entries = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    int ok = only_ours(s, sub, why, n);
+    closedir(s);
+    return ok;
+}
+
+/* 1 if every entry of the folder d is one a report writes, else 0 with the
+ * reason in why: at the top (sub NULL) the files of report_file() and the
+ * folders hw/ and models/, in those (sub their name) .ini files.  Symbolic
+ * links, other folders and files of other names are the user's. */
+static int only_ours(DIR *d, const char *sub, char *why, size_t n)
+{
+    int ok = 1;
+    char name[256];
+    for (struct dirent *e; ok && (e = readdir(d));) {
+        const char *nm = e->d_name, *dot = strrchr(nm, '.');
+        struct stat st;
+        if (strcmp(nm, ".") == 0 || strcmp(nm, "..") == 0 ||
+            fstatat(dirfd(d), nm, &st, AT_SYMLINK_NOFOLLOW) != 0) /* or gone meanwhile */
+            continue;
+        if (S_ISREG(st.st_mode) && (sub ? dot && strcmp(dot, ".ini") == 0 : report_file(nm)))
+            continue;
+        if (!sub && S_ISDIR(st.st_mode) && (strcmp(nm, "hw") == 0 || strcmp(nm, "models") == 0)) {
+            ok = only_ours_in(d, nm, why, n);
+            continue;
+        }
+        shown_name(nm, name, sizeof name);
+        snprintf(why, n, "it holds %s%s%s%s, which a report does not write", sub ? sub : "",
+                 sub ? "/" : "", name, S_ISDIR(st.st_mode) ? "/" : "");
+        ok = 0;
+    }
+    return ok;
+}
+
+/* 1 if dir/index.md was written by cerebras-plan: a "Written by
+ * cerebras-plan" line among its first lines, as index_head() writes. */
+static int our_index(const char *dir)
+{
+    char path[REPORT_PATH_MAX + 16], line[512];
+    snprintf(path, sizeof path, "%s/index.md", dir);
+    FILE *f = fopen(path, "r");
+    int ours = 0;
+    for (int i = 0; f && i < 4 && !ours && fgets(line, sizeof line, f); i++)
+        ours = strncmp(line, "Written by cerebras-plan ", 25) == 0;
+    if (f)
+        fclose(f);
+    return ours;
+}
+
+/* report_holds_fn: a folder --force may replace holds index.md as a report
+ * writes it and otherwise only what only_ours() allows. */
+static int holds_report(const char *dir, char *why, size_t n)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return snprintf(why, n, "it cannot be read: %s", strerror(errno)), 0;
+    int ok = only_ours(d, NULL, why, n);
     closedir(d);
-    return entries;
+    if (ok && !our_index(dir))
+        return snprintf(why, n, "no index.md written by cerebras-plan"), 0;
+    return ok;
 }
 
 static int write_table(const char *dir, const char *name, const struct out_table *t)
@@ -400,10 +478,12 @@ static int write_index(const char *dir, const struct report_run *run,
 }
 
 /* The options of the sections that do not depend on the scenario (claims,
- * validation, cross-check): the search path only. */
+ * validation, cross-check): the search path, and --max-events for the
+ * cross-check. */
 static struct cli_opts plain_opts(const struct cli_opts *o)
 {
-    return (struct cli_opts){.csv = o->csv, .data_dir = o->data_dir, .dirs = o->dirs};
+    return (struct cli_opts){
+        .csv = o->csv, .data_dir = o->data_dir, .dirs = o->dirs, .max_events = o->max_events};
 }
 
 /* The tables of the scenario, into tmp. */
@@ -503,46 +583,6 @@ static int build(struct cli_opts *o, struct scenario *s, const char *tmp, struct
     return rc;
 }
 
-/* Create the temporary folder beside dir, its mode as the umask allows
- * (mkdtemp makes it 0700).  -1 or an exit code after a message. */
-static int make_tmp(const char *dir, char *tmp, size_t n)
-{
-    snprintf(tmp, n, "%s.tmp-XXXXXX", dir);
-    if (!mkdtemp(tmp))
-        return cli_error("report: cannot create a folder beside %s: %s", dir, strerror(errno));
-    mode_t mask = umask(0);
-    umask(mask);
-    if (chmod(tmp, 0777 & ~mask) != 0) {
-        int e = errno;
-        remove_tree(tmp);
-        return cli_error("report: cannot set the mode of %s: %s", tmp, strerror(e));
-    }
-    return -1;
-}
-
-/* Move tmp to dir, replacing the old dir when state >= 0 (it exists). */
-static int put_in_place(const char *tmp, const char *dir, int state)
-{
-    int rc = -1;
-    char old[REPORT_PATH_MAX + 16] = "";
-    if (state >= 0) { /* move the old folder aside, then replace it */
-        snprintf(old, sizeof old, "%s.old-XXXXXX", dir);
-        if (!mkdtemp(old) || rename(dir, old) != 0) {
-            rc = cli_error("report: cannot move %s aside: %s", dir, strerror(errno));
-            old[0] = '\0';
-        }
-    }
-    if (rc < 0 && rename(tmp, dir) != 0) {
-        rc = cli_error("report: cannot rename %s to %s: %s", tmp, dir, strerror(errno));
-        if (old[0])
-            rename(old, dir);
-        old[0] = '\0';
-    }
-    if (old[0])
-        remove_tree(old);
-    return rc;
-}
-
 /* "../NAME-again": where the command in index.md writes its copy. */
 static void again_dir(const char *dir, char *buf, size_t n)
 {
@@ -550,28 +590,52 @@ static void again_dir(const char *dir, char *buf, size_t n)
     snprintf(buf, n, "../%s-again", base ? base + 1 : dir);
 }
 
+/* Every signal whose default ends the process and that a terminal, a
+ * scheduler or a limit sends: while they are caught the build stops between
+ * tables and the half-built folder is removed. */
+static const int caught[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGALRM,
+                             SIGUSR1, SIGUSR2, SIGPIPE, SIGXCPU, SIGXFSZ};
+#define NCAUGHT (sizeof caught / sizeof caught[0])
+
+/* Build the report into a temporary folder beside f's and put it in
+ * place, with the signals above caught.  -1 or an exit code. */
+static int build_in_place(struct cli_opts *o, struct scenario *s, struct report_folder *f,
+                          struct report_run *run)
+{
+    struct sigaction sa = {.sa_handler = on_signal}, old[NCAUGHT];
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < NCAUGHT; i++)
+        sigaction(caught[i], &sa, &old[i]);
+    int rc = report_folder_begin(f);
+    if (rc < 0)
+        rc = build(o, s, f->tmp, run);
+    char said[REPORT_PATH_MAX + 512];
+    snprintf(said, sizeof said,
+             "report written to %s/ (index.md, %zu figures as %s, their CSV data and gnuplot "
+             "scripts, the hardware and model as %s and %s)\n",
+             f->shown, NFIGURES, run->fmt, run->hw, run->model);
+    if (rc < 0)
+        rc = report_folder_commit(f, said);
+    report_folder_abort(f);
+    for (size_t i = 0; i < NCAUGHT; i++)
+        sigaction(caught[i], &old[i], NULL);
+    return rc;
+}
+
 int cmd_report(struct cli_opts *o)
 {
     static struct report_run run;
+    static struct report_folder f;
     run.fmt = o->format ? o->format : "png";
     if (strcmp(run.fmt, "png") != 0 && strcmp(run.fmt, "svg") != 0)
         return cli_error("--format '%s': png or svg", run.fmt);
-    char dir[REPORT_PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", o->output ? o->output : REPORT_DEFAULT_DIR);
-    size_t len = strlen(dir);
-    while (len > 1 && dir[len - 1] == '/')
-        dir[--len] = '\0';
-    if (len == 0 || len + 16 >= sizeof dir)
-        return cli_error("-o '%s': not a usable folder name", o->output ? o->output : "");
-    int state = dir_state(dir);
-    if (state == -2)
-        return EXIT_USAGE;
-    if (state == 1 && !o->force)
-        return cli_error("report: %s is not empty (--force replaces it)", dir);
+    int rc =
+        report_folder_check(&f, o->output ? o->output : REPORT_DEFAULT_DIR, o->force, holds_report);
+    if (rc >= 0)
+        return rc;
 
     static struct scenario s;
-    int rc = scenario_load(o, &s);
-    if (rc >= 0)
+    if ((rc = scenario_load(o, &s)) >= 0)
         return rc;
     if (!o->nsys)
         s.c.systems = s.hw.wse.max_systems;
@@ -579,35 +643,10 @@ int cmd_report(struct cli_opts *o)
     if (cluster_check(&s.c, &err) != CP_OK)
         return cli_error("%s", err.msg);
     char again[REPORT_PATH_MAX + 16];
-    again_dir(dir, again, sizeof again);
+    again_dir(f.shown, again, sizeof again);
     report_cmdline(o, &s, REPORT_CMD_GIVEN, NULL, run.cmd, sizeof run.cmd);
     report_cmdline(o, &s, REPORT_CMD_FILES, again, run.again, sizeof run.again);
     report_desc_paths(&s, run.hw, run.model, sizeof run.hw);
-
-    char tmp[REPORT_PATH_MAX + 16];
-    if ((rc = make_tmp(dir, tmp, sizeof tmp)) >= 0)
-        return rc;
-    /* every signal whose default ends the process and that a terminal, a
-     * scheduler or a limit sends; the build stops between tables and the
-     * half-built folder is removed */
-    static const int caught[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGALRM,
-                                 SIGUSR1, SIGUSR2, SIGPIPE, SIGXCPU, SIGXFSZ};
-    enum { NCAUGHT = sizeof caught / sizeof caught[0] };
-    struct sigaction sa = {.sa_handler = on_signal}, old[NCAUGHT];
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < NCAUGHT; i++)
-        sigaction(caught[i], &sa, &old[i]);
-    rc = build(o, &s, tmp, &run);
-    if (rc < 0)
-        rc = put_in_place(tmp, dir, state);
-    if (rc >= 0)
-        remove_tree(tmp);
-    for (size_t i = 0; i < NCAUGHT; i++)
-        sigaction(caught[i], &old[i], NULL);
-    if (rc >= 0)
-        return rc;
-    printf("report written to %s/ (index.md, %zu figures as %s, their CSV data and gnuplot "
-           "scripts, the hardware and model as %s and %s)\n",
-           dir, NFIGURES, run.fmt, run.hw, run.model);
-    return cli_flush();
+    rc = build_in_place(o, &s, &f, &run);
+    return rc < 0 ? EXIT_OK : rc;
 }

@@ -7,6 +7,7 @@
 #include "../spec/tfm.h"
 #include "../spec/wl.h"
 #include "cli.h"
+#include "scenario.h"
 
 static const char *const text_header[] = {"quantity", "value", "range", "source"};
 static const char *const csv_header[] = {"quantity", "value", "unit", "spread"};
@@ -46,7 +47,9 @@ static void row_text(struct show *s, const char *q, const char *v, const char *s
 
 static const char *source_of(const struct desc_src *src, int i, char *buf, size_t n)
 {
-    if (src->line[i] > 0 && src->in_overlay[i])
+    if (src->line[i] > 0 && src->in_overlay[i] && src->noverlays > 1)
+        snprintf(buf, n, "overlay %d line %d", src->in_overlay[i], src->line[i]);
+    else if (src->line[i] > 0 && src->in_overlay[i])
         snprintf(buf, n, "overlay line %d", src->line[i]);
     else if (src->line[i] > 0)
         snprintf(buf, n, "line %d", src->line[i]);
@@ -121,34 +124,26 @@ int cmd_show(struct cli_opts *o)
 
     struct show s = {.csv = o->csv};
     out_init(&s.t, 4, o->csv ? csv_header : text_header);
-    struct desc_src src;
-    cp_status st;
-    struct cat_entry ov = {.text = NULL};
-    if (o->overlay && e.kind == CAT_MODEL) {
+    static struct desc_src src;
+    int rc = EXIT_OK;
+    if (o->noverlays && e.kind == CAT_MODEL) {
         cat_entry_free(&e);
         out_free(&s.t);
         return cli_error("--hw-overlay: %s is a model; overlays apply to hardware", o->args[0]);
     }
-    if (o->overlay && cat_read_file(o->overlay, &ov, &err) != CP_OK) {
-        cat_entry_free(&e);
-        out_free(&s.t);
-        return cli_error("--hw-overlay: %s", err.msg);
-    }
     if (e.kind == CAT_MODEL) {
         struct wl_desc w;
-        st = wl_load(e.text, e.origin, o->sets, o->nsets, &w, &src, &err);
-        if (st == CP_OK)
+        if (wl_load(e.text, e.origin, o->sets, o->nsets, &w, &src, &err) == CP_OK)
             show_model(&s, &w, &src);
+        else
+            rc = cli_error("%s", err.msg);
     } else {
         struct hw_desc hw;
-        st = hw_load_overlay(e.text, e.origin, ov.text, o->overlay, o->sets, o->nsets, &hw, &src,
-                             &err);
-        if (ov.text)
-            cat_entry_free(&ov);
-        if (st == CP_OK)
+        if (scenario_load_hw(o, &e, o->sets, o->nsets, &hw, &src) < 0)
             show_hw(&s, &hw, &src);
+        else
+            rc = EXIT_USAGE;
     }
-    int rc = st == CP_OK ? EXIT_OK : cli_error("%s", err.msg);
     if (rc == EXIT_OK) {
         if (!o->csv)
             printf("%s %s (%s)\n\n", e.kind == CAT_MODEL ? "model" : "hardware", e.name, e.origin);

@@ -5,6 +5,7 @@
  * scenario leaves to be sized (MemoryX servers, activation servers, where
  * the activations go) is settled as `estimate` settles it: the analytic
  * model chooses, the simulator times the choice with its own arithmetic. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -181,18 +182,20 @@ static void print_text(const struct scenario *s, const struct sim_config *c,
                "simulated one sequence at a time\n");
 }
 
-/* Run with the trace (if any) written to a temporary file renamed into
- * place on success. */
+/* Run with the trace (if any) written to a temporary file af, closed and
+ * checked here (a trace that cannot be written fails before anything is
+ * printed) and renamed into place by finish_trace() after the results are
+ * printed; *bytes its size (-1 for a FIFO or device). */
 static int run_timing(const struct cli_opts *o, struct sim_config *c, struct sim_result *r,
-                      double *wall)
+                      double *wall, struct atomic_file *af, off_t *bytes)
 {
-    struct atomic_file af;
     if (o->trace) {
-        if (atomic_open(&af, o->trace) != 0)
+        if (atomic_open(af, o->trace) != 0)
             return EXIT_USAGE;
-        fputs("start_s,end_s,component,index,activity,step,micro_batch,layer,packet,bytes\n", af.f);
+        fputs("start_s,end_s,component,index,activity,step,micro_batch,layer,packet,bytes\n",
+              af->f);
         c->trace = trace_row;
-        c->trace_ctx = af.f;
+        c->trace_ctx = af->f;
     }
     struct cp_error err = {0};
     double t0 = wall_s();
@@ -200,23 +203,58 @@ static int run_timing(const struct cli_opts *o, struct sim_config *c, struct sim
     *wall = wall_s() - t0;
     if (o->trace) {
         if (st != CP_OK) {
-            atomic_abort(&af);
+            atomic_abort(af);
             return cli_error("--trace %s: %s", o->trace, err.msg);
         }
-        fflush(af.f);
-        off_t bytes = ftello(af.f);
-        if (atomic_commit(&af) != 0)
+        fflush(af->f);
+        *bytes = ftello(af->f);
+        if (atomic_close(af) != 0)
             return EXIT_USAGE;
-        char size[64] = "";
-        if (bytes >= 0) /* a FIFO or device has no size to tell */
-            snprintf(size, sizeof size, " (%s)",
-                     unit_format((double)bytes, UNIT_BYTES, size + 32, sizeof size - 32));
-        fprintf(stderr, "cerebras-plan: simulate: trace written to %s%s\n", o->trace, size);
     }
     return st == CP_OK ? -1 : cli_error("simulate: %s", err.msg);
 }
 
+/* After the results are printed: the trace renamed into place only when
+ * they were written (atomic_commit flushes the output first), so that a
+ * failed command replaces no file. */
+static int finish_trace(const struct cli_opts *o, struct atomic_file *af, off_t bytes)
+{
+    if (atomic_commit(af) != 0)
+        return EXIT_USAGE;
+    char size[64] = "";
+    if (bytes >= 0) /* a FIFO or device has no size to tell */
+        snprintf(size, sizeof size, " (%s)",
+                 unit_format((double)bytes, UNIT_BYTES, size + 32, sizeof size - 32));
+    fprintf(stderr, "cerebras-plan: simulate: trace written to %s%s\n", o->trace, size);
+    return EXIT_OK;
+}
+
 int cmd_simulate_functional(struct cli_opts *o);
+
+/* Events a run with --trace may take unless --max-events says otherwise: a
+ * row of about 110 bytes per event, so 1e7 events is a trace of about
+ * 1 GB, not the 110 GB SIM_MAX_EVENTS would write. */
+#define TRACE_MAX_EVENTS 1e7
+
+/* --max-events into c (the trace's default with --trace), then the run
+ * sized against it and the simulator's other limits before anything is
+ * opened or written: -1, or an exit code after a message. */
+static int check_run(const struct cli_opts *o, struct sim_config *c)
+{
+    c->max_events = o->trace ? TRACE_MAX_EVENTS : SIM_MAX_EVENTS;
+    int rc = scenario_whole_opt("--max-events", o->max_events, 1, SIM_CEIL_EVENTS, &c->max_events);
+    if (rc >= 0)
+        return rc;
+    struct sim_size z;
+    struct cp_error err = {0};
+    if (sim_size(c, &z, &err) != CP_OK)
+        return cli_error("simulate: %s%s", err.msg,
+                         o->trace && !o->max_events && z.events > c->max_events
+                             ? "; with --trace the bound is 1e7 unless given (a row of about "
+                               "110 bytes an event)"
+                             : "");
+    return -1;
+}
 
 /* The MemoryX servers, activation servers and placement the analytic model
  * settles for the scenario (those given stay as given), for the simulator
@@ -249,23 +287,27 @@ static int timing(struct cli_opts *o)
     if ((rc = scenario_whole_opt("--steps", o->steps, 1, SIM_MAX_STEPS, &c.steps)) >= 0 ||
         (rc = scenario_whole_opt("--memoryx-units", o->units, 1, SIM_MAX_UNITS, &c.units)) >= 0)
         return rc;
-    if (c.global_seqs != (double)(long long)c.global_seqs)
+    if (c.global_seqs != floor(c.global_seqs))
         return cli_error("simulate: --batch %g: the simulator needs a whole number of sequences",
                          c.global_seqs);
+    if ((rc = check_run(o, &c)) >= 0)
+        return rc;
     struct sim_result r;
+    struct atomic_file af;
     double wall;
-    if ((rc = run_timing(o, &c, &r, &wall)) >= 0)
+    off_t bytes = -1;
+    if ((rc = run_timing(o, &c, &r, &wall, &af, &bytes)) >= 0)
         return rc;
     if (o->csv) {
         struct out_table t;
         out_init(&t, SIM_NCOLS, sim_header);
         csv_row(&t, &c, &r, wall);
-        rc = cli_emit(o, &t);
+        out_csv.write(stdout, &t);
         out_free(&t);
-        return rc;
+    } else {
+        print_text(&s, &c, &r, wall);
     }
-    print_text(&s, &c, &r, wall);
-    return cli_flush();
+    return o->trace ? finish_trace(o, &af, bytes) : cli_flush();
 }
 
 int cmd_simulate(struct cli_opts *o)

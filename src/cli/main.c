@@ -77,6 +77,7 @@ enum {
     LONG_WHERE,
     LONG_SHARD,
     LONG_MAX_POINTS,
+    LONG_MAX_EVENTS,
     LONG_COLUMNS,
     LONG_MX_SERVERS,
     LONG_ACT_SERVERS,
@@ -129,6 +130,7 @@ static const struct option long_opts[] = {
     {"jobs", required_argument, NULL, 'j'},
     {"shard", required_argument, NULL, LONG_SHARD},
     {"max-points", required_argument, NULL, LONG_MAX_POINTS},
+    {"max-events", required_argument, NULL, LONG_MAX_EVENTS},
     {"columns", required_argument, NULL, LONG_COLUMNS},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -245,6 +247,8 @@ static unsigned scenario_mask(int ch)
     case LONG_MAX_POINTS:
     case LONG_COLUMNS:
         return OPT_SWEEP;
+    case LONG_MAX_EVENTS:
+        return OPT_EVENTS;
     default:
         return 0;
     }
@@ -319,9 +323,6 @@ static void scenario_option(struct cli_opts *o, int ch, const char *arg)
     case LONG_OPTIMIZER:
         o->optimizer = arg;
         break;
-    case LONG_OVERLAY:
-        o->overlay = arg;
-        break;
     case LONG_DEADLINE:
         o->deadline = arg;
         break;
@@ -375,6 +376,9 @@ static void scenario_option(struct cli_opts *o, int ch, const char *arg)
         break;
     case LONG_MAX_POINTS:
         o->max_points = arg;
+        break;
+    case LONG_MAX_EVENTS:
+        o->max_events = arg;
         break;
     case LONG_COLUMNS:
         o->columns = arg;
@@ -450,6 +454,14 @@ static int parse_argv(const struct cli_cmd *c, int argc, char **argv, struct cli
             if (!option_allowed(c, OPT_DATA_DIR, "--data-dir"))
                 return EXIT_USAGE;
             o->data_dir = optarg;
+            break;
+        case LONG_OVERLAY:
+            if (!option_allowed(c, OPT_SET, "--hw-overlay"))
+                return EXIT_USAGE;
+            if (o->noverlays == CLI_MAX_OVERLAYS)
+                return cli_error("%s: more than %d --hw-overlay options", c->name,
+                                 CLI_MAX_OVERLAYS);
+            o->overlays[o->noverlays++] = optarg;
             break;
         case LONG_WHERE:
             if (!option_allowed(c, OPT_SWEEP, "--where"))

@@ -104,10 +104,12 @@ char *report_cmdline(const struct cli_opts *o, const struct scenario *s, enum re
     add_scenario(&l, o);
     for (size_t i = 0; i < o->nsets; i++)
         add_opt(&l, "--set", o->sets[i]);
-    add_opt(&l, "--hw-overlay", o->overlay);
+    for (size_t i = 0; i < o->noverlays; i++)
+        add_opt(&l, "--hw-overlay", o->overlays[i]);
     add_opt(&l, "--data-dir", o->data_dir);
     add_opt(&l, "-o", o->output);
     add_opt(&l, "--format", o->format);
+    add_opt(&l, "--max-events", o->max_events);
     if (o->force)
         add_word(&l, "--force");
     return buf;
@@ -115,12 +117,13 @@ char *report_cmdline(const struct cli_opts *o, const struct scenario *s, enum re
 
 /* ---- the description files ---- */
 
-/* A comment line: "# " and text, control characters shown as '?'. */
+/* A comment line: "# " and text, control characters shown as '?', cut
+ * to the longest line a description may have (a long path). */
 static void comment(FILE *f, const char *text)
 {
     fputs("# ", f);
-    for (; *text; text++)
-        fputc((unsigned char)*text < ' ' ? '?' : *text, f);
+    for (size_t i = 2; *text && i < DESC_LINE_MAX; text++, i++)
+        fputc((unsigned char)*text < ' ' || *text == 0x7f ? '?' : *text, f);
     fputc('\n', f);
 }
 
@@ -159,6 +162,8 @@ static void put_keys(FILE *f, const struct desc_schema *sc, const void *target,
         }
         if (src && src->line[i] < 0)
             fputs("# from --set\n", f);
+        else if (src && src->line[i] > 0 && src->in_overlay[i] && src->noverlays > 1)
+            fprintf(f, "# from overlay %d, line %d\n", src->in_overlay[i], src->line[i]);
         else if (src && src->line[i] > 0 && src->in_overlay[i])
             fprintf(f, "# from the overlay, line %d\n", src->line[i]);
         fprintf(f, "%s = ", k->name);
@@ -217,8 +222,11 @@ static int write_hw(const char *dir, const char *rel, const struct cli_opts *o,
             "# base units (format: cerebras-plan(5)).  Read from\n",
             s->hw.wse.name);
     comment(f, s->hw_src.origin);
-    if (s->hw_src.overlay[0]) {
-        snprintf(line, sizeof line, "with the overlay %s", s->hw_src.overlay);
+    for (int i = 0; i < s->hw_src.noverlays; i++) {
+        if (s->hw_src.noverlays > 1)
+            snprintf(line, sizeof line, "with overlay %d, %s", i + 1, s->hw_src.overlays[i]);
+        else
+            snprintf(line, sizeof line, "with the overlay %s", s->hw_src.overlays[i]);
         comment(f, line);
     }
     sets_comment(f, o, 0);

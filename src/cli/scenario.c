@@ -11,6 +11,29 @@
 #include <stdio.h>
 #include <string.h>
 
+int scenario_load_hw(const struct cli_opts *o, const struct cat_entry *e, const char *const *sets,
+                     size_t nsets, struct hw_desc *hw, struct desc_src *src)
+{
+    struct cat_entry ov[CLI_MAX_OVERLAYS];
+    struct desc_text text[CLI_MAX_OVERLAYS] = {{NULL, NULL}};
+    struct cp_error err = {0};
+    cp_status st = CP_OK;
+    size_t n = 0;
+    for (; st == CP_OK && n < o->noverlays; n++) {
+        if ((st = cat_read_file(o->overlays[n], &ov[n], &err)) != CP_OK)
+            break;
+        text[n] = (struct desc_text){ov[n].text, o->overlays[n]};
+    }
+    if (st != CP_OK)
+        cli_error("--hw-overlay: %s", err.msg);
+    else if ((st = hw_load_overlays(e->text, e->origin, text, n, sets, nsets, hw, src, &err)) !=
+             CP_OK)
+        cli_error("%s", err.msg);
+    while (n > 0)
+        cat_entry_free(&ov[--n]);
+    return st == CP_OK ? -1 : EXIT_USAGE;
+}
+
 static int load_one(const struct cli_opts *o, const char *name, enum cat_kind kind,
                     const char **sets, size_t nsets, struct scenario *s)
 {
@@ -32,24 +55,18 @@ static int load_one(const struct cli_opts *o, const char *name, enum cat_kind ki
         cat_entry_free(&e);
         return EXIT_USAGE;
     }
+    int rc = -1;
     if (kind == CAT_MODEL) {
         st = wl_load(e.text, e.origin, sets, nsets, &s->wl, NULL, &err);
         snprintf(s->model, sizeof s->model, "%s", e.name);
+        if (st != CP_OK)
+            rc = cli_error("%s", err.msg);
     } else {
-        struct cat_entry ov = {.text = NULL};
-        if (o->overlay && (st = cat_read_file(o->overlay, &ov, &err)) != CP_OK) {
-            cat_entry_free(&e);
-            return cli_error("--hw-overlay: %s", err.msg);
-        }
-        if (st == CP_OK)
-            st = hw_load_overlay(e.text, e.origin, ov.text, o->overlay, sets, nsets, &s->hw,
-                                 &s->hw_src, &err);
-        if (o->overlay && ov.text)
-            cat_entry_free(&ov);
+        rc = scenario_load_hw(o, &e, sets, nsets, &s->hw, &s->hw_src);
         snprintf(s->system, sizeof s->system, "%s", e.name);
     }
     cat_entry_free(&e);
-    return st == CP_OK ? -1 : cli_error("%s", err.msg);
+    return rc;
 }
 
 int scenario_load_names(const struct cli_opts *o, const char *model, const char *system,

@@ -24,6 +24,12 @@ struct scenario {
  * after printing the message. */
 int scenario_load(const struct cli_opts *o, struct scenario *s);
 
+/* The hardware description e with o's --hw-overlay files (read and
+ * applied in order: a later one wins, key by key) and then the nsets
+ * overrides sets, into hw and src.  -1, or an exit code after the message. */
+int scenario_load_hw(const struct cli_opts *o, const struct cat_entry *e, const char *const *sets,
+                     size_t nsets, struct hw_desc *hw, struct desc_src *src);
+
 /* Load only model and system from the given names (for claims). */
 int scenario_load_names(const struct cli_opts *o, const char *model, const char *system,
                         struct scenario *s);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../base/xalloc.h"
+#include "../spec/desc.h"
 #include "mx.h"
 #include "train.h"
 
@@ -134,6 +135,10 @@ static cp_status record(struct parse *p)
     }
     if (p->truncated)
         return row_fail(p, p->truncated - 1, "longer than %d characters", CLAIM_TEXT_MAX - 1);
+    char why[160];
+    for (int col = 0; col < C_NCOLS; col++) /* every cell may be printed */
+        if (desc_text_check(p->cell[col], why, sizeof why) != 0)
+            return row_fail(p, col, "%s", why);
     if (p->line == 1)
         return header(p);
     struct claim c = {.line = p->line};

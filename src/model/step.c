@@ -193,12 +193,15 @@ static void eval_placed(const struct cluster *c, enum act_mode mode, double k,
     double S =
         c->mx_servers > 0 ? c->mx_servers : fmin(fmax(r->mx_hold, r->mx_stream), HW_MAX_SERVERS);
     double bw = fmin(port, S * mx->server_net_Bps);
-    double gbw = c->systems > 1 ? fmin(bw, hw->swx.reduce_Bps / hw->swx.fanout) : bw;
+    /* A SwarmX node shares reduce_bandwidth among the children it has: at
+     * most its fan-out, and no more than the systems there are. */
+    double children = fmin(hw->swx.fanout, c->systems);
+    double gbw = c->systems > 1 ? fmin(bw, hw->swx.reduce_Bps / children) : bw;
     r->stream_bw = bw;
     r->grad_bw = gbw;
     double link[STEP_NLINKS] = {io, hw->swx.link_bw_Bps,
                                 c->mx_servers > 0 ? S * mx->server_net_Bps : INFINITY,
-                                c->systems > 1 ? hw->swx.reduce_Bps / hw->swx.fanout : INFINITY};
+                                c->systems > 1 ? hw->swx.reduce_Bps / children : INFINITY};
     for (int i = 0; i < STEP_NLINKS; i++) {
         r->stream_bind |= i != STEP_LINK_REDUCE && link[i] <= bw ? 1u << i : 0;
         r->grad_bind |= link[i] <= gbw ? 1u << i : 0;

@@ -4,7 +4,12 @@
  * keys, logit for fractions), so every x the solver tries maps to a value
  * of the right sign and range; what the transform cannot rule out (a rule
  * spanning keys) is charged as a large residual, which the trust region
- * rejects by shrinking its step. */
+ * rejects by shrinking its step.
+ *
+ * The solver's "converged" means a stationary point, which it also finds
+ * where a key has run so far (towards 0, or to a value beyond any figure)
+ * that nothing depends on it: the fit is judged again by its residuals and
+ * its values (see calib.h) before it is called converged. */
 #include "calib.h"
 
 #include <gsl/gsl_blas.h>
@@ -15,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/units.h"
 #include "../base/xalloc.h"
 #include "param.h"
 
@@ -49,8 +55,19 @@ struct fit {
     const struct calib_key *keys;
     const struct calib_spec *spec;
     int logit[CALIB_MAX_KEYS];
-    struct hw_desc *scratch; /* one per point */
+    double slope0[CALIB_MAX_KEYS]; /* key_slope_max() at the start */
+    struct hw_desc *scratch;       /* one per point */
 };
+
+/* "line 12", or "point 3" for a point with no line. */
+static const char *point_name(const struct calib_point *p, size_t i, char *buf, size_t n)
+{
+    if (p->line > 0)
+        snprintf(buf, n, "line %d", p->line);
+    else
+        snprintf(buf, n, "point %zu", i + 1);
+    return buf;
+}
 
 double calib_predict(const struct cluster *c, const struct hw_desc *hw, enum meas_quantity q)
 {
@@ -174,13 +191,15 @@ static cp_status check_keys(const struct calib_point *pts, size_t npts,
 static cp_status eval_before(struct calib_point *pts, size_t npts, struct calib_result *res,
                              struct cp_error *err)
 {
+    char at[32];
     for (size_t i = 0; i < npts; i++) {
         double m = calib_predict(pts[i].c, pts[i].c->hw, pts[i].quantity);
+        point_name(&pts[i], i, at, sizeof at);
         if (!(m > 0) || !isfinite(m))
-            return cp_fail(err, CP_EINPUT, "point %zu: the model gives no %s for it", i + 1,
+            return cp_fail(err, CP_EINPUT, "%s: the model gives no %s for it", at,
                            meas_quantity_name[pts[i].quantity]);
         if (!(pts[i].measured > 0) || !isfinite(pts[i].measured))
-            return cp_fail(err, CP_EINPUT, "point %zu: the measured value must be positive", i + 1);
+            return cp_fail(err, CP_EINPUT, "%s: the measured value must be positive", at);
         pts[i].before = pts[i].after = m;
         double r = log(m) - log(pts[i].measured);
         res->chi2_before += r * r;
@@ -214,20 +233,41 @@ static double predicted_reduction(const gsl_matrix *J, const gsl_vector *r, gsl_
     return pred;
 }
 
-/* Why the driver stopped, in words, and whether that is convergence. */
-static void stop_reason(int st, int info, gsl_multifit_nlinear_workspace *w, gsl_matrix *cov,
-                        struct calib_result *res)
+/* A key the points' figures do not depend on at the solver's stop, in
+ * res->stop: one they never depended on, or one that ran (from the start,
+ * where they did) to where they no longer do.  1 if there is one. */
+static int key_slack(const struct fit *f, const gsl_matrix *J, const gsl_vector *x,
+                     struct calib_result *res)
+{
+    char name[128], v0[48], v[48];
+    for (size_t j = 0; j < f->nkeys; j++) {
+        if (key_slope_max(J, j) >= CALIB_MIN_SLOPE)
+            continue;
+        param_name(res->keys[j].key, name, sizeof name);
+        unit_dim d = hw_schema.keys[res->keys[j].key].dim;
+        if (f->slope0[j] < CALIB_MIN_SLOPE)
+            snprintf(res->stop, sizeof res->stop,
+                     "did not converge: no point's figure depends on %s", name);
+        else
+            snprintf(res->stop, sizeof res->stop,
+                     "did not converge: %s ran from %s to %s, where no point's figure depends on "
+                     "it any more; no value of it brings the model to the points",
+                     name, unit_format(res->keys[j].start, d, v0, sizeof v0),
+                     unit_format(key_value(f, j, gsl_vector_get(x, j)), d, v, sizeof v));
+        return 1;
+    }
+    return 0;
+}
+
+/* Why the driver stopped, in words, and whether that is convergence (so
+ * far: judge() looks at the points next). */
+static void stop_reason(const struct fit *f, int st, int info, gsl_multifit_nlinear_workspace *w,
+                        gsl_matrix *cov, struct calib_result *res)
 {
     const gsl_matrix *J = gsl_multifit_nlinear_jac(w);
     const gsl_vector *r = gsl_multifit_nlinear_residual(w);
-    char name[128];
-    for (size_t j = 0; j < res->nkeys; j++)
-        if (key_slope_max(J, j) < CALIB_MIN_SLOPE) {
-            snprintf(res->stop, sizeof res->stop,
-                     "did not converge: no point's figure depends on %s here",
-                     param_name(res->keys[j].key, name, sizeof name));
-            return;
-        }
+    if (key_slack(f, J, gsl_multifit_nlinear_position(w), res))
+        return;
     double chi2, pred = predicted_reduction(J, r, cov);
     gsl_blas_ddot(r, r, &chi2);
     if (st == GSL_SUCCESS || (info == GSL_ENOPROG && pred <= CALIB_FLAT * chi2)) {
@@ -246,6 +286,68 @@ static void stop_reason(int st, int info, gsl_multifit_nlinear_workspace *w, gsl
     } else {
         snprintf(res->stop, sizeof res->stop, "did not converge: %s", gsl_strerror(st));
     }
+}
+
+/* Point i against the residual the fit may leave; 0, or -1 with the
+ * reason in res->stop. */
+static int judge_residual(const struct calib_point *p, size_t i, struct calib_result *res)
+{
+    double tol = res->dof == 0 ? CALIB_EXACT_TOL : log(CALIB_MISS_FACTOR);
+    double r = log(p->after / p->measured);
+    char at[32], lim[128];
+    if (fabs(r) <= tol)
+        return 0;
+    point_name(p, i, at, sizeof at);
+    if (!isfinite(r)) {
+        snprintf(res->stop, sizeof res->stop,
+                 "did not converge: the model gives no figure for %s with the values found", at);
+        return -1;
+    }
+    if (res->dof == 0)
+        snprintf(lim, sizeof lim,
+                 "where a fit with as many points as keys meets each, to %g in ln(model / "
+                 "measured)",
+                 CALIB_EXACT_TOL);
+    else
+        snprintf(lim, sizeof lim, "more than a factor of %g either way, the most a fit may leave",
+                 CALIB_MISS_FACTOR);
+    snprintf(res->stop, sizeof res->stop, "did not converge: %s is still off by %+.2f %%, %s", at,
+             100 * (p->after / p->measured - 1), lim);
+    return -1;
+}
+
+/* The solver converged: do the points agree with the values, and can every
+ * command take them?  If not, res->converged is cleared with the reason. */
+static void judge(const struct fit *f, struct calib_result *res)
+{
+    for (size_t i = 0; i < f->npts && res->converged; i++)
+        if (judge_residual(&f->pts[i], i, res) != 0)
+            res->converged = 0;
+    for (size_t i = 0; i < f->npts && res->converged; i++) {
+        struct hw_desc hw;
+        struct cp_error err = {0};
+        char at[32];
+        calib_apply(res, f->spec, &f->pts[i], &hw);
+        if (calib_check_hw(&f->pts[i], &hw, &err) != CP_OK) {
+            res->converged = 0;
+            snprintf(res->stop, sizeof res->stop,
+                     "did not converge to values a command can use: with them, %s: %.400s",
+                     point_name(&f->pts[i], i, at, sizeof at), err.msg);
+        }
+    }
+}
+
+/* A fit that did not converge with a point above what the model can give:
+ * that point is the reason to name. */
+static void name_ceiling(const struct fit *f, struct calib_result *res)
+{
+    char why[256];
+    for (size_t i = 0; i < f->npts && !res->converged; i++)
+        if (calib_beyond(&f->pts[i], i, why, sizeof why)) {
+            snprintf(res->stop, sizeof res->stop,
+                     "did not converge: %s; no value of the keys reaches it", why);
+            return;
+        }
 }
 
 /* Fitted values, each point's after, and the standard errors. */
@@ -310,18 +412,64 @@ static cp_status run(struct fit *f, struct calib_result *res, struct cp_error *e
         st = cp_fail(err, CP_EINPUT, "the fit could not start: %s", gsl_strerror(gs));
         goto out;
     }
+    for (size_t j = 0; j < f->nkeys; j++)
+        f->slope0[j] = key_slope_max(gsl_multifit_nlinear_jac(w), j);
     int info = 0;
     gs = gsl_multifit_nlinear_driver(CALIB_MAX_ITER, CALIB_XTOL, CALIB_GTOL, CALIB_FTOL, NULL, NULL,
                                      &info, w);
     res->iterations = gsl_multifit_nlinear_niter(w);
-    stop_reason(gs, info, w, cov, res);
+    stop_reason(f, gs, info, w, cov, res);
     st = finish(f, w, cov, res, err);
+    if (st == CP_OK && res->converged)
+        judge(f, res);
+    if (st == CP_OK)
+        name_ceiling(f, res);
 out:
     gsl_matrix_free(cov);
     gsl_vector_free(x0);
     if (w)
         gsl_multifit_nlinear_free(w);
     return st;
+}
+
+double calib_ceiling(const struct calib_point *p)
+{
+    return p->quantity == MEAS_SPEEDUP ? p->c->systems : INFINITY;
+}
+
+const char *calib_beyond(const struct calib_point *p, size_t i, char *buf, size_t n)
+{
+    double top = calib_ceiling(p);
+    char at[32];
+    if (!(p->measured > top))
+        return NULL;
+    snprintf(buf, n,
+             "%s measures a speedup of %.4gx on %.0f system%s, above %.4gx, the most the model "
+             "can give there (perfect weak scaling)",
+             point_name(p, i, at, sizeof at), p->measured, p->c->systems,
+             p->c->systems == 1 ? "" : "s", top);
+    return buf;
+}
+
+cp_status calib_check_hw(const struct calib_point *p, const struct hw_desc *hw,
+                         struct cp_error *err)
+{
+    char name[128];
+    const char *sec, *key, *why = hw_inconsistency(hw, &sec, &key);
+    if (why)
+        return cp_fail(err, CP_EINPUT, "%s.%s: %s", sec, key, why);
+    for (size_t i = 0; i < param_count(); i++) {
+        int k = param_key(i);
+        if (!param_valid(hw, k, param_get(hw, k)))
+            return cp_fail(err, CP_EINPUT,
+                           "%s = %g is not a value a hardware description may give it",
+                           param_name(k, name, sizeof name), param_get(hw, k));
+    }
+    struct cluster c = *p->c;
+    c.hw = hw;
+    if (!c.overlap_set)
+        c.overlap = hw->mx.boundary_overlap;
+    return train_check(&c, err);
 }
 
 cp_status calib_parse_keys(const char *list, struct calib_spec *out, size_t *n,

@@ -785,25 +785,54 @@ static double ref_step(struct ref *rf, const struct problem *pb, const struct op
 
 /* ---- the driver ---- */
 
+/* Nodes of the SwarmX tree over n systems of fan-out k (tree_new). */
+static double tree_nodes(int n, int k)
+{
+    double nodes = 0;
+    for (int below = n; below > 1;) {
+        below = (below - 1) / k + 1;
+        nodes += below;
+    }
+    return nodes;
+}
+
+double fsim_events(const struct fsim_config *c)
+{
+    double links = c->systems + tree_nodes(c->systems, c->fanout);
+    return (double)c->steps * ((double)c->batch + 3 * FSIM_LAYERS * links);
+}
+
 static cp_status check_config(const struct fsim_config *c, struct cp_error *err)
 {
     if (c->systems < 1 || c->systems > FSIM_MAX_SYSTEMS)
-        return cp_fail(err, CP_EINPUT, "--systems must be 1..%d, got %d", FSIM_MAX_SYSTEMS,
-                       c->systems);
+        return cp_fail(err, CP_EINPUT, "-n: must be 1..%d, got %d", FSIM_MAX_SYSTEMS, c->systems);
     if (c->fanout < 2)
-        return cp_fail(err, CP_EINPUT, "--fanout must be at least 2, got %d", c->fanout);
+        return cp_fail(err, CP_EINPUT, "swarmx.fanout: must be at least 2, got %d", c->fanout);
     if (c->units < 1 || c->units > FSIM_MAX_UNITS)
-        return cp_fail(err, CP_EINPUT, "--units must be 1..%d, got %d", FSIM_MAX_UNITS, c->units);
+        return cp_fail(err, CP_EINPUT, "--memoryx-units: must be 1..%d, got %d", FSIM_MAX_UNITS,
+                       c->units);
     if (c->steps < 1 || c->steps > FSIM_MAX_STEPS)
-        return cp_fail(err, CP_EINPUT, "--steps must be 1..%d, got %d", FSIM_MAX_STEPS, c->steps);
+        return cp_fail(err, CP_EINPUT, "--steps: must be 1..%d, got %d", FSIM_MAX_STEPS, c->steps);
     if (c->batch < c->systems || c->batch > FSIM_MAX_BATCH)
-        return cp_fail(err, CP_EINPUT, "--batch must be %d (one sample per system)..%d, got %d",
+        return cp_fail(err, CP_EINPUT, "--batch: must be %d (one sample per system)..%d, got %d",
                        c->systems, FSIM_MAX_BATCH, c->batch);
     if (!(c->sparsity >= 0 && c->sparsity < 1))
-        return cp_fail(err, CP_EINPUT, "--sparsity must be in [0, 1), got %g", c->sparsity);
+        return cp_fail(err, CP_EINPUT, "--sparsity: must be in [0, 1), got %g", c->sparsity);
     if (c->optimizer != FSIM_SGD && c->optimizer != FSIM_ADAM)
-        return cp_fail(err, CP_EINPUT, "--optimizer must be sgd or adam, got %d",
+        return cp_fail(err, CP_EINPUT, "--optimizer: must be sgd or adam, got %d",
                        (int)c->optimizer);
+    double most = c->max_events > 0 ? c->max_events : FSIM_MAX_EVENTS;
+    if (!(c->max_events == 0 || (c->max_events >= 1 && c->max_events <= FSIM_CEIL_EVENTS &&
+                                 c->max_events == floor(c->max_events))))
+        return cp_fail(err, CP_EINPUT, "--max-events: must be a whole number in 1..%g, got %g",
+                       FSIM_CEIL_EVENTS, c->max_events);
+    if (fsim_events(c) > most)
+        return cp_fail(err, CP_EINPUT,
+                       "--max-events: the run would take %.4g events (%d steps, each of %d "
+                       "samples and %.4g messages), more than the %.4g allowed; lower --steps or "
+                       "--batch, or raise --max-events (up to %g)",
+                       fsim_events(c), c->steps, c->batch, fsim_events(c) / c->steps - c->batch,
+                       most, FSIM_CEIL_EVENTS);
     return CP_OK;
 }
 
@@ -865,6 +894,7 @@ void fsim_config_init(struct fsim_config *c)
     c->sparsity = 0;
     c->optimizer = FSIM_ADAM;
     c->seed = 1;
+    c->max_events = FSIM_MAX_EVENTS;
 }
 
 cp_status fsim_run_params(const struct fsim_config *c, struct fsim_result *r, float *sim_params,

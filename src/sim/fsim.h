@@ -82,6 +82,13 @@ enum { FSIM_IN = 16, FSIM_HIDDEN = 32, FSIM_OUT = 4, FSIM_LAYERS = 3 };
 #define FSIM_MAX_UNITS 64
 #define FSIM_MAX_STEPS 100000
 #define FSIM_MAX_BATCH 1000000
+/* Events one run may take unless fsim_config.max_events says otherwise
+ * (fsim_events): a core trains about 1.3e5 samples a step a second (the
+ * cluster and the reference) and moves about 1.5e6 messages, so this is
+ * about a minute at most where FSIM_MAX_STEPS x FSIM_MAX_BATCH would take
+ * days.  The most it may be raised to is SIM_CEIL_EVENTS's 1e15. */
+#define FSIM_MAX_EVENTS 1e7
+#define FSIM_CEIL_EVENTS 1e15
 
 enum fsim_optimizer { FSIM_SGD, FSIM_ADAM };
 
@@ -94,6 +101,8 @@ struct fsim_config {
     double sparsity; /* fraction of weights masked to zero, [0, 1) */
     enum fsim_optimizer optimizer;
     unsigned long seed; /* gsl mt19937 seed (0 acts as GSL's default 4357) */
+    double max_events;  /* refuse a run of more events (fsim_events): whole,
+                           1..FSIM_CEIL_EVENTS; 0 for FSIM_MAX_EVENTS      */
 };
 
 /* Link classes: MemoryX <-> the root node (or the only system when N = 1),
@@ -129,15 +138,23 @@ struct fsim_result {
 };
 
 /* Defaults: 1 system, fan-out 2, 1 unit, 10 steps, batch 64, dense, Adam,
- * seed 1. */
+ * seed 1, FSIM_MAX_EVENTS. */
 void fsim_config_init(struct fsim_config *c);
 
+/* The events of a run of c, the measure of its size: one per sample and
+ * step (its forward and backward pass, in the cluster and again in the
+ * reference) and one per message a link carries, 3 x FSIM_LAYERS a step on
+ * each of the N + nodes links: steps x (batch + 3 x FSIM_LAYERS x (N +
+ * nodes)).  Exact for a configuration fsim_run accepts. */
+double fsim_events(const struct fsim_config *c);
+
 /* Train the cluster and the reference for c->steps steps and fill *r.
- * CP_EINPUT, with a message naming the option (--systems, --fanout, --units,
- * --steps, --batch, --sparsity, --optimizer), when a field is out of range;
- * *r is then untouched.  CP_ENOMEM only if GSL cannot allocate its random
- * generator (other allocations abort through xmalloc).  Time and memory grow
- * as steps x batch and as systems + batch. */
+ * CP_EINPUT, with a message that starts with the figure it names and a
+ * colon (-n, swarmx.fanout, --memoryx-units, --steps, --batch, --sparsity,
+ * --optimizer, --max-events), when a field is out of range or the run
+ * would take more than max_events events; *r is then untouched.  CP_ENOMEM only if GSL cannot
+ * allocate its random generator (other allocations abort through xmalloc).  Time and memory grow as
+ * steps x batch and as systems + batch. */
 cp_status fsim_run(const struct fsim_config *c, struct fsim_result *r, struct cp_error *err);
 
 /* fsim_run that also copies the final parameters out: sim_params gets

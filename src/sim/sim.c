@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/units.h"
 #include "../base/xalloc.h"
 #include "../spec/tfm.h"
 #include "simint.h"
@@ -293,9 +294,32 @@ static void plan_jitter(struct sim *s)
 }
 
 /* Ring positions: a power of two, enough for a buffer of SIM_BUFFER_CHUNKS
- * chunks to hold the smallest packets any link moves and the one after;
- * at most SIM_MAX_WINDOW, and fewer when the rings would take more than
- * SIM_RING_BYTES (a buffer then holds fewer small packets). */
+ * chunks to hold the smallest packets any link moves (least bytes) and the
+ * one after; at most SIM_MAX_WINDOW, and fewer when the rings of nc
+ * components would take more than SIM_RING_BYTES (a buffer then holds
+ * fewer small packets). */
+static int ring_positions(const struct sim *s, double least, double nc)
+{
+    double want = least > 0 ? ceil(SIM_BUFFER_CHUNKS * s->hw->swx.chunk_bytes / least) + 2 : 2;
+    double cap = fmin(SIM_MAX_WINDOW, floor(SIM_RING_BYTES / (nc * sizeof(struct slot))));
+    int w = 2;
+    while (w < want && 2 * w <= cap)
+        w *= 2;
+    return w;
+}
+
+/* The smallest share of a packet a link moves: a unit's share of a layer's
+ * weights or gradients (the first layer's in p0 packets). */
+static double least_packet(const struct sim *s, const struct layer_cost ly[3], double p0)
+{
+    double least = INFINITY;
+    for (int k = 0; k < 3; k++) {
+        double np = k == LY_EMBED ? p0 : 1;
+        least = fmin(least, fmin(ly[k].w_bytes / np, ly[k].g_bytes / np) / s->units);
+    }
+    return least;
+}
+
 static void plan_ring(struct sim *s)
 {
     double least = INFINITY;
@@ -305,14 +329,9 @@ static void plan_ring(struct sim *s)
         if (p->bwd)
             least = fmin(least, p->g_bytes / s->units);
     }
-    double want = least > 0 ? ceil(SIM_BUFFER_CHUNKS * s->hw->swx.chunk_bytes / least) + 2 : 2;
-    double cap = fmin(SIM_MAX_WINDOW, floor(SIM_RING_BYTES / ((double)s->nc * sizeof *s->ring)));
-    s->w = 2;
-    s->w_log2 = 1;
-    while (s->w < want && 2 * s->w <= cap) {
-        s->w *= 2;
+    s->w = ring_positions(s, least, s->nc);
+    for (s->w_log2 = 0; 1 << s->w_log2 < s->w;)
         s->w_log2++;
-    }
     size_t n = (size_t)s->nc * (size_t)s->w;
     s->ring = xmalloc(n * sizeof *s->ring);
     memset(s->ring, 0, n * sizeof *s->ring);
@@ -349,6 +368,29 @@ static int whole_in(double v, double lo, double hi)
     return v >= lo && v <= hi && v == floor(v);
 }
 
+/* The events one run may take: c->max_events, or SIM_MAX_EVENTS. */
+static double event_bound(const struct sim_config *c)
+{
+    return c->max_events > 0 ? c->max_events : SIM_MAX_EVENTS;
+}
+
+/* The description's figures the simulator counts in ints: blocks (at least
+ * two packets each a step, so more than SIM_MAX_PACKETS / 2 - 2 can never
+ * run) and the SwarmX fan-out (capped, simtopo_fanout). */
+static cp_status check_desc(const struct sim_config *c, struct cp_error *err)
+{
+    double l = c->wl->layers, most = SIM_MAX_PACKETS / 2 - 2;
+    if (!whole_in(l, 1, most))
+        return cp_fail(err, CP_EINPUT,
+                       "model.layers: %g is not a whole number of blocks in 1..%g (each block is "
+                       "two packets a step; the simulator takes at most %d)",
+                       l, most, SIM_MAX_PACKETS);
+    if (!whole_in(c->hw->swx.fanout, 2, INFINITY))
+        return cp_fail(err, CP_EINPUT, "swarmx.fanout: %g is not a whole number of at least 2",
+                       c->hw->swx.fanout);
+    return CP_OK;
+}
+
 static cp_status check(const struct sim_config *c, struct cp_error *err)
 {
     if (!whole_in(c->systems, 1, SIM_MAX_SYSTEMS))
@@ -366,6 +408,9 @@ static cp_status check(const struct sim_config *c, struct cp_error *err)
                        c->mx_servers);
     if (!((int)c->act >= 0 && (int)c->act < SIM_NACT))
         return cp_fail(err, CP_EINPUT, "--activations: %d is not a placement", (int)c->act);
+    cp_status st = check_desc(c, err);
+    if (st != CP_OK)
+        return st;
     if (c->act == SIM_ACT_RECOMPUTE && !whole_in(c->act_k, 1, c->wl->layers))
         return cp_fail(err, CP_EINPUT,
                        "--activations: recompute every %g blocks: k is not a whole number in "
@@ -386,22 +431,138 @@ static cp_status check(const struct sim_config *c, struct cp_error *err)
                        HW_MAX_SPARSITY);
     if (!(c->overlap >= 0 && c->overlap <= 1))
         return cp_fail(err, CP_EINPUT, "--overlap: %g is outside 0..1", c->overlap);
+    if (c->max_events != 0 && !whole_in(c->max_events, 1, SIM_CEIL_EVENTS))
+        return cp_fail(err, CP_EINPUT, "--max-events: %g is not a whole number in 1..%g",
+                       c->max_events, SIM_CEIL_EVENTS);
     return CP_OK;
 }
 
-/* The packets of a step must fit in memory (and in an int). */
-static cp_status check_size(const struct sim *s, struct cp_error *err)
+/* The packets of a step must fit in memory (and in an int): the blocks
+ * alone (one micro-batch), then the micro-batches. */
+static cp_status check_packets(const struct sim *s, double p0, struct cp_error *err)
 {
-    double packets = step_packets(s, s->r->micro_batches, SIM_FIRST_PACKETS);
+    double one = step_packets(s, 1, p0), packets = step_packets(s, s->r->micro_batches, p0);
+    if (!(one <= SIM_MAX_PACKETS))
+        return cp_fail(
+            err, CP_EINPUT,
+            "model.layers: %.10g blocks make %.10g packets a step in one micro-batch; the "
+            "simulator takes at most %d",
+            s->wl->layers, one, SIM_MAX_PACKETS);
     if (!(packets <= SIM_MAX_PACKETS))
         return cp_fail(err, CP_EINPUT,
-                       "--batch: %g sequences per system in %g micro-batches make up to %g "
+                       "--batch: %.10g sequences per system in %.10g micro-batches make %.10g "
                        "packets per step; the simulator takes at most %d",
                        s->r->seqs_per_system, s->r->micro_batches, packets, SIM_MAX_PACKETS);
     return CP_OK;
 }
 
-static void results(struct sim *s)
+/* Packets of a step each component class serves (enum serves): all; the
+ * backward ones; those and the forward ones that offload; the updates. */
+static void serve_lengths(const struct sim *s, double p0, double len[SERVE_N])
+{
+    double m = s->r->micro_batches, per_pass = p0 + s->wl->layers + 1;
+    len[SERVE_ALL] = step_packets(s, m, p0);
+    len[SERVE_BWD] = m * per_pass;
+    len[SERVE_ACT] = len[SERVE_BWD] + (s->offload ? m * s->wl->layers : 0);
+    len[SERVE_UPD] = per_pass;
+}
+
+/* Events of the run: every component starts every packet it serves, every
+ * step (the components simtopo_shape counts, each class serving its
+ * packets). */
+static double run_events(const struct sim *s, const struct topo_shape *t, const double len[SERVE_N])
+{
+    double n = s->n, u = s->units, egress = len[s->offload ? SERVE_ACT : SERVE_BWD];
+    double per_step = t->nodes == 0
+                          ? len[SERVE_ALL] + u * (len[SERVE_ALL] + egress + len[SERVE_UPD])
+                          : n * (2 * len[SERVE_ALL] + egress) +
+                                (t->nodes - 1) * (len[SERVE_ALL] + len[SERVE_BWD]) +
+                                u * (len[SERVE_ALL] + len[SERVE_BWD] + len[SERVE_UPD]);
+    return s->k * per_step;
+}
+
+/* Memory a run allocates, at most, in three parts: what grows with the
+ * systems (the components and their links, rings, the event queue, which
+ * holds each component once, jitter factors), with the packets of a step,
+ * and with the units' update records. */
+static void run_bytes(const struct sim *s, const struct topo_shape *t, const double len[SERVE_N],
+                      double least, double part[3])
+{
+    double nc = t->comps;
+    part[0] = t->bytes + nc * ring_positions(s, least, nc) * sizeof(struct slot) +
+              fmax(256, 2 * nc) * sizeof(struct evq_event) + (double)s->n * sizeof(double);
+    part[1] = len[SERVE_ALL] * sizeof(struct packet) +
+              (len[SERVE_ALL] + len[SERVE_BWD] + len[SERVE_ACT] + len[SERVE_UPD]) * sizeof(int);
+    part[2] = (double)s->units * len[SERVE_UPD] * (sizeof(double) + sizeof(int)) +
+              (double)s->k * sizeof(double);
+}
+
+static cp_status check_bytes(const struct sim *s, const double part[3], double bytes,
+                             struct cp_error *err)
+{
+    if (bytes <= SIM_MAX_BYTES)
+        return CP_OK;
+    static const char *const figure[3] = {"-n", "--batch", "--memoryx-units"};
+    int most = part[1] > part[0] ? 1 : 0;
+    most = part[2] > part[most] ? 2 : most;
+    char a[32], b[32];
+    return cp_fail(err, CP_EINPUT,
+                   "%s: the run would allocate %s (%d systems, %d MemoryX units, %.10g packets a "
+                   "step); the simulator takes at most %s",
+                   figure[most], unit_format(bytes, UNIT_BYTES, a, sizeof a), s->n, s->units,
+                   (double)s->r->packets, unit_format(SIM_MAX_BYTES, UNIT_BYTES, b, sizeof b));
+}
+
+/* Check the configuration and size the run (sim_size) into s, r and z:
+ * everything sim_run needs before it allocates. */
+static cp_status plan(struct sim *s, const struct sim_config *c, struct sim_result *r,
+                      struct sim_size *z, struct cp_error *err)
+{
+    *z = (struct sim_size){0};
+    *r = (struct sim_result){0};
+    cp_status st = check(c, err);
+    if (st != CP_OK)
+        return st;
+    *s = (struct sim){.cfg = c, .hw = c->hw, .wl = c->wl, .r = r, .err = err};
+    s->n = (int)c->systems;
+    s->units = (int)c->units;
+    s->k = (int)c->steps;
+    s->fanout = simtopo_fanout(c->hw->swx.fanout, s->n);
+    s->overhead_s = c->hw->wse.step_overhead_s;
+    plan_batch(s);
+    struct layer_cost ly[3];
+    layer_costs(s, ly);
+    double p0 = first_packets(s, &ly[LY_EMBED]), len[SERVE_N], part[3];
+    z->micro_batches = r->micro_batches;
+    if ((st = check_packets(s, p0, err)) != CP_OK)
+        return st;
+    struct topo_shape t;
+    simtopo_shape(s->n, s->units, s->fanout, &t);
+    serve_lengths(s, p0, len);
+    run_bytes(s, &t, len, least_packet(s, ly, p0), part);
+    r->packets = (long long)len[SERVE_ALL];
+    *z = (struct sim_size){r->micro_batches, len[SERVE_ALL],         t.nodes,
+                           t.comps,          run_events(s, &t, len), part[0] + part[1] + part[2]};
+    if (!(z->events <= event_bound(c)))
+        return cp_fail(err, CP_EINPUT,
+                       "--max-events: the run would take %.4g events (%g step%s of %g packets "
+                       "through %d components), more than the %.4g allowed; lower --steps, -n "
+                       "or --batch, or raise --max-events (up to %g)",
+                       z->events, c->steps, c->steps == 1 ? "" : "s", z->packets, t.comps,
+                       event_bound(c), SIM_CEIL_EVENTS);
+    return check_bytes(s, part, z->bytes, err);
+}
+
+cp_status sim_size(const struct sim_config *c, struct sim_size *z, struct cp_error *err)
+{
+    struct sim s;
+    struct sim_result r;
+    return plan(&s, c, &r, z, err);
+}
+
+/* The results of a finished run; CP_EINPUT if the step time is not a
+ * positive number (figures beyond what the simulator resolves). */
+static cp_status results(struct sim *s, struct cp_error *err)
 {
     struct sim_result *r = s->r;
     int k = (int)s->cfg->steps;
@@ -418,6 +579,12 @@ static void results(struct sim *s)
             compute_busy += x->busy_last_s;
     }
     r->compute_wait_s = r->step_s - compute_busy / s->n;
+    if (!(isfinite(r->step_s) && r->step_s > 0 && isfinite(r->first_step_s)))
+        return cp_fail(err, CP_EINPUT,
+                       "the simulated step time is %g s: the description's figures are beyond "
+                       "what the simulator resolves",
+                       r->step_s);
+    return CP_OK;
 }
 
 static cp_status finished(const struct sim *s, struct cp_error *err)
@@ -449,19 +616,12 @@ static void sim_free(struct sim *s)
 
 cp_status sim_run(const struct sim_config *c, struct sim_result *r, struct cp_error *err)
 {
-    cp_status st = check(c, err);
+    struct sim s;
+    struct sim_size z;
+    cp_status st = plan(&s, c, r, &z, err);
     if (st != CP_OK)
         return st;
-    struct sim s = {.cfg = c, .hw = c->hw, .wl = c->wl, .r = r, .err = err};
-    *r = (struct sim_result){0};
-    s.n = (int)c->systems;
-    s.units = (int)c->units;
-    s.k = (int)c->steps;
-    s.overhead_s = c->hw->wse.step_overhead_s;
     evq_init(&s.q);
-    plan_batch(&s);
-    if ((st = check_size(&s, err)) != CP_OK)
-        return st;
     plan_jitter(&s);
     simtopo_build(&s);
     build_packets(&s);
@@ -479,7 +639,7 @@ cp_status sim_run(const struct sim_config *c, struct sim_result *r, struct cp_er
     if (st == CP_OK)
         st = finished(&s, err);
     if (st == CP_OK)
-        results(&s);
+        st = results(&s, err);
     sim_free(&s);
     return st;
 }

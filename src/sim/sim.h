@@ -123,6 +123,22 @@
  * the memory all such windows may take (simulation limits, not hardware). */
 #define SIM_MAX_WINDOW 64
 #define SIM_RING_BYTES (1u << 30)
+/* Events (one per packet a component starts, sim_size) one run may take
+ * unless the caller sets sim_config.max_events: the engine runs 5e6 (a
+ * tree of thousands of systems) to 2e7 (a few) events a second on one
+ * core, so this is under half a minute, and a run of hours is refused up
+ * front instead of running silently.  Three steps of the largest models
+ * on 2048 systems take 5e7, and so does the whole crosscheck grid. */
+#define SIM_MAX_EVENTS 1e8
+/* The most max_events may be: every count stays exact in a double and an
+ * int64_t (and such a run would take years). */
+#define SIM_CEIL_EVENTS 1e15
+/* Memory one run may allocate (packets, components, links, rings, the
+ * event queue), estimated and checked before any allocation: a run of
+ * 10^6 systems takes 1.7 GB, one of 64 units over a model of 10^6 blocks
+ * 0.9 GB; only together (8e12 events, refused unless --max-events is
+ * raised that far) do they pass this, which a small machine can spare. */
+#define SIM_MAX_BYTES 2147483648.0
 
 /* Component classes (utilisation and bytes are reported per class). */
 enum sim_comp {
@@ -170,6 +186,8 @@ struct sim_config {
     double overlap;     /* 0..1                                             */
     double global_seqs; /* whole number of sequences per step, >= 1         */
     double steps;       /* whole, 1..SIM_MAX_STEPS                          */
+    double max_events;  /* refuse a run of more events: whole, 1..SIM_CEIL_EVENTS;
+                           0 for SIM_MAX_EVENTS                              */
     /* Called once per busy interval when non-NULL; nonzero stops the run
      * (sim_run then returns CP_EIO with the callback's reason). */
     int (*trace)(void *ctx, const struct sim_interval *iv);
@@ -218,12 +236,34 @@ void sim_config_init(struct sim_config *c, const struct hw_desc *hw, const struc
 /* "wafer", "recompute:4", "offload": the placement of act with k. */
 const char *sim_act_label(enum sim_act act, double k, char *buf, size_t n);
 
-/* Run the simulation.  CP_EINPUT with a message naming the option
- * (--systems, --memoryx-units, --memoryx-servers, --activations,
- * --act-servers, --steps, --batch, --sparsity, --overlap) when a field is
- * out of range, or (--batch) when the micro-batches would make more than
- * SIM_MAX_PACKETS packets a step; CP_EIO when the trace callback stopped
- * it.  r is filled on CP_OK. */
+/* What a run of c takes, known before it starts (sim_size). */
+struct sim_size {
+    double micro_batches;
+    double packets; /* per step                                              */
+    double nodes;   /* SwarmX nodes                                          */
+    double comps;   /* components: links and engines                         */
+    double events;  /* the whole run: exactly the events sim_run processes    */
+    double bytes;   /* memory sim_run allocates at most (an upper bound)      */
+};
+
+/* Check c as sim_run does and size the run without running it, allocating
+ * nothing.  CP_EINPUT with a message that starts with the figure it names
+ * and a colon: the option (--systems, --memoryx-units, --memoryx-servers,
+ * --activations, --act-servers, --steps, --batch, --sparsity, --overlap,
+ * --max-events) when a field is out of range; model.layers or
+ * swarmx.fanout when the description's is not a whole number the simulator
+ * takes; model.layers or --batch when a step would hold more than
+ * SIM_MAX_PACKETS packets; --max-events when the run would take more than
+ * c->max_events events; -n, --batch or --memoryx-units (what takes the
+ * most) past SIM_MAX_BYTES of memory.
+ * z is filled on CP_OK (and as far as it got otherwise).  A SwarmX fan-out
+ * of N or more (any whole number >= 2 the description allows) is one node
+ * over all N systems. */
+cp_status sim_size(const struct sim_config *c, struct sim_size *z, struct cp_error *err);
+
+/* Run the simulation: CP_EINPUT as sim_size says, before anything is
+ * allocated; CP_EIO when the trace callback stopped it.  r is filled on
+ * CP_OK, with a finite, positive step time. */
 cp_status sim_run(const struct sim_config *c, struct sim_result *r, struct cp_error *err);
 
 #endif

@@ -68,7 +68,8 @@ struct sim {
     const struct sim_config *cfg;
     const struct hw_desc *hw;
     const struct wl_desc *wl;
-    int n, units, k;
+    int n, units, k; /* systems, MemoryX units, steps                  */
+    int fanout;      /* SwarmX fan-out, capped (simtopo_fanout)         */
     struct comp *c;
     int nc;
     struct slot *ring; /* [component][w] */
@@ -116,9 +117,25 @@ static inline long long seqs_of(const struct sim *s, int i, int mb)
     return mine / m + (mb < mine % m);
 }
 
+/* The SwarmX tree over n systems with u MemoryX units and fan-out k, and
+ * what simtopo_build makes of it, counted without building it. */
+struct topo_shape {
+    int depth, nodes;
+    int top_children; /* of the top node; 0 if the top item is the one system */
+    int comps, edges; /* components; links between them                     */
+    double bytes;     /* what simtopo_build allocates                        */
+};
+void simtopo_shape(int n, int u, int k, struct topo_shape *t);
+
+/* The fan-out the tree is built with for a description's fanout (whole,
+ * >= 2) over n systems: any fan-out of max(n, 2) or more makes the same
+ * tree, one node over all n, so it is capped there (and fits an int). */
+int simtopo_fanout(double fanout, int n);
+
 /* simtopo.c: the components, their links and the SwarmX tree (s->c, s->ups,
  * s->dns, s->mx_out0, s->update0; r->depth, r->nodes, r->count).  Needs
- * s->n, s->units, s->offload and the configuration's MemoryX servers. */
+ * s->n, s->units, s->fanout, s->offload and the configuration's MemoryX
+ * servers. */
 void simtopo_build(struct sim *s);
 
 /* simflow.c: every component serves every packet of every step; s->st is

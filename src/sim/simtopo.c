@@ -3,6 +3,7 @@
  * and egress link; the SwarmX tree over them, each node with a link down
  * (broadcast) and one up (reduce); and the MemoryX units at its root, each
  * standing for S / U of the S servers. */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -79,25 +80,49 @@ static double reduce_bw(const struct sim *s, int children)
     return children > 1 ? s->hw->swx.reduce_Bps / children : INFINITY;
 }
 
-/* Build components and links.  Levels: systems, then nodes grouping up to
- * fanout items of the level below, until one item is left (with several
- * MemoryX units and one system, one node joins them). */
+int simtopo_fanout(double fanout, int n)
+{
+    int one_node = n > 2 ? n : 2;
+    return fanout >= one_node ? one_node : (int)fanout;
+}
+
+/* Levels: systems, then nodes grouping up to k items of the level below,
+ * until one item is left (with several MemoryX units and one system, one
+ * node joins them).  Components: each system's ingress, compute and
+ * egress, each node's down and up links, but none of the top item's links,
+ * which are MemoryX's: each unit's egress, ingress and update.  Links: a
+ * system's compute to its two links; a child's two links to its parent's
+ * (to every unit's, under the top node); a unit's ingress to its update. */
+void simtopo_shape(int n, int u, int k, struct topo_shape *t)
+{
+    *t = (struct topo_shape){0};
+    for (int len = n, extra = n == 1 && u > 1; len > 1 || extra; extra = 0) {
+        t->top_children = len;
+        len = (len + k - 1) / k;
+        t->nodes += len;
+        t->depth++;
+    }
+    int items = n + t->nodes, top_sys = t->nodes == 0;
+    t->comps = top_sys ? 1 + 3 * u : 3 * n + 2 * (t->nodes - 1) + 3 * u;
+    t->edges =
+        (top_sys ? 2 * u : 2 * n) + 2 * (items - 1 - t->top_children) + 2 * u * t->top_children + u;
+    t->bytes = (double)t->comps * sizeof(struct comp) + (double)items * sizeof(struct item) +
+               (double)t->edges * (sizeof(struct edge) + 2 * sizeof(int32_t));
+}
+
+/* Build components and links (simtopo_shape). */
 void simtopo_build(struct sim *s)
 {
-    int n = s->n, k = (int)s->hw->swx.fanout, u = s->units;
-    int nodes = 0;
-    for (int len = n, extra = n == 1 && u > 1; len > 1 || extra; extra = 0) {
-        len = (len + k - 1) / k;
-        nodes += len;
-        s->r->depth++;
-    }
+    int n = s->n, k = s->fanout, u = s->units;
+    struct topo_shape shape;
+    simtopo_shape(n, u, k, &shape);
+    int nodes = shape.nodes;
+    s->r->depth = shape.depth;
     s->r->nodes = nodes;
     int items = n + nodes;
-    int maxc = 3 * n + 2 * nodes + 3 * u;
-    s->c = xmalloc((size_t)maxc * sizeof *s->c);
+    s->c = xmalloc((size_t)shape.comps * sizeof *s->c);
     struct item *it = xmalloc((size_t)items * sizeof *it);
-    int maxe = 4 * items + 4 * u * (k + 1) + 8;
-    struct edge *e = xmalloc((size_t)maxe * sizeof *e);
+    struct edge *e = xmalloc((size_t)shape.edges * sizeof *e);
     int ne = 0;
     double hop = s->hw->swx.hop_latency_s;
     /* A system's egress also carries the offloaded activations out in the
@@ -184,6 +209,7 @@ void simtopo_build(struct sim *s)
         }
         e[ne++] = (struct edge){mx_in0 + j, s->update0 + j};
     }
+    assert(ne == shape.edges && s->nc == shape.comps);
     s->ups = xmalloc((size_t)ne * sizeof *s->ups);
     s->dns = xmalloc((size_t)ne * sizeof *s->dns);
     pack_edges(s, e, ne);

@@ -14,7 +14,7 @@
 #include <string.h>
 
 /* inih's buffer holds INI_MAX_LINE bytes including "\r\n\0". */
-#define DESC_LINE_MAX (INI_MAX_LINE - 3)
+_Static_assert(DESC_LINE_MAX == INI_MAX_LINE - 3, "DESC_LINE_MAX must follow libinih's buffer");
 
 struct reader {
     const char *p;
@@ -45,7 +45,7 @@ struct parse {
     struct reader rd;
     struct cp_error *err;
     int failed;  /* line of the first error the handler found, or 0 */
-    int overlay; /* desc_overlay(): keys land on a loaded description */
+    int overlay; /* K: desc_overlay() of src->overlays[K-1]; 0: desc_load() */
     int seen[DESC_MAX_KEYS];
     char list_seen[DESC_LIST_MAX];
 };
@@ -132,6 +132,58 @@ static int parse_choice(const char *v, const char *choices, int *out)
     return -1;
 }
 
+/* Length of the UTF-8 sequence at s (1 to 4) and its code point in *cp,
+ * or 0 when it is not well formed (cut short, overlong, a surrogate,
+ * beyond U+10FFFF). */
+static int utf8_seq(const unsigned char *s, unsigned *cp)
+{
+    static const unsigned least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    unsigned c = s[0];
+    int len = c < 0x80             ? 1
+              : (c & 0xe0) == 0xc0 ? 2
+              : (c & 0xf0) == 0xe0 ? 3
+              : (c & 0xf8) == 0xf0 ? 4
+                                   : 0;
+    if (len == 0)
+        return 0;
+    *cp = len == 1 ? c : c & (0x7fu >> len);
+    for (int i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        *cp = *cp << 6 | (s[i] & 0x3fu);
+    }
+    if (*cp < least[len] || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
+        return 0;
+    return len;
+}
+
+/* desc_text_check(), with the offset of the byte at fault in *at. */
+static int text_check_at(const char *s, size_t *at, char *why, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; u[i];) {
+        unsigned cp;
+        int len = utf8_seq(u + i, &cp);
+        *at = i;
+        if (len == 0)
+            return snprintf(why, n, "byte %zu (0x%02X) is not UTF-8 text", i + 1, u[i]), -1;
+        if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
+            return snprintf(why, n,
+                            "control character %s%0*X at byte %zu (text is printed as it is; "
+                            "remove it)",
+                            cp < 0x80 ? "0x" : "U+", cp < 0x80 ? 2 : 4, cp, i + 1),
+                   -1;
+        i += (size_t)len;
+    }
+    return 0;
+}
+
+int desc_text_check(const char *s, char *why, size_t n)
+{
+    size_t at;
+    return text_check_at(s, &at, why, n);
+}
+
 static int check_number(const struct desc_key *k, double v, char *why, size_t n)
 {
     if (!isfinite(v)) /* the end of a range beyond the largest double */
@@ -199,6 +251,8 @@ static int store(const struct desc_key *k, const char *value, void *target, doub
 {
     char *field = (char *)target + k->off;
     char buf[512];
+    if (desc_text_check(value, why, n) != 0)
+        return -1;
     snprintf(buf, sizeof buf, "%s", value);
     char *range = split_range(buf);
     *spread = 0;
@@ -256,7 +310,7 @@ static int fail_at(struct parse *p, const char *section, const char *name, const
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
-    const char *origin = p->overlay ? p->src->overlay : p->src->origin;
+    const char *origin = p->overlay ? p->src->overlays[p->overlay - 1] : p->src->origin;
     if (*section)
         cp_fail(p->err, CP_EINPUT, "%s:%d: %s.%s: %s", origin, p->rd.line, section, name, why);
     else
@@ -278,6 +332,50 @@ static int list_index(const struct desc_list *l, const char *name)
     return -1;
 }
 
+/* 0 if name may name an entry of the schema's list: not empty, plain
+ * text, none of list_words; else -1 and why. */
+static int list_name_check(const struct desc_schema *s, const char *name, char *why, size_t n)
+{
+    if (*name == '\0')
+        return snprintf(why, n, "empty name (expected '%s.NAME=VALUE')", s->list_section), -1;
+    if (strlen(name) >= DESC_NAME_MAX)
+        return snprintf(why, n, "name longer than %d characters", DESC_NAME_MAX - 1), -1;
+    if (desc_text_check(name, why, n) != 0)
+        return -1;
+    int idx;
+    if (s->list_words && parse_choice(name, s->list_words, &idx) == 0) {
+        char words[128] = "";
+        for (const char *w = s->list_words; *w; w++) {
+            size_t len = strlen(words);
+            snprintf(words + len, sizeof words - len, *w == '|' ? ", " : "%c", *w);
+        }
+        return snprintf(why, n,
+                        "'%s' is not a name an entry may take (%s mean something else "
+                        "where an entry is named)",
+                        name, words),
+               -1;
+    }
+    return 0;
+}
+
+/* -1 (and why) when name reads as a value of the list's dimension other
+ * than v: where a name or a value may be given (--memoryx), the name would
+ * win and the size it names be silently ignored. */
+static int list_name_misleads(const struct desc_schema *s, const char *name, double v, char *why,
+                              size_t n)
+{
+    char sub[160], a[48], b[48];
+    double as;
+    if (unit_parse(name, s->list_dim, &as, sub, sizeof sub) != 0 || fabs(as - v) <= 1e-9 * fabs(v))
+        return 0;
+    return snprintf(why, n,
+                    "the name reads as %s but the entry is %s (where a name or a size may be "
+                    "given, the name wins); rename it or make them agree",
+                    unit_format(as, s->list_dim, a, sizeof a),
+                    unit_format(v, s->list_dim, b, sizeof b)),
+           -1;
+}
+
 /* Set entry name of the schema's list section to value (replacing an entry
  * of that name); on failure write why. */
 static int list_store(const struct desc_schema *s, void *target, const char *name,
@@ -287,13 +385,15 @@ static int list_store(const struct desc_schema *s, void *target, const char *nam
     int i = list_index(l, name);
     if (i < 0 && l->n == DESC_LIST_MAX)
         return snprintf(why, n, "more than %d entries", DESC_LIST_MAX), -1;
-    if (strlen(name) >= DESC_NAME_MAX)
-        return snprintf(why, n, "name longer than %d characters", DESC_NAME_MAX - 1), -1;
+    if (list_name_check(s, name, why, n) != 0 || desc_text_check(value, why, n) != 0)
+        return -1;
     double v;
     if (unit_parse(value, s->list_dim, &v, why, n) != 0)
         return -1;
     if (v <= 0)
         return snprintf(why, n, "must be greater than zero"), -1;
+    if (list_name_misleads(s, name, v, why, n) != 0)
+        return -1;
     if (i < 0) {
         i = (int)l->n++;
         snprintf(l->item[i].name, DESC_NAME_MAX, "%s", name);
@@ -304,7 +404,7 @@ static int list_store(const struct desc_schema *s, void *target, const char *nam
 
 static int handle_list(struct parse *p, const char *name, const char *value)
 {
-    char why[160];
+    char why[320];
     int at = list_index(list_of(p->s, p->target), name);
     if (at >= 0 && (!p->overlay || p->list_seen[at]))
         return fail_at(p, p->s->list_section, name, "duplicate key");
@@ -386,8 +486,28 @@ static int check_header(const struct desc_schema *s, const char *start, const ch
     return -1;
 }
 
+/* The first control character (C0 but tab, or DEL) of the line [start,
+ * end) outside a value, or NULL.  A value (after the first '=' or ':' of a
+ * "key = value" line) is store()'s to check, which names its key. */
+static const char *control_outside_value(const char *start, const char *end)
+{
+    const char *p = start;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    int keyline = p < end && *p != '[' && *p != ';' && *p != '#';
+    for (const char *q = start; q < end; q++) {
+        if (keyline && (*q == '=' || *q == ':'))
+            return NULL;
+        if (((unsigned char)*q < ' ' && *q != '\t') || *q == 0x7f)
+            return q;
+    }
+    return NULL;
+}
+
 /* Before inih sees the text: reject lines longer than its buffer (it would
- * split them and our line count would drift) and unknown section headers. */
+ * split them and our line count would drift), control characters outside
+ * values (a name in a message must not move the terminal) and unknown
+ * section headers. */
 static int check_lines(const struct desc_schema *s, const char *text, const char *origin,
                        struct cp_error *err)
 {
@@ -396,6 +516,15 @@ static int check_lines(const struct desc_schema *s, const char *text, const char
     for (const char *q = text;; q++) {
         if (*q == '\n' || *q == '\0') {
             long len = q - start - (q > start && q[-1] == '\r');
+            const char *c = control_outside_value(start, start + len);
+            if (c) {
+                cp_fail(err, CP_EINPUT, "%s:%d: control character 0x%02X at byte %ld%s", origin,
+                        line, (unsigned char)*c, (long)(c - start) + 1,
+                        *c == '\r' ? " (a carriage return inside a line: CR-only line ends? "
+                                     "use LF or CR LF)"
+                                   : " (a description is plain text)");
+                return -1;
+            }
             if (len > DESC_LINE_MAX) {
                 cp_fail(err, CP_EINPUT, "%s:%d: line longer than %d characters (split the comment)",
                         origin, line, DESC_LINE_MAX);
@@ -486,8 +615,12 @@ cp_status desc_load(const struct desc_schema *s, const char *text, const char *o
 cp_status desc_overlay(const struct desc_schema *s, const char *text, const char *origin,
                        void *target, struct desc_src *src, struct cp_error *err)
 {
-    struct parse p = {.s = s, .target = target, .src = src, .err = err, .overlay = 1};
-    snprintf(src->overlay, sizeof src->overlay, "%s", origin);
+    if (src->noverlays == DESC_OVERLAY_MAX)
+        return cp_fail(err, CP_EINPUT, "%s: more than %d overlays on one description", origin,
+                       DESC_OVERLAY_MAX);
+    int k = ++src->noverlays;
+    snprintf(src->overlays[k - 1], sizeof src->overlays[k - 1], "%s", origin);
+    struct parse p = {.s = s, .target = target, .src = src, .err = err, .overlay = k};
     return run_parse(&p, text, origin);
 }
 
@@ -495,7 +628,8 @@ const char *desc_where(const struct desc_src *src, int i, char *buf, size_t n)
 {
     int line = i >= 0 ? src->line[i] : 0;
     if (line > 0)
-        snprintf(buf, n, "%s:%d", src->in_overlay[i] ? src->overlay : src->origin, line);
+        snprintf(buf, n, "%s:%d",
+                 src->in_overlay[i] ? src->overlays[src->in_overlay[i] - 1] : src->origin, line);
     else if (line < 0)
         snprintf(buf, n, "--set");
     else
@@ -506,7 +640,12 @@ const char *desc_where(const struct desc_src *src, int i, char *buf, size_t n)
 cp_status desc_set(const struct desc_schema *s, const char *assign, void *target,
                    struct desc_src *src, struct cp_error *err)
 {
-    char sec[64], key[64];
+    char sec[64], key[64], why[CP_ERROR_MAX / 2];
+    size_t bad;
+    /* a name before '=' that would move the terminal in a message (a bad
+     * value is store()'s to report, naming the key) */
+    if (text_check_at(assign, &bad, why, sizeof why) != 0 && bad < strcspn(assign, "="))
+        return cp_fail(err, CP_EINPUT, "--set: %s", why);
     const char *dot = strchr(assign, '.'), *eq = strchr(assign, '=');
     if (!dot || !eq || dot > eq || (size_t)(dot - assign) >= sizeof sec ||
         (size_t)(eq - dot - 1) >= sizeof key)
@@ -521,7 +660,6 @@ cp_status desc_set(const struct desc_schema *s, const char *assign, void *target
     while (isspace((unsigned char)*v0))
         v0++;
     memmove(value, v0, strlen(v0) + 1);
-    char why[CP_ERROR_MAX / 2];
     if (s->list_section && strcmp(sec, s->list_section) == 0) {
         if (list_store(s, target, key, value, why, sizeof why) != 0)
             return cp_fail(err, CP_EINPUT, "--set %s.%s: %s", sec, key, why);

@@ -17,7 +17,11 @@
  * symmetric, must stay inside the key's valid values, and is not allowed on
  * whole-number keys.  The value is the centre; the half-width goes to
  * desc_src.spread.  desc_overlay() applies a partial file of the same
- * format on top of a loaded description. */
+ * format on top of a loaded description (several, in order).
+ *
+ * Text is printed as it is, so every value and list name must be UTF-8
+ * without control characters (desc_text_check()), and a control character
+ * anywhere else on a line (key, header, comment) is an error too. */
 #ifndef CP_DESC_H
 #define CP_DESC_H
 
@@ -46,6 +50,14 @@ enum desc_flag {
 #define DESC_LIST_MAX 16
 #define DESC_NAME_MAX 32
 #define DESC_ORIGIN_MAX 4096
+/* The longest line a description may have, in bytes: libinih's line buffer
+ * (INI_MAX_LINE, 200 in the Debian build) less "\r\n\0".  A writer of
+ * description text (an overlay, a report's copy) keeps every line to it. */
+#define DESC_LINE_MAX 197
+/* Overlays applied to one description (--hw-overlay, repeatable): a
+ * calibration, a saved explorer state and a few variants; each keeps its
+ * file name (DESC_ORIGIN_MAX bytes) in every struct desc_src. */
+#define DESC_OVERLAY_MAX 8
 
 struct desc_key {
     const char *section, *name;
@@ -73,16 +85,23 @@ struct desc_schema {
     size_t nkeys;
     const char *list_section; /* NULL if none                    */
     unit_dim list_dim;
-    size_t list_off; /* struct desc_list in the target    */
+    size_t list_off;        /* struct desc_list in the target    */
+    const char *list_words; /* "a|b": names an entry may not take */
+};
+
+/* A description's text and the name its messages give it. */
+struct desc_text {
+    const char *text, *origin;
 };
 
 /* Where each key's value came from, for later checks and for `show`. */
 struct desc_src {
-    char origin[DESC_ORIGIN_MAX];  /* file name, or "<built-in>/hw/cs2.ini" */
-    char overlay[DESC_ORIGIN_MAX]; /* the overlay file applied, or ""       */
-    int line[DESC_MAX_KEYS];       /* 0: default; -1: --set; else the line  */
-    int in_overlay[DESC_MAX_KEYS]; /* line[] is a line of the overlay file   */
-    double spread[DESC_MAX_KEYS];  /* half-width of the range, SI; 0: none   */
+    char origin[DESC_ORIGIN_MAX];                     /* file name, or "<built-in>/hw/cs2.ini"   */
+    char overlays[DESC_OVERLAY_MAX][DESC_ORIGIN_MAX]; /* applied, in order */
+    int noverlays;
+    int line[DESC_MAX_KEYS];       /* 0: default; -1: --set; else the line    */
+    int in_overlay[DESC_MAX_KEYS]; /* 0: line[] is origin's; K: overlays[K-1]'s */
+    double spread[DESC_MAX_KEYS];  /* half-width of the range, SI; 0: none     */
 };
 
 /* Parse text (NUL-terminated INI) named origin into target, which the
@@ -98,7 +117,8 @@ cp_status desc_load_set(const struct desc_schema *s, const char *text, const cha
                         struct cp_error *err);
 
 /* Apply the INI text named origin (keys of the schema, any subset) on top
- * of target, which desc_load() filled with src.  Errors name origin:line. */
+ * of target, which desc_load() filled with src; later overlays win, key by
+ * key.  Errors name origin:line; more than DESC_OVERLAY_MAX is CP_EINPUT. */
 cp_status desc_overlay(const struct desc_schema *s, const char *text, const char *origin,
                        void *target, struct desc_src *src, struct cp_error *err);
 
@@ -106,6 +126,11 @@ cp_status desc_overlay(const struct desc_schema *s, const char *text, const char
  * message naming "--set section.key". */
 cp_status desc_set(const struct desc_schema *s, const char *assign, void *target,
                    struct desc_src *src, struct cp_error *err);
+
+/* 0 if s is text a description may hold in a name, a label or free text
+ * (printed as it is): UTF-8 without control characters (C0, DEL, C1).
+ * Else -1 and why says which byte, for a message "...: why". */
+int desc_text_check(const char *s, char *why, size_t n);
 
 /* Index of section.name in the schema, or -1. */
 int desc_find(const struct desc_schema *s, const char *section, const char *name);

@@ -44,8 +44,8 @@ static const struct desc_key hw_keys[] = {
     {"memoryx", "server_memory_bandwidth", DESC_NUM, UNIT_BYTE_RATE, REQ, MX(server_mem_bw_Bps), 0,
      NULL, 0, "DRAM bandwidth one server's update reads and writes state at"},
     {"memoryx", "server_flash_bandwidth", DESC_NUM, UNIT_BYTE_RATE, DESC_ZERO_OK,
-     MX(server_flash_bw_Bps), 0,
-     NULL, 0, "flash bandwidth of one server (needed when server_flash > 0)"},
+     MX(server_flash_bw_Bps), 0, NULL, 0,
+     "flash bandwidth of one server (needed when server_flash > 0)"},
     {"memoryx", "server_update_flops", DESC_NUM, UNIT_FLOP_RATE, REQ, MX(server_update_flops), 0,
      NULL, 0, "optimizer update throughput of one MemoryX server"},
     {"memoryx", "server_power", DESC_NUM, UNIT_POWER, REQ | DESC_ZERO_OK, MX(server_power_W), 0,
@@ -96,6 +96,10 @@ const struct desc_schema hw_schema = {
     .list_section = "tiers",
     .list_dim = UNIT_BYTES,
     .list_off = offsetof(struct hw_desc, mx.tiers),
+    /* what a tier name would mean instead: MemoryX sized for the run in a
+     * claims or measurements file (auto) and the explorer (sized), every
+     * tier in sweep --memoryx (all) */
+    .list_words = "auto|sized|all",
 };
 
 const char *hw_inconsistency(const struct hw_desc *hw, const char **section, const char **name)
@@ -130,19 +134,27 @@ static cp_status hw_check(const struct hw_desc *hw, const struct desc_src *src,
 cp_status hw_load(const char *text, const char *origin, const char *const *sets, size_t nsets,
                   struct hw_desc *hw, struct desc_src *src, struct cp_error *err)
 {
-    return hw_load_overlay(text, origin, NULL, NULL, sets, nsets, hw, src, err);
+    return hw_load_overlays(text, origin, NULL, 0, sets, nsets, hw, src, err);
 }
 
 cp_status hw_load_overlay(const char *text, const char *origin, const char *overlay,
                           const char *overlay_origin, const char *const *sets, size_t nsets,
                           struct hw_desc *hw, struct desc_src *src, struct cp_error *err)
 {
+    const struct desc_text one = {overlay, overlay_origin};
+    return hw_load_overlays(text, origin, &one, overlay ? 1 : 0, sets, nsets, hw, src, err);
+}
+
+cp_status hw_load_overlays(const char *text, const char *origin, const struct desc_text *overlays,
+                           size_t noverlays, const char *const *sets, size_t nsets,
+                           struct hw_desc *hw, struct desc_src *src, struct cp_error *err)
+{
     struct desc_src local;
     if (!src)
         src = &local;
     cp_status st = desc_load(&hw_schema, text, origin, hw, src, err);
-    if (st == CP_OK && overlay)
-        st = desc_overlay(&hw_schema, overlay, overlay_origin, hw, src, err);
+    for (size_t i = 0; st == CP_OK && i < noverlays; i++)
+        st = desc_overlay(&hw_schema, overlays[i].text, overlays[i].origin, hw, src, err);
     for (size_t i = 0; st == CP_OK && i < nsets; i++)
         st = desc_set(&hw_schema, sets[i], hw, src, err);
     if (st == CP_OK)

@@ -133,8 +133,14 @@ cp_status hw_load(const char *text, const char *origin, const char *const *sets,
 /* The first rule spanning keys that hw breaks (and its key), or NULL. */
 const char *hw_inconsistency(const struct hw_desc *hw, const char **section, const char **name);
 
-/* hw_load() with an overlay (INI text of any subset of the keys, named
- * overlay_origin; NULL for none) applied before the overrides. */
+/* hw_load() with overlays (INI text of any subset of the keys, at most
+ * DESC_OVERLAY_MAX) applied in order before the overrides: a key an
+ * overlay sets replaces what the file and earlier overlays gave. */
+cp_status hw_load_overlays(const char *text, const char *origin, const struct desc_text *overlays,
+                           size_t noverlays, const char *const *sets, size_t nsets,
+                           struct hw_desc *hw, struct desc_src *src, struct cp_error *err);
+
+/* hw_load_overlays() with one overlay, named overlay_origin (NULL: none). */
 cp_status hw_load_overlay(const char *text, const char *origin, const char *overlay,
                           const char *overlay_origin, const char *const *sets, size_t nsets,
                           struct hw_desc *hw, struct desc_src *src, struct cp_error *err);

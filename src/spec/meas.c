@@ -104,7 +104,11 @@ static const char *name_list(const char *const *names, int n, const char *conj, 
 
 static void header_field(struct mparse *p, const char *name, struct meas_pos at)
 {
-    char cols[512];
+    char cols[512], why[160];
+    if (desc_text_check(name, why, sizeof why) != 0) {
+        fail_at(p, at, "header: %s", why);
+        return;
+    }
     int c;
     for (c = 0; c < MEAS_NCOLS; c++)
         if (strcmp(name, meas_col_name[c]) == 0)
@@ -275,9 +279,40 @@ static cp_status id_cell(struct mparse *p, struct meas_row *r)
     return CP_OK;
 }
 
+/* The source is free text kept as given (lines, any bytes, cut to fit):
+ * only a control character that would act on a terminal is refused (a
+ * line end, LF or CR LF, and a tab are not). */
+static int source_check(const char *s, char *why, size_t n)
+{
+    for (const char *c = s; *c; c++)
+        if (((unsigned char)*c < ' ' && *c != '\n' && *c != '\t' &&
+             !(c[0] == '\r' && c[1] == '\n')) ||
+            *c == 0x7f)
+            return snprintf(why, n,
+                            "control character 0x%02X at byte %zu (text is printed as it is; "
+                            "remove it)",
+                            (unsigned char)*c, (size_t)(c - s) + 1),
+                   -1;
+    return 0;
+}
+
+/* Every cell that may be printed (all but the notes) is text
+ * (desc_text_check), the source as source_check says. */
+static cp_status cells_check(struct mparse *p)
+{
+    char why[160];
+    for (int c = 0; c < MEAS_NCOLS; c++)
+        if (c != MEAS_NOTES && (c == MEAS_SOURCE ? source_check(p->cell[c], why, sizeof why)
+                                                 : desc_text_check(p->cell[c], why, sizeof why)))
+            return cell_fail(p, c, "%s", why);
+    return CP_OK;
+}
+
 static cp_status row_parse(struct mparse *p, struct meas_row *r)
 {
     memcpy(r->at, p->at, sizeof r->at);
+    if (cells_check(p) != CP_OK)
+        return p->st;
     if (id_cell(p, r) || text_cell(p, MEAS_MODEL, 1, r->model) ||
         text_cell(p, MEAS_SYSTEM, 1, r->system) || text_cell(p, MEAS_MEMORYX, 0, r->memoryx) ||
         text_cell(p, MEAS_SOFTWARE, 0, r->software) ||
