@@ -1,0 +1,490 @@
+/* gmeas.c - the GPU measurement corpus reader (see gmeas.h).
+ *
+ * The text goes to libcsv one line at a time, so the line where a record
+ * starts is known (a quoted field may run over several lines).  Each
+ * record becomes a row: text kept, numbers parsed ("unknown" kept as NaN
+ * where allowed), the GPU, precision and recompute normalised, and the
+ * measured quantity converted to a step time and cluster tokens/s by the
+ * convention table below, which says for each quantity and source how the
+ * source counted. */
+#include "gmeas.h"
+
+#include <csv.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../base/units.h"
+#include "../base/xalloc.h"
+#include "desc.h"
+
+const char *const gmeas_gpu_name[GMEAS_NGPUS] = {"a100", "h100", "h200", "b200", "gb200"};
+const char *const gmeas_precision_name[GMEAS_NPRECISIONS] = {"bf16", "fp8", "fp4"};
+const char *const gmeas_recompute_name[GMEAS_NRECOMPUTES] = {"none", "selective", "full",
+                                                             "unknown"};
+const char *const gmeas_quantity_name[GMEAS_NQUANTITIES] = {
+    "achieved_tflops_per_gpu", "tokens_per_s_per_gpu", "step_time_median"};
+
+/* clang-format off */
+enum gm_col {
+    C_ID, C_SOURCE, C_DATE, C_STATUS, C_GPU, C_GPUS, C_MODEL, C_PARAMS, C_LAYERS, C_HIDDEN,
+    C_HEADS, C_KV_HEADS, C_FFN, C_SEQ_LEN, C_VOCAB, C_BATCH, C_MICRO_BATCH, C_TP, C_PP, C_DP,
+    C_PRECISION, C_RECOMPUTE, C_QUANTITY, C_VALUE, C_UNIT, C_NOTES, C_NCOLS
+};
+static const char *const col_name[C_NCOLS] = {
+    "id", "source", "date", "status", "gpu", "gpus", "model", "params", "layers", "hidden",
+    "heads", "kv_heads", "ffn", "seq_len", "vocab", "global_batch_seqs", "micro_batch", "tp",
+    "pp", "dp", "precision", "recompute", "quantity", "value", "unit", "notes"};
+/* clang-format on */
+
+/* The longest cell read; longer ones are cut (the notes, the source) or
+ * refused (anything kept whole). */
+#define GM_CELL_MAX 1024
+
+/* ---- the conventions ---- */
+
+enum gm_flops { GM_NO_FLOPS, GM_NARAYANAN, GM_MCORE };
+
+struct gm_conv {
+    enum gmeas_quantity quantity;
+    const char *source_has; /* the source column contains this ("": any)  */
+    const char *unit;       /* the unit column must say this              */
+    double to_si;           /* value * to_si: FLOP/s, tokens/s or seconds */
+    enum gm_flops flops;    /* how the source counts FLOP per step        */
+    const char *name;       /* for gmeas_row.convention                   */
+};
+
+/* First match wins. */
+static const struct gm_conv conv[] = {
+    /* NAR-T1 notes: "TFLOP/s = 96*B*s*l*h^2*(1+s/(6h)+V/(16*l*h))/time
+     * (paper eq.3, includes recompute, i.e. hardware FLOPs)", per GPU. */
+    {GMEAS_TFLOPS_PER_GPU, "Narayanan", "TFLOP/s/GPU", 1e12, GM_NARAYANAN,
+     "Narayanan eq. 3 hardware FLOP (with the recomputed forward) / (gpus * FLOP/s per GPU)"},
+    /* MCR-H100 notes: "MFU = TFLOP/s / 989", i.e. model FLOPs per GPU; the
+     * count is Megatron-Core r0.8.0's num_floating_point_operations
+     * (training.py): 12*B*s*l*h^2*((1+kv/heads+s/h)+ffn/h+V/(2*l*h)), no
+     * recompute; "ffn not stated (param count consistent with 4h)" and "GPT
+     * MHA likely" fill ffn = 4h and kv_heads = heads when unknown. */
+    {GMEAS_TFLOPS_PER_GPU, "Megatron-Core", "TFLOP/s/GPU", 1e12, GM_MCORE,
+     "Megatron-Core model FLOP (no recompute) / (gpus * FLOP/s per GPU)"},
+    /* NM24 rows publish tokens/s per GPU (their "model TFLOP/s/GPU" in the
+     * notes changed formula between releases and is not used): cluster
+     * tokens/s = gpus * value; step = global batch tokens / that. */
+    {GMEAS_TOKENS_PER_GPU, "", "tokens/s/GPU", 1, GM_NO_FLOPS,
+     "global batch tokens / (gpus * tokens/s per GPU)"},
+    /* MLPerf rows: "median logged train_step_time" in seconds per step; the
+     * notes' tokens/s/GPU is global batch tokens / step / gpus. */
+    {GMEAS_STEP_TIME, "", "s/step", 1, GM_NO_FLOPS, "step time as logged"},
+};
+#define GM_NCONV (sizeof conv / sizeof conv[0])
+
+/* FLOP per step, Narayanan et al. 2021 eq. 3 (forward, backward and the
+ * recomputed forward: 4 x 24 = 96; the logit layer, not recomputed,
+ * 6*B*s*h*V). */
+static double flop_narayanan(const struct gmeas_row *r)
+{
+    double B = r->batch_seqs, s = r->seq_len, l = r->layers, h = r->hidden, V = r->vocab;
+    return 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+}
+
+/* FLOP per step, Megatron-Core r0.8.0 num_floating_point_operations (3 x
+ * forward; dense GPT MLP, so no gated factor). */
+static double flop_mcore(const struct gmeas_row *r)
+{
+    double B = r->batch_seqs, s = r->seq_len, l = r->layers, h = r->hidden, V = r->vocab;
+    double ffn = isnan(r->ffn) ? 4 * h : r->ffn;
+    double kv = isnan(r->kv_heads) ? r->heads : r->kv_heads;
+    return 12 * B * s * l * h * h * ((1 + kv / r->heads + s / h) + ffn / h + V / (2 * l * h));
+}
+
+/* ---- the parser ---- */
+
+struct gparse {
+    const char *origin;
+    struct gmeas_list *out;
+    size_t cap;
+    cp_status st;
+    struct cp_error *err;
+    int line;     /* the line being fed                    */
+    int rec_line; /* the line where this record started    */
+    int at_start; /* libcsv is between records             */
+    int have_header, header_line, nhdr;
+    int hdr[C_NCOLS]; /* field index -> column */
+    int nfield;
+    int too_long[C_NCOLS];
+    char cell[C_NCOLS][GM_CELL_MAX];
+};
+
+/* Report an input error at a line of the file (fmt a literal). */
+#define fail_line(p, line, fmt, ...)                                                               \
+    ((p)->st = cp_fail((p)->err, CP_EINPUT, "%s:%d: " fmt, (p)->origin, line, __VA_ARGS__))
+
+#define cell_fail(p, c, fmt, ...) fail_line(p, (p)->rec_line, "%s: " fmt, col_name[c], __VA_ARGS__)
+
+/* ---- one row: text ---- */
+
+static cp_status text_cell(struct gparse *p, int c, char *dst)
+{
+    if (p->too_long[c] || strlen(p->cell[c]) >= GMEAS_TEXT_MAX)
+        return cell_fail(p, c, "longer than %d bytes", GMEAS_TEXT_MAX - 1);
+    if (p->cell[c][0] == '\0')
+        return cell_fail(p, c, "%s", "empty");
+    memcpy(dst, p->cell[c], GMEAS_TEXT_MAX);
+    return CP_OK;
+}
+
+/* Every cell but the notes may be printed: text without control bytes. */
+static cp_status cells_check(struct gparse *p)
+{
+    char why[160];
+    for (int c = 0; c < C_NCOLS; c++)
+        if (c != C_NOTES && desc_text_check(p->cell[c], why, sizeof why) != 0)
+            return cell_fail(p, c, "%s", why);
+    return CP_OK;
+}
+
+/* The first of names[0..n) that the text holds (case ignored; GB200 is
+ * tried before B200), else -1.  At the start only, when prefix. */
+static int word_find(const char *text, const char *const *names, const int *order, int n,
+                     int prefix)
+{
+    for (int i = 0; i < n; i++) {
+        const char *w = names[order[i]];
+        if (prefix ? strncasecmp(text, w, strlen(w)) == 0 : strcasestr(text, w) != NULL)
+            return order[i];
+    }
+    return -1;
+}
+
+static cp_status kinds_parse(struct gparse *p, struct gmeas_row *r)
+{
+    static const int gpu_order[] = {GMEAS_GB200, GMEAS_B200, GMEAS_H200, GMEAS_H100, GMEAS_A100};
+    static const char *const prec_word[] = {"bf16", "fp16", "fp8", "fp4", "nvfp4", "mxfp4"};
+    static const int prec_kind[] = {GMEAS_P16, GMEAS_P16, GMEAS_FP8,
+                                    GMEAS_FP4, GMEAS_FP4, GMEAS_FP4};
+    static const int prec_order[] = {0, 1, 2, 3, 4, 5}, rc_order[] = {0, 1, 2, 3};
+    int g = word_find(p->cell[C_GPU], gmeas_gpu_name, gpu_order, GMEAS_NGPUS, 0);
+    if (g < 0)
+        return cell_fail(p, C_GPU,
+                         "'%.64s' names no GPU this program knows (a100, h100, h200, "
+                         "b200 or gb200)",
+                         p->cell[C_GPU]);
+    int w = word_find(p->cell[C_PRECISION], prec_word, prec_order, 6, 1);
+    if (w < 0)
+        return cell_fail(p, C_PRECISION, "'%.64s' does not start with BF16, FP16, FP8 or FP4",
+                         p->cell[C_PRECISION]);
+    int rc = word_find(p->cell[C_RECOMPUTE], gmeas_recompute_name, rc_order, GMEAS_NRECOMPUTES, 1);
+    if (rc < 0)
+        return cell_fail(p, C_RECOMPUTE,
+                         "'%.64s' does not start with none, selective, full or unknown",
+                         p->cell[C_RECOMPUTE]);
+    r->gpu = (enum gmeas_gpu)g;
+    r->precision = (enum gmeas_precision)prec_kind[w];
+    r->recompute = (enum gmeas_recompute)rc;
+    return CP_OK;
+}
+
+/* ---- one row: numbers ---- */
+
+/* The numeric columns, where they go, and whether "unknown" is allowed. */
+static const struct num_col {
+    enum gm_col col;
+    size_t off;
+    int unknown_ok, whole;
+} num_cols[] = {
+    {C_GPUS, offsetof(struct gmeas_row, gpus), 0, 1},
+    {C_PARAMS, offsetof(struct gmeas_row, params), 1, 0},
+    {C_LAYERS, offsetof(struct gmeas_row, layers), 0, 1},
+    {C_HIDDEN, offsetof(struct gmeas_row, hidden), 0, 1},
+    {C_HEADS, offsetof(struct gmeas_row, heads), 0, 1},
+    {C_KV_HEADS, offsetof(struct gmeas_row, kv_heads), 1, 1},
+    {C_FFN, offsetof(struct gmeas_row, ffn), 1, 1},
+    {C_SEQ_LEN, offsetof(struct gmeas_row, seq_len), 0, 1},
+    {C_VOCAB, offsetof(struct gmeas_row, vocab), 1, 1},
+    {C_BATCH, offsetof(struct gmeas_row, batch_seqs), 0, 1},
+    {C_MICRO_BATCH, offsetof(struct gmeas_row, micro_batch), 1, 1},
+    {C_TP, offsetof(struct gmeas_row, tp), 0, 1},
+    {C_PP, offsetof(struct gmeas_row, pp), 0, 1},
+    {C_DP, offsetof(struct gmeas_row, dp), 0, 1},
+};
+#define GM_NNUM (sizeof num_cols / sizeof num_cols[0])
+
+static cp_status num_cell(struct gparse *p, const struct num_col *nc, double *v)
+{
+    const char *s = p->cell[nc->col];
+    char why[256];
+    if (nc->unknown_ok && strcmp(s, "unknown") == 0) {
+        *v = NAN;
+        return CP_OK;
+    }
+    if (unit_parse(s, UNIT_COUNT, v, why, sizeof why) != 0)
+        return cell_fail(p, nc->col, "'%.64s': %s%s", s, why,
+                         nc->unknown_ok ? " (or \"unknown\")" : "");
+    if (!(*v > 0) || (nc->whole && (*v < 1 || *v != floor(*v) || *v > 0x1p53)))
+        return cell_fail(p, nc->col, "'%.64s' is not %s", s,
+                         nc->whole ? "a whole number, at least 1" : "greater than zero");
+    return CP_OK;
+}
+
+static cp_status shape_parse(struct gparse *p, struct gmeas_row *r)
+{
+    for (size_t i = 0; i < GM_NNUM; i++)
+        if (num_cell(p, &num_cols[i], (double *)((char *)r + num_cols[i].off)) != CP_OK)
+            return p->st;
+    double ways = r->tp * r->pp * r->dp;
+    r->cp = r->gpus / ways;
+    if (r->cp != floor(r->cp))
+        return cell_fail(p, C_GPUS, "%.0f GPUs are not a whole number of tp x pp x dp = %.0f",
+                         r->gpus, ways);
+    if (fmod(r->batch_seqs, r->dp) != 0)
+        return cell_fail(p, C_BATCH, "%.0f sequences do not divide among dp = %.0f", r->batch_seqs,
+                         r->dp);
+    return CP_OK;
+}
+
+/* ---- one row: the measurement ---- */
+
+static cp_status conv_find(struct gparse *p, struct gmeas_row *r, const struct gm_conv **out)
+{
+    int q;
+    for (q = 0; q < GMEAS_NQUANTITIES; q++)
+        if (strcmp(p->cell[C_QUANTITY], gmeas_quantity_name[q]) == 0)
+            break;
+    if (q == GMEAS_NQUANTITIES)
+        return cell_fail(p, C_QUANTITY, "'%.64s' is not a quantity (%s, %s or %s)",
+                         p->cell[C_QUANTITY], gmeas_quantity_name[0], gmeas_quantity_name[1],
+                         gmeas_quantity_name[2]);
+    r->quantity = (enum gmeas_quantity)q;
+    for (size_t i = 0; i < GM_NCONV; i++)
+        if (conv[i].quantity == r->quantity && strstr(p->cell[C_SOURCE], conv[i].source_has)) {
+            *out = &conv[i];
+            return CP_OK;
+        }
+    return cell_fail(p, C_QUANTITY,
+                     "%s from this source: no known way it counts FLOP (sources naming "
+                     "Narayanan or Megatron-Core)",
+                     gmeas_quantity_name[q]);
+}
+
+/* The convention's FLOP per step; vocab must be known for it. */
+static cp_status flop_count(struct gparse *p, const struct gm_conv *cv, struct gmeas_row *r)
+{
+    r->flop_per_step = NAN;
+    if (cv->flops == GM_NO_FLOPS)
+        return CP_OK;
+    if (isnan(r->vocab))
+        return cell_fail(p, C_VOCAB, "unknown, but %s counts FLOP with it",
+                         gmeas_quantity_name[r->quantity]);
+    r->flop_per_step = cv->flops == GM_NARAYANAN ? flop_narayanan(r) : flop_mcore(r);
+    return CP_OK;
+}
+
+static cp_status measure_parse(struct gparse *p, struct gmeas_row *r)
+{
+    const struct gm_conv *cv = NULL;
+    const struct num_col vc = {C_VALUE, 0, 0, 0};
+    if (conv_find(p, r, &cv) != CP_OK)
+        return p->st;
+    if (strcmp(p->cell[C_UNIT], cv->unit) != 0)
+        return cell_fail(p, C_UNIT, "'%.64s' is not the unit of %s, which is '%s'", p->cell[C_UNIT],
+                         gmeas_quantity_name[r->quantity], cv->unit);
+    if (num_cell(p, &vc, &r->value) != CP_OK || flop_count(p, cv, r) != CP_OK)
+        return p->st;
+    r->value *= cv->to_si;
+    r->convention = cv->name;
+    double tokens_per_step = r->batch_seqs * r->seq_len;
+    if (r->quantity == GMEAS_TFLOPS_PER_GPU)
+        r->step_time_s = r->flop_per_step / (r->gpus * r->value);
+    else if (r->quantity == GMEAS_TOKENS_PER_GPU)
+        r->step_time_s = tokens_per_step / (r->gpus * r->value);
+    else
+        r->step_time_s = r->value;
+    r->tokens_per_s = tokens_per_step / r->step_time_s;
+    if (!isfinite(r->step_time_s) || !isfinite(r->tokens_per_s) || !(r->tokens_per_s > 0))
+        return cell_fail(p, C_VALUE, "'%.64s' gives a step time of %g s", p->cell[C_VALUE],
+                         r->step_time_s);
+    return CP_OK;
+}
+
+static cp_status id_check(struct gparse *p, const struct gmeas_row *r)
+{
+    for (size_t i = 0; i < p->out->n; i++)
+        if (strcmp(p->out->rows[i].id, r->id) == 0)
+            return cell_fail(p, C_ID, "'%.64s' is already the id of the run on line %d", r->id,
+                             p->out->rows[i].line);
+    return CP_OK;
+}
+
+static cp_status row_parse(struct gparse *p, struct gmeas_row *r)
+{
+    if (cells_check(p) || text_cell(p, C_ID, r->id) || id_check(p, r) ||
+        text_cell(p, C_DATE, r->date) || text_cell(p, C_STATUS, r->status) ||
+        text_cell(p, C_GPU, r->gpu_text) || text_cell(p, C_MODEL, r->model) || kinds_parse(p, r) ||
+        shape_parse(p, r) || measure_parse(p, r))
+        return p->st;
+    /* the source is kept as far as it fits, cut at a UTF-8 character */
+    size_t n = strlen(p->cell[C_SOURCE]);
+    if (n >= GMEAS_TEXT_MAX) {
+        n = GMEAS_TEXT_MAX - 1;
+        while (n > 0 && ((unsigned char)p->cell[C_SOURCE][n] & 0xc0) == 0x80)
+            n--;
+    }
+    memcpy(r->source, p->cell[C_SOURCE], n);
+    r->source[n] = '\0';
+    return CP_OK;
+}
+
+/* ---- header and records ---- */
+
+static void header_end(struct gparse *p)
+{
+    int has[C_NCOLS] = {0};
+    for (int i = 0; i < p->nfield; i++) {
+        int c;
+        for (c = 0; c < C_NCOLS && strcmp(p->cell[i], col_name[c]) != 0; c++)
+            ;
+        if (c == C_NCOLS || p->too_long[i]) {
+            fail_line(p, p->header_line, "header: unknown column '%.64s'", p->cell[i]);
+            return;
+        }
+        if (has[c]) {
+            fail_line(p, p->header_line, "header: column '%s' named twice", col_name[c]);
+            return;
+        }
+        has[c] = 1;
+        p->hdr[i] = c;
+    }
+    for (int c = 0; c < C_NCOLS; c++)
+        if (!has[c]) {
+            fail_line(p, p->header_line, "header: missing column '%s'", col_name[c]);
+            return;
+        }
+    p->nhdr = p->nfield;
+    p->have_header = 1;
+}
+
+static void record_end(struct gparse *p)
+{
+    if (p->nfield != p->nhdr) {
+        fail_line(p, p->rec_line, "%d field%s, but the header on line %d names %d columns",
+                  p->nfield, p->nfield == 1 ? "" : "s", p->header_line, p->nhdr);
+        return;
+    }
+    if (p->out->n == GMEAS_MAX_ROWS) {
+        fail_line(p, p->rec_line, "more than %d runs", GMEAS_MAX_ROWS);
+        return;
+    }
+    struct gmeas_row r = {.line = p->rec_line};
+    if (row_parse(p, &r) != CP_OK)
+        return;
+    if (p->out->n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 64;
+        p->out->rows = xrealloc(p->out->rows, p->cap * sizeof *p->out->rows);
+    }
+    p->out->rows[p->out->n++] = r;
+}
+
+/* Fields are stored by position in the header, by column after it. */
+static void on_field(void *data, size_t len, void *p_)
+{
+    struct gparse *p = p_;
+    int i = p->nfield++;
+    if (p->st != CP_OK)
+        return;
+    if (i >= C_NCOLS) {
+        fail_line(p, p->rec_line, "too many fields: there are %d columns", C_NCOLS);
+        return;
+    }
+    int c = p->have_header ? p->hdr[i] : i;
+    p->too_long[c] = len >= GM_CELL_MAX;
+    snprintf(p->cell[c], GM_CELL_MAX, "%.*s", (int)(len < GM_CELL_MAX ? len : GM_CELL_MAX - 1),
+             data ? (const char *)data : "");
+}
+
+static void on_record(int term, void *p_)
+{
+    struct gparse *p = p_;
+    (void)term;
+    if (p->st == CP_OK && !p->have_header) {
+        p->header_line = p->rec_line;
+        header_end(p);
+    } else if (p->st == CP_OK) {
+        record_end(p);
+    }
+    p->at_start = 1;
+    p->nfield = 0;
+    memset(p->too_long, 0, sizeof p->too_long);
+    memset(p->cell, 0, sizeof p->cell);
+}
+
+/* Feed text[0..len) one line at a time; a record starts on the first line
+ * fed after the last one ended (blank lines make no record). */
+static void feed_lines(struct gparse *p, struct csv_parser *csv, const char *text, size_t len)
+{
+    size_t i = 0;
+    while (i < len && p->st == CP_OK) {
+        const char *nl = memchr(text + i, '\n', len - i);
+        size_t n = nl ? (size_t)(nl - (text + i)) + 1 : len - i;
+        if (p->at_start && strspn(text + i, " \t\r\n") < n) {
+            p->rec_line = p->line;
+            p->at_start = 0;
+        }
+        if (csv_parse(csv, text + i, n, on_field, on_record, p) != n && p->st == CP_OK)
+            fail_line(p, p->line,
+                      "malformed CSV: %s (a quoted field ends with a quote "
+                      "followed by ',' or the end of the line)",
+                      csv_strerror(csv_error(csv)));
+        i += n;
+        p->line++;
+    }
+    if (p->st == CP_OK && csv_fini(csv, on_field, on_record, p) != 0 && p->st == CP_OK)
+        fail_line(p, p->rec_line, "malformed CSV: %s",
+                  "a quote opened in the record on this line is not closed by the end of the file");
+}
+
+/* Read text[0..len) into p->out; p->st says how it went. */
+static void read_csv(struct gparse *p, const char *text, size_t len)
+{
+    struct csv_parser csv;
+    if (csv_init(&csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
+        p->st = cp_fail(p->err, CP_ENOMEM, "%s: cannot start the CSV parser", p->origin);
+        return;
+    }
+    size_t bom = strncmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0; /* a UTF-8 byte-order mark */
+    feed_lines(p, &csv, text + bom, len - bom);
+    csv_free(&csv);
+    if (p->st == CP_OK && !p->have_header)
+        fail_line(p, 1, "%s",
+                  "no header row (expected one naming the columns id, source, ... notes)");
+    else if (p->st == CP_OK && p->out->n == 0)
+        fail_line(p, p->header_line, "%s", "no runs after the header (one row per measured run)");
+}
+
+cp_status gmeas_parse(const char *text, const char *origin, struct gmeas_list *out,
+                      struct cp_error *err)
+{
+    struct gparse *p = xmalloc(sizeof *p);
+    *p = (struct gparse){.origin = origin, .out = out, .st = CP_OK, .err = err, .line = 1};
+    p->at_start = 1;
+    *out = (struct gmeas_list){0};
+    size_t len = strnlen(text, (size_t)GMEAS_MAX_BYTES + 1);
+    if (len > GMEAS_MAX_BYTES)
+        cp_fail(err, p->st = CP_EINPUT, "%s: larger than %d bytes", origin, GMEAS_MAX_BYTES);
+    else
+        read_csv(p, text, len);
+    cp_status st = p->st;
+    free(p);
+    if (st != CP_OK)
+        gmeas_list_free(out);
+    return st;
+}
+
+void gmeas_list_free(struct gmeas_list *l)
+{
+    free(l->rows);
+    *l = (struct gmeas_list){0};
+}
