@@ -273,7 +273,7 @@ expect_err "c2.csv:3: kind: 'vibes' is not a kind" "claims file with an unknown 
 sed '3s/,0.9,"near/,0.9 GB,"near/' reports/claims.csv >"$T/c3.csv"
 expect_err "c3.csv:3: target:" "claims target of the wrong dimension" claims "$T/c3.csv"
 printf 'id,claim,source,kind,model,system,systems,memoryx,sparsity,target,condition\n"a,b\n' >"$T/c4.csv"
-expect_err "c4.csv:2: malformed CSV" "malformed claims CSV" claims "$T/c4.csv"
+expect_err "c4.csv:2:1: id: malformed CSV: the quote that opens this field is never closed" "malformed claims CSV" claims "$T/c4.csv"
 sed '3s/,auto,/,9XB,/' reports/claims.csv >"$T/c5.csv"
 expect_err "--memoryx '9XB': not a tier" "claims with an unknown tier" claims "$T/c5.csv"
 expect_err "nope.csv" "missing claims file" claims "$T/nope.csv"

@@ -43,6 +43,7 @@ for f in hw/ok.ini models/ok.ini overlay/ok.ini sweep/ok.ini calib/ok.csv; do
     { printf '\357\273\277'; cat "$CAT/$f"; } >"$G/bom-$base"
 done
 tr '\n' '\r' <"$CAT/calib/ok.csv" >"$G/cr-calib-ok.csv"
+tr '\n' '\r' <"$CAT/models/ok.ini" >"$G/cr-models-ok.ini"
 mkdir -p "$G/dir.ini" "$G/dir.csv" "$G/dd/hw/dir.ini" "$G/outdir"
 mkfifo "$G/fifo.ini"
 {

@@ -95,4 +95,47 @@ for sig in HUP USR1; do
     check "report killed by $sig leaves no folder nor temporary" [ -z "$(ls "$T/rs")" ]
 done
 
+# --- item 13: a full disk gives its reason (the messages that named the
+# wrong thing are in tests/bad-input/cases-cli-messages)
+for args in "estimate" "sweep --systems 1..1000" "sweep --systems 1..1000 --csv" "simulate -m gpt3-xl"; do
+    # shellcheck disable=SC2086
+    timeout 60 "$CP" $args >/dev/full 2>"$T/err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "No space left on device" "$T/err"; then
+        ok "$args >/dev/full: exit 2 with the reason"
+    else
+        nok "$args >/dev/full: exit 2 with the reason" "exit $rc: $(head -c 300 "$T/err")"
+    fi
+done
+# A small tmpfs for a full disk (root only); unmounted before the
+# directory is removed, also when the script is stopped.
+F="$T/full"
+mkdir "$F"
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=64k tmpfs "$F" 2>/dev/null; then
+    trap 'umount "$F" 2>/dev/null; rm -rf "$T"' EXIT INT TERM
+    # full_disk WHAT ARGS...: exit 2, "No space left on device", nothing left on the disk
+    full_disk() {
+        what=$1
+        shift
+        timeout 120 "$CP" "$@" >/dev/null 2>"$T/err"
+        rc=$?
+        left=$(ls -A "$F" | grep -v '^fill$')
+        if [ "$rc" -eq 2 ] && grep -q "No space left on device" "$T/err" && [ -z "$left" ]; then
+            ok "$what on a full disk: exit 2 with the reason, nothing left"
+        else
+            nok "$what on a full disk: exit 2 with the reason, nothing left" \
+                "exit $rc: $(head -c 300 "$T/err"); left: $left"
+        fi
+    }
+    full_disk "simulate --trace" simulate -m gpt3-xl --trace "$F/t.csv"
+    full_disk "report -o" report -m gpt3-xl -s cs2 -n 1 -o "$F/r"
+    dd if=/dev/zero of="$F/fill" bs=1k 2>/dev/null # the rest of the disk
+    full_disk "calibrate -o" calibrate tests/bad-input/calib/ok.csv --fit system.utilization \
+        -o "$F/o.ini"
+    umount "$F"
+    trap 'rm -rf "$T"' EXIT INT TERM
+else
+    ok "a full disk: # SKIP not root, or no tmpfs to mount"
+fi
+
 echo "# cli_hostile done"

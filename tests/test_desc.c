@@ -669,7 +669,10 @@ static void test_set_tiers(void **state)
         {"tiers.rate=1 TB/s", "--set tiers.rate: unit 'TB/s' is a bandwidth"},
         {"tiers.bare=4", "--set tiers.bare: missing unit"},
         {"tiers.abcdefghijklmnopqrstuvwxyz0123456=1 TB",
-         "--set tiers.abcdefghijklmnopqrstuvwxyz0123456: name longer than 31 characters"},
+         "--set tiers.abcdefghijklmnopqrstuvwxyz0123456: name longer than 31 bytes (33 here"},
+        /* a size is exact: a range is refused as such, not as an unknown unit */
+        {"tiers.x=1 TB +- 10%", "--set tiers.x: an entry of [tiers] takes no +- range"},
+        {"tiers.x=1 TB \xc2\xb1 1 TB", "--set tiers.x: an entry of [tiers] takes no +- range"},
     };
     for (size_t i = 0; i < NELEM(bad); i++) {
         cp_status st = hw_load(hw_ok, ORIGIN, &bad[i].set, 1, &h, &src, &err);
@@ -897,7 +900,11 @@ static void test_err_nan_inf(void **state)
     WL_EXPECT(4, "hidden = inf", "t.ini:4: model.hidden: 'inf' is not a number", NULL);
     HW_EXPECT(3, "peak_flops = -inf PFLOP/s", "t.ini:3: system.peak_flops: '-inf PFLOP/s' is not",
               NULL);
-    WL_EXPECT(8, "tokens = 1e999", "t.ini:8: model.tokens: '1e999' is out of range", NULL);
+    WL_EXPECT(8, "tokens = 1e999", "t.ini:8: model.tokens: '1e999' is out of range (above", NULL);
+    /* too small reads as 0: said so, not "must be greater than zero" */
+    WL_EXPECT(8, "tokens = 1e-400", "t.ini:8: model.tokens: '1e-400' is out of range (below", NULL);
+    /* a zero written as zero is still a zero */
+    WL_EXPECT(8, "tokens = 0e-400", "t.ini:8: model.tokens: must be greater than zero", NULL);
     HW_EXPECT(10, "server_memory = 1e300 EB",
               "t.ini:10: memoryx.server_memory: '1e300 EB' is out of range", NULL);
 }
@@ -908,7 +915,11 @@ static void test_err_not_integer(void **state)
     WL_EXPECT(3, "layers = 24.5", "t.ini:3: model.layers: must be a whole number", NULL);
     WL_EXPECT(5, "heads = 2.385", "t.ini:5: model.heads: must be a whole number", NULL);
     WL_EXPECT(9, "batch = 2.385e-3 k", "t.ini:9: model.batch: must be a whole number", NULL);
-    WL_EXPECT(3, "layers = 1e16", "t.ini:3: model.layers: must be a whole number", NULL);
+    /* past 2^53 the value is too large, not "not whole" */
+    WL_EXPECT(3, "layers = 1e16", "t.ini:3: model.layers: 1e+16 is too large for a whole number",
+              NULL);
+    WL_EXPECT(3, "layers = 1e308", "t.ini:3: model.layers: 1e+308 is too large for a whole number",
+              NULL);
     HW_EXPECT(16, "fanout = 2.5", "t.ini:16: swarmx.fanout: must be a whole number", NULL);
     HW_EXPECT(8, "max_matmul_dim = 100.0005 k", "t.ini:8: system.max_matmul_dim: must be a whole",
               NULL);
@@ -1021,7 +1032,24 @@ static void test_err_text_too_long(void **state)
     (void)state;
     char line[128];
     snprintf(line, sizeof line, "name = %064d", 7);
-    WL_EXPECT(2, line, "t.ini:2: model.name: text longer than 63 characters", NULL);
+    WL_EXPECT(2, line, "t.ini:2: model.name: text longer than 63 bytes (64 here", NULL);
+    /* the limit is in bytes: 40 two-byte characters are 80 bytes, and the
+     * message says so rather than "63 characters" of a 40-character name */
+    snprintf(line, sizeof line, "name = ");
+    for (int i = 0; i < 40; i++)
+        strcat(line, "\xc3\xa9");
+    WL_EXPECT(2, line, "t.ini:2: model.name: text longer than 63 bytes (80 here", NULL);
+    /* 31 two-byte characters, 62 bytes, fit */
+    snprintf(line, sizeof line, "name = ");
+    for (int i = 0; i < 31; i++)
+        strcat(line, "\xc3\xa9");
+    char *text = edit(wl_ok, 2, line);
+    struct wl_desc w;
+    struct cp_error err = {0};
+    cp_status st = wl_load(text, ORIGIN, NULL, 0, &w, NULL, &err);
+    free(text);
+    assert_ok(st, err);
+    assert_int_equal(strlen(w.name), 62);
 }
 
 static void test_err_tiers(void **state)
@@ -1029,7 +1057,10 @@ static void test_err_tiers(void **state)
     (void)state;
     char line[64];
     snprintf(line, sizeof line, "%032d = 1 TB", 1);
-    HW_EXPECT(46, line, "t.ini:46: tiers.", "name longer than 31 characters");
+    HW_EXPECT(46, line, "t.ini:46: tiers.", "name longer than 31 bytes (32 here");
+    /* a range on a tier is refused as such (not "unknown unit 'TB +- 10%'") */
+    HW_EXPECT(46, "x = 1 TB +- 10%", "t.ini:46: tiers.x: an entry of [tiers] takes no +- range",
+              NULL);
     /* 16 entries fit, the 17th does not */
     char more[1024] = "";
     for (int i = 0; i < 15; i++) {
@@ -1256,6 +1287,12 @@ static void test_err_set_unknown_key(void **state)
     const char *s3[] = {"model.layers=3"};
     st = hw_load(hw_ok, ORIGIN, s3, 1, &h, NULL, &err);
     assert_msg(err, st, "--set model.layers: no such key in a hardware description", NULL);
+    /* a blank before the section is named, not taken for another section */
+    const char *s4[] = {" model.layers=3"};
+    st = wl_load(wl_ok, ORIGIN, s4, 1, &w, NULL, &err);
+    assert_msg(err, st, "--set ' model.layers=3': a blank in the section name ' model'", NULL);
+    st = hw_load(hw_ok, ORIGIN, s4, 1, &h, NULL, &err);
+    assert_msg(err, st, "--set ' model.layers=3': a blank in the section name ' model'", NULL);
 }
 
 static void test_err_set_bad_value(void **state)
@@ -1286,6 +1323,9 @@ static void test_err_set_bad_value(void **state)
         {"system.utilization=1.2", "--set system.utilization: is a fraction"},
         {"system.io_bandwidth=150 GB", "--set system.io_bandwidth: unit 'GB' is a size"},
         {"system.peak_flops=7.5 PFLOPS", "--set system.peak_flops: unknown unit 'PFLOPS'"},
+        /* the hint is of the key's kind, and says case matters when it does */
+        {"system.power=23 KW",
+         "--set system.power: unknown unit 'KW' (units are case-sensitive: write kW, e.g. 23 kW)"},
         {"swarmx.hop_latency=inf us", "--set swarmx.hop_latency: 'inf us' is not a number"},
     };
     for (size_t i = 0; i < NELEM(hc); i++) {

@@ -303,7 +303,8 @@ static void test_meas_errors(void **state)
     (void)state;
     /* quote not closed: placed at the quote that opened the field */
     expect_error(HDR_MIN "gpt3-xl,cs2,1,step_time_s,\"1.5\n", "m.csv:2:27: ", "quote not closed");
-    expect_error(HDR_MIN "# c\n\n\"gpt3-xl,cs2,1,step_time_s,1\n", "m.csv:4:1: ", "quote not closed");
+    expect_error(HDR_MIN "# c\n\n\"gpt3-xl,cs2,1,step_time_s,1\n",
+                 "m.csv:4:1: ", "quote not closed");
     /* strict quoting inside a record */
     expect_error(HDR_MIN "gpt3-xl,c\"s2,1,step_time_s,1\n", "m.csv:2:10: ", "double quote");
     expect_error(HDR_MIN "\"gpt3-xl\"x,cs2,1,step_time_s,1\n", "m.csv:2:10: ", "closing quote");
@@ -315,6 +316,14 @@ static void test_meas_errors(void **state)
     /* bad numbers, with the column's name */
     expect_error(HDR_MIN "gpt3-xl,cs2,x2,step_time_s,1\n", "m.csv:2:13: ", "systems: ");
     expect_error(HDR_MIN "gpt3-xl,cs2,2.5,step_time_s,1\n", "m.csv:2:13: ", "whole number");
+    /* past 2^53: too large, not "not a whole number" */
+    expect_error(HDR_MIN "gpt3-xl,cs2,1e300,step_time_s,1\n",
+                 "m.csv:2:13: ", "systems: '1e300' is too large for a whole number of systems");
+    expect_error("model,system,systems,quantity,value,batch\ngpt3-xl,cs2,2,speedup,2,1e16\n",
+                 "m.csv:2:25: ", "batch: '1e16' is too large for a whole number of sequences");
+    /* too small to tell from 0: said so */
+    expect_error(HDR_MIN "gpt3-xl,cs2,2,step_time_s,1e-400\n",
+                 "m.csv:2:27: ", "value: '1e-400' is out of range (below the smallest number");
     expect_error(HDR_MIN "gpt3-xl,cs2,2,step_time_s,3 GB\n", "m.csv:2:27: ", "value: ");
     expect_error(HDR_MIN "gpt3-xl,cs2,2,step_time_s,0\n", "m.csv:2:27: ", "greater than zero");
     expect_error(HDR_MIN "gpt3-xl,cs2,2,speedup,nan\n", "m.csv:2:23: ", "value: ");
@@ -345,7 +354,7 @@ static void test_meas_any_bytes(void **state)
 {
     (void)state;
     static const char seed[] = HDR_MIN "gpt3-xl,cs2,1,step_time_s,\"1.5 s\"\n"
-                                   "# c\r\nllama2-70b,cs3,16,speedup,15.3\r\n";
+                                       "# c\r\nllama2-70b,cs3,16,speedup,15.3\r\n";
     static const char alphabet[] = ",\"\r\n# \t0a.\xff";
     uint64_t x = 0x9e3779b97f4a7c15u;
     size_t ok = 0;

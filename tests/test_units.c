@@ -197,16 +197,26 @@ static void test_parse_time(void **state)
 {
     (void)state;
     static const struct ok_case c[] = {
-        {"2.385 s", UNIT_TIME, 2.385},         {"2.385 ms", UNIT_TIME, 2.385e-3},
-        {"2.385 us", UNIT_TIME, 2.385e-6},     {"2.385 ns", UNIT_TIME, 2.385e-9},
-        {"2.385 min", UNIT_TIME, 2.385 * 60},  {"2.385 h", UNIT_TIME, 2.385 * 3600},
-        {"2.385 d", UNIT_TIME, 2.385 * 86400}, {"1.5us", UNIT_TIME, 1.5e-6},
-        {"2.385 w", UNIT_TIME, 2.385 * 7 * 86400}, {"2.385 y", UNIT_TIME, 2.385 * 365.25 * 86400},
-        {"2.385 sec", UNIT_TIME, 2.385},       {"2.385 seconds", UNIT_TIME, 2.385},
-        {"2.385 minutes", UNIT_TIME, 2.385 * 60}, {"2.385 hr", UNIT_TIME, 2.385 * 3600},
-        {"2.385 hours", UNIT_TIME, 2.385 * 3600}, {"30 days", UNIT_TIME, 30 * 86400.0},
-        {"1 day", UNIT_TIME, 86400.0},         {"4 weeks", UNIT_TIME, 28 * 86400.0},
-        {"1 year", UNIT_TIME, 365.25 * 86400}, {"2 years", UNIT_TIME, 2 * 365.25 * 86400},
+        {"2.385 s", UNIT_TIME, 2.385},
+        {"2.385 ms", UNIT_TIME, 2.385e-3},
+        {"2.385 us", UNIT_TIME, 2.385e-6},
+        {"2.385 ns", UNIT_TIME, 2.385e-9},
+        {"2.385 min", UNIT_TIME, 2.385 * 60},
+        {"2.385 h", UNIT_TIME, 2.385 * 3600},
+        {"2.385 d", UNIT_TIME, 2.385 * 86400},
+        {"1.5us", UNIT_TIME, 1.5e-6},
+        {"2.385 w", UNIT_TIME, 2.385 * 7 * 86400},
+        {"2.385 y", UNIT_TIME, 2.385 * 365.25 * 86400},
+        {"2.385 sec", UNIT_TIME, 2.385},
+        {"2.385 seconds", UNIT_TIME, 2.385},
+        {"2.385 minutes", UNIT_TIME, 2.385 * 60},
+        {"2.385 hr", UNIT_TIME, 2.385 * 3600},
+        {"2.385 hours", UNIT_TIME, 2.385 * 3600},
+        {"30 days", UNIT_TIME, 30 * 86400.0},
+        {"1 day", UNIT_TIME, 86400.0},
+        {"4 weeks", UNIT_TIME, 28 * 86400.0},
+        {"1 year", UNIT_TIME, 365.25 * 86400},
+        {"2 years", UNIT_TIME, 2 * 365.25 * 86400},
         {"2.385 yr", UNIT_TIME, 2.385 * 365.25 * 86400},
         {"84 d", UNIT_TIME, 84 * 86400.0},
     };
@@ -229,15 +239,27 @@ static void test_parse_count(void **state)
 {
     (void)state;
     static const struct ok_case c[] = {
-        {"2.385", UNIT_COUNT, 2.385},       {"3e11", UNIT_COUNT, 3e11},
-        {"2.385e11", UNIT_COUNT, 2.385e11}, {"2.385E-3", UNIT_COUNT, 2.385e-3},
-        {"2.385e+4", UNIT_COUNT, 23850.0},  {"300 G", UNIT_COUNT, 300e9}, /* bare decimal prefix */
-        {"2.385 k", UNIT_COUNT, 2.385e3},   {"2.385 M", UNIT_COUNT, 2.385e6},
-        {"2.385 G", UNIT_COUNT, 2.385e9},   {"2.385 T", UNIT_COUNT, 2.385e12},
-        {"2.385 P", UNIT_COUNT, 2.385e15},  {"2.385 E", UNIT_COUNT, 2.385e18},
-        {"2.385T", UNIT_COUNT, 2.385e12},   {"  100000  ", UNIT_COUNT, 100000.0},
-        {"-4.125", UNIT_COUNT, -4.125},     {"+.625", UNIT_COUNT, 0.625},
+        {"2.385", UNIT_COUNT, 2.385},
+        {"3e11", UNIT_COUNT, 3e11},
+        {"2.385e11", UNIT_COUNT, 2.385e11},
+        {"2.385E-3", UNIT_COUNT, 2.385e-3},
+        {"2.385e+4", UNIT_COUNT, 23850.0},
+        {"300 G", UNIT_COUNT, 300e9}, /* bare decimal prefix */
+        {"2.385 k", UNIT_COUNT, 2.385e3},
+        {"2.385 M", UNIT_COUNT, 2.385e6},
+        {"2.385 G", UNIT_COUNT, 2.385e9},
+        {"2.385 T", UNIT_COUNT, 2.385e12},
+        {"2.385 P", UNIT_COUNT, 2.385e15},
+        {"2.385 E", UNIT_COUNT, 2.385e18},
+        {"2.385T", UNIT_COUNT, 2.385e12},
+        {"  100000  ", UNIT_COUNT, 100000.0},
+        {"-4.125", UNIT_COUNT, -4.125},
+        {"+.625", UNIT_COUNT, 0.625},
         {"50257", UNIT_COUNT, 50257.0},
+        /* a zero however written, and a subnormal, are not "too small" */
+        {"0e-400", UNIT_COUNT, 0.0},
+        {"0.000e-999", UNIT_COUNT, 0.0},
+        {"1e-310", UNIT_COUNT, 1e-310},
     };
     check_ok_cases(c, NELEM(c));
 }
@@ -293,6 +315,11 @@ static void test_parse_out_of_range(void **state)
         {"1e300 EB", UNIT_BYTES, "is out of range"}, /* finite, x 1e18 is not */
         {"1e305 EFLOP/s", UNIT_FLOP_RATE, "is out of range"},
         {"1.7e308 d", UNIT_TIME, "is out of range"},
+        {"1e400", UNIT_COUNT, "'1e400' is out of range (above the largest number"},
+        /* too small to be told from 0: not let through as a 0 */
+        {"1e-400", UNIT_COUNT, "'1e-400' is out of range (below the smallest number"},
+        {"-1e-400 s", UNIT_TIME, "'-1e-400 s' is out of range (below the smallest number"},
+        {"1e-320 ns", UNIT_TIME, "'1e-320 ns' is out of range (below the smallest number"},
     };
     check_err_cases(c, NELEM(c));
 }
@@ -333,8 +360,23 @@ static void test_parse_unknown_unit(void **state)
         {"7.5 PFLOPS", UNIT_FLOP_RATE, "unknown unit 'PFLOPS' (write FLOP/s, e.g. 7.5 PFLOP/s)"},
         {"7.5 Pflops", UNIT_FLOP_RATE, "write FLOP/s"},
         {"7.5 TFlops", UNIT_FLOP_RATE, "write FLOP/s"},
-        {"48 KB", UNIT_BYTES, "unknown unit 'KB' (the kilo prefix is k (decimal) or Ki"},
-        {"48 Kb/s", UNIT_BYTE_RATE, "the kilo prefix is k"},
+        {"48 KB", UNIT_BYTES,
+         "unknown unit 'KB' (units are case-sensitive: write kB (decimal) or KiB (binary)"},
+        /* the hint's example is of the dimension wanted, not always bytes */
+        {"23 KW", UNIT_POWER, "unknown unit 'KW' (units are case-sensitive: write kW, e.g. 23 kW)"},
+        {"1 Gb/S", UNIT_BYTE_RATE,
+         "unknown unit 'Gb/S' (units are case-sensitive: write Gb/s, e.g. 150 GB/s)"},
+        {"2 MS", UNIT_TIME, "unknown unit 'MS' (units are case-sensitive: write ms, e.g. 1.5 us)"},
+        {"23 KW", UNIT_BYTE_RATE,
+         "unknown unit 'KW' (the kilo prefix is k (decimal) or Ki (binary, bytes and bits only), "
+         "e.g. 150 GB/s)"},
+        {"2 Kw", UNIT_TIME, "unknown unit 'Kw' (the kilo prefix is k"},
+        {"2 MS", UNIT_POWER,
+         "unknown unit 'MS' (units are case-sensitive, and ms is a time, not a "
+         "power, e.g. 23 kW)"},
+        {"5 Kfoo", UNIT_POWER, "unknown unit 'Kfoo' (the kilo prefix is k (decimal) or Ki"},
+        {"48 Kb/s", UNIT_BYTE_RATE,
+         "units are case-sensitive: write kb/s (decimal) or Kib/s (binary)"},
         {"100 Gbps", UNIT_BYTE_RATE, "unknown unit 'Gbps' (write rates with /s"},
         {"5 months", UNIT_TIME, "time units are ns, us, ms, s, min, h, d, w (7 d), y"},
         {"5 m", UNIT_TIME, "time units are ns"},
@@ -393,7 +435,8 @@ static void test_parse_wrong_dimension(void **state)
         {"7.5 PFLOP/s", UNIT_FLOP, "unit 'PFLOP/s' is a FLOP rate, but a FLOP count is expected"},
         {"3.14e23 FLOP", UNIT_FLOP_RATE, "is a FLOP count, but a FLOP rate is expected"},
         {"1.5 us", UNIT_BYTES, "unit 'us' is a time, but a size is expected"},
-        {"23 kW", UNIT_TIME, "unit 'kW' is a power, but a time is expected, e.g. 30 d or 1.5 us (time units: "},
+        {"23 kW", UNIT_TIME,
+         "unit 'kW' is a power, but a time is expected, e.g. 30 d or 1.5 us (time units: "},
         {"2.385 s", UNIT_POWER, "is a time, but a power is expected, e.g. 23 kW"},
         {"45.5 %", UNIT_COUNT, "unit '%' is a fraction, but a count is expected, e.g. 3e11"},
         {"2.385 GB", UNIT_COUNT, "unit 'GB' is a size, but a count is expected"},
@@ -414,7 +457,9 @@ static void test_parse_missing_unit(void **state)
         {"2.385e9", UNIT_BYTE_RATE, "missing unit: a bandwidth needs one, e.g. 150 GB/s"},
         {"3.14e23", UNIT_FLOP, "missing unit: a FLOP count needs one, e.g. 3.14e23 FLOP"},
         {"7.5e15", UNIT_FLOP_RATE, "missing unit: a FLOP rate needs one, e.g. 7.5 PFLOP/s"},
-        {"2.385", UNIT_TIME, "missing unit: a time needs one, e.g. 30 d or 1.5 us (time units: ns, us, ms, s, min, h, d, w"},
+        {"2.385", UNIT_TIME,
+         "missing unit: a time needs one, e.g. 30 d or 1.5 us (time units: ns, us, ms, s, min, h, "
+         "d, w"},
         {" 23000 ", UNIT_POWER, "missing unit: a power needs one, e.g. 23 kW"},
     };
     check_err_cases(c, NELEM(c));

@@ -147,20 +147,9 @@ int unit_classify(const char *u, unit_dim *dim, double *factor)
     return match_prefixed(u, dec_prefixes, NELEM(dec_prefixes), 0, dim, factor);
 }
 
-/* Hints for the spellings people most often reach for. */
-static const char *unit_hint(const char *u)
+static int compatible(unit_dim want, unit_dim got)
 {
-    if (strstr(u, "FLOPS") || strstr(u, "flops") || strstr(u, "Flops"))
-        return "write FLOP/s, e.g. 7.5 PFLOP/s";
-    if (strstr(u, "ps") && !strstr(u, "/"))
-        return "write rates with /s, e.g. 100 Gb/s or 150 GB/s";
-    if (strstr(u, "iFLOP") || strstr(u, "iW"))
-        return "binary prefixes (Ki, Mi, ...) apply to bytes and bits only";
-    if (u[0] == 'K')
-        return "the kilo prefix is k (decimal) or Ki (binary), e.g. 48 KiB";
-    if (strcmp(u, "m") == 0 || strcmp(u, "mo") == 0 || strncmp(u, "month", 5) == 0)
-        return "time units are " TIME_UNITS;
-    return "see cerebras-plan(5) for the units";
+    return want == got || (want == UNIT_FRACTION && got == UNIT_COUNT);
 }
 
 /* "a" or "an" before the dimension's name. */
@@ -175,9 +164,17 @@ static const char *parse_example(unit_dim d)
     return d == UNIT_TIME ? "30 d or 1.5 us (time units: " TIME_UNITS ")" : unit_example(d);
 }
 
-static int compatible(unit_dim want, unit_dim got)
+/* Why a number is out of range: beyond a double, or so small it reads as 0. */
+#define UNIT_TOO_LARGE "above the largest number, about 1.8e308"
+#define UNIT_TOO_SMALL "below the smallest number, about 4.9e-324, so it would read as 0"
+
+/* 1 if the number text[0..end) has a digit other than 0 before its exponent. */
+static int nonzero_digit(const char *text, const char *end)
 {
-    return want == got || (want == UNIT_FRACTION && got == UNIT_COUNT);
+    for (const char *q = text; q < end && *q != 'e' && *q != 'E'; q++)
+        if (*q >= '1' && *q <= '9')
+            return 1;
+    return 0;
 }
 
 static void trim(char *s)
@@ -185,6 +182,106 @@ static void trim(char *s)
     size_t n = strlen(s);
     while (n > 0 && isspace((unsigned char)s[n - 1]))
         s[--n] = '\0';
+}
+
+/* 1 if a and b are the same letters, ignoring ASCII case. */
+static int same_but_case(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return 0;
+    return *a == *b;
+}
+
+/* Letters in which a and b, of the same length, differ. */
+static int case_diffs(const char *a, const char *b)
+{
+    int n = 0;
+    for (; *a; a++, b++)
+        n += *a != *b;
+    return n;
+}
+
+/* A unit spelled u except for case ("KW" for kW, "gb/s" for GB/s) into
+ * buf, with its dimension in *dim: of one that suits want if one does,
+ * and of those the one fewest letters away ("Gb/S" is Gb/s, not GB/s);
+ * NULL if none. */
+static const char *case_twin(const char *u, unit_dim want, char *buf, size_t n, unit_dim *dim)
+{
+    const char *found = NULL;
+    int best = 0, best_ok = 0;
+    char cand[32];
+    unit_dim d;
+    double f;
+    size_t ncand =
+        NELEM(time_units) + 1 + NELEM(bases) * (1 + NELEM(bin_prefixes) + NELEM(dec_prefixes));
+    for (size_t i = 0; i < ncand; i++) {
+        size_t k = i;
+        if (k < NELEM(time_units)) {
+            snprintf(cand, sizeof cand, "%s", time_units[k].sym);
+        } else if ((k -= NELEM(time_units)) == 0) {
+            snprintf(cand, sizeof cand, "%%");
+        } else {
+            k--;
+            size_t b = k % NELEM(bases), pi = k / NELEM(bases);
+            const char *pfx = pi == 0 ? ""
+                              : pi <= NELEM(bin_prefixes)
+                                  ? bin_prefixes[pi - 1].sym
+                                  : dec_prefixes[pi - 1 - NELEM(bin_prefixes)].sym;
+            snprintf(cand, sizeof cand, "%s%s", pfx, bases[b].sym);
+        }
+        if (!same_but_case(u, cand) || strcmp(u, cand) == 0 || unit_classify(cand, &d, &f) != 0)
+            continue;
+        int ok = compatible(want, d), diffs = case_diffs(u, cand);
+        if (!found || ok > best_ok || (ok == best_ok && diffs < best)) {
+            snprintf(buf, n, "%s", cand);
+            found = buf;
+            *dim = d;
+            best = diffs;
+            best_ok = ok;
+        }
+    }
+    return found;
+}
+
+/* The example of a hint: one of the dimension wanted when it has a unit. */
+static const char *hint_example(unit_dim want, const char *other)
+{
+    return *unit_base_symbol(want) || want == UNIT_TIME ? unit_example(want) : other;
+}
+
+/* Hints for the spellings people most often reach for, in buf. */
+static const char *unit_hint(const char *u, unit_dim want, char *buf, size_t n)
+{
+    char twin[32];
+    unit_dim d;
+    if (case_twin(u, want, twin, sizeof twin, &d) && compatible(want, d) && twin[0] == 'k' &&
+        (d == UNIT_BYTES || d == UNIT_BYTE_RATE))
+        snprintf(buf, n, "units are case-sensitive: write %s (decimal) or Ki%s (binary), e.g. %s",
+                 twin, twin + 1, hint_example(want, "48 KiB"));
+    else if (case_twin(u, want, twin, sizeof twin, &d) && compatible(want, d))
+        snprintf(buf, n, "units are case-sensitive: write %s, e.g. %s", twin,
+                 hint_example(want, "48 KiB"));
+    else if (strstr(u, "FLOPS") || strstr(u, "flops") || strstr(u, "Flops"))
+        snprintf(buf, n, "write FLOP/s, e.g. 7.5 PFLOP/s");
+    else if (strstr(u, "ps") && !strstr(u, "/"))
+        snprintf(buf, n, "write rates with /s, e.g. %s",
+                 want == UNIT_BYTE_RATE ? "100 Gb/s or 150 GB/s" : hint_example(want, "150 GB/s"));
+    else if (strstr(u, "iFLOP") || strstr(u, "iW"))
+        snprintf(buf, n, "binary prefixes (Ki, Mi, ...) apply to bytes and bits only");
+    else if (u[0] == 'K')
+        snprintf(buf, n,
+                 "the kilo prefix is k (decimal) or Ki (binary, bytes and bits only), e.g. %s",
+                 hint_example(want, "48 KiB"));
+    else if (strcmp(u, "m") == 0 || strcmp(u, "mo") == 0 || strncmp(u, "month", 5) == 0)
+        snprintf(buf, n, "time units are " TIME_UNITS);
+    else if (case_twin(u, want, twin, sizeof twin, &d) && d != UNIT_COUNT)
+        snprintf(buf, n, "units are case-sensitive, and %s is %s %s, not %s %s, e.g. %s", twin,
+                 article(d), unit_dim_name(d), article(want), unit_dim_name(want),
+                 parse_example(want));
+    else
+        snprintf(buf, n, "see cerebras-plan(5) for the units");
+    return buf;
 }
 
 int unit_parse(const char *text, unit_dim want, double *out, char *why, size_t why_n)
@@ -206,7 +303,11 @@ int unit_parse(const char *text, unit_dim want, double *out, char *why, size_t w
     char *end;
     double v = strtod(text, &end);
     if (!isfinite(v)) {
-        snprintf(why, why_n, "'%s' is out of range", text);
+        snprintf(why, why_n, "'%s' is out of range (%s)", text, UNIT_TOO_LARGE);
+        return -1;
+    }
+    if (v == 0 && nonzero_digit(text, end)) {
+        snprintf(why, why_n, "'%s' is out of range (%s)", text, UNIT_TOO_SMALL);
         return -1;
     }
     char u[64];
@@ -218,7 +319,8 @@ int unit_parse(const char *text, unit_dim want, double *out, char *why, size_t w
     unit_dim got;
     double f;
     if (unit_classify(u, &got, &f) != 0) {
-        snprintf(why, why_n, "unknown unit '%s' (%s)", u, unit_hint(u));
+        char hint[320];
+        snprintf(why, why_n, "unknown unit '%s' (%s)", u, unit_hint(u, want, hint, sizeof hint));
         return -1;
     }
     if (!compatible(want, got)) {
@@ -231,11 +333,13 @@ int unit_parse(const char *text, unit_dim want, double *out, char *why, size_t w
                      parse_example(want));
         return -1;
     }
-    v *= f;
-    if (!isfinite(v)) {
-        snprintf(why, why_n, "'%s' is out of range", text);
+    double scaled = v * f;
+    if (!isfinite(scaled) || (scaled == 0 && v != 0)) {
+        snprintf(why, why_n, "'%s' is out of range (%s)", text,
+                 isfinite(scaled) ? UNIT_TOO_SMALL : UNIT_TOO_LARGE);
         return -1;
     }
+    v = scaled;
     *out = v + 0.0; /* "-0" is 0: no -0 enters the program */
     return 0;
 }

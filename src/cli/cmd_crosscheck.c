@@ -257,9 +257,10 @@ static int eval_point(const struct cli_opts *o, const struct xc_point *p, struct
     sc.max_events = SIM_CEIL_EVENTS; /* the grid's total is bounded (crosscheck_table) */
     if (events) {
         struct sim_size z;
+        char msg[CP_ERROR_MAX];
         if (sim_size(&sc, &z, &err) != CP_OK)
             return cli_error("crosscheck: %s on %g %s: %s", p->model, p->systems, p->system,
-                             err.msg);
+                             scenario_batch_msg(o, &s, p->batch > 0, err.msg, msg, sizeof msg));
         *events += z.events;
         return -1;
     }

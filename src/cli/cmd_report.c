@@ -191,10 +191,8 @@ static int write_table(const char *dir, const char *name, const struct out_table
     FILE *f = fopen(path, "w");
     if (!f)
         return cli_error("report: %s: %s", path, strerror(errno));
-    int bad = out_csv.write(f, t) != 0;
-    if (fclose(f) != 0 || bad)
-        return cli_error("report: error writing %s", path);
-    return -1;
+    out_csv.write(f, t);
+    return report_close(f, path);
 }
 
 static int write_text(const char *dir, const char *name, const char *text)
@@ -204,10 +202,8 @@ static int write_text(const char *dir, const char *name, const char *text)
     FILE *f = fopen(path, "w");
     if (!f)
         return cli_error("report: %s: %s", path, strerror(errno));
-    int bad = fputs(text, f) < 0;
-    if (fclose(f) != 0 || bad)
-        return cli_error("report: error writing %s", path);
-    return -1;
+    fputs(text, f);
+    return report_close(f, path);
 }
 
 /* The cluster sizes of the breakdown figure: sizes[] up to
@@ -471,10 +467,7 @@ static int write_index(const char *dir, const struct report_run *run,
     if (!run->rendered)
         fprintf(f, "\nThe figures were not rendered (gnuplot is not installed); run the "
                    "scripts above to draw them.\n");
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return cli_error("report: error writing %s", path);
-    return -1;
+    return report_close(f, path);
 }
 
 /* The options of the sections that do not depend on the scenario (claims,

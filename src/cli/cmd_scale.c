@@ -25,7 +25,7 @@ int scale_table(const struct cli_opts *o, const struct scenario *s, enum scaling
     double *ns;
     size_t nn;
     out_init(t, sizeof header / sizeof header[0], header);
-    int rc = range_parse("--systems", systems, &ns, &nn);
+    int rc = range_parse("--systems", systems, "systems", &ns, &nn);
     if (rc >= 0)
         return rc;
     struct train_result ref, r, ref_pen, pen;

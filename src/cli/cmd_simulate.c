@@ -5,6 +5,7 @@
  * scenario leaves to be sized (MemoryX servers, activation servers, where
  * the activations go) is settled as `estimate` settles it: the analytic
  * model chooses, the simulator times the choice with its own arithmetic. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,12 +23,22 @@ static double wall_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The trace's file and why its first failed row failed (errno), for the
+ * message: the simulator only learns that it failed. */
+struct trace_out {
+    FILE *f;
+    int err;
+};
+
 static int trace_row(void *ctx, const struct sim_interval *iv)
 {
-    FILE *f = ctx;
-    return fprintf(f, "%.9e,%.9e,%s,%d,%s,%d,%d,%d,%d,%.9e\n", iv->start_s, iv->end_s,
-                   sim_comp_name[iv->comp], iv->index, iv->activity, iv->step, iv->micro_batch,
-                   iv->layer, iv->packet, iv->bytes) < 0;
+    struct trace_out *t = ctx;
+    int bad = fprintf(t->f, "%.9e,%.9e,%s,%d,%s,%d,%d,%d,%d,%.9e\n", iv->start_s, iv->end_s,
+                      sim_comp_name[iv->comp], iv->index, iv->activity, iv->step, iv->micro_batch,
+                      iv->layer, iv->packet, iv->bytes) < 0;
+    if (bad && !t->err)
+        t->err = errno ? errno : EIO;
+    return bad;
 }
 
 static const char *const sim_header[] = {"systems",
@@ -189,21 +200,28 @@ static void print_text(const struct scenario *s, const struct sim_config *c,
 static int run_timing(const struct cli_opts *o, struct sim_config *c, struct sim_result *r,
                       double *wall, struct atomic_file *af, off_t *bytes)
 {
+    struct trace_out tr = {.f = NULL, .err = 0};
     if (o->trace) {
         if (atomic_open(af, o->trace) != 0)
             return EXIT_USAGE;
+        tr.f = af->f;
         fputs("start_s,end_s,component,index,activity,step,micro_batch,layer,packet,bytes\n",
               af->f);
         c->trace = trace_row;
-        c->trace_ctx = af->f;
+        c->trace_ctx = &tr;
     }
     struct cp_error err = {0};
     double t0 = wall_s();
     cp_status st = sim_run(c, r, &err);
     *wall = wall_s() - t0;
+    c->trace = NULL; /* tr goes out of scope */
+    c->trace_ctx = NULL;
     if (o->trace) {
         if (st != CP_OK) {
             atomic_abort(af);
+            if (tr.err)
+                return cli_error("--trace %s: could not be written: %s", o->trace,
+                                 strerror(tr.err));
             return cli_error("--trace %s: %s", o->trace, err.msg);
         }
         fflush(af->f);
@@ -239,8 +257,9 @@ int cmd_simulate_functional(struct cli_opts *o);
 /* --max-events into c (the trace's default with --trace), then the run
  * sized against it and the simulator's other limits before anything is
  * opened or written: -1, or an exit code after a message. */
-static int check_run(const struct cli_opts *o, struct sim_config *c)
+static int check_run(const struct cli_opts *o, const struct scenario *s, struct sim_config *c)
 {
+    char msg[CP_ERROR_MAX];
     c->max_events = o->trace ? TRACE_MAX_EVENTS : SIM_MAX_EVENTS;
     int rc = scenario_whole_opt("--max-events", o->max_events, 1, SIM_CEIL_EVENTS, &c->max_events);
     if (rc >= 0)
@@ -248,7 +267,7 @@ static int check_run(const struct cli_opts *o, struct sim_config *c)
     struct sim_size z;
     struct cp_error err = {0};
     if (sim_size(c, &z, &err) != CP_OK)
-        return cli_error("simulate: %s%s", err.msg,
+        return cli_error("simulate: %s%s", scenario_batch_msg(o, s, 0, err.msg, msg, sizeof msg),
                          o->trace && !o->max_events && z.events > c->max_events
                              ? "; with --trace the bound is 1e7 unless given (a row of about "
                                "110 bytes an event)"
@@ -287,10 +306,7 @@ static int timing(struct cli_opts *o)
     if ((rc = scenario_whole_opt("--steps", o->steps, 1, SIM_MAX_STEPS, &c.steps)) >= 0 ||
         (rc = scenario_whole_opt("--memoryx-units", o->units, 1, SIM_MAX_UNITS, &c.units)) >= 0)
         return rc;
-    if (c.global_seqs != floor(c.global_seqs))
-        return cli_error("simulate: --batch %g: the simulator needs a whole number of sequences",
-                         c.global_seqs);
-    if ((rc = check_run(o, &c)) >= 0)
+    if ((rc = check_run(o, &s, &c)) >= 0)
         return rc;
     struct sim_result r;
     struct atomic_file af;

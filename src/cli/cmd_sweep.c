@@ -174,7 +174,7 @@ static int systems_axis(struct sweep *sw, const struct cli_opts *o)
 {
     const char *flag = sw->lab->systems;
     const char *arg = o->systems ? o->systems : o->nsys ? o->nsys : "1";
-    int rc = range_parse(flag, arg, &sw->ns, &sw->nn);
+    int rc = range_parse(flag, arg, "systems", &sw->ns, &sw->nn);
     for (size_t i = 0; i < sw->nn && rc < 0; i++)
         rc = scenario_whole_systems(flag, arg, sw->ns[i]);
     return rc;

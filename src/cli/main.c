@@ -424,6 +424,47 @@ static int parse_options(const struct cli_cmd *c, int argc, char **argv, struct 
     return rc;
 }
 
+/* A long option getopt_long refused ('?' both for no match and for a
+ * prefix of several): which of the two, and the candidates of the second. */
+static int unknown_long(const struct cli_cmd *c, const char *arg)
+{
+    const char *name = arg + 2;
+    size_t len = strcspn(name, "="), k = 0;
+    char list[1024] = "";
+    for (const struct option *lo = long_opts; lo->name && strncmp(arg, "--", 2) == 0; lo++)
+        if (strncmp(lo->name, name, len) == 0) {
+            size_t used = strlen(list);
+            snprintf(list + used, sizeof list - used, "%s--%s", k++ ? ", " : "", lo->name);
+        }
+    if (k > 1)
+        return cli_error("%s: ambiguous option '%s': %s (see 'cerebras-plan help %s')", c->name,
+                         arg, list, c->name);
+    if (k == 1 && name[len] == '=') /* the only other refusal: a value it does not take */
+        return cli_error("%s: option %s takes no value ('%s')", c->name, list, arg);
+    return cli_error("%s: unknown option '%s' (see 'cerebras-plan help %s')", c->name, arg,
+                     c->name);
+}
+
+/* Options naming a file or folder given as "": refused before anything
+ * runs (an empty name fails only when opened, which may be after a long
+ * simulation). */
+static int empty_path(const struct cli_cmd *c, const struct cli_opts *o)
+{
+    const char *flag = o->output && !*o->output       ? "-o"
+                       : o->trace && !*o->trace       ? "--trace"
+                       : o->data_dir && !*o->data_dir ? "--data-dir"
+                                                      : NULL;
+    for (size_t i = 0; i < o->noverlays && !flag; i++)
+        if (!*o->overlays[i])
+            flag = "--hw-overlay";
+    if (!flag)
+        return -1;
+    return cli_error("%s: %s '': an empty path (name a %s)", c->name, flag,
+                     strcmp(flag, "--data-dir") == 0                             ? "directory"
+                     : strcmp(c->name, "report") == 0 && strcmp(flag, "-o") == 0 ? "folder"
+                                                                                 : "file");
+}
+
 /* parse_options() without the diagnosis: -2 when there are more
  * arguments than the command takes. */
 static int parse_argv(const struct cli_cmd *c, int argc, char **argv, struct cli_opts *o)
@@ -482,8 +523,7 @@ static int parse_argv(const struct cli_cmd *c, int argc, char **argv, struct cli
             if (optopt > 0 && optopt < 256) /* an unknown letter, maybe in a cluster */
                 return cli_error("%s: unknown option '-%c' (see 'cerebras-plan help %s')", c->name,
                                  optopt, c->name);
-            return cli_error("%s: unknown option '%s' (see 'cerebras-plan help %s')", c->name,
-                             argv[optind - 1], c->name);
+            return unknown_long(c, argv[optind - 1]);
         }
     }
     for (int i = optind; i < argc; i++) {
@@ -500,6 +540,8 @@ static int parse_argv(const struct cli_cmd *c, int argc, char **argv, struct cli
     }
     if (o->nargs > c->max_args)
         return -2;
+    if (empty_path(c, o) >= 0)
+        return EXIT_USAGE;
     if (o->nargs < c->min_args)
         return cli_error("%s: wrong number of arguments; usage: cerebras-plan %s", c->name,
                          c->usage);

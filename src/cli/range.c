@@ -30,7 +30,8 @@ static int push(const char *flag, const char *whole, double **vals, size_t *n, s
     return -1;
 }
 
-static int item(const char *flag, const char *whole, char *s, double **vals, size_t *n, size_t *cap)
+static int item(const char *flag, const char *whole, const char *what, char *s, double **vals,
+                size_t *n, size_t *cap)
 {
     char *dots = strstr(s, "..");
     double a, b, f = 0;
@@ -62,13 +63,17 @@ static int item(const char *flag, const char *whole, char *s, double **vals, siz
         double v = x ? a * pow(f, i) : a + i;
         if (v > b * (1 + 1e-12))
             break;
+        if (what && x && a == floor(a) && v != floor(v))
+            return cli_error("%s '%s': the factor %s makes %.15g, not a whole number of %s "
+                             "(give a whole factor, or a list)",
+                             flag, whole, x + 1, v, what);
         if ((rc = push(flag, whole, vals, n, cap, v)) >= 0)
             return rc;
     }
     return -1;
 }
 
-int range_parse(const char *flag, const char *arg, double **vals, size_t *n)
+int range_parse(const char *flag, const char *arg, const char *what, double **vals, size_t *n)
 {
     char *copy = xstrdup(arg);
     size_t cap = 0;
@@ -77,7 +82,7 @@ int range_parse(const char *flag, const char *arg, double **vals, size_t *n)
     int rc = -1;
     char *save = NULL;
     for (char *tok = strtok_r(copy, ",", &save); tok && rc < 0; tok = strtok_r(NULL, ",", &save))
-        rc = item(flag, arg, tok, vals, n, &cap);
+        rc = item(flag, arg, what, tok, vals, n, &cap);
     if (rc < 0 && *n == 0)
         rc = cli_error("%s '%s': no values", flag, arg);
     free(copy);

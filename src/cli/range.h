@@ -12,7 +12,10 @@
 #define RANGE_MAX 100000
 
 /* Parse arg; on success *vals (malloc'd, caller frees) holds *n values in
- * order and -1 is returned; else an exit code after a message naming flag. */
-int range_parse(const char *flag, const char *arg, double **vals, size_t *n);
+ * order and -1 is returned; else an exit code after a message naming flag.
+ * what: NULL, or the things counted ("systems"): the values must then be
+ * whole, and a geometric range whose factor makes a fraction of a whole
+ * start is refused naming the factor (the caller checks the rest). */
+int range_parse(const char *flag, const char *arg, const char *what, double **vals, size_t *n);
 
 #endif

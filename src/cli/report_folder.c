@@ -185,6 +185,21 @@ static int swap_in(struct report_folder *f, int state, char *old, size_t n)
     return cli_error("report: cannot put the report in place as %s: %s", f->shown, strerror(e));
 }
 
+int report_close(FILE *f, const char *path)
+{
+    /* A failed write leaves its bytes in the buffer (glibc), so flushing
+     * again fails again, with the reason in errno. */
+    errno = 0;
+    int bad = fflush(f) != 0, e = errno;
+    bad |= ferror(f) != 0;
+    errno = 0;
+    if (fclose(f) != 0 && !bad)
+        bad = 1, e = errno;
+    if (!bad)
+        return -1;
+    return cli_error("report: error writing %s: %s", path, strerror(e ? e : EIO));
+}
+
 int report_folder_commit(struct report_folder *f, const char *said)
 {
     int state, rc = judge(f, &state);

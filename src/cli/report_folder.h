@@ -7,6 +7,7 @@
 #define CP_REPORT_FOLDER_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* The longest folder name -o takes (PATH_MAX on Linux). */
 #define REPORT_PATH_MAX 4096
@@ -45,5 +46,9 @@ int report_folder_commit(struct report_folder *f, const char *said);
 
 /* Remove the temporary folder, if any. */
 void report_folder_abort(struct report_folder *f);
+
+/* Close f, a file of the report written as path: -1, or 2 after "report:
+ * error writing PATH: REASON" (e.g. "No space left on device"). */
+int report_close(FILE *f, const char *path);
 
 #endif

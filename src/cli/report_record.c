@@ -3,6 +3,7 @@
  * rebuilt from struct cli_opts rather than copied from argv, so that the
  * explorer, which fills the options itself, records the same way. */
 #include "report_record.h"
+#include "report_folder.h"
 
 #include <errno.h>
 #include <string.h>
@@ -202,14 +203,6 @@ static FILE *open_in(const char *dir, const char *rel, char *path, size_t n)
     return f;
 }
 
-static int close_file(FILE *f, const char *path)
-{
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return cli_error("report: error writing %s", path);
-    return -1;
-}
-
 static int write_hw(const char *dir, const char *rel, const struct cli_opts *o,
                     const struct scenario *s)
 {
@@ -232,7 +225,7 @@ static int write_hw(const char *dir, const char *rel, const struct cli_opts *o,
     sets_comment(f, o, 0);
     fputc('\n', f);
     put_keys(f, &hw_schema, &s->hw, &s->hw_src);
-    return close_file(f, path);
+    return report_close(f, path);
 }
 
 static int write_model(const char *dir, const char *rel, const struct cli_opts *o,
@@ -258,7 +251,7 @@ static int write_model(const char *dir, const char *rel, const struct cli_opts *
     sets_comment(f, o, 1);
     fputc('\n', f);
     put_keys(f, &wl_schema, &s->wl, NULL);
-    return close_file(f, path);
+    return report_close(f, path);
 }
 
 int report_write_descs(const char *dir, const struct cli_opts *o, const struct scenario *s)

@@ -57,7 +57,7 @@ static int load_one(const struct cli_opts *o, const char *name, enum cat_kind ki
     }
     int rc = -1;
     if (kind == CAT_MODEL) {
-        st = wl_load(e.text, e.origin, sets, nsets, &s->wl, NULL, &err);
+        st = wl_load(e.text, e.origin, sets, nsets, &s->wl, &s->wl_src, &err);
         snprintf(s->model, sizeof s->model, "%s", e.name);
         if (st != CP_OK)
             rc = cli_error("%s", err.msg);
@@ -90,6 +90,25 @@ int scenario_load_names(const struct cli_opts *o, const char *model, const char 
     cluster_init(&s->c, &s->hw, &s->wl);
     snprintf(s->tier, sizeof s->tier, "sized"); /* until a tier or count is given */
     return -1;
+}
+
+const char *scenario_batch_msg(const struct cli_opts *o, const struct scenario *s, int own,
+                               const char *msg, char *buf, size_t n)
+{
+    static const char core[] = "--batch: ";
+    struct cp_error e = {0};
+    if (own || o->batch || strncmp(msg, core, sizeof core - 1) != 0) {
+        snprintf(buf, n, "%s", msg);
+        return buf;
+    }
+    const char *rest = msg + sizeof core - 1;
+    if (o->batch_tokens)
+        snprintf(buf, n, "--batch-tokens: %s", rest);
+    else {
+        desc_key_error(&wl_schema, &s->wl_src, "model", "batch", &e, "%s", rest);
+        snprintf(buf, n, "%s", e.msg);
+    }
+    return buf;
 }
 
 int scenario_whole_systems(const char *flag, const char *arg, double v)

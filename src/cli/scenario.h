@@ -17,6 +17,7 @@ struct scenario {
     struct wl_desc wl;
     struct hw_desc hw;
     struct desc_src hw_src; /* origins and +- ranges of the hardware keys */
+    struct desc_src wl_src; /* origins of the model's keys */
     struct cluster c;
 };
 
@@ -56,5 +57,13 @@ int scenario_systems(const char *flag, const char *arg, double *out);
 /* A whole-number option (flag given arg) in lo..hi into *out, left alone
  * when arg is NULL; -1 or an exit code after a message. */
 int scenario_whole_opt(const char *flag, const char *arg, double lo, double hi, double *out);
+
+/* A core message msg that calls the global batch "--batch" (sim.c,
+ * cluster.c), with that name made where the batch came from: --batch or
+ * --batch-tokens when given, else the model's key (--set model.batch or
+ * FILE:LINE: model.batch).  own: the batch is the caller's own (crosscheck's
+ * grid), msg stays as it is.  Into buf (n bytes); returns buf. */
+const char *scenario_batch_msg(const struct cli_opts *o, const struct scenario *s, int own,
+                               const char *msg, char *buf, size_t n);
 
 #endif

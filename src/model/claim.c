@@ -103,7 +103,7 @@ static cp_status row_fail(struct parse *p, int col, const char *fmt, ...)
 static cp_status word(struct parse *p, int col, char *dst)
 {
     if (strlen(p->cell[col]) >= CLAIM_WORD_MAX || p->cell[col][0] == '\0')
-        return row_fail(p, col, "'%s' is empty or longer than %d characters", p->cell[col],
+        return row_fail(p, col, "'%s' is empty or longer than %d bytes", p->cell[col],
                         CLAIM_WORD_MAX - 1);
     snprintf(dst, CLAIM_WORD_MAX, "%s", p->cell[col]);
     return CP_OK;
@@ -134,7 +134,7 @@ static cp_status record(struct parse *p)
                        C_NCOLS);
     }
     if (p->truncated)
-        return row_fail(p, p->truncated - 1, "longer than %d characters", CLAIM_TEXT_MAX - 1);
+        return row_fail(p, p->truncated - 1, "longer than %d bytes", CLAIM_TEXT_MAX - 1);
     char why[160];
     for (int col = 0; col < C_NCOLS; col++) /* every cell may be printed */
         if (desc_text_check(p->cell[col], why, sizeof why) != 0)
@@ -160,9 +160,12 @@ static cp_status record(struct parse *p)
         (st = number(p, C_SPARSITY, UNIT_FRACTION, &c.sparsity)) ||
         (st = number(p, C_TARGET, target_dim[c.kind], &c.target)))
         return st;
-    if (!(c.systems >= 1 && c.systems <= CLUSTER_MAX_SYSTEMS) || c.systems != floor(c.systems))
-        return row_fail(p, C_SYSTEMS, "'%s' is not a whole number of systems from 1",
-                        p->cell[C_SYSTEMS]);
+    if (c.systems > CLUSTER_MAX_SYSTEMS)
+        return row_fail(p, C_SYSTEMS, "'%s' is more than %g systems, the largest cluster modelled",
+                        p->cell[C_SYSTEMS], CLUSTER_MAX_SYSTEMS);
+    if (!(c.systems >= 1) || c.systems != floor(c.systems))
+        return row_fail(p, C_SYSTEMS, "'%s' is not a whole number of systems from 1 to %g",
+                        p->cell[C_SYSTEMS], CLUSTER_MAX_SYSTEMS);
     if (!(c.sparsity >= 0 && c.sparsity <= CLUSTER_MAX_SPARSITY))
         return row_fail(p, C_SPARSITY, "'%s' is outside 0..%g", p->cell[C_SPARSITY],
                         CLUSTER_MAX_SPARSITY);
@@ -190,6 +193,71 @@ static void on_record(int term, void *p_)
     memset(p->cell, 0, sizeof p->cell);
 }
 
+/* Where libcsv stopped: the line and column (in bytes, from 1) of byte
+ * text[at], the claims column its field is in, and whether that field
+ * opened with a quote. */
+struct csv_where {
+    int line, col, field, quoted;
+    size_t open; /* offset of the quote that opened the last quoted field */
+};
+
+static struct csv_where csv_locate(const char *text, size_t at)
+{
+    struct csv_where w = {.line = 1, .col = 1};
+    int in = 0, start = 1;
+    for (size_t i = 0; i < at; i++) {
+        char b = text[i];
+        int eol = b == '\n' || (b == '\r' && text[i + 1] != '\n');
+        w.line += eol;
+        w.col = eol ? 1 : w.col + 1;
+        if (in) {
+            if (b == '"' && i + 1 < at && text[i + 1] == '"')
+                i++, w.col++; /* "" inside a quoted field */
+            else if (b == '"')
+                in = 0;
+        } else if (b == ',' || b == '\n' || b == '\r') {
+            w.field = b == ',' ? w.field + 1 : 0;
+            w.quoted = 0;
+            start = 1;
+        } else {
+            if (start && b == '"')
+                in = w.quoted = 1, w.open = i;
+            start = 0;
+        }
+    }
+    return w;
+}
+
+/* The message for a CSV libcsv refused: at byte text[at] (a quote in an
+ * unquoted field, a byte after a closing quote), or, when at is len, a
+ * quoted field never closed, placed at its opening quote. */
+static cp_status csv_fail(struct parse *p, const char *text, size_t at, size_t len, int e)
+{
+    struct csv_where w = csv_locate(text, at);
+    if (at == len) /* a quote never closed: point at it */
+        w = csv_locate(text, w.open);
+    const char *name = w.field < C_NCOLS ? col_name[w.field] : "a field past the last column";
+    if (e == CSV_ENOMEM)
+        return cp_fail(p->err, CP_ENOMEM, "%s: out of memory reading CSV", p->origin);
+    if (e == CSV_ETOOBIG)
+        return cp_fail(p->err, CP_EINPUT, "%s:%d:%d: %s: field too large", p->origin, w.line, w.col,
+                       name);
+    if (at == len)
+        return cp_fail(p->err, CP_EINPUT,
+                       "%s:%d:%d: %s: malformed CSV: the quote that opens this field is never "
+                       "closed",
+                       p->origin, w.line, w.col, name);
+    if (w.quoted)
+        return cp_fail(p->err, CP_EINPUT,
+                       "%s:%d:%d: %s: malformed CSV: unexpected '%c' after a closing quote (a "
+                       "quoted field ends with a quote followed by ',' or the end of the line)",
+                       p->origin, w.line, w.col, name, text[at]);
+    return cp_fail(p->err, CP_EINPUT,
+                   "%s:%d:%d: %s: malformed CSV: a double quote inside an unquoted field (quote "
+                   "the whole field and double the quotes inside it)",
+                   p->origin, w.line, w.col, name);
+}
+
 cp_status claim_parse(const char *text, size_t len, const char *origin, struct claim_list *out,
                       struct cp_error *err)
 {
@@ -202,12 +270,11 @@ cp_status claim_parse(const char *text, size_t len, const char *origin, struct c
     }
     if (csv_init(&csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
         return cp_fail(err, CP_ENOMEM, "%s: cannot start the CSV parser", origin);
-    if (csv_parse(&csv, text, len, on_field, on_record, &p) != len ||
-        csv_fini(&csv, on_field, on_record, &p) != 0) {
-        if (p.st == CP_OK)
-            p.st = cp_fail(err, CP_EINPUT, "%s:%d: malformed CSV: %s", origin, p.line + 1,
-                           csv_strerror(csv_error(&csv)));
-    }
+    size_t done = csv_parse(&csv, text, len, on_field, on_record, &p);
+    if (done != len && p.st == CP_OK)
+        p.st = csv_fail(&p, text, done, len, csv_error(&csv));
+    else if (done == len && csv_fini(&csv, on_field, on_record, &p) != 0 && p.st == CP_OK)
+        p.st = csv_fail(&p, text, len, len, csv_error(&csv));
     csv_free(&csv);
     if (p.st == CP_OK && out->n == 0)
         p.st =

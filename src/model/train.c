@@ -176,7 +176,9 @@ const char *train_nonfinite(const struct train_result *r)
 
 cp_status train_check(const struct cluster *c, struct cp_error *err)
 {
-    const double ns[] = {1, c->systems, CLUSTER_MAX_SYSTEMS};
+    /* The size asked first, then the ends scale and plan may reach, which
+     * a message does not name: nobody asked for them. */
+    const double ns[] = {c->systems, 1, CLUSTER_MAX_SYSTEMS};
     struct train_result r;
     /* A critical batch of 0 (or beyond any number) is finite arithmetic
      * but no batch: every batch is above it and the penalty divides by it. */
@@ -191,13 +193,17 @@ cp_status train_check(const struct cluster *c, struct cp_error *err)
         for (int mode = SCALE_WEAK; mode <= SCALE_STRONG; mode++) {
             train_at(c, ns[i], (enum scaling)mode, &r);
             const char *bad = train_nonfinite(&r);
-            if (bad)
-                return cp_fail(err, CP_EINPUT,
-                               "the inputs are outside the range the model can represent: the "
-                               "%s is not a finite number at %.0f system%s (look for a value near "
-                               "zero or far too large in the hardware, --set, --hw-overlay, "
-                               "--batch, --tokens or --price)",
-                               bad, ns[i], ns[i] == 1 ? "" : "s");
+            if (!bad)
+                continue;
+            char at[64] = "";
+            if (i == 0)
+                snprintf(at, sizeof at, " at %.0f system%s", ns[i], ns[i] == 1 ? "" : "s");
+            return cp_fail(err, CP_EINPUT,
+                           "the inputs are outside the range the model can represent: the "
+                           "%s is not a finite number%s (look for a value near zero or far "
+                           "too large in the hardware, --set, --hw-overlay, --batch, --tokens "
+                           "or --price)",
+                           bad, at);
         }
     }
     return CP_OK;

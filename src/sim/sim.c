@@ -423,9 +423,9 @@ static cp_status check(const struct sim_config *c, struct cp_error *err)
     if (!whole_in(c->steps, 1, SIM_MAX_STEPS))
         return cp_fail(err, CP_EINPUT, "--steps: %g is not a whole number in 1..%d", c->steps,
                        SIM_MAX_STEPS);
-    if (!whole_in(c->global_seqs, 1, 1e12))
-        return cp_fail(err, CP_EINPUT, "--batch: %g is not a whole number of sequences",
-                       c->global_seqs);
+    if (!whole_in(c->global_seqs, 1, SIM_MAX_BATCH))
+        return cp_fail(err, CP_EINPUT, "--batch: %g is not a whole number of sequences in 1..%g",
+                       c->global_seqs, SIM_MAX_BATCH);
     if (!(c->sparsity >= 0 && c->sparsity <= HW_MAX_SPARSITY))
         return cp_fail(err, CP_EINPUT, "--sparsity: %g is outside 0..%g", c->sparsity,
                        HW_MAX_SPARSITY);

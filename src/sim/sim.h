@@ -113,6 +113,10 @@
 #define SIM_MAX_SYSTEMS 1000000
 #define SIM_MAX_UNITS 64
 #define SIM_MAX_STEPS 1000
+/* The largest global batch the simulator takes, in sequences: past it the
+ * micro-batch arithmetic in sequences no longer counts exactly in the
+ * int64/double mix it uses, and no published run comes within 1e5 of it. */
+#define SIM_MAX_BATCH 1e12
 #define SIM_DEFAULT_STEPS 3
 /* Packets per step (both passes and the recomputed forwards, every
  * micro-batch, counting the first layer as SIM_FIRST_PACKETS): bounds the

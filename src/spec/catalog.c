@@ -152,7 +152,13 @@ static cp_status resolve_path(const char *arg, enum cat_kind want, struct cat_en
         const char *need = want == CAT_HW      ? "a [system] section (a hardware description)"
                            : want == CAT_MODEL ? "a [model] section (a model description)"
                                                : "a [model] or [system] section";
+        const char *cr = strchr(out->text, '\r');
+        int cr_only = cr && cr[1] != '\n';
         cat_entry_free(out);
+        if (cr_only)
+            return cp_fail(err, CP_EINPUT,
+                           "%s:1: expected %s; the file has CR-only line ends (use LF or CR LF)",
+                           arg, need);
         return cp_fail(err, CP_EINPUT, "%s:1: expected %s", arg, need);
     }
     return CP_OK;

@@ -194,7 +194,11 @@ static int check_number(const struct desc_key *k, double v, char *why, size_t n)
         return snprintf(why, n, "must be greater than zero"), -1;
     if ((k->flags & DESC_AT_MOST_1) && v > 1)
         return snprintf(why, n, "is a fraction and must be at most 1 (or 100 %%)"), -1;
-    if ((k->flags & DESC_INTEGER) && (v != floor(v) || v > 0x1p53))
+    if ((k->flags & DESC_INTEGER) && v > DESC_WHOLE_MAX)
+        return snprintf(why, n, "%g is too large for a whole number (at most 2^53, about 9.007e15)",
+                        v),
+               -1;
+    if ((k->flags & DESC_INTEGER) && v != floor(v))
         return snprintf(why, n, "must be a whole number"), -1;
     return 0;
 }
@@ -291,7 +295,11 @@ static int store(const struct desc_key *k, const char *value, void *target, doub
         return -1;
     case DESC_TEXT:
         if (strlen(value) >= DESC_TEXT_MAX)
-            return snprintf(why, n, "text longer than %d characters", DESC_TEXT_MAX - 1), -1;
+            return snprintf(
+                       why, n,
+                       "text longer than %d bytes (%zu here; in UTF-8 a character takes 1 to 4)",
+                       DESC_TEXT_MAX - 1, strlen(value)),
+                   -1;
         snprintf(field, DESC_TEXT_MAX, "%s", value);
         return 0;
     }
@@ -339,7 +347,10 @@ static int list_name_check(const struct desc_schema *s, const char *name, char *
     if (*name == '\0')
         return snprintf(why, n, "empty name (expected '%s.NAME=VALUE')", s->list_section), -1;
     if (strlen(name) >= DESC_NAME_MAX)
-        return snprintf(why, n, "name longer than %d characters", DESC_NAME_MAX - 1), -1;
+        return snprintf(why, n,
+                        "name longer than %d bytes (%zu here; in UTF-8 a character takes 1 to 4)",
+                        DESC_NAME_MAX - 1, strlen(name)),
+               -1;
     if (desc_text_check(name, why, n) != 0)
         return -1;
     int idx;
@@ -387,6 +398,10 @@ static int list_store(const struct desc_schema *s, void *target, const char *nam
         return snprintf(why, n, "more than %d entries", DESC_LIST_MAX), -1;
     if (list_name_check(s, name, why, n) != 0 || desc_text_check(value, why, n) != 0)
         return -1;
+    if (strstr(value, "+-") || strstr(value, "\xc2\xb1"))
+        return snprintf(why, n, "an entry of [%s] takes no +- range (it is an exact amount)",
+                        s->list_section),
+               -1;
     double v;
     if (unit_parse(value, s->list_dim, &v, why, n) != 0)
         return -1;
@@ -651,6 +666,12 @@ cp_status desc_set(const struct desc_schema *s, const char *assign, void *target
         (size_t)(eq - dot - 1) >= sizeof key)
         return cp_fail(err, CP_EINPUT, "--set %s: expected section.key=value", assign);
     snprintf(sec, sizeof sec, "%.*s", (int)(dot - assign), assign);
+    for (const char *q = sec; *q; q++)
+        if (isspace((unsigned char)*q))
+            return cp_fail(err, CP_EINPUT,
+                           "--set '%s': a blank in the section name '%s' (expected "
+                           "section.key=value)",
+                           assign, sec);
     snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
     trim_end(key); /* "--set 'model.layers = 97'" */
     char value[256];

@@ -45,10 +45,13 @@ enum desc_flag {
     DESC_AT_MOST_1 = 1u << 3, /* a fraction: value must be <= 1            */
 };
 
-#define DESC_TEXT_MAX 64
+#define DESC_TEXT_MAX 64 /* bytes of a text value, with its NUL */
+/* The largest whole number a key takes: 2^53, above which a double no
+ * longer holds every whole number, so "whole" could not be checked. */
+#define DESC_WHOLE_MAX 0x1p53
 #define DESC_MAX_KEYS 64
 #define DESC_LIST_MAX 16
-#define DESC_NAME_MAX 32
+#define DESC_NAME_MAX 32 /* bytes of a list entry's name, with its NUL */
 #define DESC_ORIGIN_MAX 4096
 /* The longest line a description may have, in bytes: libinih's line buffer
  * (INI_MAX_LINE, 200 in the Debian build) less "\r\n\0".  A writer of

@@ -187,7 +187,11 @@ static cp_status whole_cell(struct mparse *p, int c, int required, const char *w
 {
     if (num_cell(p, c, UNIT_COUNT, required, v) != CP_OK)
         return p->st;
-    if (p->cell[c][0] && (!(*v >= 1) || *v != floor(*v) || *v > 0x1p53))
+    if (p->cell[c][0] && *v > DESC_WHOLE_MAX)
+        return cell_fail(
+            p, c, "'%s' is too large for a whole number of %s (at most 2^53, about 9.007e15)",
+            p->cell[c], what);
+    if (p->cell[c][0] && (!(*v >= 1) || *v != floor(*v)))
         return cell_fail(p, c, "'%s' is not a whole number of %s, at least 1", p->cell[c], what);
     return CP_OK;
 }
