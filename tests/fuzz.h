@@ -28,4 +28,46 @@ static inline void fuzz_check(cp_status st, const struct cp_error *err)
     assert(st == CP_OK || err->msg[0] != '\0');
 }
 
+/* The command-line harnesses (fuzz_cli.c, fuzz_run.c): the most words an
+ * input becomes, and the most --uncertainty draws a run may ask for. */
+#define FUZZ_MAX_ARGS 48
+#define FUZZ_MAX_SAMPLES 99
+
+static inline int fuzz_prefix(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* 1 unless a is --u... (--uncertainty) with other than "=N", N at most
+ * FUZZ_MAX_SAMPLES: the default of 1000 draws, or a count in the next word,
+ * makes a run take seconds. */
+static inline int fuzz_samples_ok(const char *a)
+{
+    if (!fuzz_prefix(a, "--u"))
+        return 1;
+    const char *eq = strchr(a, '=');
+    return eq && eq[1] != '\0' && strspn(eq + 1, "0123456789") == strlen(eq + 1) &&
+           strlen(eq + 1) <= 2 && atoi(eq + 1) <= FUZZ_MAX_SAMPLES;
+}
+
+/* Split text[0..size) in place at newline and NUL bytes into argv[argc..],
+ * at most FUZZ_MAX_ARGS words (no empty word after a final separator), and
+ * end argv with NULL; argv has room for argc + FUZZ_MAX_ARGS + 1 entries.
+ * Returns the new argc. */
+static inline int fuzz_split(char *text, size_t size, char **argv, int argc)
+{
+    int last = argc + FUZZ_MAX_ARGS;
+    for (size_t i = 0, start = 0; i <= size && argc < last; i++) {
+        if (i < size && text[i] != '\n' && text[i] != '\0')
+            continue;
+        if (i == size && start == size)
+            break;
+        text[i] = '\0';
+        argv[argc++] = text + start;
+        start = i + 1;
+    }
+    argv[argc] = NULL;
+    return argc;
+}
+
 #endif

@@ -1,7 +1,7 @@
 /* fuzz_cli.c - libFuzzer harness for the command line (src/cli/main.c:
  * find_command, parse_options with getopt_long, and the commands behind
  * them): the input is an argument vector, split at newline and NUL bytes
- * (at most MAX_ARGS words), run through the program's main (compiled as
+ * (at most FUZZ_MAX_ARGS words), run through the program's main (compiled as
  * cp_main with -Dmain=cp_main, see the Makefile).
  *
  * Asserted: the exit status is one of the documented ones (cerebras-plan(1),
@@ -19,7 +19,7 @@
  *   -o..., --ou...             -o/--output and its abbreviations
  *   --tr...                    --trace FILE (simulate)
  *   --u...                     --uncertainty: allowed only as --u...=N with
- *                              N at most MAX_SAMPLES (the default is 1000
+ *                              N at most FUZZ_MAX_SAMPLES (the default is 1000
  *                              draws, a count may follow as a separate
  *                              word), and not with scale (N draws a row, up
  *                              to 100000 rows: 100000 rows alone take 4 s)
@@ -54,9 +54,6 @@
 
 #include "cli/cli.h"
 
-#define MAX_ARGS 48
-#define MAX_SAMPLES 99
-
 int cp_main(int argc, char **argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -76,11 +73,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static int prefix(const char *s, const char *p)
-{
-    return strncmp(s, p, strlen(p)) == 0;
-}
-
 /* 1 if the word a may take part in a run (see the header); *scale is
  * set once "scale" has been seen. */
 static int allowed(const char *a, int *scale)
@@ -90,17 +82,12 @@ static int allowed(const char *a, int *scale)
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(a, cmds[i]) == 0)
             return 0;
-    if (prefix(a, "-o") || prefix(a, "--ou") || prefix(a, "--tr") || strstr(a, "max_systems"))
+    if (fuzz_prefix(a, "-o") || fuzz_prefix(a, "--ou") || fuzz_prefix(a, "--tr") ||
+        strstr(a, "max_systems"))
         return 0;
     if (strcmp(a, "scale") == 0)
         *scale = 1;
-    if (prefix(a, "--u")) {
-        const char *eq = strchr(a, '=');
-        if (*scale || !eq || eq[1] == '\0' || strspn(eq + 1, "0123456789") != strlen(eq + 1) ||
-            strlen(eq + 1) > 2 || atoi(eq + 1) > MAX_SAMPLES)
-            return 0;
-    }
-    return 1;
+    return fuzz_samples_ok(a) && !(*scale && fuzz_prefix(a, "--u"));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -109,19 +96,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!text)
         return 0;
 
-    char *argv[MAX_ARGS + 2];
-    int argc = 0;
-    argv[argc++] = "cerebras-plan";
-    for (size_t i = 0, start = 0; i <= size && argc <= MAX_ARGS; i++) {
-        if (i < size && text[i] != '\n' && text[i] != '\0')
-            continue;
-        if (i == size && start == size)
-            break; /* no empty word after a final separator */
-        text[i] = '\0';
-        argv[argc++] = text + start;
-        start = i + 1;
-    }
-    argv[argc] = NULL;
+    char *argv[FUZZ_MAX_ARGS + 2];
+    argv[0] = "cerebras-plan";
+    int argc = fuzz_split(text, size, argv, 1);
     /* twice, so that "--u=5 scale" is refused as "scale --u=5" is */
     int scale = 0;
     for (int pass = 0; pass < 2; pass++)

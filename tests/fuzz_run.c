@@ -28,7 +28,7 @@
  *     written (descriptions are found by name among the built-in copies);
  *   - starts with "--ma": --max-events and --max-points are the harness's;
  *   - starts with "-j" or "--j": sweep's threads;
- *   - is explore, or a --uncertainty above MAX_SAMPLES draws (as fuzz_cli).
+ *   - is explore, or a --uncertainty above FUZZ_MAX_SAMPLES draws (as fuzz_cli).
  * The working directory holds, as inputs to name: m.csv (a measurement
  * file), h.ini (a system), md.ini (a model), o.ini (an overlay) and sw.ini
  * (a sweep file), copied from tests/bad-input at start-up.
@@ -55,8 +55,6 @@
 #error "FUZZ_FIXTURES: the tests/bad-input directory (the Makefile defines it)"
 #endif
 
-#define MAX_ARGS 48
-#define MAX_SAMPLES 99
 static char FUZZ_POINTS[] = "--max-points=64";
 static char FUZZ_EVENTS[] = "--max-events=20000";
 static char CALIBRATE_NONE[] = "";
@@ -218,11 +216,6 @@ static int temporaries_left(char **argv, int argc)
     return left;
 }
 
-static int prefix(const char *s, const char *p)
-{
-    return strncmp(s, p, strlen(p)) == 0;
-}
-
 /* The limit option the command word a needs, "" for calibrate, NULL if a is
  * none of the commands this harness runs. */
 static char *limit_for(const char *a)
@@ -252,7 +245,7 @@ static int ends_dotdot(const char *a)
 /* 1 if a is K/N or --shard=K/N with digits, the one '/' a word may hold. */
 static int shard_spec(const char *a)
 {
-    if (prefix(a, "--shard="))
+    if (fuzz_prefix(a, "--shard="))
         a += strlen("--shard=");
     size_t k = strspn(a, "0123456789");
     return k > 0 && a[k] == '/' && a[k + 1] != '\0' &&
@@ -262,16 +255,10 @@ static int shard_spec(const char *a)
 /* 1 if the word a may take part in a run (see the header). */
 static int allowed(const char *a)
 {
-    if ((strchr(a, '/') && !shard_spec(a)) || ends_dotdot(a) || prefix(a, "--ma") ||
-        prefix(a, "-j") || prefix(a, "--j") || strcmp(a, "explore") == 0)
+    if ((strchr(a, '/') && !shard_spec(a)) || ends_dotdot(a) || fuzz_prefix(a, "--ma") ||
+        fuzz_prefix(a, "-j") || fuzz_prefix(a, "--j") || strcmp(a, "explore") == 0)
         return 0;
-    if (prefix(a, "--u")) {
-        const char *eq = strchr(a, '=');
-        if (!eq || eq[1] == '\0' || strspn(eq + 1, "0123456789") != strlen(eq + 1) ||
-            strlen(eq + 1) > 2 || atoi(eq + 1) > MAX_SAMPLES)
-            return 0;
-    }
-    return 1;
+    return fuzz_samples_ok(a);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -280,20 +267,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!text)
         return 0;
 
-    char *argv[MAX_ARGS + 3];
-    int argc = 0;
-    argv[argc++] = "cerebras-plan";
-    argv[argc++] = NULL; /* the limit, if the command has one */
-    for (size_t i = 0, start = 0; i <= size && argc <= MAX_ARGS + 1; i++) {
-        if (i < size && text[i] != '\n' && text[i] != '\0')
-            continue;
-        if (i == size && start == size)
-            break;
-        text[i] = '\0';
-        argv[argc++] = text + start;
-        start = i + 1;
-    }
-    argv[argc] = NULL;
+    char *argv[FUZZ_MAX_ARGS + 3];
+    argv[0] = "cerebras-plan";
+    argv[1] = NULL; /* the limit, if the command has one */
+    int argc = fuzz_split(text, size, argv, 2);
     char *limit = NULL;
     int ncmd = 0;
     for (int i = 2; i < argc; i++) {

@@ -14,6 +14,7 @@
 #include "../plan/param.h"
 #include "atomic.h"
 #include "meas_load.h"
+#include "out.h"
 
 /* Everything about one run, so the helpers take one argument. */
 struct calib_run {
@@ -189,29 +190,6 @@ static void overlay_value(int key, double v, int digits, char *buf, size_t n)
     snprintf(buf, n, "%s%s%s", num, *sym ? " " : "", sym);
 }
 
-/* text as comment lines of at most DESC_LINE_MAX bytes (what the overlay
- * reader takes), "# " before each, broken at a blank where there is one,
- * else between two characters; control bytes become '?'. */
-static void comment(FILE *f, const char *text)
-{
-    const size_t room = DESC_LINE_MAX - 2;
-    for (size_t len = strlen(text); len > 0;) {
-        size_t n = len;
-        if (n > room) {
-            for (n = room; n > 0 && text[n] != ' ';)
-                n--;
-            for (n = n ? n : room; n > 1 && ((unsigned char)text[n] & 0xC0) == 0x80;)
-                n--;
-        }
-        fputs("# ", f);
-        for (size_t i = 0; i < n; i++)
-            fputc((unsigned char)text[i] < 0x20 || text[i] == 0x7f ? '?' : text[i], f);
-        fputc('\n', f);
-        for (text += n, len -= n; *text == ' '; text++, len--)
-            ;
-    }
-}
-
 /* One "key = VALUE +- SPREAD" line, or the value and a comment saying why
  * it has no range. */
 static void overlay_key(FILE *f, const struct calib_run *k, const struct calib_key *ck,
@@ -221,7 +199,7 @@ static void overlay_key(FILE *f, const struct calib_run *k, const struct calib_k
     char val[96], spread[96], num[64], why[256] = "", word[512], line[640];
     if (plausibility(k, ck, word, sizeof word) || *word) {
         snprintf(line, sizeof line, "%s: %s", name, word);
-        comment(f, line);
+        out_desc_comment(f, line);
     }
     overlay_value(ck->key, ck->fitted, 9, val, sizeof val);
     double v = strtod(val, NULL), s = 0;
@@ -240,7 +218,7 @@ static void overlay_key(FILE *f, const struct calib_run *k, const struct calib_k
     }
     if (*why) {
         snprintf(line, sizeof line, "%s: %s", name, why);
-        comment(f, line);
+        out_desc_comment(f, line);
         fprintf(f, "%s = %s\n", name, val);
     } else {
         fprintf(f, "%s = %s +- %s\n", name, val, spread);
@@ -256,12 +234,12 @@ static void overlay_head(FILE *f, const struct calib_run *k)
           "# apply it to any command with --hw-overlay FILE.\n",
           f);
     snprintf(line, sizeof line, "Data: %s", k->file);
-    comment(f, line);
+    out_desc_comment(f, line);
     size_t at = (size_t)snprintf(line, sizeof line, "Fitted:");
     for (size_t j = 0; j < res->nkeys && at < sizeof line; j++)
         at += (size_t)snprintf(line + at, sizeof line - at, "%s %s", j ? "," : "",
                                calib_key_name(&res->keys[j], name, sizeof name));
-    comment(f, line);
+    out_desc_comment(f, line);
     fprintf(f, "# %zu point%s, dof %zu, RMS log residual %.3g %% (%.3g %% before).\n", res->npoints,
             res->npoints == 1 ? "" : "s", res->dof, 100 * sqrt(res->chi2 / (double)res->npoints),
             100 * sqrt(res->chi2_before / (double)res->npoints));

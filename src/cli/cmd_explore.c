@@ -125,21 +125,17 @@ static const char *spread_text(double v, double sp, unit_dim d, char *buf, size_
     return buf;
 }
 
-/* One comment line of an overlay: "# " and the text, control characters
- * shown as '?' (a name from a file name may hold any byte but '/') and cut
- * to DESC_LINE_MAX bytes, so the overlay reader takes every line. */
+/* A comment of an overlay, formatted (out_desc_comment writes it so that
+ * the overlay reader takes every line back). */
 static void overlay_comment(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void overlay_comment(FILE *f, const char *fmt, ...)
 {
-    char line[DESC_LINE_MAX + 1] = "# ";
+    char line[DESC_LINE_MAX + 1];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line + 2, sizeof line - 2, fmt, ap);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    for (char *c = line; *c; c++)
-        if ((unsigned char)*c < ' ' || *c == 0x7f)
-            *c = '?';
-    fprintf(f, "%s\n", line);
+    out_desc_comment(f, line);
 }
 
 /* Every numeric hardware key at its current value, exact and short

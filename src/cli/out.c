@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../base/xalloc.h"
+#include "../spec/desc.h"
 
 void out_init(struct out_table *t, size_t ncols, const char *const *header)
 {
@@ -122,3 +123,23 @@ const char *out_energy(double joules, char *buf, size_t n)
 
 const struct out_sink out_text = {"text", text_write};
 const struct out_sink out_csv = {"csv", csv_write};
+
+void out_desc_comment(FILE *f, const char *text)
+{
+    const size_t room = DESC_LINE_MAX - 2;
+    for (size_t len = strlen(text); len > 0;) {
+        size_t n = len;
+        if (n > room) {
+            for (n = room; n > 0 && text[n] != ' ';)
+                n--;
+            for (n = n ? n : room; n > 1 && ((unsigned char)text[n] & 0xC0) == 0x80;)
+                n--;
+        }
+        fputs("# ", f);
+        for (size_t i = 0; i < n; i++)
+            fputc((unsigned char)text[i] < 0x20 || text[i] == 0x7f ? '?' : text[i], f);
+        fputc('\n', f);
+        for (text += n, len -= n; *text == ' '; text++, len--)
+            ;
+    }
+}

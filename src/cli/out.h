@@ -29,6 +29,12 @@ void out_init(struct out_table *t, size_t ncols, const char *const *header);
 void out_row(struct out_table *t, const char *const *cells);
 void out_free(struct out_table *t);
 
+/* text as "# " comment lines a description reader takes back: each at most
+ * DESC_LINE_MAX bytes, broken at a blank (or else between two UTF-8
+ * characters), control bytes shown as '?' (a name taken from a file name
+ * may hold any byte but '/'). */
+void out_desc_comment(FILE *f, const char *text);
+
 /* Give t ncols columns (at least its current count) named by header; the
  * new cells of existing rows are empty until out_set() fills them. */
 void out_widen(struct out_table *t, size_t ncols, const char *const *header);

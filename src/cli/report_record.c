@@ -12,6 +12,7 @@
 #include "../base/dtoa.h"
 #include "../spec/hw.h"
 #include "../spec/wl.h"
+#include "out.h"
 
 /* Characters a POSIX shell leaves alone in a word. */
 #define SHELL_SAFE "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-"
@@ -118,16 +119,6 @@ char *report_cmdline(const struct cli_opts *o, const struct scenario *s, enum re
 
 /* ---- the description files ---- */
 
-/* A comment line: "# " and text, control characters shown as '?', cut
- * to the longest line a description may have (a long path). */
-static void comment(FILE *f, const char *text)
-{
-    fputs("# ", f);
-    for (size_t i = 2; *text && i < DESC_LINE_MAX; text++, i++)
-        fputc((unsigned char)*text < ' ' || *text == 0x7f ? '?' : *text, f);
-    fputc('\n', f);
-}
-
 /* The overrides of one kind (model sets or the others) in a comment. */
 static void sets_comment(FILE *f, const struct cli_opts *o, int model)
 {
@@ -136,7 +127,7 @@ static void sets_comment(FILE *f, const struct cli_opts *o, int model)
             continue;
         char line[512];
         snprintf(line, sizeof line, "then --set %s", o->sets[i]);
-        comment(f, line);
+        out_desc_comment(f, line);
     }
 }
 
@@ -214,13 +205,13 @@ static int write_hw(const char *dir, const char *rel, const struct cli_opts *o,
             "# %s as the report resolved it: every key at its value, exact, in SI\n"
             "# base units (format: cerebras-plan(5)).  Read from\n",
             s->hw.wse.name);
-    comment(f, s->hw_src.origin);
+    out_desc_comment(f, s->hw_src.origin);
     for (int i = 0; i < s->hw_src.noverlays; i++) {
         if (s->hw_src.noverlays > 1)
             snprintf(line, sizeof line, "with overlay %d, %s", i + 1, s->hw_src.overlays[i]);
         else
             snprintf(line, sizeof line, "with the overlay %s", s->hw_src.overlays[i]);
-        comment(f, line);
+        out_desc_comment(f, line);
     }
     sets_comment(f, o, 0);
     fputc('\n', f);
@@ -243,10 +234,10 @@ static int write_model(const char *dir, const char *rel, const struct cli_opts *
             "# cerebras-plan(5)).  Read from\n",
             s->wl.name);
     if (cat_resolve(&o->dirs, arg, CAT_MODEL, &e, &err) == CP_OK) {
-        comment(f, e.origin);
+        out_desc_comment(f, e.origin);
         cat_entry_free(&e);
     } else {
-        comment(f, arg);
+        out_desc_comment(f, arg);
     }
     sets_comment(f, o, 1);
     fputc('\n', f);
