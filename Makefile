@@ -34,8 +34,11 @@ CURSES_LIBS   := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncurse
 TEST_LIBS := -lcmocka
 
 B        ?= build
-CORE_SRC := $(wildcard src/base/*.c src/spec/*.c src/model/*.c src/sim/*.c src/plan/*.c)
-CLI_SRC  := $(wildcard src/cli/*.c)
+CORE_SRC := $(wildcard src/base/*.c src/desc/*.c src/model/*.c src/sim/*.c src/plan/*.c \
+                      src/grid/*.c)
+# The front ends: the command line, and the rooms of the explorer, the
+# report writer and the sweep.
+CLI_SRC  := $(wildcard src/cli/*.c src/explore/*.c src/report/*.c src/sweep/*.c)
 DATA     := $(wildcard hw/*.ini models/*.ini reports/*.gp) reports/claims.csv hw/measurements.csv
 TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 
@@ -119,8 +122,7 @@ $(B)/libcore.a: $(CORE_OBJ)
 	$(AR) rcs $@ $^
 
 # Only the explorer's files see curses.
-$(B)/obj/cli/explore.o $(B)/obj/cli/explore_draw.o $(B)/obj/cli/cmd_explore.o: \
-	CPPFLAGS += $(CURSES_CFLAGS)
+$(patsubst src/%.c,$(B)/obj/%.o,$(wildcard src/explore/*.c)): CPPFLAGS += $(CURSES_CFLAGS)
 
 $(BIN): $(CLI_OBJ) $(B)/libcore.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(B)/libcore.a $(LIBS) $(CURSES_LIBS)
@@ -183,8 +185,7 @@ $(B)/fuzz-obj/embedded.o: $(B)/gen/embedded.c
 # fuzz_cli calls the program's main as cp_main.
 $(B)/fuzz-obj/cli/main.o: CPPFLAGS += -Dmain=cp_main
 $(B)/fuzz-obj/cli/main.o: FUZZ_CFLAGS += -Wno-missing-prototypes
-$(B)/fuzz-obj/cli/explore.o $(B)/fuzz-obj/cli/explore_draw.o $(B)/fuzz-obj/cli/cmd_explore.o: \
-	CPPFLAGS += $(CURSES_CFLAGS)
+$(patsubst src/%.c,$(B)/fuzz-obj/%.o,$(wildcard src/explore/*.c)): CPPFLAGS += $(CURSES_CFLAGS)
 
 # fuzz_cli and fuzz_run run the whole program; fuzz_run copies its input
 # files from tests/bad-input.

@@ -31,10 +31,10 @@
 #include "plan/plan.h"
 #include "plan/unc.h"
 #include "sim/sim.h"
-#include "spec/catalog.h"
-#include "spec/hw.h"
-#include "spec/tfm.h"
-#include "spec/wl.h"
+#include "desc/catalog.h"
+#include "desc/hw.h"
+#include "desc/tfm.h"
+#include "desc/wl.h"
 
 #define BENCH_SECONDS 0.5
 

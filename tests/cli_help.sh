@@ -1,6 +1,6 @@
 #!/bin/sh
 # Help and man page against the program: for every command and every long
-# option in src/cli/main.c's long_opts, whether the command accepts it (it
+# option in src/cli/opts.c's long_opts, whether the command accepts it (it
 # is not refused as "does not apply to this command", nor by the command
 # when it runs), then that `help COMMAND` lists exactly the options the
 # command accepts, that the command's SYNOPSIS in cerebras-plan(1) names
@@ -17,9 +17,9 @@ P=$CP_NATIVE
 
 # ---- the options the program knows: "name has_arg letter" ----
 sed -n 's/^ *{"\([a-z-]*\)", *\([a-z]*\)_argument, *NULL, *\([^}]*\)}.*/\1 \2 \3/p' \
-    src/cli/main.c | sed "s/ '\\(.\\)'\$/ \\1/; s/ LONG_[A-Z_]*\$/ -/" >"$T/opts"
+    src/cli/opts.c | sed "s/ '\\(.\\)'\$/ \\1/; s/ LONG_[A-Z_]*\$/ -/" >"$T/opts"
 nopts=$(wc -l <"$T/opts")
-check "long options read from src/cli/main.c ($nopts)" [ "$nopts" -ge 40 ]
+check "long options read from src/cli/opts.c ($nopts)" [ "$nopts" -ge 40 ]
 "$P" --help | sed -n '/^commands:/,/^$/p' | awk 'NF > 1 && $1 !~ /:$/ { print $1 }' >"$T/cmds"
 check "commands read from --help" [ "$(wc -l <"$T/cmds")" -ge 15 ]
 

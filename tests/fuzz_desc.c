@@ -23,9 +23,9 @@
 #include "fuzz.h"
 
 #include "base/units.h"
-#include "spec/hw.h"
-#include "spec/tfm.h"
-#include "spec/wl.h"
+#include "desc/hw.h"
+#include "desc/tfm.h"
+#include "desc/wl.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

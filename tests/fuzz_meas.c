@@ -19,7 +19,7 @@
 
 #include "fuzz.h"
 
-#include "spec/meas.h"
+#include "desc/meas.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -33,10 +33,10 @@
 #include "fuzz.h"
 
 #include "plan/unc.h"
-#include "spec/catalog.h"
-#include "spec/hw.h"
-#include "spec/tfm.h"
-#include "spec/wl.h"
+#include "desc/catalog.h"
+#include "desc/hw.h"
+#include "desc/tfm.h"
+#include "desc/wl.h"
 
 #define MAX_SETS 64 /* CLI_MAX_SETS */
 

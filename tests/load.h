@@ -6,9 +6,9 @@
 #ifndef CP_TEST_LOAD_H
 #define CP_TEST_LOAD_H
 
-#include "spec/catalog.h"
-#include "spec/hw.h"
-#include "spec/wl.h"
+#include "desc/catalog.h"
+#include "desc/hw.h"
+#include "desc/wl.h"
 
 /* Load a shipped description by name from the built-in copies (no
  * directories), with optional "section.key=value" overrides. */

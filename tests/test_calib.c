@@ -26,7 +26,7 @@
 #include "model/train.h"
 #include "plan/calib.h"
 #include "plan/param.h"
-#include "spec/meas.h"
+#include "desc/meas.h"
 
 /* ---- the fit ---- */
 

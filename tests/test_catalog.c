@@ -19,9 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "spec/catalog.h"
-#include "spec/hw.h"
-#include "spec/wl.h"
+#include "desc/catalog.h"
+#include "desc/hw.h"
+#include "desc/wl.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 

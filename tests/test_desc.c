@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spec/desc.h"
-#include "spec/hw.h"
-#include "spec/wl.h"
+#include "desc/desc.h"
+#include "desc/hw.h"
+#include "desc/wl.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "spec/catalog.h"
-#include "spec/gmeas.h"
+#include "desc/catalog.h"
+#include "desc/gmeas.h"
 
 #define HDR                                                                                        \
     "id,source,date,status,gpu,gpus,model,params,layers,hidden,heads,kv_heads,ffn,seq_len,vocab,"  \

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "spec/meas.h"
+#include "desc/meas.h"
 
 #define HDR "id,model,system,systems,quantity,value,unit\n"
 /* The required columns alone. */

@@ -38,10 +38,10 @@
 #include "model/swx.h"
 #include "model/train.h"
 #include "model/wse.h"
-#include "spec/catalog.h"
-#include "spec/hw.h"
-#include "spec/tfm.h"
-#include "spec/wl.h"
+#include "desc/catalog.h"
+#include "desc/hw.h"
+#include "desc/tfm.h"
+#include "desc/wl.h"
 
 /* ---- helpers ---- */
 

@@ -27,7 +27,7 @@
 #include "model/mx.h"
 #include "model/train.h"
 #include "plan/plan.h"
-#include "spec/tfm.h"
+#include "desc/tfm.h"
 
 /* ---- fixture: a shipped hw and model description and a cluster ---- */
 

@@ -100,10 +100,10 @@
 #include "model/mx.h"
 #include "model/step.h"
 #include "model/train.h"
-#include "spec/catalog.h"
-#include "spec/hw.h"
-#include "spec/tfm.h"
-#include "spec/wl.h"
+#include "desc/catalog.h"
+#include "desc/hw.h"
+#include "desc/tfm.h"
+#include "desc/wl.h"
 
 /* Rounding only: the model and the formulas here evaluate the same sums
  * in different orders, a few ulps (1e-16 relative) each over at most a few

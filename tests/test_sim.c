@@ -22,9 +22,9 @@
 #include <string.h>
 
 #include "sim/sim.h"
-#include "spec/hw.h"
-#include "spec/tfm.h"
-#include "spec/wl.h"
+#include "desc/hw.h"
+#include "desc/tfm.h"
+#include "desc/wl.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -16,9 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "spec/catalog.h"
-#include "spec/tfm.h"
-#include "spec/wl.h"
+#include "desc/catalog.h"
+#include "desc/tfm.h"
+#include "desc/wl.h"
 
 /* ---- helpers ---- */
 

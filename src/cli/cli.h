@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 
-#include "../spec/catalog.h"
-#include "../spec/desc.h"
+#include "../desc/catalog.h"
+#include "../desc/desc.h"
 #include "out.h"
 
 /* Exit codes (cerebras-plan(1), EXIT STATUS). */
@@ -92,7 +92,16 @@ void cli_cmd_help(FILE *f, const struct cli_cmd *c); /* COMMAND --help    */
  * table of cmd.c; 0 for -h and -V (every command) and for a name it lacks. */
 unsigned cli_opt_group(const char *name);
 
-/* Print "cerebras-plan: MSG" to stderr; returns EXIT_USAGE. */
+/* Index of the command word in argv: the first argument that is not an
+ * option or an option's value; 0 if there is none (opts.c). */
+int cli_command_index(int argc, char **argv);
+
+/* Parse argv (the command word removed) for command c into o.  Returns -1
+ * to continue, or an exit code after a message (or after --help or
+ * --version, EXIT_OK). */
+int cli_parse_options(const struct cli_cmd *c, int argc, char **argv, struct cli_opts *o);
+
+/* Print "cerebras-plan: MSG" to stderr; returns EXIT_USAGE (emit.c). */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Flush stdout: EXIT_OK, or EXIT_USAGE after a message if it could not be

@@ -6,7 +6,7 @@
 
 #include "produce.h"
 #include "../model/mx.h"
-#include "../spec/tfm.h"
+#include "../desc/tfm.h"
 #include "est.h"
 
 static const char *const header[] = {

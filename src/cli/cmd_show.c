@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../spec/hw.h"
-#include "../spec/tfm.h"
-#include "../spec/wl.h"
+#include "../desc/hw.h"
+#include "../desc/tfm.h"
+#include "../desc/wl.h"
 #include "cli.h"
 #include "scenario.h"
 

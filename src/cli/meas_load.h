@@ -4,7 +4,7 @@
 #define CP_MEAS_LOAD_H
 
 #include "../plan/calib.h"
-#include "../spec/meas.h"
+#include "../desc/meas.h"
 #include "scenario.h"
 
 struct meas_set {

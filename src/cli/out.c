@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../base/xalloc.h"
-#include "../spec/desc.h"
+#include "../desc/desc.h"
 
 void out_init(struct out_table *t, size_t ncols, const char *const *header)
 {

@@ -4,7 +4,7 @@
 #include "../model/mx.h"
 #include "../model/train.h"
 #include "../base/words.h"
-#include "../spec/tfm.h"
+#include "../desc/tfm.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "../base/xalloc.h"
-#include "../spec/desc.h"
+#include "../desc/desc.h"
 #include "mx.h"
 #include "train.h"
 

@@ -4,7 +4,7 @@
 #include <math.h>
 
 #include "../base/units.h"
-#include "../spec/tfm.h"
+#include "../desc/tfm.h"
 #include "mx.h"
 
 const char *const act_mode_name[ACT_NMODES] = {"auto", "wafer", "recompute", "offload"};

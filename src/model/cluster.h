@@ -4,8 +4,8 @@
 #ifndef CP_CLUSTER_H
 #define CP_CLUSTER_H
 
-#include "../spec/hw.h"
-#include "../spec/wl.h"
+#include "../desc/hw.h"
+#include "../desc/wl.h"
 
 /* Largest sparsity the model accepts (see HW_MAX_SPARSITY). */
 #define CLUSTER_MAX_SPARSITY HW_MAX_SPARSITY

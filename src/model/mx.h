@@ -16,8 +16,8 @@
 #ifndef CP_MX_H
 #define CP_MX_H
 
-#include "../spec/hw.h"
-#include "../spec/wl.h"
+#include "../desc/hw.h"
+#include "../desc/wl.h"
 
 enum mx_part { MX_WEIGHT, MX_MASTER, MX_OPTIMIZER, MX_GRAD_ACCUM, MX_NPARTS };
 extern const char *const mx_part_name[MX_NPARTS];

@@ -51,7 +51,7 @@
 
 #include <stddef.h>
 
-#include "../spec/tfm.h"
+#include "../desc/tfm.h"
 #include "cluster.h"
 
 enum step_res {

@@ -9,7 +9,7 @@
 #ifndef CP_SWX_H
 #define CP_SWX_H
 
-#include "../spec/hw.h"
+#include "../desc/hw.h"
 
 double swx_depth(const struct swx_spec *s, double systems);
 /* Latency of one broadcast or one reduce, seconds. */

@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-#include "../spec/tfm.h"
+#include "../desc/tfm.h"
 
 double wse_compute_time(const struct wse_spec *w, double flops, double tokens)
 {

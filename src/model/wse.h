@@ -6,8 +6,8 @@
 #ifndef CP_WSE_H
 #define CP_WSE_H
 
-#include "../spec/hw.h"
-#include "../spec/wl.h"
+#include "../desc/hw.h"
+#include "../desc/wl.h"
 
 /* Seconds to run flops FLOP in a pass of tokens tokens. */
 double wse_compute_time(const struct wse_spec *w, double flops, double tokens);

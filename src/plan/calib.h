@@ -29,7 +29,7 @@
 #include <stddef.h>
 
 #include "../model/train.h"
-#include "../spec/meas.h"
+#include "../desc/meas.h"
 
 #define CALIB_MAX_KEYS 16
 

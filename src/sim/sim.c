@@ -12,7 +12,7 @@
 
 #include "../base/units.h"
 #include "../base/xalloc.h"
-#include "../spec/tfm.h"
+#include "../desc/tfm.h"
 #include "simint.h"
 
 const char *const sim_comp_name[SIM_NCOMP] = {"memoryx_egress",  "swarmx_down",   "system_ingress",

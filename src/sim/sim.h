@@ -101,8 +101,8 @@
 #include <stddef.h>
 
 #include "../base/status.h"
-#include "../spec/hw.h"
-#include "../spec/wl.h"
+#include "../desc/hw.h"
+#include "../desc/wl.h"
 
 /* Packets the first layer is split into (simulation resolution, not
  * hardware): enough that one packet of the boundary is under 2% of it. */

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../spec/hw.h"
+#include "../desc/hw.h"
 #include "simint.h"
 
 /* max for the hot paths: no NaN reaches them (fmax is a library call). */

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "../base/xalloc.h"
-#include "../spec/tfm.h"
-#include "est.h"
+#include "../desc/tfm.h"
+#include "../cli/est.h"
 
 /* Columns models.csv adds to the estimate's: the same model trained on
  * REPORT_FIXED_TOKENS tokens, on its fastest cluster at that count. */

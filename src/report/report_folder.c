@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "../cli/cli.h"
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {

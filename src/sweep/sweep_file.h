@@ -5,7 +5,7 @@
 #ifndef CP_SWEEP_FILE_H
 #define CP_SWEEP_FILE_H
 
-#include "cli.h"
+#include "../cli/cli.h"
 
 /* What to name a value in a message: the option ("--sparsity"), or for a
  * value from the file "FILE:LINE: sparsity". */

@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 
 #include "../base/dtoa.h"
-#include "../spec/hw.h"
-#include "../spec/wl.h"
-#include "out.h"
+#include "../desc/hw.h"
+#include "../desc/wl.h"
+#include "../cli/out.h"
 
 /* Characters a POSIX shell leaves alone in a word. */
 #define SHELL_SAFE "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-"

@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "est.h"
-#include "produce.h"
+#include "../cli/est.h"
+#include "../cli/produce.h"
 #include "report_folder.h"
 #include "report_models.h"
 #include "report_record.h"

@@ -19,9 +19,9 @@
 
 #include "../base/dtoa.h"
 #include "../plan/param.h"
-#include "../spec/tfm.h"
-#include "atomic.h"
-#include "est.h"
+#include "../desc/tfm.h"
+#include "../cli/atomic.h"
+#include "../cli/est.h"
 #include "explore_draw.h"
 
 /* Bench hook (make bench): draw this many frames to the terminal given by

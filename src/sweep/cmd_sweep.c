@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #include "../base/xalloc.h"
-#include "est.h"
-#include "range.h"
+#include "../cli/est.h"
+#include "../cli/range.h"
 #include "sweep_file.h"
 #include "sweep_filter.h"
 #include "sweep_out.h"

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "../plan/param.h"
-#include "../spec/tfm.h"
+#include "../desc/tfm.h"
 
 #define XP_TOP_H 15         /* parameters and results panels, with borders */
 #define XP_LEFT_MIN_W 30    /* parameters panel, with its border */

@@ -11,7 +11,7 @@
 #include "../base/units.h"
 #include "../base/words.h"
 #include "../base/xalloc.h"
-#include "cli.h"
+#include "../cli/cli.h"
 
 int sweep_col(const char *name, const char *const *names, size_t ncols)
 {

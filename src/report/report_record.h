@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "scenario.h"
+#include "../cli/scenario.h"
 
 /* Which options report_cmdline() writes. */
 enum report_cmd {

@@ -8,7 +8,7 @@
 
 #include "../model/train.h"
 #include "../plan/unc.h"
-#include "scenario.h"
+#include "../cli/scenario.h"
 
 enum xp_param {
     XP_MODEL,

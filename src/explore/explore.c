@@ -12,7 +12,7 @@
 
 #include "../base/xalloc.h"
 #include "../plan/param.h"
-#include "../spec/tfm.h"
+#include "../desc/tfm.h"
 
 const char *const xp_param_name[XP_NPARAMS] = {
     "model", "system",  "systems", "memoryx", "sparsity",

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "../base/units.h"
-#include "est.h"
+#include "../cli/est.h"
 
 /* Bytes a cell may take on the fast path: a number's whole cell buffer,
  * or text copied while it is scanned, and its comma. */

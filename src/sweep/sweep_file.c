@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "../base/xalloc.h"
-#include "../spec/catalog.h"
-#include "../spec/hw.h"
-#include "../spec/wl.h"
+#include "../desc/catalog.h"
+#include "../desc/hw.h"
+#include "../desc/wl.h"
 
 enum { K_MODEL, K_SYSTEM, K_SYSTEMS, K_SPARSITY, K_MEMORYX, K_WHERE, K_BEST, K_GROUP_BY, K_N };
 static const char *const key_name[K_N] = {"model",   "system", "systems", "sparsity",
