@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "../base/xalloc.h"
+#include "../grid/grid.h"
 
 #include "est.h"
 #include "range.h"
@@ -36,12 +37,15 @@ int scale_table(const struct cli_opts *o, const struct scenario *s, enum scaling
     train_at(&penalised, 1, mode, &ref_pen);
 
     struct cluster *cs = xmalloc((nn ? nn : 1) * sizeof *cs); /* for the bands */
+    struct grid g = {.base = &s->c, .ns = ns, .nn = nn, .mode = mode};
+    struct grid gp = {.base = &penalised, .ns = ns, .nn = nn, .mode = mode};
     *all_feasible = 1;
     for (size_t i = 0; i < nn && rc < 0; i++) {
         if ((rc = scenario_whole_systems("--systems", systems, ns[i])) >= 0)
             break;
-        train_at(&s->c, ns[i], mode, &r);
-        train_at(&penalised, ns[i], mode, &pen);
+        grid_eval(&g, i, &cs[i], &r);
+        struct cluster cp;
+        grid_eval(&gp, i, &cp, &pen);
         double speedup = r.tokens_per_s / ref.tokens_per_s;
         char b[8][48], warn[256];
         const char *row[] = {
@@ -60,10 +64,6 @@ int scale_table(const struct cli_opts *o, const struct scenario *s, enum scaling
             train_warn_names(r.warnings, warn, sizeof warn),
         };
         out_row(t, row);
-        cs[i] = s->c;
-        cs[i].systems = ns[i];
-        if (mode == SCALE_WEAK)
-            cs[i].global_seqs = s->c.global_seqs / s->c.systems * ns[i];
         *all_feasible &= r.feasible;
     }
     free(ns);

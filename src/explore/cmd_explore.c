@@ -3,8 +3,8 @@
  * restores the screen on every way out, a crash included; and the files
  * the explorer writes: e (the estimate as CSV), s (the hardware as an
  * overlay) and r (the report command run on the scenario as it stands,
- * without leaving the screen).  State and the other keys are explore.c,
- * drawing explore_draw.c. */
+ * without leaving the screen).  State is explore.c, the other keys
+ * explore_key.c, drawing explore_draw.c. */
 #include <curses.h>
 #include <errno.h>
 #include <math.h>

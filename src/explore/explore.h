@@ -1,5 +1,6 @@
-/* explore.h - the state of the interactive explorer and what keys do to
- * it, apart from drawing (explore_draw.c), the terminal and the files the
+/* explore.h - the state of the interactive explorer (explore.c) and what
+ * keys do to it (explore_key.c), apart from drawing (explore_draw.c), the
+ * terminal and the files the
  * keys e, s and r write (cmd_explore.c, the only file that starts or ends
  * curses).  The explorer evaluates the same core functions as the
  * commands. */
@@ -80,7 +81,12 @@ void xp_free(struct xp_state *x);
 /* Evaluate the scenario, the band (when on) and the chart's curve. */
 void xp_recompute(struct xp_state *x);
 
-/* Apply one key (curses key codes).  Returns 1 to quit, else 0. */
+/* Reload model and system by name, keeping the scenario's settings.
+ * Returns 0, or -1 (and x as it was) when they do not load. */
+int xp_reload(struct xp_state *x, const char *model, const char *system);
+
+/* Apply one key (curses key codes; explore_key.c).  Returns 1 to quit,
+ * else 0. */
 int xp_key(struct xp_state *x, int key);
 
 /* The value of parameter p as shown ("192", "4TB", "0.75"). */

@@ -20,6 +20,7 @@
 #include "config.h"
 #include "../cli/est.h"
 #include "../cli/produce.h"
+#include "../grid/grid.h"
 #include "report_folder.h"
 #include "report_models.h"
 #include "report_record.h"
@@ -239,14 +240,15 @@ static void power_list(double max, char *buf, size_t n)
         snprintf(buf + len, n - len, "%g", max);
 }
 
+/* The estimate's rows for s at the cluster sizes ns[0..k). */
 static int estimate_rows(const struct scenario *s, const double *ns, size_t k, struct out_table *t)
 {
     out_init(t, est_ncols, est_header);
+    struct grid g = {.base = &s->c, .ns = ns, .nn = k, .mode = SCALE_STRONG};
     for (size_t i = 0; i < k; i++) {
-        struct cluster c = s->c;
-        c.systems = ns[i];
+        struct cluster c;
         struct train_result r;
-        train_eval(&c, &r);
+        grid_eval(&g, i, &c, &r);
         est_row(t, s, &c, &r);
     }
     return -1;
@@ -259,11 +261,12 @@ static int sparsity_table(const struct scenario *s, struct out_table *t)
 {
     out_init(t, sizeof sp_header / sizeof sp_header[0], sp_header);
     double dense = 0;
-    for (size_t i = 0; i < sizeof sparsities / sizeof sparsities[0]; i++) {
-        struct cluster c = s->c;
-        c.sparsity = sparsities[i];
+    struct grid g = {.base = &s->c, .sp = sparsities, .nsp = sizeof sparsities / sizeof sparsities[0],
+                     .ns = &s->c.systems, .nn = 1, .mode = SCALE_STRONG};
+    for (size_t i = 0; i < grid_size(&g); i++) {
+        struct cluster c;
         struct train_result r;
-        train_eval(&c, &r);
+        grid_eval(&g, i, &c, &r);
         if (i == 0)
             dense = r.step.step_s;
         char b[4][48];

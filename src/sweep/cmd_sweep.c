@@ -8,11 +8,11 @@
  * The grid is models x systems x --set axes (each such "combo" loads its
  * descriptions once) x MemoryX tiers x sparsities x cluster sizes, the last
  * fastest.  Point i (from 0, over the whole grid) belongs to shard K of N
- * when i mod N = K-1.  Threads compute blocks of points into their own
- * buffers; the main thread writes the blocks in order, so the output does
- * not depend on -j.  Memory is constant in the number of points. */
+ * when i mod N = K-1.  Each combo's points are evaluated by the grid
+ * engine (src/grid), whose threads format blocks of rows into their own
+ * buffers here; the main thread writes the blocks in order, so the output
+ * does not depend on -j.  Memory is constant in the number of points. */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +20,13 @@
 
 #include "../base/xalloc.h"
 #include "../cli/est.h"
+#include "../grid/grid.h"
+#include "../grid/grid_best.h"
 #include "../cli/range.h"
 #include "sweep_file.h"
 #include "sweep_filter.h"
 #include "sweep_out.h"
 
-#define SWEEP_MAX_JOBS 256
 /* The largest grid one sweep run evaluates unless --max-points says
  * otherwise (cerebras-plan(1), sweep): about 25 minutes at the measured
  * 6.5e5 points per second, and terabytes of CSV past it.  Sizes are checked
@@ -34,7 +35,6 @@
  * double. */
 #define SWEEP_MAX_POINTS 1e9
 #define SWEEP_CEIL_POINTS 1e15
-#define SWEEP_BLOCK 2048 /* points per thread per round */
 #define SWEEP_MAX_COLS (EST_MAX_COLS + CLI_MAX_SETS)
 
 struct axis { /* a --set with a comma list */
@@ -42,11 +42,6 @@ struct axis { /* a --set with a comma list */
     char **val;  /* "section.key=V" for the loader */
     char **text; /* "V", the column's cell */
     size_t n;
-};
-
-struct tier {
-    char name[DESC_NAME_MAX];
-    double servers; /* MemoryX servers; 0: sized for the run */
 };
 
 struct sweep {
@@ -67,8 +62,7 @@ struct sweep {
     size_t nwhere;
     int best;
     size_t best_col, group[SWEEP_MAX_COLS], ngroup;
-    unsigned jobs;
-    size_t shard_k, shard_n;                /* K-1 and N */
+    struct grid_sched run;                  /* -j, --shard K/N as K-1 and N */
     double max_points;                      /* --max-points: per run (share) */
     size_t sel[SWEEP_MAX_COLS], nsel;       /* the columns written, in order */
     int table;                              /* a text table for people, not CSV */
@@ -77,9 +71,10 @@ struct sweep {
 
 struct combo {
     struct scenario s;
-    struct tier *tier;
+    struct grid_tier *tier;
     size_t ntier;
     const char *axis_text[CLI_MAX_SETS];
+    struct grid grid; /* its points */
     size_t base, npts; /* global index of its first point, its points */
 };
 
@@ -88,16 +83,13 @@ struct rec { /* a row --best may keep */
     size_t line, line_len, key, key_len; /* offsets into the job's buffer */
 };
 
-struct job {
+struct job { /* what one grid worker formats its rows into */
     const struct sweep *sw;
     const struct combo *cb;
-    size_t p0, p1, j0; /* selected points p0..p1; point p is inner index j0 + p*N */
     struct sweep_buf out;
     struct rec *rec;
     size_t nrec, caprec;
     struct est_cells cells;
-    pthread_t tid;
-    int threaded;
 };
 
 /* ---- axes ---- */
@@ -202,11 +194,11 @@ static int set_axes(struct sweep *sw, const struct cli_opts *o)
             snprintf(a->val[k], len, "%s=%s", a->key, a->text[k]);
         }
         sw->names[est_ncols + sw->naxis - 1] = a->key;
-        if ((double)sw->nset * (double)a->n > sw->max_points * sw->shard_n)
+        if ((double)sw->nset * (double)a->n > sw->max_points * sw->run.shard_n)
             return cli_error("--set %s=...: with this axis (%zu values) the --set axes make "
                              "more than %.4g combinations, more than --max-points allows "
                              "(%.4g a run)",
-                             a->key, a->n, sw->max_points * sw->shard_n, sw->max_points);
+                             a->key, a->n, sw->max_points * sw->run.shard_n, sw->max_points);
         sw->nset *= a->n;
     }
     return -1;
@@ -224,8 +216,8 @@ static int shard_opt(struct sweep *sw, const char *arg)
     }
     if (!ok || k < 1 || n < 1 || k > n)
         return cli_error("--shard '%s': must be K/N with 1 <= K <= N (e.g. 2/4)", arg);
-    sw->shard_k = k - 1;
-    sw->shard_n = n;
+    sw->run.shard_k = k - 1;
+    sw->run.shard_n = n;
     return -1;
 }
 
@@ -332,9 +324,9 @@ static int parse_axes(struct sweep *sw, const struct cli_opts *o)
     for (size_t i = 0; i < est_ncols; i++)
         sw->names[i] = est_header[i];
     double jobs = 1;
-    int rc = scenario_whole_opt("-j", o->jobs, 1, SWEEP_MAX_JOBS, &jobs);
-    sw->jobs = (unsigned)jobs;
-    sw->shard_n = 1;
+    int rc = scenario_whole_opt("-j", o->jobs, 1, GRID_MAX_JOBS, &jobs);
+    sw->run.jobs = (unsigned)jobs;
+    sw->run.shard_n = 1;
     if (rc < 0 && o->shard)
         rc = shard_opt(sw, o->shard);
     sw->max_points = SWEEP_MAX_POINTS;
@@ -369,6 +361,13 @@ static int parse_axes(struct sweep *sw, const struct cli_opts *o)
 static size_t ncombos(const struct sweep *sw)
 {
     return sw->nmodel * sw->nsystem * sw->nset;
+}
+
+/* The grid of combo cb's points: its tiers x the sparsities x the sizes. */
+static void combo_grid(const struct sweep *sw, const struct combo *cb, struct grid *g)
+{
+    *g = (struct grid){.base = &cb->s.c, .tier = cb->tier, .ntier = cb->ntier, .sp = sw->sp,
+                       .nsp = sw->nsp, .ns = sw->ns, .nn = sw->nn, .mode = SCALE_STRONG};
 }
 
 /* Load combo q (model slowest, then system, then the --set axes, the last
@@ -411,7 +410,8 @@ static int combo_load(const struct sweep *sw, size_t q, struct combo *cb)
     }
     s->c.mx_servers = keep_servers;
     memcpy(s->tier, keep_tier, sizeof keep_tier);
-    cb->npts = cb->ntier * (sw->sp ? sw->nsp : 1) * sw->nn;
+    combo_grid(sw, cb, &cb->grid);
+    cb->npts = grid_size(&cb->grid);
     return rc;
 }
 
@@ -439,20 +439,14 @@ static void job_rec(struct job *jb, const char *const *row, size_t line, size_t 
     jb->rec[jb->nrec++] = (struct rec){by, line, line_len, key, jb->out.n - key};
 }
 
-static void job_point(struct job *jb, size_t j)
+/* A point's row, formatted into the worker's buffer unless --where drops
+ * it (grid_visit_fn). */
+static void job_point(void *ctx, size_t j, const struct cluster *c, const struct train_result *r)
 {
+    struct job *jb = ctx;
     const struct sweep *sw = jb->sw;
     const struct combo *cb = jb->cb;
-    size_t nsp = sw->sp ? sw->nsp : 1;
-    const struct tier *t = &cb->tier[j / (nsp * sw->nn)];
-    struct cluster c = cb->s.c;
-    c.systems = sw->ns[j % sw->nn];
-    if (sw->sp)
-        c.sparsity = sw->sp[j / sw->nn % nsp];
-    c.mx_servers = t->servers;
-    struct train_result r;
-    train_eval(&c, &r);
-    est_cells(&jb->cells, &cb->s, t->name, &c, &r);
+    est_cells(&jb->cells, &cb->s, grid_tier_of(&cb->grid, j)->name, c, r);
     const char *row[SWEEP_MAX_COLS];
     memcpy(row, jb->cells.cell, est_ncols * sizeof *row);
     for (size_t i = 0; i < sw->naxis; i++)
@@ -470,21 +464,13 @@ static void job_point(struct job *jb, size_t j)
         job_rec(jb, row, line, jb->out.n - line);
 }
 
-static void *job_run(void *arg)
-{
-    struct job *jb = arg;
-    for (size_t p = jb->p0; p < jb->p1; p++)
-        job_point(jb, jb->j0 + p * jb->sw->shard_n);
-    return NULL;
-}
-
 /* ---- output ---- */
 
 /* Where rows go: standard output as CSV or as the table, or (--best) the
  * groups, written at the end. */
 struct sink {
     const struct sweep *sw;
-    struct sweep_groups *gs; /* NULL without --best */
+    struct grid_best *gs; /* NULL without --best */
     struct sweep_table table;
     struct sweep_progress pg;
 };
@@ -500,57 +486,45 @@ static void sink_put(struct sink *k, const char *lines, size_t len)
 }
 
 /* Write (or fold into groups) what the jobs of one round computed, in
- * order, and empty their buffers. */
-static void round_emit(struct job *jobs, unsigned n, struct sink *k)
+ * order, and empty their buffers; then the progress line (grid_round_fn). */
+static void round_emit(void *arg, void *const *ctx, unsigned n, size_t done)
 {
+    struct sink *k = arg;
     for (unsigned t = 0; t < n; t++) {
-        struct job *jb = &jobs[t];
+        struct job *jb = ctx[t];
         if (!k->gs && jb->out.n) /* nothing kept: the buffer may never have been made */
             sink_put(k, jb->out.p, jb->out.n);
         for (size_t i = 0; k->gs && i < jb->nrec; i++) {
             const struct rec *r = &jb->rec[i];
-            sweep_groups_offer(k->gs, jb->out.p + r->key, r->key_len, r->by, jb->out.p + r->line,
+            grid_best_offer(k->gs, jb->out.p + r->key, r->key_len, r->by, jb->out.p + r->line,
                                r->line_len);
         }
         jb->out.n = jb->nrec = 0;
     }
+    k->pg.done += done;
+    sweep_progress_show(&k->pg);
 }
 
-/* Every selected point of combo cb, in rounds of jobs x SWEEP_BLOCK. */
+/* Every point of combo cb this run takes, through the grid engine. */
 static void combo_run(const struct sweep *sw, const struct combo *cb, struct job *jobs,
                       struct sink *k)
 {
-    size_t N = sw->shard_n;
-    size_t j0 = (sw->shard_k + N - cb->base % N) % N;
-    size_t np = j0 < cb->npts ? (cb->npts - 1 - j0) / N + 1 : 0;
-    for (size_t b = 0; b < np; b += (size_t)sw->jobs * SWEEP_BLOCK) {
-        unsigned used = 0;
-        for (unsigned t = 0; t < sw->jobs && b + t * (size_t)SWEEP_BLOCK < np; t++, used++) {
-            struct job *jb = &jobs[t];
-            jb->cb = cb;
-            jb->j0 = j0;
-            jb->p0 = b + t * (size_t)SWEEP_BLOCK;
-            jb->p1 = jb->p0 + SWEEP_BLOCK < np ? jb->p0 + SWEEP_BLOCK : np;
-            jb->threaded = t > 0 && pthread_create(&jb->tid, NULL, job_run, jb) == 0;
-        }
-        for (unsigned t = 0; t < used; t++) /* no thread: compute here, same result */
-            if (!jobs[t].threaded)
-                job_run(&jobs[t]);
-        for (unsigned t = 0; t < used; t++)
-            if (jobs[t].threaded)
-                pthread_join(jobs[t].tid, NULL);
-        round_emit(jobs, used, k);
-        k->pg.done += jobs[used - 1].p1 - b;
-        sweep_progress_show(&k->pg);
+    void *ctx[GRID_MAX_JOBS];
+    for (unsigned t = 0; t < sw->run.jobs; t++) {
+        jobs[t].cb = cb;
+        ctx[t] = &jobs[t];
     }
+    struct grid_sched run = sw->run;
+    run.base = cb->base;
+    grid_run(&cb->grid, &run, ctx, job_point, round_emit, k);
 }
 
 /* The CSV header, or the table (its header waits for the first rows). */
-static void sink_open(struct sink *k, const struct sweep *sw, struct sweep_groups *gs, size_t total)
+static void sink_open(struct sink *k, const struct sweep *sw, struct grid_best *gs, size_t total)
 {
     k->sw = sw;
     k->gs = sw->best ? gs : NULL;
-    sweep_progress_start(&k->pg, total / sw->shard_n + (sw->shard_k < total % sw->shard_n));
+    sweep_progress_start(&k->pg, grid_share(total, &sw->run));
     if (sw->table) {
         sweep_table_init(&k->table, stdout, sw->disp, sw->nsel);
         k->table.on_write = sweep_progress_before_out;
@@ -567,7 +541,7 @@ static void sink_open(struct sink *k, const struct sweep *sw, struct sweep_group
 static void sink_close(struct sink *k)
 {
     for (size_t i = 0; k->gs && i < k->gs->n; i++)
-        sink_put(k, k->gs->g[i].line, strlen(k->gs->g[i].line));
+        sink_put(k, k->gs->row[i].row, strlen(k->gs->row[i].row));
     if (k->sw->table)
         sweep_table_end(&k->table);
     sweep_progress_end(&k->pg);
@@ -581,11 +555,11 @@ static int check_size(const struct sweep *sw)
 {
     double least = (double)sw->nmodel * (double)sw->nsystem * (double)sw->nset *
                    (double)(sw->sp ? sw->nsp : 1) * (double)sw->nn;
-    if (least / sw->shard_n > sw->max_points)
+    if (least / sw->run.shard_n > sw->max_points)
         return cli_error("sweep: the grid has at least %.4g points, %.4g for this run, more "
                          "than the %.4g one run evaluates (--max-points); narrow an axis or "
                          "split it with --shard K/N",
-                         least, least / sw->shard_n, sw->max_points);
+                         least, least / sw->run.shard_n, sw->max_points);
     return -1;
 }
 
@@ -602,7 +576,7 @@ static int sweep_run(const struct sweep *sw)
     for (size_t q = 0; q < ncombos(sw) && rc < 0; q++)
         if ((rc = combo_load(sw, q, cb)) < 0) {
             total += cb->npts;
-            if ((double)total / sw->shard_n > sw->max_points)
+            if ((double)total / sw->run.shard_n > sw->max_points)
                 rc = cli_error("sweep: the grid has more than %.4g points for this run, the "
                                "most one run evaluates (--max-points); narrow an axis or split "
                                "it with --shard K/N",
@@ -617,12 +591,12 @@ static int sweep_run(const struct sweep *sw)
         free(cb);
         return rc;
     }
-    struct job *jobs = xmalloc(sw->jobs * sizeof *jobs);
-    memset(jobs, 0, sw->jobs * sizeof *jobs);
-    for (unsigned t = 0; t < sw->jobs; t++)
+    struct job *jobs = xmalloc(sw->run.jobs * sizeof *jobs);
+    memset(jobs, 0, sw->run.jobs * sizeof *jobs);
+    for (unsigned t = 0; t < sw->run.jobs; t++)
         jobs[t].sw = sw;
-    struct sweep_groups gs;
-    sweep_groups_init(&gs);
+    struct grid_best gs;
+    grid_best_init(&gs);
     struct sink k = {0};
     sink_open(&k, sw, &gs, total);
     size_t base = 0;
@@ -633,12 +607,12 @@ static int sweep_run(const struct sweep *sw)
         base += cb->npts;
     }
     sink_close(&k);
-    for (unsigned t = 0; t < sw->jobs; t++) {
+    for (unsigned t = 0; t < sw->run.jobs; t++) {
         free(jobs[t].out.p);
         free(jobs[t].rec);
     }
     free(jobs);
-    sweep_groups_free(&gs);
+    grid_best_free(&gs);
     free(cb->tier);
     free(cb);
     return cli_flush();

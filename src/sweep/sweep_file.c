@@ -179,11 +179,10 @@ static void take(struct sf *p, size_t k, const char **opt, const char **lab)
     }
 }
 
-int sweep_file_load(const char *path, struct cli_opts *o, struct sweep_labels *lab)
+/* Read and parse the file at path into sf.  Returns -1, or an exit code
+ * after a message. */
+static int parse_file(struct sf *p, const char *path)
 {
-    sweep_file_free();
-    struct sf *p = &sf;
-    p->path = lab->path = path;
     /* A regular file of at most 1 MiB without NUL bytes, as a description:
      * a directory, a FIFO or binary data is refused, not read as empty. */
     struct cat_entry e;
@@ -212,6 +211,59 @@ int sweep_file_load(const char *path, struct cli_opts *o, struct sweep_labels *l
     if (!sectioned) /* an empty file is a mistake, not the default grid */
         return cli_error("%s: no [sweep] section (a sweep file gives its axes under [sweep])",
                          path);
+    return -1;
+}
+
+/* The file's --set lines after the command line's, unless the command line
+ * sets the same key.  Returns -1, or an exit code after a message. */
+static int take_sets(struct sf *p, struct cli_opts *o, struct sweep_labels *lab)
+{
+    size_t ncli = o->nsets;
+    for (size_t i = 0; i < p->nset; i++) {
+        size_t len = strcspn(p->set[i], "=") + 1, j = 0;
+        while (j < ncli && strncmp(o->sets[j], p->set[i], len) != 0)
+            j++;
+        if (j < ncli) /* the command line's --set of the same key */
+            continue;
+        if (o->nsets == CLI_MAX_SETS)
+            return cli_error("%s:%d: too many --set options and axes", p->path, p->set_at[i]);
+        o->sets[o->nsets++] = p->set[i];
+        lab->file_scenario = 1;
+    }
+    return -1;
+}
+
+/* The file's where = "COND; COND", unless the command line has --where.
+ * Returns -1, or an exit code after a message. */
+static int take_where(struct sf *p, struct cli_opts *o, struct sweep_labels *lab)
+{
+    if (!p->val[K_WHERE] || o->nwhere)
+        return -1;
+    const char *where = label(p, K_WHERE);
+    char *save = NULL;
+    for (char *t = strtok_r(p->val[K_WHERE], ";", &save); t; t = strtok_r(NULL, ";", &save)) {
+        t += strspn(t, " \t");
+        size_t n = strlen(t);
+        while (n && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+            t[--n] = '\0';
+        if (!n)
+            continue;
+        if (o->nwhere == CLI_MAX_WHERE)
+            return cli_error("%s: more than %d conditions", where, CLI_MAX_WHERE);
+        lab->where[o->nwhere] = where;
+        o->where[o->nwhere++] = t;
+    }
+    return -1;
+}
+
+int sweep_file_load(const char *path, struct cli_opts *o, struct sweep_labels *lab)
+{
+    sweep_file_free();
+    struct sf *p = &sf;
+    p->path = lab->path = path;
+    int rc = parse_file(p, path);
+    if (rc >= 0)
+        return rc;
     take(p, K_MODEL, &o->model, &lab->model);
     take(p, K_SYSTEM, &o->system, &lab->system);
     if (!o->nsys)
@@ -223,35 +275,9 @@ int sweep_file_load(const char *path, struct cli_opts *o, struct sweep_labels *l
         o->memoryx = p->val[K_MEMORYX];
         lab->file_scenario = 1;
     }
-    size_t ncli = o->nsets;
-    for (size_t i = 0; i < p->nset; i++) {
-        size_t len = strcspn(p->set[i], "=") + 1, j = 0;
-        while (j < ncli && strncmp(o->sets[j], p->set[i], len) != 0)
-            j++;
-        if (j < ncli) /* the command line's --set of the same key */
-            continue;
-        if (o->nsets == CLI_MAX_SETS)
-            return cli_error("%s:%d: too many --set options and axes", path, p->set_at[i]);
-        o->sets[o->nsets++] = p->set[i];
-        lab->file_scenario = 1;
-    }
-    if (p->val[K_WHERE] && !o->nwhere) { /* "COND; COND" */
-        const char *where = label(p, K_WHERE);
-        char *save = NULL;
-        for (char *t = strtok_r(p->val[K_WHERE], ";", &save); t; t = strtok_r(NULL, ";", &save)) {
-            t += strspn(t, " \t");
-            size_t n = strlen(t);
-            while (n && (t[n - 1] == ' ' || t[n - 1] == '\t'))
-                t[--n] = '\0';
-            if (!n)
-                continue;
-            if (o->nwhere == CLI_MAX_WHERE)
-                return cli_error("%s: more than %d conditions", where, CLI_MAX_WHERE);
-            lab->where[o->nwhere] = where;
-            o->where[o->nwhere++] = t;
-        }
-    }
-    return -1;
+    if ((rc = take_sets(p, o, lab)) >= 0)
+        return rc;
+    return take_where(p, o, lab);
 }
 
 void sweep_file_free(void)

@@ -1,5 +1,5 @@
-/* sweep_filter.c - --columns, --where filters and the --best row of each
- * group. */
+/* sweep_filter.c - --columns and --where filters (the --best row of each
+ * group is the grid's: src/grid/grid_best.c). */
 #include "sweep_filter.h"
 
 #include <ctype.h>
@@ -135,75 +135,4 @@ int sweep_where_holds(const struct sweep_where *w, const char *const *cells)
         return x == w->v;
     }
     return 0;
-}
-
-void sweep_groups_init(struct sweep_groups *gs)
-{
-    memset(gs, 0, sizeof *gs);
-}
-
-static uint64_t hash(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603u; /* FNV-1a */
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211u;
-    return h;
-}
-
-static void rehash(struct sweep_groups *gs)
-{
-    free(gs->slot);
-    gs->nslot = gs->nslot ? 2 * gs->nslot : 64;
-    gs->slot = xmalloc(gs->nslot * sizeof *gs->slot);
-    memset(gs->slot, 0, gs->nslot * sizeof *gs->slot);
-    for (size_t i = 0; i < gs->n; i++) {
-        size_t h = (size_t)hash(gs->g[i].key, strlen(gs->g[i].key)) & (gs->nslot - 1);
-        while (gs->slot[h])
-            h = (h + 1) & (gs->nslot - 1);
-        gs->slot[h] = i + 1;
-    }
-}
-
-static char *copy(const char *s, size_t n)
-{
-    char *p = xmalloc(n + 1);
-    memcpy(p, s, n);
-    p[n] = '\0';
-    return p;
-}
-
-void sweep_groups_offer(struct sweep_groups *gs, const char *key, size_t key_len, double by,
-                        const char *line, size_t len)
-{
-    if (2 * (gs->n + 1) > gs->nslot)
-        rehash(gs);
-    size_t h = (size_t)hash(key, key_len) & (gs->nslot - 1);
-    for (; gs->slot[h]; h = (h + 1) & (gs->nslot - 1)) {
-        struct sweep_group *g = &gs->g[gs->slot[h] - 1];
-        if (strlen(g->key) == key_len && memcmp(g->key, key, key_len) == 0) {
-            if (by < g->by) {
-                free(g->line);
-                g->line = copy(line, len);
-                g->by = by;
-            }
-            return;
-        }
-    }
-    if (gs->n == gs->cap) {
-        gs->cap = gs->cap ? 2 * gs->cap : 16;
-        gs->g = xrealloc(gs->g, gs->cap * sizeof *gs->g);
-    }
-    gs->g[gs->n] = (struct sweep_group){copy(key, key_len), copy(line, len), by};
-    gs->slot[h] = ++gs->n;
-}
-
-void sweep_groups_free(struct sweep_groups *gs)
-{
-    for (size_t i = 0; i < gs->n; i++) {
-        free(gs->g[i].key);
-        free(gs->g[i].line);
-    }
-    free(gs->g);
-    free(gs->slot);
-    memset(gs, 0, sizeof *gs);
 }

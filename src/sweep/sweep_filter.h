@@ -1,5 +1,6 @@
-/* sweep_filter.h - what a sweep keeps: the --columns it writes, --where
- * filters on a row's cells and the --best row of each --group-by group.
+/* sweep_filter.h - what a sweep keeps: the --columns it writes and the
+ * --where filters on a row's cells (the --best row of each --group-by
+ * group: grid_best.h).
  * Rows are the formatted cells of est_cells() plus the --set axis values;
  * columns are named by the CSV header of the whole row. */
 #ifndef CP_SWEEP_FILTER_H
@@ -45,25 +46,5 @@ int sweep_where_parse(const char *flag, const char *arg, const char *const *name
 /* Whether the row's cells satisfy w.  An empty numeric cell (cost without
  * --price) satisfies nothing. */
 int sweep_where_holds(const struct sweep_where *w, const char *const *cells);
-
-/* The best row of each group: memory in proportion to the groups. */
-struct sweep_group {
-    char *key;  /* the group's cells joined by '\x1f' */
-    char *line; /* the CSV line of the best row so far */
-    double by;  /* its --best value */
-};
-struct sweep_groups {
-    struct sweep_group *g; /* in the order the groups first appeared */
-    size_t n, cap;
-    size_t *slot; /* open-addressing hash: index + 1 into g, 0 empty */
-    size_t nslot;
-};
-
-void sweep_groups_init(struct sweep_groups *gs);
-/* Offer a row: keep line (len bytes) if by is below the group's best (a
- * tie keeps the first). */
-void sweep_groups_offer(struct sweep_groups *gs, const char *key, size_t key_len, double by,
-                        const char *line, size_t len);
-void sweep_groups_free(struct sweep_groups *gs);
 
 #endif

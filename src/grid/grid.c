@@ -1,0 +1,92 @@
+/* grid.c - the points of a grid, and their evaluation on several threads
+ * in rounds (see grid.h). */
+#include "grid.h"
+
+#include <pthread.h>
+
+size_t grid_size(const struct grid *g)
+{
+    return (g->tier ? g->ntier : 1) * (g->sp ? g->nsp : 1) * g->nn;
+}
+
+const struct grid_tier *grid_tier_of(const struct grid *g, size_t j)
+{
+    return g->tier ? &g->tier[j / ((g->sp ? g->nsp : 1) * g->nn)] : NULL;
+}
+
+void grid_cluster(const struct grid *g, size_t j, struct cluster *c)
+{
+    const struct cluster *b = g->base;
+    *c = *b;
+    c->systems = g->ns[j % g->nn];
+    if (g->mode == SCALE_WEAK)
+        c->global_seqs = b->global_seqs / b->systems * c->systems;
+    if (g->sp)
+        c->sparsity = g->sp[j / g->nn % g->nsp];
+    if (g->tier)
+        c->mx_servers = grid_tier_of(g, j)->servers;
+}
+
+void grid_eval(const struct grid *g, size_t j, struct cluster *c, struct train_result *r)
+{
+    grid_cluster(g, j, c);
+    train_eval(c, r);
+}
+
+size_t grid_share(size_t total, const struct grid_sched *s)
+{
+    size_t N = s->shard_n;
+    size_t j0 = (s->shard_k + N - s->base % N) % N; /* the first point taken */
+    return j0 < total ? (total - 1 - j0) / N + 1 : 0;
+}
+
+/* A worker's block: the points p0..p1 of those taken; taken point p is
+ * grid point j0 + p * step. */
+struct block {
+    const struct grid *g;
+    grid_visit_fn visit;
+    void *ctx;
+    size_t p0, p1, j0, step;
+    pthread_t tid;
+    int threaded;
+};
+
+static void *block_run(void *arg)
+{
+    struct block *bk = arg;
+    for (size_t p = bk->p0; p < bk->p1; p++) {
+        struct cluster c;
+        struct train_result r;
+        size_t j = bk->j0 + p * bk->step;
+        grid_eval(bk->g, j, &c, &r);
+        bk->visit(bk->ctx, j, &c, &r);
+    }
+    return NULL;
+}
+
+size_t grid_run(const struct grid *g, const struct grid_sched *s, void *const *ctx,
+                grid_visit_fn visit, grid_round_fn round, void *arg)
+{
+    size_t N = s->shard_n, np = grid_share(grid_size(g), s);
+    unsigned jobs = s->jobs < 1 ? 1 : s->jobs > GRID_MAX_JOBS ? GRID_MAX_JOBS : s->jobs;
+    size_t per_round = (size_t)jobs * GRID_BLOCK;
+    struct block bk[GRID_MAX_JOBS];
+    for (size_t b = 0; b < np; b += per_round) {
+        unsigned used = 0;
+        for (unsigned t = 0; t < jobs && b + t * (size_t)GRID_BLOCK < np; t++, used++) {
+            size_t p0 = b + t * (size_t)GRID_BLOCK;
+            bk[t] = (struct block){.g = g, .visit = visit, .ctx = ctx[t], .p0 = p0,
+                                   .p1 = p0 + GRID_BLOCK < np ? p0 + GRID_BLOCK : np,
+                                   .j0 = (s->shard_k + N - s->base % N) % N, .step = N};
+            bk[t].threaded = t > 0 && pthread_create(&bk[t].tid, NULL, block_run, &bk[t]) == 0;
+        }
+        for (unsigned t = 0; t < used; t++)
+            if (!bk[t].threaded)
+                block_run(&bk[t]);
+        for (unsigned t = 0; t < used; t++)
+            if (bk[t].threaded)
+                pthread_join(bk[t].tid, NULL);
+        round(arg, ctx, used, bk[used - 1].p1 - b);
+    }
+    return np;
+}
