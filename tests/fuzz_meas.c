@@ -1,5 +1,5 @@
 /* fuzz_meas.c - libFuzzer harness for the calibration CSV reader
- * (meas_parse, src/spec/meas.c): any bytes, read as a measurements file,
+ * (meas_parse, src/desc/meas.c): any bytes, read as a measurements file,
  * must give CP_OK or CP_EINPUT; never a crash, a hang or a leak.
  *
  * On CP_EINPUT the message is not empty, names the origin ("fuzz.csv:")

@@ -86,7 +86,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-/* v (with its range spread) is a value key k accepts, as desc.c checks. */
+/* v (with its range spread) is a value key k accepts, as desc_value.c checks. */
 static int valid(const struct desc_key *k, double v)
 {
     if (!isfinite(v) || v < 0 || (v == 0 && !(k->flags & DESC_ZERO_OK)))

@@ -4,32 +4,47 @@
 # Exit status 0 only if nothing failed.
 #   run.sh --valgrind   only the command-line tests, every run of the binary
 #                       under valgrind's memcheck; any error or leak fails
-#   JOBS=2 run.sh       run the command-line scripts two at a time
+#   JOBS=2 run.sh       run the test programs and scripts two at a time
 set -u
 cd "$(dirname "$0")/.." || exit 2
 B=${B:-build}
 pass=0
 fail=0
-log=$(mktemp) || exit 2
 VGLOG=
 if [ "${1:-}" = "--valgrind" ]; then
     command -v valgrind >/dev/null 2>&1 || { echo "run.sh: valgrind is not installed" >&2; exit 2; }
     VGLOG=$(mktemp -d) || exit 2
     export VGLOG
 fi
-trap 'rm -rf "$log" ${logs:+"$logs"} ${VGLOG:+"$VGLOG"}' EXIT INT TERM
+trap 'rm -rf ${logs:+"$logs"} ${VGLOG:+"$VGLOG"}' EXIT INT TERM
 
-for t in "$B"/tests/test_*; do
-    [ -n "$VGLOG" ] && break
-    [ -x "$t" ] || continue
-    case "$t" in *.d) continue ;; esac
-    "$t" >"$log" 2>&1
-    rc=$?
+# Every test program and script runs in one pool of $jobs lanes (JOBS, 1 by
+# default; under valgrind, where each run of the binary costs about half a
+# second more, the scripts alone, two at a time), the longest first so the
+# lanes end together; each writes its own log, read afterwards in order.
+logs=$(mktemp -d) || exit 2
+jobs=${JOBS:-1}
+[ -n "$VGLOG" ] && jobs=2
+export B
+units=""
+if [ -z "$VGLOG" ]; then
+    for t in "$B"/tests/test_*; do
+        case "$t" in *.d) continue ;; esac
+        [ -x "$t" ] && units="$units $t"
+    done
+fi
+# the longest first (cli_report.sh, test_plan), then the rest in order
+for t in tests/cli_report.sh $units tests/cli*.sh; do echo "$t"; done | awk '!seen[$0]++' |
+    xargs -P "$jobs" -I '{}' sh -c 'case "$1" in *.sh) sh "$1" ;; *) "$1" ;; esac >"$2/${1##*/}.log" 2>&1
+                                    echo $? >"$2/${1##*/}.rc"' sh '{}' "$logs"
+
+for t in $units; do
+    log=$logs/${t##*/}.log
     p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
     f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
     p=${p:-0}
     f=${f:-0}
-    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+    if [ "$(cat "$logs/${t##*/}.rc" 2>/dev/null)" != 0 ] && [ "$f" -eq 0 ]; then
         f=1 # crashed or failed outside a test
     fi
     if [ $((p + f)) -eq 0 ]; then
@@ -44,14 +59,7 @@ for t in "$B"/tests/test_*; do
     fail=$((fail + f))
 done
 
-# Command-line test scripts: TAP lines, ending with "# NAME done".  Under
-# valgrind each run of the binary costs about half a second more, so the
-# scripts then run two at a time (one per core); their logs are read in order.
-logs=$(mktemp -d) || exit 2
-jobs=${JOBS:-1}
-[ -n "$VGLOG" ] && jobs=2
-export B
-ls tests/cli*.sh | xargs -P "$jobs" -I '{}' sh -c 'sh "$1" >"$2/${1##*/}.log" 2>&1' sh '{}' "$logs"
+# Command-line test scripts: TAP lines, ending with "# NAME done".
 for script in tests/cli*.sh; do
     slog=$logs/${script##*/}.log
     grep -E '^not ok' "$slog"

@@ -1,4 +1,4 @@
-/* test_catalog.c - finding descriptions by name (src/spec/catalog.h): the
+/* test_catalog.c - finding descriptions by name (src/desc/catalog.h): the
  * built-in copies, a --data-dir style directory made in a temporary
  * directory, explicit paths, listing, and every shipped file loading clean. */
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* test_desc.c - the description loader (src/spec/desc.h) through hw_load()
+/* test_desc.c - the description loader (src/desc/desc.h) through hw_load()
  * and wl_load(): every error kind names origin:line: section.key with the
  * exact line, and the success paths (defaults, derived defaults, --set,
  * chinchilla, tiers) fill the structs. */

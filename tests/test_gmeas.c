@@ -1,4 +1,4 @@
-/* test_gmeas.c - the GPU measurement corpus reader (src/spec/gmeas): the
+/* test_gmeas.c - the GPU measurement corpus reader (src/desc/gmeas): the
  * shipped hw/gpu-measurements.csv loads whole, its rows are normalised
  * (GPU, precision, recompute, context parallelism), each source's quantity
  * converts to the step time a hand computation from the published numbers

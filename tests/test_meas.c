@@ -1,4 +1,4 @@
-/* test_meas.c - the measurement CSV reader (src/spec/meas): the columns
+/* test_meas.c - the measurement CSV reader (src/desc/meas): the columns
  * that name and describe a row (id, software, unit, source, notes), the
  * samples_per_s quantity, and every error they bring, each placed at its
  * line and column.  The older columns and the CSV syntax are covered by

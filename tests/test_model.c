@@ -10,7 +10,7 @@
  * verdicts, and the issue-17 targets on 2048 CS-3.
  *
  * Every expected value is computed here from the stated formula (from the
- * description's fields, or from src/spec/tfm.h, which test_tfm.c checks),
+ * description's fields, or from src/desc/tfm.h, which test_tfm.c checks),
  * never by calling the function under test a second time; the properties
  * across configurations (auto placement against the forced ones, servers
  * doubled) compare the model with itself at different inputs. */

@@ -51,7 +51,7 @@
  *    Step time).  The figures are computed here from the hardware and
  *    model description fields with the formulas of cerebras-plan(1) MODEL,
  *    step.h and cerebras-plan(5) TRANSFORMER ARITHMETIC, not with
- *    src/spec/tfm.c or src/model;
+ *    src/desc/tfm.c or src/model;
  *  - with the placement free and servers sized (strong scaling, dense and
  *    the densest sparsity), the step equals the least of the placements
  *    --activations can force that fit (all of them when none fits);

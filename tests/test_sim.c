@@ -6,7 +6,7 @@
  * (tree of SwarmX nodes, one packet per layer and pass, the embedding split
  * into up to SIM_FIRST_PACKETS, one recomputed forward per block with
  * segments of k > 1 blocks), and the lower bounds from the description and
- * src/spec/tfm.h; none is read back from the counter it checks. */
+ * src/desc/tfm.h; none is read back from the counter it checks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -815,7 +815,7 @@ static int add_pass_bytes(void *ctx, const struct sim_interval *iv)
     return 0;
 }
 
-/* SRAM one sequence needs (sim.h), from src/spec/tfm.h: l blocks' full
+/* SRAM one sequence needs (sim.h), from src/desc/tfm.h: l blocks' full
  * activations on the wafer; every k-th block input and k blocks' full
  * activations with recompute; one block's with offload; and the logits. */
 static double sram_need(const struct wl_desc *w, const struct placement *pl)

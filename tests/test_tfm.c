@@ -1,4 +1,4 @@
-/* test_tfm.c - transformer arithmetic (src/spec/tfm.h) against published
+/* test_tfm.c - transformer arithmetic (src/desc/tfm.h) against published
  * figures and closed-form formulas.  Workloads come both from the shipped
  * descriptions (through the catalog's built-in copies) and from INI text
  * written here, so both paths are covered. */

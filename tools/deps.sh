@@ -4,7 +4,7 @@
 # exact apt-get line and fail.  Used by `make run`, `make test` and .ci/run.
 set -u
 
-PKGS="build-essential pkg-config libinih-dev libgsl-dev libcsv-dev libcmocka-dev libncurses-dev gnuplot-nox mandoc tmux clang valgrind"
+PKGS="build-essential pkg-config libinih-dev libgsl-dev libcsv-dev libcmocka-dev libncurses-dev gnuplot-nox mandoc tmux clang valgrind universal-ctags"
 
 missing=""
 for p in $PKGS; do

@@ -195,40 +195,45 @@ static int same_placement(const struct sim_result *sr, const struct step_result 
            (st->act != ACT_OFFLOAD || sr->store_seqs == st->store_seqs);
 }
 
-/* Evaluate one point both ways into row, or with events non-NULL only
- * size its simulation and add its events there.  -1, or an exit code after
- * a message. */
-static int eval_point(const struct cli_opts *o, const struct xc_point *p, struct xc_row *row,
-                      double *events)
+/* o with the point's own --set options added, into po; -1 or an exit
+ * code after a message. */
+static int point_opts(const struct cli_opts *o, const struct xc_point *p, struct cli_opts *po)
 {
-    static struct scenario s;
-    static struct cli_opts po;
-    po = *o;
+    *po = *o;
     const char *sets[] = {p->v.set, p->v.set2};
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
         if (!sets[i])
             continue;
-        if (po.nsets == CLI_MAX_SETS)
+        if (po->nsets == CLI_MAX_SETS)
             return cli_error("crosscheck: too many --set options");
-        po.sets[po.nsets++] = sets[i];
+        po->sets[po->nsets++] = sets[i];
     }
-    int rc = scenario_load_names(&po, p->model, p->system, &s);
-    if (rc >= 0)
+    return -1;
+}
+
+/* The point's scenario, loaded and set up as the grid gives it (systems,
+ * sparsity, overlap, batch, MemoryX, activations) and checked, into s;
+ * -1 or an exit code after a message. */
+static int point_scenario(const struct cli_opts *o, const struct xc_point *p, struct scenario *s)
+{
+    static struct cli_opts po;
+    int rc = point_opts(o, p, &po);
+    if (rc >= 0 || (rc = scenario_load_names(&po, p->model, p->system, s)) >= 0)
         return rc;
-    struct cluster *c = &s.c;
+    struct cluster *c = &s->c;
     c->systems = p->systems;
     c->sparsity = p->sparsity;
     c->overlap = p->overlap;
     if (p->batch > 0)
         c->global_seqs = p->batch;
     if (p->tier) {
-        if ((rc = scenario_memoryx(&s, p->tier)) >= 0)
+        if ((rc = scenario_memoryx(s, p->tier)) >= 0)
             return rc;
     } else if (p->v.mx_servers > 0) {
         c->mx_servers = p->v.mx_servers;
-        snprintf(s.tier, sizeof s.tier, "%g servers", p->v.mx_servers);
+        snprintf(s->tier, sizeof s->tier, "%g servers", p->v.mx_servers);
     } else {
-        scenario_auto_tier(&s);
+        scenario_auto_tier(s);
     }
     c->act_servers = p->v.act_servers;
     if (p->v.act && (rc = scenario_activations(c, p->v.act)) >= 0)
@@ -236,51 +241,87 @@ static int eval_point(const struct cli_opts *o, const struct xc_point *p, struct
     struct cp_error err = {0};
     if (cluster_check(c, &err) != CP_OK)
         return cli_error("crosscheck: %s on %g %s: %s", p->model, p->systems, p->system, err.msg);
-    struct train_result tr;
-    train_eval(c, &tr);
-    const struct step_result *st = &tr.step;
+    return -1;
+}
 
-    /* The simulator times the configuration the analytic model settled:
-     * its servers and placement, not its arithmetic. */
-    struct sim_config sc;
-    sim_config_init(&sc, &s.hw, &s.wl);
-    sc.systems = c->systems;
-    sc.mx_servers = st->mx_servers;
-    sc.act = sim_placement(st->act);
-    sc.act_k = st->act == ACT_RECOMPUTE ? st->act_k : 0;
-    sc.act_servers = st->act == ACT_OFFLOAD ? st->act_servers : 0;
-    sc.sparsity = c->sparsity;
-    sc.overlap = c->overlap;
-    sc.global_seqs = c->global_seqs;
+/* The simulator's configuration for the point: the servers and placement
+ * the analytic model settled (st), not its arithmetic. */
+static void point_sim_config(const struct xc_point *p, const struct scenario *s,
+                             const struct step_result *st, struct sim_config *sc)
+{
+    const struct cluster *c = &s->c;
+    sim_config_init(sc, &s->hw, &s->wl);
+    sc->systems = c->systems;
+    sc->mx_servers = st->mx_servers;
+    sc->act = sim_placement(st->act);
+    sc->act_k = st->act == ACT_RECOMPUTE ? st->act_k : 0;
+    sc->act_servers = st->act == ACT_OFFLOAD ? st->act_servers : 0;
+    sc->sparsity = c->sparsity;
+    sc->overlap = c->overlap;
+    sc->global_seqs = c->global_seqs;
     if (p->units > 0)
-        sc.units = p->units;
-    sc.max_events = SIM_CEIL_EVENTS; /* the grid's total is bounded (crosscheck_table) */
-    if (events) {
-        struct sim_size z;
-        char msg[CP_ERROR_MAX];
-        if (sim_size(&sc, &z, &err) != CP_OK)
-            return cli_error("crosscheck: %s on %g %s: %s", p->model, p->systems, p->system,
-                             scenario_batch_msg(o, &s, p->batch > 0, err.msg, msg, sizeof msg));
-        *events += z.events;
-        return -1;
-    }
-    struct sim_result sr;
-    double t0 = wall_now();
-    if (sim_run(&sc, &sr, &err) != CP_OK)
-        return cli_error("crosscheck: %s on %g %s: %s", p->model, p->systems, p->system, err.msg);
-    *row = (struct xc_row){.p = p, .batch = c->global_seqs};
-    snprintf(row->tier, sizeof row->tier, "%s", s.tier);
+        sc->units = p->units;
+    sc->max_events = SIM_CEIL_EVENTS; /* the grid's total is bounded (crosscheck_table) */
+}
+
+/* Size the point's simulation and add its events to *events; -1 or an
+ * exit code after a message. */
+static int point_events(const struct cli_opts *o, const struct xc_point *p,
+                        const struct scenario *s, const struct sim_config *sc, double *events)
+{
+    struct sim_size z;
+    struct cp_error err = {0};
+    char msg[CP_ERROR_MAX];
+    if (sim_size(sc, &z, &err) != CP_OK)
+        return cli_error("crosscheck: %s on %g %s: %s", p->model, p->systems, p->system,
+                         scenario_batch_msg(o, s, p->batch > 0, err.msg, msg, sizeof msg));
+    *events += z.events;
+    return -1;
+}
+
+/* The row of a point: the analytic step st against the simulated sr, the
+ * simulation's wall time counted from t0. */
+static void point_row(struct xc_row *row, const struct xc_point *p, const struct scenario *s,
+                      const struct step_result *st, const struct sim_config *sc,
+                      const struct sim_result *sr, double t0)
+{
+    *row = (struct xc_row){.p = p, .batch = s->c.global_seqs};
+    snprintf(row->tier, sizeof row->tier, "%s", s->tier);
     step_act_label(st, row->act, sizeof row->act);
     row->wall_s = wall_now() - t0;
     row->analytic_s = st->step_s;
-    row->sim_s = sr.step_s;
-    row->rel = (sr.step_s - st->step_s) / st->step_s;
-    row->events = sr.events;
+    row->sim_s = sr->step_s;
+    row->rel = (sr->step_s - st->step_s) / st->step_s;
+    row->events = sr->events;
     row->regime = st->bottleneck;
     row->mx_servers = st->mx_servers;
-    row->act_servers = sc.act_servers;
-    row->micro_batches = sr.micro_batches;
-    row->placement_ok = same_placement(&sr, st);
+    row->act_servers = sc->act_servers;
+    row->micro_batches = sr->micro_batches;
+    row->placement_ok = same_placement(sr, st);
+}
+
+/* Evaluate one point both ways into row, or with events non-NULL only
+ * size its simulation and add its events there.  -1, or an exit code after
+ * a message. */
+static int eval_point(const struct cli_opts *o, const struct xc_point *p, struct xc_row *row,
+                      double *events)
+{
+    static struct scenario s;
+    int rc = point_scenario(o, p, &s);
+    if (rc >= 0)
+        return rc;
+    struct train_result tr;
+    train_eval(&s.c, &tr);
+    struct sim_config sc;
+    point_sim_config(p, &s, &tr.step, &sc);
+    if (events)
+        return point_events(o, p, &s, &sc, events);
+    struct sim_result sr;
+    struct cp_error err = {0};
+    double t0 = wall_now();
+    if (sim_run(&sc, &sr, &err) != CP_OK)
+        return cli_error("crosscheck: %s on %g %s: %s", p->model, p->systems, p->system, err.msg);
+    point_row(row, p, &s, &tr.step, &sc, &sr, t0);
     return -1;
 }
 

@@ -135,23 +135,21 @@ static void put_n(struct est_cells *w, double v)
     w->len[k] = (unsigned char)len;
 }
 
-void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,
-               const struct cluster *c, const struct train_result *r)
+/* The batch columns: global, per system, and per micro-batch. */
+static void put_batch(struct est_cells *w, const struct cluster *c, const struct train_result *r)
 {
     const struct step_result *st = &r->step;
-    w->k = 0;
-    put_s(w, s->model);
-    put_s(w, s->system);
-    put_n(w, c->systems);
-    put_s(w, tier);
-    put_n(w, r->memoryx_bytes);
-    put_n(w, c->sparsity);
-    put_n(w, c->overlap);
     put_n(w, c->global_seqs);
     put_n(w, r->global_tokens);
     put_n(w, st->local_seqs);
     put_n(w, st->micro_batches);
     put_n(w, st->micro_tokens);
+}
+
+/* The step time and its parts: by resource (busy, then paced), by pass,
+ * and the latency terms. */
+static void put_step_times(struct est_cells *w, const struct step_result *st)
+{
     put_n(w, st->step_s);
     for (int i = 0; i < STEP_NRES; i++)
         put_n(w, st->busy[i]);
@@ -164,6 +162,12 @@ void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,
     put_n(w, st->drain_s);
     put_n(w, st->boundary_s);
     put_n(w, st->hidden_s);
+}
+
+/* The whole run: tokens, steps, time, energy, cost (empty without a
+ * price) and what set the pace. */
+static void put_training(struct est_cells *w, const struct train_result *r)
+{
     put_n(w, r->tokens);
     put_n(w, r->steps);
     put_n(w, r->tokens_per_s);
@@ -174,16 +178,28 @@ void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,
         put_n(w, r->cost);
     else
         put_s(w, "");
-    put_s(w, step_res_name[st->bottleneck]);
+    put_s(w, step_res_name[r->step.bottleneck]);
+}
+
+/* The sizes the verdicts weigh, then the verdicts as 1 or 0. */
+static void put_verdicts(struct est_cells *w, const struct train_result *r)
+{
     put_n(w, r->params);
     put_n(w, r->state_bytes);
     put_n(w, r->critical_tokens);
     put_n(w, r->balance_tokens);
-    put_n(w, st->max_seqs);
+    put_n(w, r->step.max_seqs);
     const int flags[] = {r->memoryx_fits, r->sram_fits,       r->matmul_fits,
                          r->batch_ok,     r->stream_balanced, r->feasible};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         put_s(w, flags[i] ? "1" : "0");
+}
+
+/* Activation placement, servers and nodes, power by part, the binding
+ * links and the warnings (their text kept in w). */
+static void put_placement(struct est_cells *w, const struct train_result *r)
+{
+    const struct step_result *st = &r->step;
     put_s(w, step_act_label(st, w->act, sizeof w->act));
     put_n(w, st->act_bytes);
     put_s(w, r->act_fits ? "1" : "0");
@@ -196,6 +212,24 @@ void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,
     put_s(w, step_link_names(st->stream_bind, w->bind[0], sizeof w->bind[0]));
     put_s(w, step_link_names(st->grad_bind, w->bind[1], sizeof w->bind[1]));
     put_s(w, train_warn_names(r->warnings, w->warn, sizeof w->warn));
+}
+
+void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,
+               const struct cluster *c, const struct train_result *r)
+{
+    w->k = 0;
+    put_s(w, s->model);
+    put_s(w, s->system);
+    put_n(w, c->systems);
+    put_s(w, tier);
+    put_n(w, r->memoryx_bytes);
+    put_n(w, c->sparsity);
+    put_n(w, c->overlap);
+    put_batch(w, c, r);
+    put_step_times(w, &r->step);
+    put_training(w, r);
+    put_verdicts(w, r);
+    put_placement(w, r);
     assert(w->k == est_ncols);
 }
 
@@ -302,14 +336,13 @@ static void print_infeasible(const struct scenario *s, const struct train_result
     printf("\n");
 }
 
-static void print_breakdown(const struct scenario *s, const struct train_result *r)
+/* The batch line: sequences and tokens per step and per system, and the
+ * micro-batches when there are several (the line is left open). */
+static void print_batch(const struct scenario *s, const struct train_result *r)
 {
     const struct cluster *c = &s->c;
     const struct step_result *st = &r->step;
-    char a[64], b[64], d[64], e[64], f[64];
-    printf("%s on %g x %s, MemoryX %s, sparsity %g\n\n", s->wl.name, c->systems, s->hw.wse.name,
-           s->tier, c->sparsity);
-    print_infeasible(s, r);
+    char a[64], b[64];
     printf("batch      %g sequence%s x %g = %s tokens per step; %g sequence%s per system",
            c->global_seqs, c->global_seqs == 1 ? "" : "s", s->wl.seq_len,
            unit_format(r->global_tokens, UNIT_COUNT, a, sizeof a), st->local_seqs,
@@ -324,9 +357,17 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
             printf(" (%s tokens on average)",
                    unit_format(st->micro_tokens, UNIT_COUNT, b, sizeof b));
     }
+}
+
+/* The MemoryX servers (and how they were sized), the stream rates and the
+ * links that bind them. */
+static void print_streams(const struct scenario *s, const struct train_result *r)
+{
+    const struct step_result *st = &r->step;
+    char a[64], b[64];
     printf("\nmemoryx    %g server%s, %s", st->mx_servers, st->mx_servers == 1 ? "" : "s",
            unit_format(r->memoryx_bytes, UNIT_BYTES, a, sizeof a));
-    if (c->mx_servers == 0)
+    if (s->c.mx_servers == 0)
         printf(" (sized: %g hold the state in DRAM, %g feed the stream, %g keep the update "
                "within each layer's backward)",
                st->mx_hold, st->mx_stream, st->mx_update);
@@ -335,9 +376,14 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
            unit_format(st->stream_bw, UNIT_BYTE_RATE, a, sizeof a),
            unit_format(st->grad_bw, UNIT_BYTE_RATE, b, sizeof b));
     print_binding(&s->hw, st);
-    char lab[32];
+}
+
+/* Where the activations of the backward pass are kept, and why there. */
+static void print_activations(const struct scenario *s, const struct step_result *st)
+{
+    char a[64], b[64], d[64], lab[32];
     step_act_label(st, lab, sizeof lab);
-    const char *how = c->act != ACT_AUTO              ? " (forced)"
+    const char *how = s->c.act != ACT_AUTO            ? " (forced)"
                       : st->sram_fits && st->act_fits ? " (fastest that fits)"
                                                       : " (none fits; the fastest)";
     printf("activations %s%s: ", lab, how);
@@ -356,11 +402,13 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
         printf("the input of one block in %g stays on the wafer; each segment of %g blocks is "
                "recomputed before its backward, its weights streamed in again\n",
                st->act_k, st->act_k);
-    if (st->slowest > 1)
-        printf("jitter     the slowest of %g systems computes %.2f %% longer\n", c->systems,
-               100 * (st->slowest - 1));
-    printf("\n");
+}
 
+/* The step time, and a table of each resource's busy time, the time it
+ * set the pace and its share of the step. */
+static void print_resources(const struct step_result *st)
+{
+    char a[64];
     printf("step time  %s   bottleneck: %s\n\n", unit_format(st->step_s, UNIT_TIME, a, sizeof a),
            step_res_name[st->bottleneck]);
     static const char *const hdr[] = {"resource", "busy", "sets the pace", "share"};
@@ -376,6 +424,12 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
     }
     out_text.write(stdout, &t);
     out_free(&t);
+}
+
+/* The compute time by pass, and the exposed latency term by term. */
+static void print_compute_latency(const struct scenario *s, const struct step_result *st)
+{
+    char a[64], b[64], d[64], e[64], f[64];
     printf("\ncompute    forward %s, delta %s, weight gradient %s",
            unit_format(st->pass_s[TFM_FWD], UNIT_TIME, a, sizeof a),
            unit_format(st->pass_s[TFM_DELTA], UNIT_TIME, b, sizeof b),
@@ -385,11 +439,18 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
     printf("\nlatency    fill %s + drain %s (SwarmX depth %g) + boundary %s (update of one "
            "chunk)\n           - hidden %s (overlap %g of the first layer's backward, %s)\n\n",
            unit_format(st->fill_s, UNIT_TIME, a, sizeof a),
-           unit_format(st->drain_s, UNIT_TIME, b, sizeof b), swx_depth(&s->hw.swx, c->systems),
+           unit_format(st->drain_s, UNIT_TIME, b, sizeof b), swx_depth(&s->hw.swx, s->c.systems),
            unit_format(st->boundary_s, UNIT_TIME, d, sizeof d),
-           unit_format(st->hidden_s, UNIT_TIME, e, sizeof e), c->overlap,
+           unit_format(st->hidden_s, UNIT_TIME, e, sizeof e), s->c.overlap,
            unit_format(st->first_bwd_s, UNIT_TIME, f, sizeof f));
+}
 
+/* The whole run: tokens and steps, throughput, energy by part, servers,
+ * and the cost when there is a price. */
+static void print_training(const struct cluster *c, const struct train_result *r)
+{
+    const struct step_result *st = &r->step;
+    char a[64], b[64], d[64], e[64];
     printf("training   %s tokens", unit_format(r->tokens, UNIT_COUNT, a, sizeof a));
     if (r->token_factor != 1)
         printf(" (x %.3f batch penalty)", r->token_factor);
@@ -410,6 +471,29 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
                c->price);
 }
 
+/* Everything but the verdicts: the configuration, the step time by
+ * resource, latency, training time, energy and cost. */
+static void print_breakdown(const struct scenario *s, const struct train_result *r)
+{
+    const struct cluster *c = &s->c;
+    const struct step_result *st = &r->step;
+    printf("%s on %g x %s, MemoryX %s, sparsity %g\n\n", s->wl.name, c->systems, s->hw.wse.name,
+           s->tier, c->sparsity);
+    print_infeasible(s, r);
+    print_batch(s, r);
+    print_streams(s, r);
+    print_activations(s, st);
+    if (st->slowest > 1)
+        printf("jitter     the slowest of %g systems computes %.2f %% longer\n", c->systems,
+               100 * (st->slowest - 1));
+    printf("\n");
+    print_resources(st);
+    print_compute_latency(s, st);
+    print_training(c, r);
+}
+
+/* The verdicts as a table, each with the numbers behind it, then the
+ * reasons the configuration cannot run when it cannot. */
 static void print_verdicts(const struct scenario *s, const struct train_result *r)
 {
     const struct cluster *c = &s->c;

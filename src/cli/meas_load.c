@@ -1,4 +1,4 @@
-/* meas_load.c - measured points (src/spec/meas) as scenarios and
+/* meas_load.c - measured points (src/desc/meas) as scenarios and
  * calibration points, for calibrate and validate: each row's model, system
  * and tier resolved as -m, -s and --memoryx would be, errors at the cell. */
 #include "meas_load.h"

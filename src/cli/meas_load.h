@@ -1,5 +1,5 @@
 /* meas_load.h - measured points loaded as scenarios (front end of
- * calibrate and validate; the reader itself is src/spec/meas). */
+ * calibrate and validate; the reader itself is src/desc/meas). */
 #ifndef CP_MEAS_LOAD_H
 #define CP_MEAS_LOAD_H
 

@@ -199,13 +199,13 @@ static int parse_opt(const char *flag, const char *arg, unit_dim d, double *out)
     return -1;
 }
 
-int scenario_load(const struct cli_opts *o, struct scenario *s)
+/* -n, and the MemoryX and activation servers (--memoryx or
+ * --memoryx-servers, --act-servers), with the tier's label; -1 or an exit
+ * code after a message. */
+static int load_servers(const struct cli_opts *o, struct scenario *s)
 {
-    int rc = scenario_load_names(o, o->model ? o->model : SCENARIO_DEFAULT_MODEL,
-                                 o->system ? o->system : SCENARIO_DEFAULT_SYSTEM, s);
-    if (rc >= 0)
-        return rc;
     struct cluster *c = &s->c;
+    int rc;
     if (o->nsys && (rc = scenario_systems("-n", o->nsys, &c->systems)) >= 0)
         return rc;
     if (o->memoryx && o->mx_servers)
@@ -220,11 +220,15 @@ int scenario_load(const struct cli_opts *o, struct scenario *s)
     if (o->mx_servers)
         snprintf(s->tier, sizeof s->tier, "%g server%s", c->mx_servers,
                  c->mx_servers == 1 ? "" : "s");
-    if (o->activations && (rc = scenario_activations(c, o->activations)) >= 0)
-        return rc;
-    if (o->sparsity &&
-        (rc = parse_opt("--sparsity", o->sparsity, UNIT_FRACTION, &c->sparsity)) >= 0)
-        return rc;
+    return -1;
+}
+
+/* The global batch from --batch (whole sequences) or --batch-tokens
+ * (rounded up to whole sequences); -1 or an exit code after a message. */
+static int load_batch(const struct cli_opts *o, struct scenario *s)
+{
+    struct cluster *c = &s->c;
+    int rc;
     if (o->batch) {
         if ((rc = parse_opt("--batch", o->batch, UNIT_COUNT, &c->global_seqs)) >= 0)
             return rc;
@@ -244,30 +248,65 @@ int scenario_load(const struct cli_opts *o, struct scenario *s)
         /* whole sequences: the batch rounds up to the next one */
         c->global_seqs = ceil(t / s->wl.seq_len);
     }
-    if (o->tokens) {
-        char close[64];
-        const char *const words[] = {"chinchilla"};
-        if (isalpha((unsigned char)o->tokens[0]) && strcmp(o->tokens, "chinchilla") != 0) {
-            int near = words_suggest(o->tokens, words, 1, close, sizeof close) > 0;
-            return cli_error("--tokens '%s': a number of tokens (e.g. 3e11) or chinchilla%s%s%s",
-                             o->tokens, near ? "; did you mean " : "", close, near ? "?" : "");
-        }
-        if (strcmp(o->tokens, "chinchilla") == 0)
-            c->tokens = WL_CHINCHILLA_TOKENS_PER_PARAM * tfm_params(&s->wl);
-        else if ((rc = parse_opt("--tokens", o->tokens, UNIT_COUNT, &c->tokens)) >= 0)
-            return rc;
-        if (!(c->tokens > 0))
-            return cli_error("--tokens '%s': must be positive", o->tokens);
+    return -1;
+}
+
+/* The training tokens from --tokens: a count, or chinchilla (so many per
+ * parameter); -1 or an exit code after a message. */
+static int load_tokens(const struct cli_opts *o, struct scenario *s)
+{
+    struct cluster *c = &s->c;
+    int rc;
+    if (!o->tokens)
+        return -1;
+    char close[64];
+    const char *const words[] = {"chinchilla"};
+    if (isalpha((unsigned char)o->tokens[0]) && strcmp(o->tokens, "chinchilla") != 0) {
+        int near = words_suggest(o->tokens, words, 1, close, sizeof close) > 0;
+        return cli_error("--tokens '%s': a number of tokens (e.g. 3e11) or chinchilla%s%s%s",
+                         o->tokens, near ? "; did you mean " : "", close, near ? "?" : "");
     }
+    if (strcmp(o->tokens, "chinchilla") == 0)
+        c->tokens = WL_CHINCHILLA_TOKENS_PER_PARAM * tfm_params(&s->wl);
+    else if ((rc = parse_opt("--tokens", o->tokens, UNIT_COUNT, &c->tokens)) >= 0)
+        return rc;
+    if (!(c->tokens > 0))
+        return cli_error("--tokens '%s': must be positive", o->tokens);
+    return -1;
+}
+
+/* --price, not negative; -1 or an exit code after a message. */
+static int load_price(const struct cli_opts *o, struct cluster *c)
+{
+    int rc;
+    if (!o->price)
+        return -1;
+    if ((rc = parse_opt("--price", o->price, UNIT_COUNT, &c->price)) >= 0)
+        return rc;
+    if (c->price < 0)
+        return cli_error("--price '%s': must not be negative", o->price);
+    return -1;
+}
+
+int scenario_load(const struct cli_opts *o, struct scenario *s)
+{
+    int rc = scenario_load_names(o, o->model ? o->model : SCENARIO_DEFAULT_MODEL,
+                                 o->system ? o->system : SCENARIO_DEFAULT_SYSTEM, s);
+    if (rc >= 0 || (rc = load_servers(o, s)) >= 0)
+        return rc;
+    struct cluster *c = &s->c;
+    if (o->activations && (rc = scenario_activations(c, o->activations)) >= 0)
+        return rc;
+    if (o->sparsity &&
+        (rc = parse_opt("--sparsity", o->sparsity, UNIT_FRACTION, &c->sparsity)) >= 0)
+        return rc;
+    if ((rc = load_batch(o, s)) >= 0 || (rc = load_tokens(o, s)) >= 0)
+        return rc;
     if (o->overlap && (rc = parse_opt("--overlap", o->overlap, UNIT_FRACTION, &c->overlap)) >= 0)
         return rc;
     c->overlap_set = o->overlap != NULL;
-    if (o->price) {
-        if ((rc = parse_opt("--price", o->price, UNIT_COUNT, &c->price)) >= 0)
-            return rc;
-        if (c->price < 0)
-            return cli_error("--price '%s': must not be negative", o->price);
-    }
+    if ((rc = load_price(o, c)) >= 0)
+        return rc;
     c->batch_penalty = o->batch_penalty;
     struct cp_error err = {0};
     if (cluster_check(c, &err) != CP_OK || train_check(c, &err) != CP_OK)

@@ -1,48 +1,29 @@
 /* desc.c - description files: INI text against a key schema (see desc.h).
  *
  * libinih does the lexing; its handler gets no line number in the Debian
- * build, so text is fed through our own reader that counts lines.  Lines
- * longer than inih's buffer are rejected up front, so the count stays true. */
+ * build, so text is fed through our own reader that counts lines
+ * (desc_lines.c, which also rejects lines longer than inih's buffer up
+ * front, so the count stays true).  This file holds the parse itself: the
+ * handler that fills the target key by key, required keys, overlays and
+ * --set overrides, and the messages that name where a value came from.
+ * Values are converted in desc_value.c, list entries in desc_list.c and text
+ * checked in desc_text.c. */
 #include "desc.h"
 
 #include <ctype.h>
 #include <ini.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-/* inih's buffer holds INI_MAX_LINE bytes including "\r\n\0". */
-_Static_assert(DESC_LINE_MAX == INI_MAX_LINE - 3, "DESC_LINE_MAX must follow libinih's buffer");
+#include "desc_int.h"
 
-struct reader {
-    const char *p;
-    int line;
-};
-
-static char *read_line(char *str, int num, void *stream)
-{
-    struct reader *r = stream;
-    if (*r->p == '\0')
-        return NULL;
-    int i = 0;
-    while (i < num - 1 && r->p[0] != '\0') {
-        char c = *r->p++;
-        str[i++] = c;
-        if (c == '\n')
-            break;
-    }
-    str[i] = '\0';
-    r->line++;
-    return str;
-}
-
+/* One run of inih over a description (desc_load) or an overlay. */
 struct parse {
     const struct desc_schema *s;
     void *target;
     struct desc_src *src;
-    struct reader rd;
+    struct desc_reader rd;
     struct cp_error *err;
     int failed;  /* line of the first error the handler found, or 0 */
     int overlay; /* K: desc_overlay() of src->overlays[K-1]; 0: desc_load() */
@@ -50,262 +31,8 @@ struct parse {
     char list_seen[DESC_LIST_MAX];
 };
 
-int desc_find(const struct desc_schema *s, const char *section, const char *name)
-{
-    for (size_t i = 0; i < s->nkeys; i++)
-        if (strcmp(s->keys[i].section, section) == 0 && strcmp(s->keys[i].name, name) == 0)
-            return (int)i;
-    return -1;
-}
-
-static int known_section(const struct desc_schema *s, const char *section)
-{
-    if (s->list_section && strcmp(section, s->list_section) == 0)
-        return 1;
-    for (size_t i = 0; i < s->nkeys; i++)
-        if (strcmp(s->keys[i].section, section) == 0)
-            return 1;
-    return 0;
-}
-
-/* "[system], [memoryx] or [swarmx]" for hints. */
-static void list_sections(const struct desc_schema *s, char *buf, size_t n)
-{
-    buf[0] = '\0';
-    for (size_t i = 0; i < s->nkeys; i++) {
-        const char *sec = s->keys[i].section;
-        char item[48];
-        snprintf(item, sizeof item, "[%s]", sec);
-        if (strstr(buf, item))
-            continue;
-        size_t len = strlen(buf);
-        snprintf(buf + len, n - len, "%s%s", len ? " " : "", item);
-    }
-    if (s->list_section) {
-        size_t len = strlen(buf);
-        snprintf(buf + len, n - len, " [%s]", s->list_section);
-    }
-}
-
-static void list_keys(const struct desc_schema *s, const char *section, char *buf, size_t n)
-{
-    buf[0] = '\0';
-    for (size_t i = 0; i < s->nkeys; i++) {
-        if (strcmp(s->keys[i].section, section) != 0)
-            continue;
-        size_t len = strlen(buf);
-        snprintf(buf + len, n - len, "%s%s", len ? ", " : "", s->keys[i].name);
-    }
-}
-
-static void trim_end(char *s)
-{
-    size_t n = strlen(s);
-    while (n > 0 && isspace((unsigned char)s[n - 1]))
-        s[--n] = '\0';
-}
-
-static int parse_bool(const char *v, int *out)
-{
-    static const char *yes[] = {"true", "yes", "1", "on"};
-    static const char *no[] = {"false", "no", "0", "off"};
-    for (size_t i = 0; i < 4; i++) {
-        if (strcmp(v, yes[i]) == 0)
-            return *out = 1, 0;
-        if (strcmp(v, no[i]) == 0)
-            return *out = 0, 0;
-    }
-    return -1;
-}
-
-static int parse_choice(const char *v, const char *choices, int *out)
-{
-    size_t vlen = strlen(v);
-    int idx = 0;
-    for (const char *p = choices; *p; idx++) {
-        const char *bar = strchr(p, '|');
-        size_t len = bar ? (size_t)(bar - p) : strlen(p);
-        if (len == vlen && strncmp(p, v, len) == 0)
-            return *out = idx, 0;
-        p += len + (bar ? 1 : 0);
-    }
-    return -1;
-}
-
-/* Length of the UTF-8 sequence at s (1 to 4) and its code point in *cp,
- * or 0 when it is not well formed (cut short, overlong, a surrogate,
- * beyond U+10FFFF). */
-static int utf8_seq(const unsigned char *s, unsigned *cp)
-{
-    static const unsigned least[5] = {0, 0, 0x80, 0x800, 0x10000};
-    unsigned c = s[0];
-    int len = c < 0x80             ? 1
-              : (c & 0xe0) == 0xc0 ? 2
-              : (c & 0xf0) == 0xe0 ? 3
-              : (c & 0xf8) == 0xf0 ? 4
-                                   : 0;
-    if (len == 0)
-        return 0;
-    *cp = len == 1 ? c : c & (0x7fu >> len);
-    for (int i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        *cp = *cp << 6 | (s[i] & 0x3fu);
-    }
-    if (*cp < least[len] || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
-        return 0;
-    return len;
-}
-
-/* desc_text_check(), with the offset of the byte at fault in *at. */
-static int text_check_at(const char *s, size_t *at, char *why, size_t n)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    for (size_t i = 0; u[i];) {
-        unsigned cp;
-        int len = utf8_seq(u + i, &cp);
-        *at = i;
-        if (len == 0)
-            return snprintf(why, n, "byte %zu (0x%02X) is not UTF-8 text", i + 1, u[i]), -1;
-        if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
-            return snprintf(why, n,
-                            "control character %s%0*X at byte %zu (text is printed as it is; "
-                            "remove it)",
-                            cp < 0x80 ? "0x" : "U+", cp < 0x80 ? 2 : 4, cp, i + 1),
-                   -1;
-        i += (size_t)len;
-    }
-    return 0;
-}
-
-int desc_text_check(const char *s, char *why, size_t n)
-{
-    size_t at;
-    return text_check_at(s, &at, why, n);
-}
-
-static int check_number(const struct desc_key *k, double v, char *why, size_t n)
-{
-    if (!isfinite(v)) /* the end of a range beyond the largest double */
-        return snprintf(why, n, "is out of range"), -1;
-    if (v < 0)
-        return snprintf(why, n, "must not be negative"), -1;
-    if (v == 0 && !(k->flags & DESC_ZERO_OK))
-        return snprintf(why, n, "must be greater than zero"), -1;
-    if ((k->flags & DESC_AT_MOST_1) && v > 1)
-        return snprintf(why, n, "is a fraction and must be at most 1 (or 100 %%)"), -1;
-    if ((k->flags & DESC_INTEGER) && v > DESC_WHOLE_MAX)
-        return snprintf(why, n, "%g is too large for a whole number (at most 2^53, about 9.007e15)",
-                        v),
-               -1;
-    if ((k->flags & DESC_INTEGER) && v != floor(v))
-        return snprintf(why, n, "must be a whole number"), -1;
-    return 0;
-}
-
-/* Split "V +- R" (or "V ± R") in buf: cut buf after V and return R, or
- * NULL when there is no range. */
-static char *split_range(char *buf)
-{
-    char *p = strstr(buf, "+-"), *q = strstr(buf, "\xc2\xb1");
-    if (q && (!p || q < p))
-        p = q;
-    if (!p)
-        return NULL;
-    *p = '\0';
-    trim_end(buf);
-    p += 2;
-    while (isspace((unsigned char)*p))
-        p++;
-    return p;
-}
-
-/* Parse the range text r of key k around centre v into *spread. */
-static int parse_spread(const struct desc_key *k, double v, const char *r, double *spread,
-                        char *why, size_t n)
-{
-    if (k->flags & DESC_INTEGER)
-        return snprintf(why, n, "a whole-number key takes no +- range"), -1;
-    size_t len = strlen(r);
-    if (len > 0 && r[len - 1] == '%') {
-        char *end;
-        double pct = strtod(r, &end);
-        while (isspace((unsigned char)*end))
-            end++;
-        if (end == r || end != r + len - 1 || !isfinite(pct) || pct < 0)
-            return snprintf(why, n, "range '+- %s': expected a percentage such as 50%%", r), -1;
-        *spread = pct / 100 * fabs(v);
-    } else if (unit_parse(r, k->dim, spread, why, n) != 0) {
-        return -1;
-    }
-    if (!(*spread >= 0) || !isfinite(*spread))
-        return snprintf(why, n, "range '+- %s' must be a finite non-negative amount", r), -1;
-    char sub[160];
-    double ends[2] = {v - *spread, v + *spread};
-    for (int i = 0; i < 2; i++)
-        if (check_number(k, ends[i], sub, sizeof sub) != 0)
-            return snprintf(why, n, "range reaches %g, which %s", ends[i], sub), -1;
-    return 0;
-}
-
-/* Convert value for key k into target and its range into *spread (0 for
- * none); on failure write why. */
-static int store(const struct desc_key *k, const char *value, void *target, double *spread,
-                 char *why, size_t n)
-{
-    char *field = (char *)target + k->off;
-    char buf[512];
-    if (desc_text_check(value, why, n) != 0)
-        return -1;
-    snprintf(buf, sizeof buf, "%s", value);
-    char *range = split_range(buf);
-    *spread = 0;
-    if (range && k->type != DESC_NUM && k->type != DESC_NUM_OR_WORD)
-        return snprintf(why, n, "only a number takes a +- range"), -1;
-    switch (k->type) {
-    case DESC_NUM_OR_WORD:
-        if (strcmp(buf, k->choices) == 0) {
-            if (range)
-                return snprintf(why, n, "'%s' takes no +- range", k->choices), -1;
-            *(int *)((char *)target + k->word_off) = 1;
-            return 0;
-        }
-        /* fall through */
-    case DESC_NUM: {
-        double v, r = 0;
-        if (unit_parse(buf, k->dim, &v, why, n) != 0 || check_number(k, v, why, n) != 0)
-            return -1;
-        if (range && parse_spread(k, v, range, &r, why, n) != 0)
-            return -1;
-        *(double *)field = v + 0.0; /* -0 becomes 0 */
-        *spread = r;
-        if (k->type == DESC_NUM_OR_WORD)
-            *(int *)((char *)target + k->word_off) = 0;
-        return 0;
-    }
-    case DESC_BOOL:
-        if (parse_bool(value, (int *)field) == 0)
-            return 0;
-        snprintf(why, n, "'%s' is not a boolean (use true or false)", value);
-        return -1;
-    case DESC_CHOICE:
-        if (parse_choice(value, k->choices, (int *)field) == 0)
-            return 0;
-        snprintf(why, n, "'%s' is not one of %s", value, k->choices);
-        return -1;
-    case DESC_TEXT:
-        if (strlen(value) >= DESC_TEXT_MAX)
-            return snprintf(
-                       why, n,
-                       "text longer than %d bytes (%zu here; in UTF-8 a character takes 1 to 4)",
-                       DESC_TEXT_MAX - 1, strlen(value)),
-                   -1;
-        snprintf(field, DESC_TEXT_MAX, "%s", value);
-        return 0;
-    }
-    return -1;
-}
-
+/* Record the first error of a run as "origin:line: section.name: why"; returns 0, which
+ * tells inih the line failed. */
 static int fail_at(struct parse *p, const char *section, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
@@ -327,108 +54,20 @@ static int fail_at(struct parse *p, const char *section, const char *name, const
     return 0;
 }
 
-static struct desc_list *list_of(const struct desc_schema *s, void *target)
-{
-    return (struct desc_list *)((char *)target + s->list_off);
-}
-
-static int list_index(const struct desc_list *l, const char *name)
-{
-    for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->item[i].name, name) == 0)
-            return (int)i;
-    return -1;
-}
-
-/* 0 if name may name an entry of the schema's list: not empty, plain
- * text, none of list_words; else -1 and why. */
-static int list_name_check(const struct desc_schema *s, const char *name, char *why, size_t n)
-{
-    if (*name == '\0')
-        return snprintf(why, n, "empty name (expected '%s.NAME=VALUE')", s->list_section), -1;
-    if (strlen(name) >= DESC_NAME_MAX)
-        return snprintf(why, n,
-                        "name longer than %d bytes (%zu here; in UTF-8 a character takes 1 to 4)",
-                        DESC_NAME_MAX - 1, strlen(name)),
-               -1;
-    if (desc_text_check(name, why, n) != 0)
-        return -1;
-    int idx;
-    if (s->list_words && parse_choice(name, s->list_words, &idx) == 0) {
-        char words[128] = "";
-        for (const char *w = s->list_words; *w; w++) {
-            size_t len = strlen(words);
-            snprintf(words + len, sizeof words - len, *w == '|' ? ", " : "%c", *w);
-        }
-        return snprintf(why, n,
-                        "'%s' is not a name an entry may take (%s mean something else "
-                        "where an entry is named)",
-                        name, words),
-               -1;
-    }
-    return 0;
-}
-
-/* -1 (and why) when name reads as a value of the list's dimension other
- * than v: where a name or a value may be given (--memoryx), the name would
- * win and the size it names be silently ignored. */
-static int list_name_misleads(const struct desc_schema *s, const char *name, double v, char *why,
-                              size_t n)
-{
-    char sub[160], a[48], b[48];
-    double as;
-    if (unit_parse(name, s->list_dim, &as, sub, sizeof sub) != 0 || fabs(as - v) <= 1e-9 * fabs(v))
-        return 0;
-    return snprintf(why, n,
-                    "the name reads as %s but the entry is %s (where a name or a size may be "
-                    "given, the name wins); rename it or make them agree",
-                    unit_format(as, s->list_dim, a, sizeof a),
-                    unit_format(v, s->list_dim, b, sizeof b)),
-           -1;
-}
-
-/* Set entry name of the schema's list section to value (replacing an entry
- * of that name); on failure write why. */
-static int list_store(const struct desc_schema *s, void *target, const char *name,
-                      const char *value, char *why, size_t n)
-{
-    struct desc_list *l = list_of(s, target);
-    int i = list_index(l, name);
-    if (i < 0 && l->n == DESC_LIST_MAX)
-        return snprintf(why, n, "more than %d entries", DESC_LIST_MAX), -1;
-    if (list_name_check(s, name, why, n) != 0 || desc_text_check(value, why, n) != 0)
-        return -1;
-    if (strstr(value, "+-") || strstr(value, "\xc2\xb1"))
-        return snprintf(why, n, "an entry of [%s] takes no +- range (it is an exact amount)",
-                        s->list_section),
-               -1;
-    double v;
-    if (unit_parse(value, s->list_dim, &v, why, n) != 0)
-        return -1;
-    if (v <= 0)
-        return snprintf(why, n, "must be greater than zero"), -1;
-    if (list_name_misleads(s, name, v, why, n) != 0)
-        return -1;
-    if (i < 0) {
-        i = (int)l->n++;
-        snprintf(l->item[i].name, DESC_NAME_MAX, "%s", name);
-    }
-    l->item[i].value = v;
-    return 0;
-}
-
+/* A line of the list section: one entry, not given twice in one file. */
 static int handle_list(struct parse *p, const char *name, const char *value)
 {
     char why[320];
-    int at = list_index(list_of(p->s, p->target), name);
+    int at = desc_list_index(desc_list_of(p->s, p->target), name);
     if (at >= 0 && (!p->overlay || p->list_seen[at]))
         return fail_at(p, p->s->list_section, name, "duplicate key");
-    if (list_store(p->s, p->target, name, value, why, sizeof why) != 0)
+    if (desc_list_store(p->s, p->target, name, value, why, sizeof why) != 0)
         return fail_at(p, p->s->list_section, name, "%s", why);
-    p->list_seen[list_index(list_of(p->s, p->target), name)] = 1;
+    p->list_seen[desc_list_index(desc_list_of(p->s, p->target), name)] = 1;
     return 1;
 }
 
+/* inih's handler: check section.name and store value into the target. */
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
     struct parse *p = user;
@@ -438,9 +77,9 @@ static int handler(void *user, const char *section, const char *name, const char
         return fail_at(p, "", name, "key outside any section (put it under [section])");
     if (*name == '\0')
         return fail_at(p, section, name, "empty key name (expected 'key = value')");
-    if (!known_section(p->s, section)) {
+    if (!desc_known_section(p->s, section)) {
         char secs[256];
-        list_sections(p->s, secs, sizeof secs);
+        desc_list_sections(p->s, secs, sizeof secs);
         return fail_at(p, section, name, "unknown section [%s] in a %s file (known: %s)", section,
                        p->s->kind, secs);
     }
@@ -449,7 +88,7 @@ static int handler(void *user, const char *section, const char *name, const char
     int i = desc_find(p->s, section, name);
     if (i < 0) {
         char keys[512];
-        list_keys(p->s, section, keys, sizeof keys);
+        desc_list_keys(p->s, section, keys, sizeof keys);
         return fail_at(p, section, name, "unknown key (keys of [%s]: %s)", section, keys);
     }
     if (p->seen[i])
@@ -457,7 +96,7 @@ static int handler(void *user, const char *section, const char *name, const char
     char why[CP_ERROR_MAX / 4];
     if (*value == '\0')
         return fail_at(p, section, name, "empty value (%s)", p->s->keys[i].help);
-    if (store(&p->s->keys[i], value, p->target, &p->src->spread[i], why, sizeof why) != 0)
+    if (desc_store(&p->s->keys[i], value, p->target, &p->src->spread[i], why, sizeof why) != 0)
         return fail_at(p, section, name, "%s", why);
     p->seen[i] = 1;
     p->src->line[i] = p->rd.line;
@@ -465,6 +104,7 @@ static int handler(void *user, const char *section, const char *name, const char
     return 1;
 }
 
+/* Every key's default into target (an empty text, an empty list). */
 static void apply_defaults(const struct desc_schema *s, void *target)
 {
     for (size_t i = 0; i < s->nkeys; i++) {
@@ -478,81 +118,7 @@ static void apply_defaults(const struct desc_schema *s, void *target)
             *(int *)field = (int)k->def;
     }
     if (s->list_section)
-        list_of(s, target)->n = 0;
-}
-
-/* A "[name]" header at the start of the line, for a schema without that
- * section: report it (inih would only tell us about its keys, if any). */
-static int check_header(const struct desc_schema *s, const char *start, const char *end,
-                        const char *origin, int line, struct cp_error *err)
-{
-    while (start < end && (*start == ' ' || *start == '\t'))
-        start++;
-    const char *close = memchr(start, ']', (size_t)(end - start));
-    if (start == end || *start != '[' || !close)
-        return 0;
-    char name[DESC_LINE_MAX + 1], secs[256]; /* lines were checked to fit */
-    snprintf(name, sizeof name, "%.*s", (int)(close - start - 1), start + 1);
-    if (known_section(s, name))
-        return 0;
-    list_sections(s, secs, sizeof secs);
-    cp_fail(err, CP_EINPUT, "%s:%d: [%s]: unknown section in a %s file (known: %s)", origin, line,
-            name, s->kind, secs);
-    return -1;
-}
-
-/* The first control character (C0 but tab, or DEL) of the line [start,
- * end) outside a value, or NULL.  A value (after the first '=' or ':' of a
- * "key = value" line) is store()'s to check, which names its key. */
-static const char *control_outside_value(const char *start, const char *end)
-{
-    const char *p = start;
-    while (p < end && (*p == ' ' || *p == '\t'))
-        p++;
-    int keyline = p < end && *p != '[' && *p != ';' && *p != '#';
-    for (const char *q = start; q < end; q++) {
-        if (keyline && (*q == '=' || *q == ':'))
-            return NULL;
-        if (((unsigned char)*q < ' ' && *q != '\t') || *q == 0x7f)
-            return q;
-    }
-    return NULL;
-}
-
-/* Before inih sees the text: reject lines longer than its buffer (it would
- * split them and our line count would drift), control characters outside
- * values (a name in a message must not move the terminal) and unknown
- * section headers. */
-static int check_lines(const struct desc_schema *s, const char *text, const char *origin,
-                       struct cp_error *err)
-{
-    int line = 1;
-    const char *start = text;
-    for (const char *q = text;; q++) {
-        if (*q == '\n' || *q == '\0') {
-            long len = q - start - (q > start && q[-1] == '\r');
-            const char *c = control_outside_value(start, start + len);
-            if (c) {
-                cp_fail(err, CP_EINPUT, "%s:%d: control character 0x%02X at byte %ld%s", origin,
-                        line, (unsigned char)*c, (long)(c - start) + 1,
-                        *c == '\r' ? " (a carriage return inside a line: CR-only line ends? "
-                                     "use LF or CR LF)"
-                                   : " (a description is plain text)");
-                return -1;
-            }
-            if (len > DESC_LINE_MAX) {
-                cp_fail(err, CP_EINPUT, "%s:%d: line longer than %d characters (split the comment)",
-                        origin, line, DESC_LINE_MAX);
-                return -1;
-            }
-            if (check_header(s, start, q, origin, line, err) != 0)
-                return -1;
-            if (*q == '\0')
-                return 0;
-            line++;
-            start = q + 1;
-        }
-    }
+        desc_list_of(s, target)->n = 0;
 }
 
 /* Line of the "[section]" header in text, or 0 if there is none. */
@@ -598,11 +164,11 @@ static cp_status check_required(struct parse *p, const char *text)
 /* Run inih over text with p set up; CP_OK or the first error. */
 static cp_status run_parse(struct parse *p, const char *text, const char *origin)
 {
-    if (check_lines(p->s, text, origin, p->err) != 0)
+    if (desc_check_lines(p->s, text, origin, p->err) != 0)
         return CP_EINPUT;
     p->rd.p = text;
     ini_allow_multiline = false;
-    int rc = ini_parse_stream(read_line, &p->rd, handler, p);
+    int rc = ini_parse_stream(desc_read_line, &p->rd, handler, p);
     /* inih goes on after a syntax error; report whichever error came first. */
     if (p->failed && !(rc > 0 && rc < p->failed))
         return CP_EINPUT;
@@ -658,8 +224,8 @@ cp_status desc_set(const struct desc_schema *s, const char *assign, void *target
     char sec[64], key[64], why[CP_ERROR_MAX / 2];
     size_t bad;
     /* a name before '=' that would move the terminal in a message (a bad
-     * value is store()'s to report, naming the key) */
-    if (text_check_at(assign, &bad, why, sizeof why) != 0 && bad < strcspn(assign, "="))
+     * value is desc_store()'s to report, naming the key) */
+    if (desc_text_check_at(assign, &bad, why, sizeof why) != 0 && bad < strcspn(assign, "="))
         return cp_fail(err, CP_EINPUT, "--set: %s", why);
     const char *dot = strchr(assign, '.'), *eq = strchr(assign, '=');
     if (!dot || !eq || dot > eq || (size_t)(dot - assign) >= sizeof sec ||
@@ -673,16 +239,16 @@ cp_status desc_set(const struct desc_schema *s, const char *assign, void *target
                            "section.key=value)",
                            assign, sec);
     snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
-    trim_end(key); /* "--set 'model.layers = 97'" */
+    desc_trim_end(key); /* "--set 'model.layers = 97'" */
     char value[256];
     snprintf(value, sizeof value, "%s", eq + 1);
-    trim_end(value); /* as inih trims values read from files */
+    desc_trim_end(value); /* as inih trims values read from files */
     const char *v0 = value;
     while (isspace((unsigned char)*v0))
         v0++;
     memmove(value, v0, strlen(v0) + 1);
     if (s->list_section && strcmp(sec, s->list_section) == 0) {
-        if (list_store(s, target, key, value, why, sizeof why) != 0)
+        if (desc_list_store(s, target, key, value, why, sizeof why) != 0)
             return cp_fail(err, CP_EINPUT, "--set %s.%s: %s", sec, key, why);
         return CP_OK;
     }
@@ -691,7 +257,7 @@ cp_status desc_set(const struct desc_schema *s, const char *assign, void *target
         return cp_fail(err, CP_EINPUT, "--set %s.%s: no such key in a %s description", sec, key,
                        s->kind);
     double spread;
-    if (store(&s->keys[i], value, target, &spread, why, sizeof why) != 0)
+    if (desc_store(&s->keys[i], value, target, &spread, why, sizeof why) != 0)
         return cp_fail(err, CP_EINPUT, "--set %s.%s: %s", sec, key, why);
     if (src) {
         src->line[i] = -1;
@@ -728,48 +294,6 @@ cp_status desc_key_error(const struct desc_schema *s, const struct desc_src *src
     if (i >= 0 && src->line[i] > 0)
         return cp_fail(err, CP_EINPUT, "%s: %s.%s: %s", where, section, name, why);
     return cp_fail(err, CP_EINPUT, "%s: %s.%s (default): %s", src->origin, section, name, why);
-}
-
-static const char *choice_name(const char *choices, int idx, char *buf, size_t n)
-{
-    const char *p = choices;
-    for (int i = 0; i < idx && p; i++) {
-        p = strchr(p, '|');
-        if (p)
-            p++;
-    }
-    if (!p) {
-        snprintf(buf, n, "?");
-        return buf;
-    }
-    const char *bar = strchr(p, '|');
-    snprintf(buf, n, "%.*s", (int)(bar ? (size_t)(bar - p) : strlen(p)), p);
-    return buf;
-}
-
-char *desc_format(const struct desc_key *k, const void *target, char *buf, size_t n)
-{
-    const char *field = (const char *)target + k->off;
-    switch (k->type) {
-    case DESC_NUM_OR_WORD:
-        if (*(const int *)((const char *)target + k->word_off)) {
-            snprintf(buf, n, "%s", k->choices);
-            return buf;
-        }
-        /* fall through */
-    case DESC_NUM:
-        return unit_format(*(const double *)field, k->dim, buf, n);
-    case DESC_BOOL:
-        snprintf(buf, n, "%s", *(const int *)field ? "true" : "false");
-        return buf;
-    case DESC_CHOICE:
-        choice_name(k->choices, *(const int *)field, buf, n);
-        return buf;
-    case DESC_TEXT:
-        snprintf(buf, n, "%s", field);
-        return buf;
-    }
-    return buf;
 }
 
 void desc_default_name(char name[DESC_TEXT_MAX], const char *origin)

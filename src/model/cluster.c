@@ -28,7 +28,8 @@ void cluster_init(struct cluster *c, const struct hw_desc *hw, const struct wl_d
     c->price = -1;
 }
 
-cp_status cluster_check(const struct cluster *c, struct cp_error *err)
+/* The options: whole numbers in range, a placement, a k within the blocks. */
+static cp_status check_options(const struct cluster *c, struct cp_error *err)
 {
     if (!(c->systems >= 1 && c->systems <= CLUSTER_MAX_SYSTEMS) || c->systems != floor(c->systems))
         return cp_fail(err, CP_EINPUT, "--systems: %g is not a whole number from 1 to %g",
@@ -53,9 +54,14 @@ cp_status cluster_check(const struct cluster *c, struct cp_error *err)
                        "--activations recompute:%g: k must be a whole number from "
                        "1 to the model's %g blocks",
                        c->act_k, c->wl->layers);
-    /* A layer's state is sharded over the servers, so a server may hold
-     * less than a layer; but one so small that even HW_MAX_SERVERS of them
-     * cannot hold the largest layer is a value that rounded to nothing. */
+    return CP_OK;
+}
+
+/* A layer's state is sharded over the servers, so a server may hold less
+ * than a layer; but one so small that even HW_MAX_SERVERS of them cannot
+ * hold the largest layer is a value that rounded to nothing. */
+static cp_status check_mx_room(const struct cluster *c, struct cp_error *err)
+{
     const struct wl_desc *wl = c->wl;
     double bpp = mx_bytes_per_param(wl);
     double layer =
@@ -69,9 +75,16 @@ cp_status cluster_check(const struct cluster *c, struct cp_error *err)
                        HW_MAX_SERVERS, unit_format(server, UNIT_BYTES, a, sizeof a),
                        unit_format(layer, UNIT_BYTES, b, sizeof b));
     }
-    /* A rate so small that the model's state takes longer than a double
-     * holds to pass through it rounds to zero: name its key. */
+    return CP_OK;
+}
+
+/* A rate so small that the model's state takes longer than a double holds
+ * to pass through it rounds to zero: name its key. */
+static cp_status check_rates(const struct cluster *c, struct cp_error *err)
+{
+    const struct wl_desc *wl = c->wl;
     const struct hw_desc *hw = c->hw;
+    double bpp = mx_bytes_per_param(wl);
     double state = tfm_params(wl) * bpp, flop = tfm_params(wl) * hw->mx.update_flop_per_param;
     const struct {
         const char *key;
@@ -94,7 +107,14 @@ cp_status cluster_check(const struct cluster *c, struct cp_error *err)
                            "the largest time the program represents)",
                            rate[i].key, unit_format(rate[i].rate, rate[i].dim, a, sizeof a));
         }
-    double ckpt = tfm_act_bytes_per_seq_block(wl, 1);
+    return CP_OK;
+}
+
+/* HW_MAX_SERVERS activation servers must hold one sequence's input to one
+ * block. */
+static cp_status check_act_room(const struct cluster *c, struct cp_error *err)
+{
+    double ckpt = tfm_act_bytes_per_seq_block(c->wl, 1);
     if (!(c->hw->act.server_bytes * HW_MAX_SERVERS >= ckpt)) {
         char a[32], b[32];
         return cp_fail(err, CP_EINPUT,
@@ -104,6 +124,12 @@ cp_status cluster_check(const struct cluster *c, struct cp_error *err)
                        unit_format(c->hw->act.server_bytes, UNIT_BYTES, a, sizeof a),
                        unit_format(ckpt, UNIT_BYTES, b, sizeof b));
     }
+    return CP_OK;
+}
+
+/* The run: a whole batch, positive tokens, a reference batch, a finite price. */
+static cp_status check_run(const struct cluster *c, struct cp_error *err)
+{
     if (!(c->global_seqs >= 1 && isfinite(c->global_seqs)) ||
         c->global_seqs != floor(c->global_seqs))
         return cp_fail(err, CP_EINPUT, "--batch: %g is not a whole number of sequences >= 1",
@@ -114,5 +140,14 @@ cp_status cluster_check(const struct cluster *c, struct cp_error *err)
         return cp_fail(err, CP_EINPUT, "reference batch must be at least one sequence");
     if (!isfinite(c->price))
         return cp_fail(err, CP_EINPUT, "--price: must be a finite number");
+    return CP_OK;
+}
+
+cp_status cluster_check(const struct cluster *c, struct cp_error *err)
+{
+    cp_status st;
+    if ((st = check_options(c, err)) || (st = check_mx_room(c, err)) ||
+        (st = check_rates(c, err)) || (st = check_act_room(c, err)) || (st = check_run(c, err)))
+        return st;
     return CP_OK;
 }

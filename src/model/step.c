@@ -166,115 +166,145 @@ static void place(const struct cluster *c, enum act_mode mode, double k, struct 
     r->act_bw = fmin(hw->wse.io_bw_Bps, r->act_servers * as->server_net_Bps);
 }
 
-/* The step of one placement (the model is stated in step.h). */
-static void eval_placed(const struct cluster *c, enum act_mode mode, double k,
-                        struct step_result *r)
+/* What the phases of one placement's step share (eval_placed()). */
+struct placed {
+    double seqs, t;          /* sequences and tokens per micro-batch, per system */
+    double io;               /* the system's I/O bandwidth                      */
+    double bw, gbw;          /* weight stream and gradient rates                 */
+    double S;                /* MemoryX servers                                  */
+    double embed;            /* embedding parameters (with the final norm)      */
+    double update_params[3]; /* parameters each layer kind updates              */
+    struct layer ly[3];      /* the embedding, the blocks, the logits            */
+};
+
+/* MemoryX servers to hold the state and fill the port, the stream and
+ * gradient rates they give, and the links that bind each. */
+static void stream_links(const struct cluster *c, struct placed *P, struct step_result *r)
 {
     const struct hw_desc *hw = c->hw;
     const struct wl_desc *wl = c->wl;
     const struct mx_spec *mx = &hw->mx;
-    *r = (struct step_result){0};
-
-    /* Whole sequences: the most loaded system sets the pace. */
-    r->local_seqs = ceil(c->global_seqs / c->systems);
-    place(c, mode, k, r);
-    double seqs = r->local_seqs / r->micro_batches;
-    double t = seqs * wl->seq_len;
-    r->micro_tokens = t;
-    double io = hw->wse.io_bw_Bps;
-    double port = fmin(io, hw->swx.link_bw_Bps);
-    /* The slowest of N systems sets every layer's pace. */
-    r->slowest = hw_slowest(&hw->wse, c->systems);
-
+    double port = fmin(P->io, hw->swx.link_bw_Bps);
     double params = tfm_params(wl);
     double state = params * mx_bytes_per_param(wl);
     r->mx_hold = mx_servers_to_hold(mx, state);
     r->mx_stream = ceil(port / mx->server_net_Bps);
-    double S =
-        c->mx_servers > 0 ? c->mx_servers : fmin(fmax(r->mx_hold, r->mx_stream), HW_MAX_SERVERS);
-    double bw = fmin(port, S * mx->server_net_Bps);
+    P->S = c->mx_servers > 0 ? c->mx_servers : fmin(fmax(r->mx_hold, r->mx_stream), HW_MAX_SERVERS);
+    P->bw = fmin(port, P->S * mx->server_net_Bps);
     /* A SwarmX node shares reduce_bandwidth among the children it has: at
      * most its fan-out, and no more than the systems there are. */
     double children = fmin(hw->swx.fanout, c->systems);
-    double gbw = c->systems > 1 ? fmin(bw, hw->swx.reduce_Bps / children) : bw;
-    r->stream_bw = bw;
-    r->grad_bw = gbw;
-    double link[STEP_NLINKS] = {io, hw->swx.link_bw_Bps,
-                                c->mx_servers > 0 ? S * mx->server_net_Bps : INFINITY,
+    P->gbw = c->systems > 1 ? fmin(P->bw, hw->swx.reduce_Bps / children) : P->bw;
+    r->stream_bw = P->bw;
+    r->grad_bw = P->gbw;
+    double link[STEP_NLINKS] = {P->io, hw->swx.link_bw_Bps,
+                                c->mx_servers > 0 ? P->S * mx->server_net_Bps : INFINITY,
                                 c->systems > 1 ? hw->swx.reduce_Bps / children : INFINITY};
     for (int i = 0; i < STEP_NLINKS; i++) {
-        r->stream_bind |= i != STEP_LINK_REDUCE && link[i] <= bw ? 1u << i : 0;
-        r->grad_bind |= link[i] <= gbw ? 1u << i : 0;
+        r->stream_bind |= i != STEP_LINK_REDUCE && link[i] <= P->bw ? 1u << i : 0;
+        r->grad_bind |= link[i] <= P->gbw ? 1u << i : 0;
     }
-    r->flash_fraction = c->mx_servers > 0 ? mx_flash_fraction(mx, S, state) : 0;
+    r->flash_fraction = c->mx_servers > 0 ? mx_flash_fraction(mx, P->S, state) : 0;
+}
 
+/* The embedding (with the final norm): streamed and updated, no matmul. */
+static void embed_layer(const struct cluster *c, struct placed *P)
+{
+    const struct wl_desc *wl = c->wl;
+    struct layer *L = &P->ly[0];
+    P->embed = tfm_embed_params(wl);
+    P->update_params[0] = P->embed;
+    L->count = 1;
+    L->in_s = L->bwd_in_s = P->embed * wl->weight_bytes / P->bw;
+    L->out_s = P->embed * wl->grad_bytes / P->gbw;
+}
+
+/* The blocks: matmul weights may be sparse; norms and biases stay dense.
+ * Offloaded, each block's input goes out and comes back; recomputed, its
+ * forward runs again in (k = 1) or before (k > 1) the backward. */
+static void block_layer(const struct cluster *c, enum act_mode mode, double k, struct placed *P,
+                        struct step_result *r)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct wl_desc *wl = c->wl;
+    struct layer *L = &P->ly[1];
     double cf = hw_sparse_compute(&hw->sp, c->sparsity);
     double wf = hw_sparse_stream(&hw->sp, c->sparsity, wl->weight_bytes);
     double gf = hw_sparse_stream(&hw->sp, c->sparsity, wl->grad_bytes);
-
-    /* Embedding (with the final norm): streamed and updated, no matmul. */
-    double embed = tfm_embed_params(wl);
-    /* Blocks: matmul weights may be sparse; norms and biases stay dense. */
     double matrix = tfm_block_matrix_params(wl);
     double other = tfm_block_params(wl) - matrix;
     double mm_flops = 2 * matrix; /* per token, in each pass */
-    /* Logits: the vocab x hidden matrix streams whether tied or not; it is
-     * updated here only if untied (else with the embedding). */
-    double head_stream = wl->tied_embeddings ? wl->vocab * wl->hidden : tfm_head_params(wl);
-    double update_params[3] = {embed, matrix * cf + other, tfm_head_params(wl)};
+    P->update_params[1] = matrix * cf + other;
 
-    struct layer ly[3] = {{0}};
-    ly[0].count = 1;
-    ly[0].in_s = ly[0].bwd_in_s = embed * wl->weight_bytes / bw;
-    ly[0].out_s = embed * wl->grad_bytes / gbw;
-
-    ly[1].count = wl->layers;
+    L->count = wl->layers;
     double block_w = (matrix * wf + other) * wl->weight_bytes;
     double block_g = (matrix * gf + other) * wl->grad_bytes;
-    ly[1].in_s = ly[1].bwd_in_s = block_w / bw;
-    ly[1].out_s = block_g / gbw;
+    L->in_s = L->bwd_in_s = block_w / P->bw;
+    L->out_s = block_g / P->gbw;
     r->block_stream_bytes = fmin(block_w, block_g);
     if (mode == ACT_OFFLOAD) {
         /* Each block's input leaves on the system's egress in the forward
          * pass and comes back beside the block's weights in the backward,
          * both at the activation servers' rate (the port caps it). */
-        double ckpt = seqs * tfm_act_bytes_per_seq_block(wl, 1);
+        double ckpt = P->seqs * tfm_act_bytes_per_seq_block(wl, 1);
         r->act_bytes = ckpt * wl->layers * r->micro_batches;
-        ly[1].act_out_s = ckpt / r->act_bw;
+        L->act_out_s = ckpt / r->act_bw;
         r->block_stream_bytes = fmin(r->block_stream_bytes, ckpt);
-        ly[1].bwd_in_s = fmax(ly[1].in_s, fmax(ckpt / r->act_bw, (block_w + ckpt) / io));
+        L->bwd_in_s = fmax(L->in_s, fmax(ckpt / r->act_bw, (block_w + ckpt) / P->io));
     }
     for (int p = 0; p < TFM_NPASSES; p++) {
         double f = tfm_block_flops(wl, (enum tfm_pass)p) - mm_flops + mm_flops * cf;
-        ly[1].pass_s[p] = r->slowest * wse_compute_time(&hw->wse, f * t, t);
+        L->pass_s[p] = r->slowest * wse_compute_time(&hw->wse, f * P->t, P->t);
     }
     if (mode == ACT_RECOMPUTE && k > 1)
-        ly[1].segment_s = ly[1].pass_s[TFM_FWD];
+        L->segment_s = L->pass_s[TFM_FWD];
     else if (r->recompute)
-        ly[1].recompute_s = ly[1].pass_s[TFM_FWD];
+        L->recompute_s = L->pass_s[TFM_FWD];
+}
 
-    ly[2].count = 1;
-    ly[2].in_s = ly[2].bwd_in_s = head_stream * wl->weight_bytes / bw;
-    ly[2].out_s = head_stream * wl->grad_bytes / gbw;
+/* The logits: the vocab x hidden matrix streams whether tied or not; it is
+ * updated here only if untied (else with the embedding). */
+static void head_layer(const struct cluster *c, struct placed *P, const struct step_result *r)
+{
+    const struct wl_desc *wl = c->wl;
+    struct layer *L = &P->ly[2];
+    double head_stream = wl->tied_embeddings ? wl->vocab * wl->hidden : tfm_head_params(wl);
+    P->update_params[2] = tfm_head_params(wl);
+    L->count = 1;
+    L->in_s = L->bwd_in_s = head_stream * wl->weight_bytes / P->bw;
+    L->out_s = head_stream * wl->grad_bytes / P->gbw;
     for (int p = 0; p < TFM_NPASSES; p++)
-        ly[2].pass_s[p] =
-            r->slowest * wse_compute_time(&hw->wse, tfm_logits_flops(wl, (enum tfm_pass)p) * t, t);
+        L->pass_s[p] =
+            r->slowest *
+            wse_compute_time(&c->hw->wse, tfm_logits_flops(wl, (enum tfm_pass)p) * P->t, P->t);
+}
 
-    /* MemoryX sized for the run: also enough servers that each layer's
-     * share of the update fits in that layer's backward pass. */
+/* MemoryX sized for the run: also enough servers that each layer's share
+ * of the update fits in that layer's backward pass.  Then each layer's
+ * update on the servers there are. */
+static void size_update(const struct cluster *c, struct placed *P, struct step_result *r)
+{
+    const struct mx_spec *mx = &c->hw->mx;
     r->mx_update = 1;
     for (int i = 0; i < 3; i++) {
-        double one = mx_update_time(mx, wl, update_params[i], r->flash_fraction);
-        double room = bwd_busy(&ly[i]);
+        double one = mx_update_time(mx, c->wl, P->update_params[i], r->flash_fraction);
+        double room = bwd_busy(&P->ly[i]);
         if (one > 0 && room > 0)
             r->mx_update = fmax(r->mx_update, ceil(one / room));
     }
     if (c->mx_servers == 0)
-        S = fmin(fmax(S, r->mx_update), HW_MAX_SERVERS);
-    r->mx_servers = S;
+        P->S = fmin(fmax(P->S, r->mx_update), HW_MAX_SERVERS);
+    r->mx_servers = P->S;
     for (int i = 0; i < 3; i++)
-        ly[i].update_s = mx_update_time(mx, wl, update_params[i] / S, r->flash_fraction);
+        P->ly[i].update_s =
+            mx_update_time(mx, c->wl, P->update_params[i] / P->S, r->flash_fraction);
+}
 
+/* Every micro-batch through the layers (the last with the update), each
+ * resource's busy time added up; returns the time they take. */
+static double run_layers(const struct placed *P, struct step_result *r)
+{
+    const struct layer *ly = P->ly;
     double m = r->micro_batches;
     double time = micro_batch(r, ly, 3, 0, m - 1) + micro_batch(r, ly, 3, 1, 1);
 
@@ -289,27 +319,62 @@ static void eval_placed(const struct cluster *c, enum act_mode mode, double k,
     }
     r->busy[STEP_COMPUTE] =
         r->pass_s[TFM_FWD] + r->pass_s[TFM_DELTA] + r->pass_s[TFM_WGRAD] + r->recompute_s;
+    return time;
+}
 
-    /* The iteration boundary: the next step's first layer waits for the
-     * update of this step's last gradient chunk of it: the last chunk goes
-     * up the tree (drain), is applied by the server that holds it, and the
-     * first chunk of the next step comes down (fill).  The overlap lets
-     * that layer's next forward start while that fraction of its backward
-     * is still running, hiding up to overlap x its backward time (first
-     * layer, last micro-batch).  A node forwards whole chunks, and a chunk
-     * holds no more than the layer: the embedding's first weight chunk and
-     * last gradient chunk. */
+/* The iteration boundary: the next step's first layer waits for the update
+ * of this step's last gradient chunk of it: the last chunk goes up the
+ * tree (drain), is applied by the server that holds it, and the first
+ * chunk of the next step comes down (fill).  The overlap lets that layer's
+ * next forward start while that fraction of its backward is still
+ * running, hiding up to overlap x its backward time (first layer, last
+ * micro-batch).  A node forwards whole chunks, and a chunk holds no more
+ * than the layer: the embedding's first weight chunk and last gradient
+ * chunk.  Returns the latency left exposed. */
+static double boundary(const struct cluster *c, const struct placed *P, struct step_result *r)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct wl_desc *wl = c->wl;
     double depth = swx_depth(&hw->swx, c->systems);
-    double cw = fmin(hw->swx.chunk_bytes, embed * wl->weight_bytes);
-    double cg = fmin(hw->swx.chunk_bytes, embed * wl->grad_bytes);
+    double cw = fmin(hw->swx.chunk_bytes, P->embed * wl->weight_bytes);
+    double cg = fmin(hw->swx.chunk_bytes, P->embed * wl->grad_bytes);
     double chunk_params = cg / wl->grad_bytes;
-    r->fill_s = depth * (hw->swx.hop_latency_s + cw / hw->swx.link_bw_Bps) + cw / bw;
+    r->fill_s = depth * (hw->swx.hop_latency_s + cw / hw->swx.link_bw_Bps) + cw / P->bw;
     r->drain_s = depth * (hw->swx.hop_latency_s + cg / hw->swx.link_bw_Bps);
-    r->boundary_s = mx_update_time(mx, wl, chunk_params, r->flash_fraction);
-    r->first_bwd_s = fmax(ly[0].update_s, fmax(ly[0].in_s, ly[0].out_s));
-    double boundary = r->fill_s + r->drain_s + r->boundary_s;
-    r->hidden_s = fmin(boundary, c->overlap * r->first_bwd_s);
-    double exposed = boundary - r->hidden_s;
+    r->boundary_s = mx_update_time(&hw->mx, wl, chunk_params, r->flash_fraction);
+    r->first_bwd_s = fmax(P->ly[0].update_s, fmax(P->ly[0].in_s, P->ly[0].out_s));
+    double total = r->fill_s + r->drain_s + r->boundary_s;
+    r->hidden_s = fmin(total, c->overlap * r->first_bwd_s);
+    return total - r->hidden_s;
+}
+
+/* The step of one placement (the model is stated in step.h): placement,
+ * links, layers, update servers, the micro-batches, the boundary. */
+static void eval_placed(const struct cluster *c, enum act_mode mode, double k,
+                        struct step_result *r)
+{
+    const struct hw_desc *hw = c->hw;
+    struct placed P = {0};
+    *r = (struct step_result){0};
+
+    /* Whole sequences: the most loaded system sets the pace. */
+    r->local_seqs = ceil(c->global_seqs / c->systems);
+    place(c, mode, k, r);
+    P.seqs = r->local_seqs / r->micro_batches;
+    P.t = P.seqs * c->wl->seq_len;
+    r->micro_tokens = P.t;
+    P.io = hw->wse.io_bw_Bps;
+    /* The slowest of N systems sets every layer's pace. */
+    r->slowest = hw_slowest(&hw->wse, c->systems);
+
+    stream_links(c, &P, r);
+    embed_layer(c, &P);
+    block_layer(c, mode, k, &P, r);
+    head_layer(c, &P, r);
+    size_update(c, &P, r);
+    double time = run_layers(&P, r);
+
+    double exposed = boundary(c, &P, r);
     r->busy[STEP_LATENCY] = exposed;
     r->critical[STEP_LATENCY] = exposed;
     r->busy[STEP_OVERHEAD] = r->critical[STEP_OVERHEAD] = hw->wse.step_overhead_s;

@@ -47,20 +47,18 @@ static double balance_tokens(const struct hw_desc *hw, const struct wl_desc *wl,
     return stream_s * hw->wse.peak_flops * hw->wse.utilization / tfm_block_flops(wl, TFM_FWD);
 }
 
-void train_eval(const struct cluster *c, struct train_result *r)
+/* The state, the batch against the critical batch, and the time: whole
+ * steps of the step time. */
+static void train_time(const struct cluster *c, struct train_result *r)
 {
-    const struct hw_desc *hw = c->hw;
     const struct wl_desc *wl = c->wl;
-    *r = (struct train_result){0};
-    step_eval(c, &r->step);
     const struct step_result *s = &r->step;
-
     r->params = tfm_params(wl);
     r->bytes_per_param = mx_bytes_per_param(wl);
     r->state_bytes = r->params * r->bytes_per_param;
     r->global_tokens = c->global_seqs * wl->seq_len;
 
-    const struct batch_spec *b = &hw->batch;
+    const struct batch_spec *b = &c->hw->batch;
     r->loss = pow(b->loss_params / r->params, b->loss_exponent);
     r->critical_tokens = b->critical_tokens / pow(r->loss, 1 / b->critical_exponent);
     r->token_factor = 1;
@@ -73,7 +71,13 @@ void train_eval(const struct cluster *c, struct train_result *r)
     r->steps = ceil(r->tokens / r->global_tokens);
     r->time_s = r->steps * s->step_s;
     r->tokens_per_s = r->global_tokens / s->step_s;
+}
 
+/* Power by part, energy over the time to train, and cost at the price. */
+static void train_power(const struct cluster *c, struct train_result *r)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct step_result *s = &r->step;
     r->swx_nodes = swx_nodes(&hw->swx, c->systems);
     r->power_part[TRAIN_POWER_SYSTEMS] = c->systems * hw->wse.power_W;
     r->power_part[TRAIN_POWER_MEMORYX] = s->mx_servers * hw->mx.server_power_W;
@@ -84,7 +88,14 @@ void train_eval(const struct cluster *c, struct train_result *r)
         r->power_W += r->power_part[i];
     r->energy_J = r->power_W * r->time_s;
     r->cost = c->price >= 0 ? c->systems * r->time_s / 3600 * c->price : -1;
+}
 
+/* The verdicts, their warning bits and whether the run is feasible. */
+static void train_verdicts(const struct cluster *c, struct train_result *r)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct wl_desc *wl = c->wl;
+    const struct step_result *s = &r->step;
     r->sram_per_seq = s->sram_per_seq;
     r->matmul_dim = wse_largest_matmul(wl);
     r->balance_tokens = balance_tokens(hw, wl, s->stream_bw);
@@ -114,6 +125,15 @@ void train_eval(const struct cluster *c, struct train_result *r)
     w |= r->systems_ok ? 0 : TW_MAX_SYSTEMS;
     r->warnings = w;
     r->feasible = !(w & TW_INFEASIBLE);
+}
+
+void train_eval(const struct cluster *c, struct train_result *r)
+{
+    *r = (struct train_result){0};
+    step_eval(c, &r->step);
+    train_time(c, r);
+    train_power(c, r);
+    train_verdicts(c, r);
 }
 
 void train_at(const struct cluster *base, double n, enum scaling mode, struct train_result *r)

@@ -1,5 +1,5 @@
 /* wse.h - the wafer: compute time at the achieved utilisation (hw_util in
- * spec/hw.h: u(t) = utilization x t / (t + util_half_tokens), so a large
+ * desc/hw.h: u(t) = utilization x t / (t + util_half_tokens), so a large
  * batch reaches the file's utilization and one of util_half_tokens tokens
  * gets half of it), how many sequences fit in SRAM, and the largest matmul
  * dimension. */

@@ -313,18 +313,81 @@ static cp_status least_over_n(struct ctx *x, double *s_out, struct cp_error *err
     return best < 0 ? CP_OK : least_sparsity(x, best_n, 1, &s, err);
 }
 
+/* The primary metric, the first target given, in *m; --budget needs a
+ * price. */
+static cp_status primary(const struct cluster *base, const struct plan_opts *po,
+                         enum plan_metric *m, struct cp_error *err)
+{
+    int k = 0;
+    while (k < PLAN_NMETRICS && !(po->limit[k] > 0))
+        k++;
+    if (k == PLAN_NMETRICS)
+        return cp_fail(err, CP_EINPUT, "plan: give a target: --deadline, --energy or --budget");
+    if (po->limit[PLAN_COST] > 0 && !(base->price >= 0))
+        return cp_fail(err, CP_EINPUT, "--budget: needs --price (per system-hour)");
+    *m = (enum plan_metric)k;
+    return CP_OK;
+}
+
+/* No N meets every target at x->sparsity: the least sparsity at which some
+ * N meets the primary one, and the scan there (*pick, *n_least) when there
+ * is one. */
+static cp_status raise_sparsity(struct ctx *x, struct plan_result *res, double *pick,
+                                double *n_least, struct cp_error *err)
+{
+    double s;
+    cp_status st = least_over_n(x, &s, err);
+    if (st != CP_OK)
+        return st;
+    if (s >= 0) {
+        /* at that sparsity some N meets the searched target; the scan
+         * finds the plan's N, or none if another target fails */
+        x->sparsity = s;
+        res->sparsity_raised = s > x->base->sparsity;
+        scan(x, s, pick, n_least);
+    }
+    return CP_OK;
+}
+
+/* No N meets every target: res->why says whether none is feasible, the
+ * primary target is out of reach, or the targets conflict, and res holds
+ * the size that shows it. */
+static void no_pick(struct ctx *x, double n_least, struct plan_result *res)
+{
+    const struct plan_opts *po = x->po;
+    if (x->least_n[x->m] == 0) {
+        /* no N feasible, for a reason that does depend on N */
+        finish(x, 1, x->sparsity, res);
+        char at[64];
+        snprintf(at, sizeof at, "at every cluster size 1..%g", x->nmax);
+        why_infeasible(&res->best, &res->r, at, res->why, sizeof res->why);
+        return;
+    }
+    if (!(metric_at(x, n_least, x->sparsity) <= po->limit[x->m])) {
+        double s = po->allow_sparsity ? CLUSTER_MAX_SPARSITY : x->sparsity;
+        double p2;
+        if (po->allow_sparsity)
+            scan(x, s, &p2, &n_least);
+        why_unreachable(x, res, n_least, s, res->why, sizeof res->why);
+        finish(x, n_least, s, res);
+    } else {
+        snprintf(res->why, sizeof res->why,
+                 "no cluster size meets every target at once (the %s alone is met; it is "
+                 "least at %g system%s)",
+                 plan_metric_name[x->m], n_least, n_least == 1 ? "" : "s");
+        finish(x, n_least, x->sparsity, res);
+    }
+}
+
 cp_status plan_solve(const struct cluster *base, const struct plan_opts *po, plan_trace_fn fn,
                      void *user, struct plan_result *res, struct cp_error *err)
 {
     memset(res, 0, sizeof *res);
-    int m = 0;
-    while (m < PLAN_NMETRICS && !(po->limit[m] > 0))
-        m++;
-    if (m == PLAN_NMETRICS)
-        return cp_fail(err, CP_EINPUT, "plan: give a target: --deadline, --energy or --budget");
-    if (po->limit[PLAN_COST] > 0 && !(base->price >= 0))
-        return cp_fail(err, CP_EINPUT, "--budget: needs --price (per system-hour)");
-    struct ctx x = {base, po, (enum plan_metric)m, 1, base->sparsity, fn, user, 0, 0, 0, {0}, {0}};
+    enum plan_metric m = PLAN_TIME;
+    cp_status st = primary(base, po, &m, err);
+    if (st != CP_OK)
+        return st;
+    struct ctx x = {base, po, m, 1, base->sparsity, fn, user, 0, 0, 0, {0}, {0}};
     res->primary = x.m;
     cap(base, po, res);
     x.nmax = res->max_systems;
@@ -340,41 +403,12 @@ cp_status plan_solve(const struct cluster *base, const struct plan_opts *po, pla
     double pick, n_least;
     scan(&x, x.sparsity, &pick, &n_least);
     if (!pick && po->allow_sparsity) {
-        double s;
-        cp_status st = least_over_n(&x, &s, err);
+        st = raise_sparsity(&x, res, &pick, &n_least, err);
         if (st != CP_OK)
             return st;
-        if (s >= 0) {
-            /* at that sparsity some N meets the searched target; the scan
-             * finds the plan's N, or none if another target fails */
-            x.sparsity = s;
-            res->sparsity_raised = s > base->sparsity;
-            scan(&x, s, &pick, &n_least);
-        }
-    }
-    if (!pick && x.least_n[x.m] == 0) {
-        /* no N feasible, for a reason that does depend on N */
-        finish(&x, 1, x.sparsity, res);
-        char at[64];
-        snprintf(at, sizeof at, "at every cluster size 1..%g", x.nmax);
-        why_infeasible(&res->best, &res->r, at, res->why, sizeof res->why);
-        return CP_OK;
     }
     if (!pick) {
-        if (!(metric_at(&x, n_least, x.sparsity) <= po->limit[x.m])) {
-            double s = po->allow_sparsity ? CLUSTER_MAX_SPARSITY : x.sparsity;
-            double p2;
-            if (po->allow_sparsity)
-                scan(&x, s, &p2, &n_least);
-            why_unreachable(&x, res, n_least, s, res->why, sizeof res->why);
-            finish(&x, n_least, s, res);
-        } else {
-            snprintf(res->why, sizeof res->why,
-                     "no cluster size meets every target at once (the %s alone is met; it is "
-                     "least at %g system%s)",
-                     plan_metric_name[x.m], n_least, n_least == 1 ? "" : "s");
-            finish(&x, n_least, x.sparsity, res);
-        }
+        no_pick(&x, n_least, res);
         return CP_OK;
     }
     finish(&x, pick, x.sparsity, res);

@@ -3,7 +3,7 @@
  *
  * An independent second computation of the step time: it shares the
  * hardware and workload descriptions, the transformer arithmetic and what a
- * description says about execution (src/spec: utilisation, sparsity, order
+ * description says about execution (src/desc: utilisation, sparsity, order
  * statistics) with the analytic model (src/model), and nothing else;
  * neither includes the other.  Sources: sim.c (configuration, activations,
  * packets, results), simtopo.c (components), simflow.c (events), simint.h.

@@ -110,26 +110,18 @@ void simtopo_shape(int n, int u, int k, struct topo_shape *t)
                (double)t->edges * (sizeof(struct edge) + 2 * sizeof(int32_t));
 }
 
-/* Build components and links (simtopo_shape). */
-void simtopo_build(struct sim *s)
+/* What a system's egress serves: it also carries the offloaded activations
+ * out in the forward pass. */
+static int egress_serves(const struct sim *s)
 {
-    int n = s->n, k = s->fanout, u = s->units;
-    struct topo_shape shape;
-    simtopo_shape(n, u, k, &shape);
-    int nodes = shape.nodes;
-    s->r->depth = shape.depth;
-    s->r->nodes = nodes;
-    int items = n + nodes;
-    s->c = xmalloc((size_t)shape.comps * sizeof *s->c);
-    struct item *it = xmalloc((size_t)items * sizeof *it);
-    struct edge *e = xmalloc((size_t)shape.edges * sizeof *e);
-    int ne = 0;
-    double hop = s->hw->swx.hop_latency_s;
-    /* A system's egress also carries the offloaded activations out in the
-     * forward pass. */
-    int egress = s->offload ? SERVE_ACT : SERVE_BWD;
+    return s->offload ? SERVE_ACT : SERVE_BWD;
+}
 
-    /* Parents: level by level, consecutive groups of k. */
+/* The n + nodes items, systems first, and each node's children: level by
+ * level, consecutive groups of k items of the level below (with several
+ * MemoryX units and one system, one node over that system). */
+static void link_parents(struct item *it, int items, int n, int u, int k)
+{
     for (int i = 0; i < items; i++)
         it[i] = (struct item){-1, -1, -1, i >= n, 0, 0};
     for (int lo = 0, len = n, next = n, extra = n == 1 && u > 1; len > 1 || extra; extra = 0) {
@@ -143,8 +135,14 @@ void simtopo_build(struct sim *s)
         next += parents;
         len = parents;
     }
-    /* Links and engines of every item; the top item's links are MemoryX's.
-     * A node's up link carries the sum of its children's gradients. */
+}
+
+/* Links and engines of every item; the top item's links are MemoryX's.
+ * A node's up link carries the sum of its children's gradients. */
+static void add_items(struct sim *s, struct item *it, int items)
+{
+    int n = s->n, egress = egress_serves(s);
+    double hop = s->hw->swx.hop_latency_s;
     for (int i = 0; i < items; i++) {
         int sys = i < n, top = i == items - 1;
         if (sys)
@@ -157,11 +155,17 @@ void simtopo_build(struct sim *s)
                                  up, sys ? 0 : hop);
         }
     }
-    /* Down: a node's in-link feeds its children's in-links (a system's
-     * in-link feeds its compute); up: children's out-links feed the node's
-     * out-link, a system's compute feeds its out-link. */
+}
+
+/* Down: a node's in-link feeds its children's in-links (a system's
+ * in-link feeds its compute); up: children's out-links feed the node's
+ * out-link, a system's compute feeds its out-link.  Returns the edges
+ * written to e. */
+static int item_edges(const struct item *it, int items, struct edge *e)
+{
+    int ne = 0;
     for (int i = 0; i < items; i++) {
-        struct item *I = &it[i];
+        const struct item *I = &it[i];
         if (I->compute >= 0) {
             if (I->in >= 0)
                 e[ne++] = (struct edge){I->in, I->compute};
@@ -175,11 +179,17 @@ void simtopo_build(struct sim *s)
                 e[ne++] = (struct edge){it[c].out, I->out};
         }
     }
-    /* MemoryX units at the top item: each carries S / U servers' network
-     * each way (capped by the link it drives), and when the top item is a
-     * node that sums, takes 1/U of its sum. */
-    struct item *T = &it[items - 1];
-    int top_sys = !T->is_node;
+    return ne;
+}
+
+/* MemoryX units at the top item T: each carries S / U servers' network
+ * each way (capped by the link it drives), and when T is a node that sums,
+ * takes 1/U of its sum.  Each unit's egress, then ingress, then update
+ * engine (s->mx_out0, s->update0); returns the first ingress. */
+static int add_memoryx(struct sim *s, const struct item *T)
+{
+    int u = s->units, top_sys = !T->is_node, egress = egress_serves(s);
+    double hop = s->hw->swx.hop_latency_s;
     double share = s->cfg->mx_servers * s->hw->mx.server_net_Bps / u;
     double down = fmin(share, link_bw(s, top_sys));
     double up = top_sys ? down : fmin(down, reduce_bw(s, T->nchild) / u);
@@ -197,8 +207,18 @@ void simtopo_build(struct sim *s)
         add_comp(s, SIM_UPDATE, SERVE_UPD, j, 0, 0);
     for (int i = s->mx_out0; i < s->nc; i++)
         s->c[i].shard = 1;
-    for (int j = 0; j < u; j++) {
-        if (top_sys) {
+    return mx_in0;
+}
+
+/* Each unit's egress feeds the top system's compute or the top node's
+ * children's in-links, whose out-links (or the compute) feed its ingress,
+ * which feeds its update.  Returns the edges written to e. */
+static int memoryx_edges(const struct sim *s, const struct item *it, const struct item *T,
+                         int mx_in0, struct edge *e)
+{
+    int ne = 0;
+    for (int j = 0; j < s->units; j++) {
+        if (!T->is_node) {
             e[ne++] = (struct edge){s->mx_out0 + j, T->compute};
             e[ne++] = (struct edge){T->compute, mx_in0 + j};
         } else {
@@ -209,6 +229,25 @@ void simtopo_build(struct sim *s)
         }
         e[ne++] = (struct edge){mx_in0 + j, s->update0 + j};
     }
+    return ne;
+}
+
+/* Build components and links (simtopo_shape). */
+void simtopo_build(struct sim *s)
+{
+    struct topo_shape shape;
+    simtopo_shape(s->n, s->units, s->fanout, &shape);
+    s->r->depth = shape.depth;
+    s->r->nodes = shape.nodes;
+    int items = s->n + shape.nodes;
+    s->c = xmalloc((size_t)shape.comps * sizeof *s->c);
+    struct item *it = xmalloc((size_t)items * sizeof *it);
+    struct edge *e = xmalloc((size_t)shape.edges * sizeof *e);
+    link_parents(it, items, s->n, s->units, s->fanout);
+    add_items(s, it, items);
+    int ne = item_edges(it, items, e);
+    int mx_in0 = add_memoryx(s, &it[items - 1]);
+    ne += memoryx_edges(s, it, &it[items - 1], mx_in0, e + ne);
     assert(ne == shape.edges && s->nc == shape.comps);
     s->ups = xmalloc((size_t)ne * sizeof *s->ups);
     s->dns = xmalloc((size_t)ne * sizeof *s->dns);

@@ -1,0 +1,99 @@
+#!/bin/sh
+# The house rules of the source tree (README, Layout), checked on the source
+# and on the objects the build made of it ($B/obj):
+#   - no source file over MAX_LINES lines;
+#   - no function over MAX_FUNC lines unless the comment just above it says
+#     why ("long because ..."); needs universal-ctags (tools/deps.sh);
+#   - no circle between files: object A uses a symbol object B defines, B
+#     one of A's, by way of any others (tsort finds the loop);
+#   - the simulator and the analytic model do not call each other, so the
+#     cross-check compares two independent computations;
+#   - the core (base, desc, model, sim, plan, grid) uses nothing of the
+#     front ends, writes nothing to the terminal and never exits;
+#   - curses only in the explorer's room (src/explore).
+# Prints "ok N - what" or "not ok N - what" per check and "# cli_layout done".
+. "$(dirname "$0")/lib.sh"
+
+MAX_LINES=700
+MAX_FUNC=60
+CORE="base desc model sim plan grid"
+FRONT="cli explore report sweep"
+
+# ---- file lengths ----
+long=$(wc -l src/*/*.c src/*/*.h | awk -v m=$MAX_LINES '$2 != "total" && $1 > m { print $2 " " $1 }')
+if [ -z "$long" ]; then ok "no source file over $MAX_LINES lines"; else nok "no source file over $MAX_LINES lines" "$long"; fi
+
+# ---- function lengths ----
+if ctags --version 2>/dev/null | grep -q 'Universal Ctags'; then
+    ctags --fields=+ne --c-kinds=f -o "$T/tags" -R src
+    awk -F'\t' -v m=$MAX_FUNC '!/^!/ {
+            l = e = 0
+            for (i = 4; i <= NF; i++) {
+                if ($i ~ /^line:/) l = substr($i, 6)
+                if ($i ~ /^end:/) e = substr($i, 5)
+            }
+            if (e - l + 1 > m) print $2, l, e - l + 1, $1
+        }' "$T/tags" | sort >"$T/longfn"
+    : >"$T/unexplained"
+    while read -r file line len name; do
+        # the comment block right above the signature (up to a blank line)
+        head -n $((line - 1)) "$file" | tac | awk 'NF == 0 { exit } { print }' |
+            grep -qi 'long because' || echo "$file:$line: $name ($len lines)" >>"$T/unexplained"
+    done <"$T/longfn"
+    nlong=$(wc -l <"$T/longfn")
+    if [ ! -s "$T/unexplained" ]; then
+        ok "no function over $MAX_FUNC lines without a reason in its comment ($nlong with one)"
+    else
+        nok "no function over $MAX_FUNC lines without a reason in its comment" "$(cat "$T/unexplained")"
+    fi
+else
+    echo "ok - SKIP function lengths: universal-ctags is not installed (tools/deps.sh installs it)"
+fi
+
+# ---- the objects: who uses whose symbols ----
+objs=""
+for f in src/*/*.c; do
+    o=$B/obj/${f#src/}
+    objs="$objs ${o%.c}.o"
+done
+missing=0
+for o in $objs; do [ -e "$o" ] || missing=$((missing + 1)); done
+check "every source file has its object in $B/obj ($missing missing)" [ "$missing" -eq 0 ]
+# "FILE SYMBOL" for each global definition, then "FILE SYMBOL" for each use
+for o in $objs; do
+    src=${o#"$B"/obj/}
+    nm -g --defined-only "$o" 2>/dev/null | awk -v f="$src" 'NF == 3 { print f, $3 }'
+done | sort -k2 >"$T/defs"
+for o in $objs; do
+    src=${o#"$B"/obj/}
+    nm -u "$o" 2>/dev/null | awk -v f="$src" '{ print f, $NF }'
+done | sort -k2 >"$T/uses"
+# "USER DEFINER" for each use of another file's symbol, once each
+join -1 2 -2 2 -o 1.1,2.1 "$T/uses" "$T/defs" | awk '$1 != $2' | sort -u >"$T/edges"
+check "the objects use each other's symbols ($(wc -l <"$T/edges") links)" [ -s "$T/edges" ]
+if tsort "$T/edges" >/dev/null 2>"$T/loop"; then
+    ok "no circle between files"
+else
+    nok "no circle between files" "$(grep -v 'input contains a loop' "$T/loop")"
+fi
+cross=$(awk '($1 ~ /^sim\// && $2 ~ /^model\//) || ($1 ~ /^model\// && $2 ~ /^sim\//)' "$T/edges")
+if [ -z "$cross" ]; then ok "the simulator and the analytic model do not call each other"; else nok "the simulator and the analytic model do not call each other" "$cross"; fi
+up=""
+for c in $CORE; do
+    for f in $FRONT; do
+        up="$up$(awk -v c="$c/" -v f="$f/" 'index($1, c) == 1 && index($2, f) == 1' "$T/edges")"
+    done
+done
+if [ -z "$up" ]; then ok "the core uses nothing of the front ends"; else nok "the core uses nothing of the front ends" "$up"; fi
+# The core's only way out is xalloc's abort on exhausted memory.
+tty=$(awk 'index($1, "base/") == 1 || index($1, "desc/") == 1 || index($1, "model/") == 1 ||
+           index($1, "sim/") == 1 || index($1, "plan/") == 1 || index($1, "grid/") == 1' "$T/uses" |
+      awk '$2 ~ /^(exit|_exit|quick_exit|printf|vprintf|puts|putchar|perror|stdout|stderr|initscr|newterm)$/ ||
+           ($2 == "abort" && $1 != "base/xalloc.o")')
+if [ -z "$tty" ]; then ok "the core writes nothing to the terminal and never exits"; else nok "the core writes nothing to the terminal and never exits" "$tty"; fi
+
+# ---- curses ----
+curses=$(grep -l '#include <n\{0,1\}curses' src/*/*.c src/*/*.h | grep -v '^src/explore/')
+if [ -z "$curses" ]; then ok "curses only in src/explore"; else nok "curses only in src/explore" "$curses"; fi
+
+echo "# cli_layout done"
