@@ -490,7 +490,7 @@ static void run_bytes(const struct sim *s, const struct topo_shape *t, const dou
 {
     double nc = t->comps;
     part[0] = t->bytes + nc * ring_positions(s, least, nc) * sizeof(struct slot) +
-              fmax(256, 2 * nc) * sizeof(struct evq_event) + (double)s->n * sizeof(double);
+              fmax(256, 2 * nc) * EVQ_BYTES_PER_EVENT + (double)s->n * sizeof(double);
     part[1] = len[SERVE_ALL] * sizeof(struct packet) +
               (len[SERVE_ALL] + len[SERVE_BWD] + len[SERVE_ACT] + len[SERVE_UPD]) * sizeof(int);
     part[2] = (double)s->units * len[SERVE_UPD] * (sizeof(double) + sizeof(int)) +
