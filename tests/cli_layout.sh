@@ -7,7 +7,8 @@
 #   - no circle between files: object A uses a symbol object B defines, B
 #     one of A's, by way of any others (tsort finds the loop);
 #   - the simulator and the analytic model do not call each other, so the
-#     cross-check compares two independent computations;
+#     cross-check compares two independent computations; nor does the GPU
+#     model (src/gpu) call either;
 #   - the core (base, desc, model, sim, plan, grid) uses nothing of the
 #     front ends, writes nothing to the terminal and never exits;
 #   - curses only in the explorer's room (src/explore).
@@ -16,7 +17,7 @@
 
 MAX_LINES=700
 MAX_FUNC=60
-CORE="base desc model sim plan grid"
+CORE="base desc model sim plan grid gpu"
 FRONT="cli explore report sweep"
 
 # ---- file lengths ----
@@ -78,6 +79,10 @@ else
 fi
 cross=$(awk '($1 ~ /^sim\// && $2 ~ /^model\//) || ($1 ~ /^model\// && $2 ~ /^sim\//)' "$T/edges")
 if [ -z "$cross" ]; then ok "the simulator and the analytic model do not call each other"; else nok "the simulator and the analytic model do not call each other" "$cross"; fi
+# The GPU model shares only descriptions and transformer arithmetic with the
+# weight-streaming one (issue 21).
+gm=$(awk '($1 ~ /^gpu\// && $2 ~ /^(model|sim)\//) || ($1 ~ /^(model|sim)\// && $2 ~ /^gpu\//)' "$T/edges")
+if [ -z "$gm" ]; then ok "the GPU model and the weight-streaming model and simulator do not call each other"; else nok "the GPU model and the weight-streaming model and simulator do not call each other" "$gm"; fi
 up=""
 for c in $CORE; do
     for f in $FRONT; do
@@ -87,7 +92,7 @@ done
 if [ -z "$up" ]; then ok "the core uses nothing of the front ends"; else nok "the core uses nothing of the front ends" "$up"; fi
 # The core's only way out is xalloc's abort on exhausted memory.
 tty=$(awk 'index($1, "base/") == 1 || index($1, "desc/") == 1 || index($1, "model/") == 1 ||
-           index($1, "sim/") == 1 || index($1, "plan/") == 1 || index($1, "grid/") == 1' "$T/uses" |
+           index($1, "sim/") == 1 || index($1, "plan/") == 1 || index($1, "grid/") == 1 || index($1, "gpu/") == 1' "$T/uses" |
       awk '$2 ~ /^(exit|_exit|quick_exit|printf|vprintf|puts|putchar|perror|stdout|stderr|initscr|newterm)$/ ||
            ($2 == "abort" && $1 != "base/xalloc.o")')
 if [ -z "$tty" ]; then ok "the core writes nothing to the terminal and never exits"; else nok "the core writes nothing to the terminal and never exits" "$tty"; fi
