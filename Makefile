@@ -72,7 +72,7 @@ test check: deps
 tests: $(TESTS)
 
 # The functional tests alone (cmocka programs and command-line scripts, two
-# scripts at a time): the quick check while working, about 2 minutes.
+# at a time): the quick check while working, about a minute and a half.
 test-fast: deps
 	@$(MAKE) --no-print-directory all $(TESTS)
 	@JOBS=2 ./tests/run.sh
