@@ -53,7 +53,7 @@ static const struct named_factor time_units[] = {
     {"us", 1e-6},
     {"ns", 1e-9},
     {"min", 60.0},
-    {"h", 3600.0},
+    {"h", UNIT_HOUR_S},
     {"d", 86400.0},
     {"w", 7 * 86400.0},
     {"y", 365.25 * 86400.0}, /* Julian year */
@@ -62,9 +62,9 @@ static const struct named_factor time_units[] = {
     {"seconds", 1.0},
     {"minute", 60.0},
     {"minutes", 60.0},
-    {"hour", 3600.0},
-    {"hours", 3600.0},
-    {"hr", 3600.0},
+    {"hour", UNIT_HOUR_S},
+    {"hours", UNIT_HOUR_S},
+    {"hr", UNIT_HOUR_S},
     {"day", 86400.0},
     {"days", 86400.0},
     {"week", 7 * 86400.0},
@@ -94,7 +94,7 @@ static const struct base_unit bases[] = {
     {"B/s", UNIT_BYTE_RATE, 1.0, 1}, {"b/s", UNIT_BYTE_RATE, 0.125, 1},
     {"FLOP", UNIT_FLOP, 1.0, 0},     {"FLOP/s", UNIT_FLOP_RATE, 1.0, 0},
     {"W", UNIT_POWER, 1.0, 0},       {"J", UNIT_ENERGY, 1.0, 0},
-    {"Wh", UNIT_ENERGY, 3600.0, 0},  {"", UNIT_COUNT, 1.0, 0},
+    {"Wh", UNIT_ENERGY, UNIT_HOUR_S, 0},  {"", UNIT_COUNT, 1.0, 0},
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -347,7 +347,7 @@ int unit_parse(const char *text, unit_dim want, double *out, char *why, size_t w
 static char *format_time(double v, char *buf, size_t n)
 {
     static const struct named_factor scale[] = {
-        {"d", 86400.0}, {"h", 3600.0}, {"min", 60.0}, {"s", 1.0},
+        {"d", 86400.0}, {"h", UNIT_HOUR_S}, {"min", 60.0}, {"s", 1.0},
         {"ms", 1e-3},   {"us", 1e-6},  {"ns", 1e-9},
     };
     double a = fabs(v);
@@ -437,7 +437,7 @@ char *unit_format_energy(double joules, char *buf, size_t n)
     static const struct named_factor scale[] = {
         {"TWh", 1e12}, {"GWh", 1e9}, {"MWh", 1e6}, {"kWh", 1e3}, {"Wh", 1},
     };
-    double wh = joules / 3600 + 0.0;
+    double wh = joules / UNIT_HOUR_S + 0.0;
     size_t i = 0;
     while (i + 1 < NELEM(scale) && !(fabs(wh) >= scale[i].factor))
         i++;

@@ -23,6 +23,9 @@
 
 #include <stddef.h>
 
+/* Seconds in an hour: prices are per system-hour and energy in Wh. */
+#define UNIT_HOUR_S 3600.0
+
 typedef enum {
     UNIT_COUNT = 0,
     UNIT_FRACTION,

@@ -109,9 +109,9 @@ struct limit_unit {
     double factor;
 };
 static const struct limit_unit time_units[] = {
-    {"y", PLAN_YEAR_S}, {"d", 86400}, {"h", 3600}, {"min", 60}, {"s", 1}};
+    {"y", PLAN_YEAR_S}, {"d", 86400}, {"h", UNIT_HOUR_S}, {"min", 60}, {"s", 1}};
 static const struct limit_unit energy_units[] = {
-    {"TWh", 3.6e15}, {"GWh", 3.6e12}, {"MWh", 3.6e9}, {"kWh", 3.6e6}, {"Wh", 3600}};
+    {"TWh", 3.6e15}, {"GWh", 3.6e12}, {"MWh", 3.6e9}, {"kWh", 3.6e6}, {"Wh", UNIT_HOUR_S}};
 static const struct limit_unit cost_units[] = {{"", 1}};
 static const struct {
     const struct limit_unit *u;

@@ -467,7 +467,7 @@ static void print_training(const struct cluster *c, const struct train_result *r
     printf("servers    %g MemoryX, %g activation (%g per system), %g SwarmX nodes\n",
            st->mx_servers, c->systems * st->act_servers, st->act_servers, r->swx_nodes);
     if (r->cost >= 0)
-        printf("cost       %.4g (%g system-hours at %g)\n", r->cost, c->systems * r->time_s / 3600,
+        printf("cost       %.4g (%g system-hours at %g)\n", r->cost, c->systems * r->time_s / UNIT_HOUR_S,
                c->price);
 }
 

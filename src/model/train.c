@@ -1,6 +1,8 @@
 /* train.c - time-to-train, energy, cost and verdicts. */
 #include "train.h"
 
+#include "../base/units.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -87,7 +89,7 @@ static void train_power(const struct cluster *c, struct train_result *r)
     for (int i = 0; i < TRAIN_NPOWER; i++)
         r->power_W += r->power_part[i];
     r->energy_J = r->power_W * r->time_s;
-    r->cost = c->price >= 0 ? c->systems * r->time_s / 3600 * c->price : -1;
+    r->cost = c->price >= 0 ? c->systems * r->time_s / UNIT_HOUR_S * c->price : -1;
 }
 
 /* The verdicts, their warning bits and whether the run is feasible. */
