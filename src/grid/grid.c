@@ -33,11 +33,16 @@ void grid_eval(const struct grid *g, size_t j, struct cluster *c, struct train_r
     train_eval(c, r);
 }
 
+/* The grid's first point that the run s takes (the grid's index). */
+static size_t first_taken(const struct grid_sched *s)
+{
+    return (s->shard_k + s->shard_n - s->base % s->shard_n) % s->shard_n;
+}
+
 size_t grid_share(size_t total, const struct grid_sched *s)
 {
-    size_t N = s->shard_n;
-    size_t j0 = (s->shard_k + N - s->base % N) % N; /* the first point taken */
-    return j0 < total ? (total - 1 - j0) / N + 1 : 0;
+    size_t j0 = first_taken(s);
+    return j0 < total ? (total - 1 - j0) / s->shard_n + 1 : 0;
 }
 
 /* A worker's block: the points p0..p1 of those taken; taken point p is
@@ -67,7 +72,7 @@ static void *block_run(void *arg)
 size_t grid_run(const struct grid *g, const struct grid_sched *s, void *const *ctx,
                 grid_visit_fn visit, grid_round_fn round, void *arg)
 {
-    size_t N = s->shard_n, np = grid_share(grid_size(g), s);
+    size_t np = grid_share(grid_size(g), s);
     unsigned jobs = s->jobs < 1 ? 1 : s->jobs > GRID_MAX_JOBS ? GRID_MAX_JOBS : s->jobs;
     size_t per_round = (size_t)jobs * GRID_BLOCK;
     struct block bk[GRID_MAX_JOBS];
@@ -77,7 +82,7 @@ size_t grid_run(const struct grid *g, const struct grid_sched *s, void *const *c
             size_t p0 = b + t * (size_t)GRID_BLOCK;
             bk[t] = (struct block){.g = g, .visit = visit, .ctx = ctx[t], .p0 = p0,
                                    .p1 = p0 + GRID_BLOCK < np ? p0 + GRID_BLOCK : np,
-                                   .j0 = (s->shard_k + N - s->base % N) % N, .step = N};
+                                   .j0 = first_taken(s), .step = s->shard_n};
             bk[t].threaded = t > 0 && pthread_create(&bk[t].tid, NULL, block_run, &bk[t]) == 0;
         }
         for (unsigned t = 0; t < used; t++)

@@ -11,7 +11,6 @@
 #include "../base/xalloc.h"
 #include "../desc/tfm.h"
 #include "../cli/est.h"
-#include "../grid/grid.h"
 
 /* Columns models.csv adds to the estimate's: the same model trained on
  * REPORT_FIXED_TOKENS tokens, on its fastest cluster at that count. */
@@ -28,18 +27,13 @@ static void fastest_cluster(const struct cluster *base, double max, struct clust
                             struct train_result *r)
 {
     double best_n = max, best_s = HUGE_VAL;
-    size_t nn = max >= 1 ? (size_t)max : 0;
-    double *ns = xmalloc((nn ? nn : 1) * sizeof *ns);
-    for (size_t i = 0; i < nn; i++)
-        ns[i] = (double)(i + 1);
-    struct grid g = {.base = base, .ns = ns, .nn = nn, .mode = SCALE_STRONG};
-    for (size_t i = 0; i < nn; i++) {
-        grid_eval(&g, i, c, r);
-        if (r->feasible && r->time_s < best_s)
-            best_s = r->time_s, best_n = ns[i];
-    }
-    free(ns);
     *c = *base;
+    for (double n = 1; n <= max; n++) {
+        c->systems = n;
+        train_eval(c, r);
+        if (r->feasible && r->time_s < best_s)
+            best_s = r->time_s, best_n = n;
+    }
     c->systems = best_n;
     train_eval(c, r);
 }
