@@ -319,6 +319,16 @@ static cp_status id_check(struct gparse *p, const struct gmeas_row *r)
     return CP_OK;
 }
 
+/* The notes' "VP=N" (virtual pipeline stages, i.e. interleaved chunks per
+ * GPU), else NaN: a figure of the run the columns do not hold. */
+static double notes_vp(const char *notes)
+{
+    const char *at = strstr(notes, "VP=");
+    char *end;
+    double v = at ? strtod(at + 3, &end) : NAN;
+    return at && end != at + 3 && v >= 1 && v == floor(v) ? v : NAN;
+}
+
 static cp_status row_parse(struct gparse *p, struct gmeas_row *r)
 {
     if (cells_check(p) || text_cell(p, C_ID, r->id) || id_check(p, r) ||
@@ -326,6 +336,7 @@ static cp_status row_parse(struct gparse *p, struct gmeas_row *r)
         text_cell(p, C_GPU, r->gpu_text) || text_cell(p, C_MODEL, r->model) || kinds_parse(p, r) ||
         shape_parse(p, r) || measure_parse(p, r))
         return p->st;
+    r->vp = notes_vp(p->cell[C_NOTES]);
     /* the source is kept as far as it fits, cut at a UTF-8 character */
     size_t n = strlen(p->cell[C_SOURCE]);
     if (n >= GMEAS_TEXT_MAX) {

@@ -79,6 +79,8 @@ struct gmeas_row {
     double micro_batch; /* sequences                                        */
     double tp, pp, dp;
     double cp; /* context parallelism: gpus / (tp * pp * dp), whole */
+    double vp; /* interleaved pipeline chunks per GPU, from "VP=N" in the
+                  notes (NeMo, MLPerf); NaN when the notes do not say      */
     /* The measurement and what it converts to (SI units). */
     double value;           /* as published, in SI: FLOP/s per GPU, tokens/s
                                per GPU or seconds                            */

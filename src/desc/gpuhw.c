@@ -1,0 +1,94 @@
+/* gpuhw.c - the GPU system description schema and its cross-key checks. */
+#include "gpuhw.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#define G(f) offsetof(struct gpuhw_desc, f)
+#define CHIP(f) offsetof(struct gpuhw_desc, chip.f)
+#define NET(f) offsetof(struct gpuhw_desc, net.f)
+#define FIT(f) offsetof(struct gpuhw_desc, fit.f)
+#define REQ DESC_REQUIRED
+#define FRAC (DESC_REQUIRED | DESC_AT_MOST_1)
+
+const char *const gpuhw_prec_name[GPUHW_NPRECS] = {"bf16", "fp8", "fp4"};
+
+static const struct desc_key gpuhw_keys[] = {
+    {"system", "name", DESC_TEXT, UNIT_COUNT, 0, G(name), 0, NULL, 0, "display name of the system"},
+    {"system", "kind", DESC_CHOICE, UNIT_COUNT, REQ, G(kind), 0, "weight-streaming|gpu", 0,
+     "which model applies: weight-streaming or gpu"},
+    {"system", "gpus_per_node", DESC_NUM, UNIT_COUNT, REQ | DESC_INTEGER, NET(gpus_per_node), 0,
+     NULL, 0, "GPUs in one node (the rack, for NVL72)"},
+    {"system", "node_power", DESC_NUM, UNIT_POWER, REQ, NET(node_power_W), 0, NULL, 0,
+     "maximum wall power of one node"},
+    {"gpu", "peak_bf16", DESC_NUM, UNIT_FLOP_RATE, REQ, CHIP(peak_flops[GPUHW_BF16]), 0, NULL, 0,
+     "dense 16-bit (BF16/FP16) tensor peak of one GPU"},
+    {"gpu", "peak_fp8", DESC_NUM, UNIT_FLOP_RATE, REQ | DESC_ZERO_OK, CHIP(peak_flops[GPUHW_FP8]),
+     0, NULL, 0, "dense FP8 tensor peak (0: the GPU has none)"},
+    {"gpu", "peak_fp4", DESC_NUM, UNIT_FLOP_RATE, REQ | DESC_ZERO_OK, CHIP(peak_flops[GPUHW_FP4]),
+     0, NULL, 0, "dense FP4 tensor peak (0: the GPU has none)"},
+    {"gpu", "hbm", DESC_NUM, UNIT_BYTES, REQ, CHIP(hbm_bytes), 0, NULL, 0, "HBM capacity"},
+    {"gpu", "hbm_bandwidth", DESC_NUM, UNIT_BYTE_RATE, REQ, CHIP(hbm_Bps), 0, NULL, 0,
+     "HBM bandwidth"},
+    {"gpu", "power", DESC_NUM, UNIT_POWER, REQ, CHIP(power_W), 0, NULL, 0,
+     "board power (TDP) of one GPU"},
+    {"network", "nvlink_bandwidth", DESC_NUM, UNIT_BYTE_RATE, REQ, NET(nvlink_Bps), 0, NULL, 0,
+     "NVLink bandwidth of one GPU in each direction"},
+    {"network", "nvlink_domain", DESC_NUM, UNIT_COUNT, REQ | DESC_INTEGER, NET(nvlink_domain), 0,
+     NULL, 0, "GPUs one NVLink domain joins (8 HGX/DGX, 72 NVL72)"},
+    {"network", "scaleout_bandwidth", DESC_NUM, UNIT_BYTE_RATE, REQ, NET(scaleout_Bps), 0, NULL, 0,
+     "scale-out (InfiniBand/Ethernet) bandwidth of one GPU in each direction"},
+    {"network", "link_latency", DESC_NUM, UNIT_TIME, REQ | DESC_ZERO_OK, NET(link_latency_s), 0,
+     NULL, 0, "start-up latency of one step of a collective"},
+    {"fit", "matmul_efficiency", DESC_NUM, UNIT_FRACTION, FRAC, FIT(matmul_eff), 0, NULL, 0,
+     "achieved fraction of peak on wide matmuls"},
+    {"fit", "half_width", DESC_NUM, UNIT_COUNT, REQ | DESC_ZERO_OK, FIT(half_width), 0, NULL, 0,
+     "per-GPU matmul width (hidden / tp) at which the efficiency halves"},
+    {"fit", "elementwise_bytes", DESC_NUM, UNIT_BYTES, REQ | DESC_ZERO_OK, FIT(elementwise), 0,
+     NULL, 0, "HBM bytes of non-matmul kernels per token per hidden unit per layer"},
+    {"fit", "lowp_efficiency", DESC_NUM, UNIT_FRACTION, FRAC, FIT(lowp_eff), 0, NULL, 0,
+     "fraction of the 16-bit matmul efficiency that FP8 and FP4 matmuls reach"},
+    {"fit", "comm_efficiency", DESC_NUM, UNIT_FRACTION, FRAC, FIT(comm_eff), 0, NULL, 0,
+     "achieved fraction of link bandwidth in collectives"},
+    {"fit", "tp_overlap", DESC_NUM, UNIT_FRACTION, FRAC | DESC_ZERO_OK, FIT(tp_overlap), 0, NULL, 0,
+     "fraction of tensor-parallel communication hidden when overlap is on"},
+    {"fit", "optimizer_bytes", DESC_NUM, UNIT_BYTES, REQ, FIT(optimizer_traffic), 0, NULL, 0,
+     "HBM bytes the optimizer step moves per parameter it updates"},
+    {"fit", "step_overhead", DESC_NUM, UNIT_TIME, REQ | DESC_ZERO_OK, FIT(step_overhead_s), 0, NULL,
+     0, "fixed time per training step that nothing overlaps"},
+    {"fit", "hbm_usable", DESC_NUM, UNIT_FRACTION, FRAC, FIT(hbm_usable), 0, NULL, 0,
+     "fraction of HBM a run can fill (the rest: context, allocator, buffers)"},
+};
+
+const struct desc_schema gpuhw_schema = {
+    .kind = "GPU hardware",
+    .keys = gpuhw_keys,
+    .nkeys = sizeof gpuhw_keys / sizeof gpuhw_keys[0],
+};
+
+static cp_status gpuhw_check(const struct gpuhw_desc *g, const struct desc_src *src,
+                             struct cp_error *err)
+{
+    double node = g->net.gpus_per_node, dom = g->net.nvlink_domain;
+    if (g->kind != GPUHW_GPU)
+        return desc_key_error(&gpuhw_schema, src, "system", "kind", err,
+                              "this is a GPU description: kind must be gpu");
+    if (fmod(dom, node) != 0 && fmod(node, dom) != 0)
+        return desc_key_error(&gpuhw_schema, src, "network", "nvlink_domain", err,
+                              "%.0f GPUs neither divide nor are a whole number of nodes of %.0f",
+                              dom, node);
+    return CP_OK;
+}
+
+cp_status gpuhw_load(const char *text, const char *origin, const char *const *sets, size_t nsets,
+                     struct gpuhw_desc *g, struct desc_src *src, struct cp_error *err)
+{
+    struct desc_src local;
+    if (!src)
+        src = &local;
+    cp_status st = desc_load_set(&gpuhw_schema, text, origin, sets, nsets, g, src, err);
+    if (st != CP_OK)
+        return st;
+    desc_default_name(g->name, origin);
+    return gpuhw_check(g, src, err);
+}

@@ -1,0 +1,77 @@
+/* gpuhw.h - GPU system descriptions: one GPU type in its nodes and network,
+ * with the constants of the GPU training model (src/gpu), loaded from an
+ * INI file in hw/gpu/ (format: cerebras-plan(5)).
+ *
+ * All fields are SI base units: FLOP/s, bytes, bytes/s, seconds, watts;
+ * counts and fractions are plain numbers.  [system] kind says which model a
+ * description is for: "gpu" here; a weight-streaming system says
+ * "weight-streaming". */
+#ifndef CP_GPUHW_H
+#define CP_GPUHW_H
+
+#include "desc.h"
+
+/* Which model a description applies to. */
+enum gpuhw_kind { GPUHW_WEIGHT_STREAMING, GPUHW_GPU };
+
+/* Tensor-core precision of the matmuls: 16-bit (BF16 or FP16), FP8, FP4. */
+enum gpuhw_prec { GPUHW_BF16, GPUHW_FP8, GPUHW_FP4, GPUHW_NPRECS };
+extern const char *const gpuhw_prec_name[GPUHW_NPRECS]; /* "bf16" "fp8" "fp4" */
+
+/* One GPU. */
+struct gpu_chip {
+    double peak_flops[GPUHW_NPRECS]; /* dense peak per precision; 0: lacks it */
+    double hbm_bytes;                /* HBM capacity                           */
+    double hbm_Bps;                  /* HBM bandwidth                          */
+    double power_W;                  /* GPU board power (TDP)                  */
+};
+
+/* Nodes and their network. */
+struct gpu_net {
+    double gpus_per_node;  /* GPUs in one node (rack for NVL72)            */
+    double node_power_W;   /* one node, maximum wall power                 */
+    double nvlink_Bps;     /* NVLink per GPU, each direction               */
+    double nvlink_domain;  /* GPUs one NVLink/NVSwitch domain joins        */
+    double scaleout_Bps;   /* scale-out (InfiniBand/Ethernet) per GPU, each direction */
+    double link_latency_s; /* start-up latency of one collective step      */
+};
+
+/* The training model's constants: the same for every model and layout
+ * (gpu.h states where each enters). */
+struct gpu_fit {
+    double matmul_eff;        /* achieved fraction of peak on wide matmuls    */
+    double half_width;        /* per-GPU matmul width h/tp at which the
+                                 efficiency is half of matmul_eff           */
+    double elementwise;       /* HBM bytes the non-matmul kernels move per
+                                 token and per hidden unit of one layer, for
+                                 forward and backward                       */
+    double lowp_eff;          /* FP8 and FP4 matmuls reach this fraction of
+                                 the 16-bit efficiency                      */
+    double comm_eff;          /* achieved fraction of link bandwidth          */
+    double tp_overlap;        /* fraction of tensor-parallel communication
+                                 hidden behind matmuls when overlap is on   */
+    double optimizer_traffic; /* HBM bytes the optimizer step moves per
+                                 parameter it updates                    */
+    double step_overhead_s;   /* fixed time per step nothing overlaps     */
+    double hbm_usable;        /* fraction of HBM a run can fill           */
+};
+
+struct gpuhw_desc {
+    char name[DESC_TEXT_MAX];
+    int kind; /* enum gpuhw_kind */
+    struct gpu_chip chip;
+    struct gpu_net net;
+    struct gpu_fit fit;
+};
+
+extern const struct desc_schema gpuhw_schema;
+
+/* Parse a GPU system from text named origin, apply the nsets
+ * "section.key=value" overrides, and check that it is a GPU description
+ * and that its figures agree (the NVLink domain a whole number of nodes or
+ * inside one, a 16-bit peak at least).  CP_OK or CP_EINPUT with err
+ * filled; src may be NULL. */
+cp_status gpuhw_load(const char *text, const char *origin, const char *const *sets, size_t nsets,
+                     struct gpuhw_desc *g, struct desc_src *src, struct cp_error *err);
+
+#endif

@@ -1,0 +1,177 @@
+/* gpu.c - the GPU training model's step time (the model is stated in
+ * gpu.h): one micro-batch on the slowest pipeline stage, the pipeline
+ * with its bubble, the gradient reduction and the optimizer step. */
+#include "gpu.h"
+
+#include <math.h>
+
+#include "../desc/tfm.h"
+#include "gpu_int.h"
+
+const char *const gpu_recompute_name[GPU_NRECOMPUTES] = {"none", "selective", "full", "block"};
+const char *const gpu_part_name[GPU_NPARTS] = {"matmul", "elementwise", "tp-comm",   "pp-comm",
+                                               "bubble", "dp-comm",     "optimizer", "overhead"};
+
+/* Tensor-parallel collectives per layer: two in the forward pass (after
+ * attention and after the MLP) and two in the backward (Narayanan et al.
+ * 2021, sec. 2.3; with sequence parallelism each all-reduce becomes an
+ * all-gather and a reduce-scatter of the same bytes, Korthikanti et al.
+ * 2022); a recomputed forward pass repeats the first two. */
+#define TP_COLLECTIVES 4.0
+#define TP_RECOMPUTE_COLLECTIVES 2.0
+/* Passes of the blocks over the data: forward, delta, weight gradient. */
+#define TRAIN_PASSES 3.0
+
+struct gpu_layout gpu_layout_default(double tp, double pp, double dp, double mbs)
+{
+    struct gpu_layout l = {
+        .tp = tp,
+        .pp = pp,
+        .dp = dp,
+        .cp = 1,
+        .mbs = mbs,
+        .vp = 1,
+        .precision = GPUHW_BF16,
+        .recompute = GPU_RC_NONE,
+        .shard_optimizer = 1,
+        .seq_parallel = 1,
+        .flash_attention = 1,
+        .overlap_grad = 1,
+        .overlap_tp = 1,
+    };
+    return l;
+}
+
+double gpu_matmul_eff(const struct gpu_fit *f, double width)
+{
+    return f->matmul_eff * width / (width + f->half_width);
+}
+
+double gpu_ring_allreduce(double bytes, double n, double Bps, double latency_s)
+{
+    if (n <= 1)
+        return 0;
+    return 2 * (n - 1) / n * bytes / Bps + 2 * (n - 1) * latency_s;
+}
+
+/* Achieved bandwidth per GPU of a collective over n GPUs stride apart
+ * (ranks are numbered tp fastest, then cp, dp, pp, as in Megatron): NVLink
+ * when the group lies in one NVLink domain; else the scale-out network,
+ * where the group's ranks in one node pool their NICs (a hierarchical
+ * ring crosses each node once), up to NVLink's own rate. */
+static double group_Bps(const struct gpuhw_desc *g, double n, double stride)
+{
+    double dom = g->net.nvlink_domain, bw = g->net.nvlink_Bps;
+    if ((n - 1) * stride + 1 > dom) {
+        double local = fmax(1, fmin(n, g->net.gpus_per_node / stride));
+        bw = fmin(bw, local * g->net.scaleout_Bps);
+    }
+    return bw * g->fit.comm_eff;
+}
+
+/* Matmul and elementwise time of one layer for one micro-batch of T local
+ * tokens on one GPU. */
+static void layer_compute(const struct gpuhw_desc *g, const struct wl_desc *w,
+                          const struct gpu_layout *l, double T, double t[GPU_NPARTS])
+{
+    double tp = l->tp, h = w->hidden;
+    double p_mat = tfm_block_matrix_params(w);
+    double att_fwd = tfm_block_flops(w, TFM_FWD) - 2 * p_mat; /* per token */
+    double att_train = tfm_block_flops(w, TFM_FWD) + tfm_block_flops(w, TFM_DELTA) +
+                       tfm_block_flops(w, TFM_WGRAD) - TRAIN_PASSES * 2 * p_mat;
+    double whole = gpu_recomputed_share(w, l); /* layers recomputed whole */
+    double lin_passes = TRAIN_PASSES + whole;
+    double att = att_train + (l->recompute == GPU_RC_SELECTIVE ? 1 : whole) * att_fwd;
+    double e = gpu_matmul_eff(&g->fit, h / tp);
+    double p16 = g->chip.peak_flops[GPUHW_BF16], pp = g->chip.peak_flops[l->precision];
+    double e_lin = l->precision == GPUHW_BF16 ? e : e * g->fit.lowp_eff;
+    t[GPU_MATMUL] = lin_passes * 2 * p_mat * T / tp / (pp * e_lin) + att * T / tp / (p16 * e);
+    double ew = g->fit.elementwise * T * h / (l->seq_parallel ? tp : 1);
+    t[GPU_ELEMENTWISE] = ew * lin_passes / TRAIN_PASSES / g->chip.hbm_Bps;
+}
+
+/* Exposed tensor- and context-parallel communication of one layer. */
+static double layer_comm(const struct gpuhw_desc *g, const struct wl_desc *w,
+                         const struct gpu_layout *l, double T, double t_matmul)
+{
+    double lat = g->net.link_latency_s;
+    double ncoll = TP_COLLECTIVES + gpu_recomputed_share(w, l) * TP_RECOMPUTE_COLLECTIVES;
+    double tp_s = ncoll * gpu_ring_allreduce(T * w->hidden * GPU_BYTES_16, l->tp,
+                                             group_Bps(g, l->tp, 1), lat);
+    tp_s *= 1 - (l->overlap_tp ? g->fit.tp_overlap : 0);
+    if (l->cp <= 1)
+        return tp_s;
+    /* Ring attention: each GPU's K and V blocks go round the cp ring in the
+     * forward pass, and K, V and their gradients in the backward. */
+    double kv_bytes = 2 * T * w->kv_heads * (w->hidden / w->heads) * GPU_BYTES_16 / l->tp;
+    double cp_s = TRAIN_PASSES * (l->cp - 1) * (kv_bytes / group_Bps(g, l->cp, l->tp) + lat);
+    return tp_s + fmax(0, cp_s - t_matmul);
+}
+
+/* One micro-batch on the last (slowest) stage: its layers, the logits,
+ * and the activations sent to and from its neighbours; split into parts. */
+static double micro_batch(const struct gpuhw_desc *g, const struct wl_desc *w,
+                          const struct gpu_layout *l, double part[GPU_NPARTS])
+{
+    double T = l->mbs * w->seq_len / l->cp, layers = w->layers / l->pp;
+    double t[GPU_NPARTS] = {0};
+    layer_compute(g, w, l, T, t);
+    part[GPU_MATMUL] = layers * t[GPU_MATMUL];
+    part[GPU_ELEMENTWISE] = layers * t[GPU_ELEMENTWISE];
+    /* attention's share of the matmul time hides the context ring */
+    part[GPU_TP_COMM] = layers * layer_comm(g, w, l, T, t[GPU_MATMUL]);
+    double e = gpu_matmul_eff(&g->fit, w->hidden / l->tp);
+    part[GPU_MATMUL] += TRAIN_PASSES * tfm_logits_flops(w, TFM_FWD) * T / l->tp /
+                        (g->chip.peak_flops[GPUHW_BF16] * e);
+    if (l->pp > 1) {
+        /* each tensor-parallel rank sends its 1/tp slice (sequence
+         * parallelism, or the scatter/gather of Narayanan et al. sec. 4.1) */
+        double bytes = T * w->hidden * GPU_BYTES_16 / l->tp;
+        double bw = group_Bps(g, 2, l->tp * l->cp * l->dp);
+        part[GPU_PP_COMM] = 2 * l->vp * (bytes / bw + g->net.link_latency_s);
+    }
+    double s = 0;
+    for (int i = 0; i < GPU_NPARTS; i++)
+        s += part[i];
+    return s;
+}
+
+/* The gradient reduction over dp that the backward pass does not hide,
+ * and the optimizer step on the local parameters (their shard). */
+static void step_tail(const struct gpuhw_desc *g, const struct wl_desc *w,
+                      const struct gpu_layout *l, double micro_s, double part[GPU_NPARTS])
+{
+    double p_local = gpu_stage_params(w, l);
+    double bw = group_Bps(g, l->dp, l->tp * l->cp);
+    double dp_s = gpu_ring_allreduce(p_local * w->grad_bytes, l->dp, bw, g->net.link_latency_s);
+    part[GPU_DP_COMM] = l->overlap_grad ? fmax(0, dp_s - micro_s) : dp_s;
+    double updated = p_local / (l->shard_optimizer ? l->dp : 1);
+    part[GPU_OPTIMIZER] = g->fit.optimizer_traffic * updated / g->chip.hbm_Bps;
+    part[GPU_OVERHEAD] = g->fit.step_overhead_s;
+}
+
+void gpu_eval(const struct gpuhw_desc *g, const struct wl_desc *w, const struct gpu_layout *l,
+              struct gpu_result *r)
+{
+    double micro[GPU_NPARTS] = {0};
+    r->micro_s = micro_batch(g, w, l, micro);
+    r->micro_batches = w->batch / (l->dp * l->mbs);
+    double m = r->micro_batches;
+    for (int i = 0; i < GPU_NPARTS; i++)
+        r->part_s[i] = m * micro[i];
+    r->part_s[GPU_BUBBLE] = (l->pp - 1) / l->vp * r->micro_s;
+    r->bubble = (l->pp - 1) / (m * l->vp);
+    step_tail(g, w, l, r->micro_s, r->part_s);
+    r->step_s = 0;
+    r->bottleneck = GPU_MATMUL;
+    for (int i = 0; i < GPU_NPARTS; i++) {
+        r->step_s += r->part_s[i];
+        if (r->part_s[i] > r->part_s[r->bottleneck])
+            r->bottleneck = (enum gpu_part)i;
+    }
+    double tokens = w->batch * w->seq_len, gpus = l->tp * l->pp * l->dp * l->cp;
+    r->tokens_per_s = tokens / r->step_s;
+    r->model_flops = tfm_train_flops_per_token(w, 0) * tokens;
+    r->mfu = r->model_flops / (r->step_s * gpus * g->chip.peak_flops[l->precision]);
+    gpu_memory(g, w, l, r);
+}

@@ -1,0 +1,146 @@
+/* gpu.h - the GPU training model: one training step of a transformer
+ * (struct wl_desc) on a GPU cluster (struct gpuhw_desc) under a layout of
+ * tensor (tp), pipeline (pp, 1F1B with vp interleaved chunks), data (dp)
+ * and context (cp) parallelism.  Pure arithmetic, SI units, no allocation,
+ * no I/O; shares only the descriptions and the transformer arithmetic
+ * (tfm.h) with the weight-streaming model.
+ *
+ * The model, stated once.  Per GPU and per micro-batch of b sequences of s
+ * tokens (T = b s / cp tokens on a GPU), each of the L / pp layers a GPU
+ * holds costs
+ *   matmuls      F_lin / (peak[precision] e_p) + F_att / (peak[bf16] e)
+ *                F_lin = 3 x 2 P_mat T / tp (forward, delta, weight
+ *                gradient; + 1 forward in each layer recomputed whole:
+ *                all with full recompute, k of the L / pp with block),
+ *                F_att the attention scores and values of tfm.h (+ 1
+ *                forward with selective recompute and in each layer
+ *                recomputed whole); attention and the logits run at 16
+ *                bits whatever the precision (Transformer Engine keeps
+ *                them there), so FP8 gains less than 2x;
+ *                e = matmul_efficiency x w / (w + half_width), w = hidden /
+ *                tp, the width of the GPU's slice of each matmul; e_p = e
+ *                at 16 bits, e x lowp_efficiency at FP8 and FP4;
+ *   elementwise  elementwise_bytes x T x hidden (/ tp with sequence
+ *                parallelism) x passes / 3 / HBM bandwidth: norms,
+ *                activations, dropout, residuals are bound by memory;
+ *   tensor comm  4 collectives (6 in a layer recomputed whole) of T
+ *                hidden 16-bit values, ring cost 2 (tp-1)/tp x bytes /
+ *                (NVLink x comm_efficiency) + 2 (tp-1) latencies each,
+ *                of which tp_overlap is hidden when overlap is on;
+ *   context comm the K and V blocks passed round the cp ring, hidden
+ *                behind the attention matmuls where they suffice.
+ * The last stage adds the logits (3 x 2 hidden vocab T / tp FLOP at 16
+ * bits), and each micro-batch sends its activations (1/tp of them per GPU)
+ * between stages, vp times with interleaving, over NVLink or the scale-out
+ * network.  With m = global batch / (dp b) micro-batches, the pipeline
+ * takes
+ *   (m + (pp - 1) / vp) x t_micro      (Narayanan et al. 2021, sec. 2.2)
+ * so the bubble is (pp-1)/(m vp) of the work.  Then the gradients are
+ * reduced over dp (all-reduce, or reduce-scatter and all-gather of the
+ * weights with a sharded optimizer: the same bytes), hidden behind one
+ * micro-batch when overlap is on.  A group inside the NVLink domain runs at
+ * NVLink's rate; one spread over nodes at the scale-out rate times the
+ * group's GPUs in one node (they pool their NICs), at most NVLink's.  The
+ * optimizer moves optimizer_bytes per local parameter (its shard when
+ * sharded) through HBM; a fixed step_overhead is added.
+ *
+ * Memory per GPU (Korthikanti et al. 2022): weights and gradients at the
+ * workload's weight_bytes and grad_bytes, master weights and Adam moments
+ * (master_bytes + optimizer_bytes, divided by dp when sharded) per local
+ * parameter; activations of one micro-batch for all L layers on the first
+ * stage (1F1B keeps pp micro-batches of L / pp layers in flight), times
+ * 1 + (pp-1)/(pp vp) with interleaving: per layer s b hidden (10 + 24 / tp
+ * + 5 heads s / (hidden tp)) bytes / cp, the 10 split by tp too with
+ * sequence parallelism, the 5 a s / h attention scores dropped with flash
+ * attention, 7 of the 24 saved at FP8 and FP4 (the linear layers' inputs
+ * kept in 8 bits); selective recompute drops the scores; full recompute
+ * keeps each layer's 16-bit input and one layer's working set; block
+ * recompute keeps the 16-bit inputs of its k layers, the whole
+ * activations of the others and one layer's working set; the last stage
+ * adds its 32-bit logits. */
+#ifndef CP_GPU_H
+#define CP_GPU_H
+
+#include "../base/status.h"
+#include "../desc/gpuhw.h"
+#include "../desc/wl.h"
+
+/* Activation recompute: none; selective (the attention scores); full (every
+ * layer's forward pass again); block: the first recompute_layers layers of
+ * each stage recomputed whole and the others not at all (NeMo's
+ * activations_checkpoint_method 'block' with activations_checkpoint_num_layers,
+ * Megatron-Core's recompute_method 'block' with recompute_num_layers; with
+ * interleaving those count layers per model chunk, so a stage's count is vp
+ * times theirs).  Block with 0 layers is none, with all of a stage's
+ * layers full. */
+enum gpu_recompute { GPU_RC_NONE, GPU_RC_SELECTIVE, GPU_RC_FULL, GPU_RC_BLOCK, GPU_NRECOMPUTES };
+extern const char *const gpu_recompute_name[GPU_NRECOMPUTES]; /* none selective full block */
+
+/* One way of running the job. */
+struct gpu_layout {
+    double tp, pp, dp, cp; /* ways of each parallelism; gpus = their product */
+    double mbs;            /* micro-batch, sequences                         */
+    double vp;             /* interleaved chunks per GPU (1: plain 1F1B)     */
+    enum gpuhw_prec precision;
+    enum gpu_recompute recompute;
+    double recompute_layers; /* with GPU_RC_BLOCK: layers of a stage (of its
+                                L / pp) recomputed whole, 0 to L / pp      */
+    int shard_optimizer; /* optimizer state split over dp (ZeRO-1)            */
+    int seq_parallel;    /* norms and dropout split over tp (Korthikanti)     */
+    int flash_attention; /* attention scores never stored                     */
+    int overlap_grad;    /* gradient reduce overlapped with the backward pass */
+    int overlap_tp;      /* tensor-parallel communication overlapped          */
+};
+
+/* A layout with the modern defaults: sharded optimizer, sequence
+ * parallelism, flash attention, both overlaps on, vp 1, bf16, no recompute. */
+struct gpu_layout gpu_layout_default(double tp, double pp, double dp, double mbs);
+
+enum gpu_part {
+    GPU_MATMUL,      /* matmuls of the blocks and the logits              */
+    GPU_ELEMENTWISE, /* memory-bound kernels                              */
+    GPU_TP_COMM,     /* exposed tensor- and context-parallel traffic      */
+    GPU_PP_COMM,     /* activations between pipeline stages               */
+    GPU_BUBBLE,      /* pipeline fill and drain                           */
+    GPU_DP_COMM,     /* exposed gradient reduction                        */
+    GPU_OPTIMIZER,   /* the optimizer step                                */
+    GPU_OVERHEAD,    /* fixed per step                                    */
+    GPU_NPARTS
+};
+extern const char *const gpu_part_name[GPU_NPARTS];
+
+struct gpu_result {
+    double step_s;             /* one optimizer step                         */
+    double tokens_per_s;       /* training tokens per second, whole cluster  */
+    double part_s[GPU_NPARTS]; /* step_s split by what the time went to     */
+    enum gpu_part bottleneck;  /* the largest part                         */
+    double micro_s;            /* one micro-batch on the slowest stage       */
+    double micro_batches;      /* m, per pipeline per step                   */
+    double bubble;             /* (pp-1)/(m vp): idle share of the pipeline  */
+    double model_flops;        /* FLOP per step without recompute (tfm.h)    */
+    double mfu;                /* model_flops / (step x gpus x peak[precision]) */
+    /* Memory per GPU, bytes. */
+    double mem_weights, mem_grads, mem_optimizer, mem_act, mem_total;
+    double mem_capacity; /* HBM x hbm_usable                             */
+    int fits;            /* mem_total <= mem_capacity                    */
+};
+
+/* Whether the layout can run the job on this system: every figure whole
+ * and at least 1, tp dividing heads, kv heads (or kv heads dividing tp)
+ * and the NVLink domain, pp dividing layers and vp dividing layers / pp
+ * (vp > 1 only with pp > 1), cp dividing the sequence, mbs x dp dividing
+ * the global batch, the precision one the GPU has, block recompute of a
+ * whole number of layers from 0 to L / pp.  CP_OK, or CP_EINPUT
+ * with a message naming the figure. */
+cp_status gpu_check(const struct gpuhw_desc *g, const struct wl_desc *w, const struct gpu_layout *l,
+                    struct cp_error *err);
+
+/* Evaluate a layout gpu_check() accepted: time and memory of one step. */
+void gpu_eval(const struct gpuhw_desc *g, const struct wl_desc *w, const struct gpu_layout *l,
+              struct gpu_result *r);
+
+/* Memory per GPU only (the mem_* fields, mem_capacity and fits of r). */
+void gpu_memory(const struct gpuhw_desc *g, const struct wl_desc *w, const struct gpu_layout *l,
+                struct gpu_result *r);
+
+#endif

@@ -1,0 +1,114 @@
+/* gpu_mem.c - memory per GPU of a layout (the model is stated in gpu.h):
+ * weights, gradients, optimizer state and activations (Korthikanti et al.
+ * 2022, "Reducing Activation Recomputation in Large Transformer Models"),
+ * and the share of layers a recompute setting runs forward twice. */
+#include <math.h>
+
+#include "../desc/tfm.h"
+#include "gpu_int.h"
+
+/* Korthikanti et al. 2022, eq. 1-2: bytes per token per hidden unit of one
+ * layer's activations at 16 bits: 10 kept whole (layer-norm inputs,
+ * dropout masks, the attention and MLP inputs) and 24 split by tensor
+ * parallelism; with sequence parallelism all 34 are split. */
+#define ACT_WHOLE 10.0
+#define ACT_SPLIT 24.0
+/* With FP8 or FP4 matmuls, Transformer Engine keeps the inputs of the
+ * four linear layers (2 + 2 + 2 + 8 of the 34 bytes) in 8 bits: 7 bytes
+ * fewer, all of them split by tensor parallelism. */
+#define ACT_LOWP_SAVED 7.0
+/* Attention scores, softmax and its dropout mask: 5 a s / h more (none
+ * with flash attention, which never stores them). */
+#define ACT_SCORES 5.0
+/* Full recompute keeps a layer's 16-bit input only. */
+#define ACT_CKPT GPU_BYTES_16
+/* The logits kept in 32 bits for the loss (Korthikanti et al., sec. 4.3). */
+#define LOGIT_BYTES 4.0
+
+double gpu_stage_params(const struct wl_desc *w, const struct gpu_layout *l)
+{
+    double blocks = w->layers / l->pp * tfm_block_params(w);
+    double embed = tfm_embed_params(w);
+    double head = w->tied_embeddings ? w->vocab * w->hidden : tfm_head_params(w);
+    double ends = l->pp > 1 ? fmax(embed, head) : tfm_embed_params(w) + tfm_head_params(w);
+    return (blocks + ends) / l->tp;
+}
+
+double gpu_recomputed_share(const struct wl_desc *w, const struct gpu_layout *l)
+{
+    if (l->recompute == GPU_RC_FULL)
+        return 1;
+    if (l->recompute == GPU_RC_BLOCK)
+        return l->recompute_layers / (w->layers / l->pp);
+    return 0;
+}
+
+/* Activation bytes of one layer for one micro-batch on one GPU, kept
+ * until its backward pass. */
+static double layer_act(const struct wl_desc *w, const struct gpu_layout *l)
+{
+    double tp = l->tp, h = w->hidden, s = w->seq_len;
+    double sbh = l->mbs * s / l->cp * h; /* token x hidden values */
+    double whole = l->seq_parallel ? ACT_WHOLE / tp : ACT_WHOLE;
+    double split = (ACT_SPLIT - (l->precision != GPUHW_BF16 ? ACT_LOWP_SAVED : 0)) / tp;
+    double scores = l->flash_attention ? 0 : ACT_SCORES * w->heads * s / h / tp;
+    switch (l->recompute) {
+    case GPU_RC_FULL:
+        return sbh * ACT_CKPT / (l->seq_parallel ? tp : 1);
+    case GPU_RC_SELECTIVE:
+        return sbh * (whole + split);
+    default:
+        return sbh * (whole + split + scores);
+    }
+}
+
+/* Activation bytes of a stage's L / pp layers for one micro-batch: with
+ * block recompute, the 16-bit inputs of its first recompute_layers layers
+ * and the whole activations of the rest. */
+static double stage_layers_act(const struct wl_desc *w, const struct gpu_layout *l)
+{
+    double layers = w->layers / l->pp;
+    if (l->recompute != GPU_RC_BLOCK)
+        return layers * layer_act(w, l);
+    struct gpu_layout part = *l;
+    part.recompute = GPU_RC_FULL;
+    double kept = l->recompute_layers * layer_act(w, &part);
+    part.recompute = GPU_RC_NONE;
+    return kept + (layers - l->recompute_layers) * layer_act(w, &part);
+}
+
+/* Activations on the fuller of the first and the last stage.  1F1B keeps
+ * min(m, pp) micro-batches of L / pp layers in flight on the first stage,
+ * 1 + (pp-1)/(pp vp) times more with interleaving; the last stage keeps
+ * one, and the logits.  Full or block recompute also needs one layer's
+ * whole working set while the layer is recomputed. */
+static double stage_act(const struct wl_desc *w, const struct gpu_layout *l)
+{
+    double stage = stage_layers_act(w, l);
+    double m = w->batch / (l->dp * l->mbs);
+    double flight = fmin(m, l->pp) * (1 + (l->pp - 1) / (l->pp * l->vp));
+    double first = stage * flight;
+    double logits = LOGIT_BYTES * l->mbs * w->seq_len / l->cp * w->vocab / l->tp;
+    double last = stage + logits;
+    double work = 0;
+    if (gpu_recomputed_share(w, l) > 0) {
+        struct gpu_layout none = *l;
+        none.recompute = GPU_RC_NONE;
+        work = layer_act(w, &none);
+    }
+    return fmax(first, last) + work;
+}
+
+void gpu_memory(const struct gpuhw_desc *g, const struct wl_desc *w, const struct gpu_layout *l,
+                struct gpu_result *r)
+{
+    double p = gpu_stage_params(w, l);
+    r->mem_weights = p * w->weight_bytes;
+    r->mem_grads = p * w->grad_bytes;
+    r->mem_optimizer =
+        p * (w->master_bytes + w->optimizer_bytes) / (l->shard_optimizer ? l->dp : 1);
+    r->mem_act = stage_act(w, l);
+    r->mem_total = r->mem_weights + r->mem_grads + r->mem_optimizer + r->mem_act;
+    r->mem_capacity = g->chip.hbm_bytes * g->fit.hbm_usable;
+    r->fits = r->mem_total <= r->mem_capacity;
+}
