@@ -105,9 +105,10 @@ double tfm_train_flops(const struct wl_desc *w)
  * attention 11 s h + 5 a s^2, FFN 19 s h, norms 4 s h, for FFN = 4h and
  * K, V as wide as Q.  Generalised term by term, at 2 bytes per value:
  *  - attention: QKV input 2sh; Q 2sh and K 2sk for the scores; softmax
- *    output 2as^2; V 2sk; projection input 2sh; with dropout, a mask as^2,
- *    its output 2as^2 and the output mask sh (k = K/V width, = h without
- *    grouped-query attention, giving 11sh + 5as^2);
+ *    output 2as^2; V 2sk; projection input 2sh; with attention dropout a
+ *    mask as^2 and its output 2as^2; with (hidden) dropout the output mask
+ *    sh (k = K/V width, = h without grouped-query attention, giving
+ *    11sh + 5as^2 with both);
  *  - FFN: input 2sh, 2sf for each projection output before the last and for
  *    the activation output, with dropout a mask sh (19sh for f = 4h);
  *  - norms: their two inputs, 4sh.
@@ -117,7 +118,7 @@ static double attention_act_bytes(const struct wl_desc *w)
 {
     double s = w->seq_len, h = w->hidden, a = w->heads, k = kv_width(w);
     double kept = 6.0 * s * h + 4.0 * s * k + 2.0 * a * s * s;
-    return kept + (w->dropout ? 3.0 * a * s * s + s * h : 0.0);
+    return kept + (w->attention_dropout ? 3.0 * a * s * s : 0.0) + (w->dropout ? s * h : 0.0);
 }
 
 static double ffn_act_bytes(const struct wl_desc *w)

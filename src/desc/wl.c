@@ -43,6 +43,8 @@ static const struct desc_key wl_keys[] = {
      "learned|rotary", 0, "position encoding: learned table or rotary (no weights)"},
     {"model", "dropout", DESC_BOOL, UNIT_COUNT, 0, F(dropout), 1, NULL, 0,
      "dropout after attention and FFN (its masks are kept for the backward pass)"},
+    {"model", "attention_dropout", DESC_BOOL, UNIT_COUNT, 0, F(attention_dropout), 1, NULL, 0,
+     "dropout on the attention probabilities (its mask and output are kept; default: dropout)"},
     {"model", "recompute", DESC_BOOL, UNIT_COUNT, 0, F(recompute), 0, NULL, 0,
      "recompute activations in the backward pass"},
     {"model", "weight_bytes", DESC_NUM, UNIT_BYTES, 0, F(weight_bytes), 2, NULL, 0,
@@ -126,5 +128,9 @@ cp_status wl_load(const char *text, const char *origin, const char *const *sets,
         wl->kv_heads = wl->heads;
     if (wl->predictions == 0)
         wl->predictions = wl->seq_len;
+    for (size_t i = 0; i < wl_schema.nkeys; i++)
+        if (wl_schema.keys[i].off == offsetof(struct wl_desc, attention_dropout) &&
+            src->line[i] == 0)
+            wl->attention_dropout = wl->dropout; /* not given: as dropout */
     return wl_check(wl, src, err);
 }

@@ -28,7 +28,10 @@ struct wl_desc {
     int tied_embeddings;    /* logits reuse the token embedding matrix       */
     int norm;               /* enum wl_norm                                  */
     int positions;          /* enum wl_pos                                   */
-    int dropout;            /* dropout layers (their masks are kept)         */
+    int dropout;            /* hidden dropout after the attention projection
+                               and the FFN (their masks are kept)            */
+    int attention_dropout;  /* dropout on the attention probabilities (its
+                               mask and output are kept); default: dropout */
     int recompute;          /* activation recompute in the backward pass     */
     double weight_bytes;    /* bytes per weight as streamed to the wafer     */
     double grad_bytes;      /* bytes per gradient as streamed out            */

@@ -50,10 +50,12 @@
  * parameter; activations of one micro-batch for all L layers on the first
  * stage (1F1B keeps pp micro-batches of L / pp layers in flight), times
  * 1 + (pp-1)/(pp vp) with interleaving: per layer s b hidden (10 + 24 / tp
- * + 5 heads s / (hidden tp)) bytes / cp, the 10 split by tp too with
- * sequence parallelism, the 5 a s / h attention scores dropped with flash
- * attention, 7 of the 24 saved at FP8 and FP4 (the linear layers' inputs
- * kept in 8 bits); selective recompute drops the scores; full recompute
+ * + 5 heads s / (hidden tp)) bytes / cp with the workload's dropouts on,
+ * the 10 split by tp too with sequence parallelism, 2 of them the hidden
+ * dropout masks (none without dropout), the 5 a s / h attention scores 2
+ * without attention dropout and dropped with flash attention, 7 of the 24
+ * saved at FP8 and FP4 (the linear layers' inputs kept in 8 bits);
+ * selective recompute drops the scores; full recompute
  * keeps each layer's 16-bit input and one layer's working set; block
  * recompute keeps the 16-bit inputs of its k layers, the whole
  * activations of the others and one layer's working set; the last stage

@@ -7,19 +7,31 @@
 #include "../desc/tfm.h"
 #include "gpu_int.h"
 
-/* Korthikanti et al. 2022, eq. 1-2: bytes per token per hidden unit of one
- * layer's activations at 16 bits: 10 kept whole (layer-norm inputs,
- * dropout masks, the attention and MLP inputs) and 24 split by tensor
- * parallelism; with sequence parallelism all 34 are split. */
+/* Korthikanti et al. 2022, sec. 4.1 and eq. 1-2: bytes per token per
+ * hidden unit of one layer's activations at 16 bits, 34 with dropout:
+ * kept whole (not split by tensor parallelism), 10: the two layer-norm
+ * inputs 2 + 2, the QKV and the first MLP matmul inputs 2 + 2, and the
+ * 1-byte masks of the two hidden dropouts (after the attention projection
+ * and after the MLP) 1 + 1; split by tensor parallelism, 24: Q and K 4, V 2,
+ * the projection input 2, the GeLU input 8 and the second MLP matmul input
+ * 8.  With sequence parallelism all are split.  Without hidden dropout
+ * (rate 0: PyTorch's dropout returns its input and makes no mask) the two
+ * masks go. */
 #define ACT_WHOLE 10.0
+#define ACT_HIDDEN_MASKS 2.0
 #define ACT_SPLIT 24.0
 /* With FP8 or FP4 matmuls, Transformer Engine keeps the inputs of the
  * four linear layers (2 + 2 + 2 + 8 of the 34 bytes) in 8 bits: 7 bytes
  * fewer, all of them split by tensor parallelism. */
 #define ACT_LOWP_SAVED 7.0
-/* Attention scores, softmax and its dropout mask: 5 a s / h more (none
- * with flash attention, which never stores them). */
-#define ACT_SCORES 5.0
+/* Attention scores per a s / h (sec. 4.1: 5 a s^2 b in all): the softmax
+ * output 2, and with attention dropout its 1-byte mask and its 2-byte
+ * output, 3 more; without it the value matmul reads the softmax output
+ * itself.  None with flash attention, which never stores them (it
+ * regenerates its dropout mask from the random state), nor with selective
+ * recompute. */
+#define ACT_SOFTMAX 2.0
+#define ACT_ATT_DROPOUT 3.0
 /* Full recompute keeps a layer's 16-bit input only. */
 #define ACT_CKPT GPU_BYTES_16
 /* The logits kept in 32 bits for the loss (Korthikanti et al., sec. 4.3). */
@@ -49,9 +61,11 @@ static double layer_act(const struct wl_desc *w, const struct gpu_layout *l)
 {
     double tp = l->tp, h = w->hidden, s = w->seq_len;
     double sbh = l->mbs * s / l->cp * h; /* token x hidden values */
-    double whole = l->seq_parallel ? ACT_WHOLE / tp : ACT_WHOLE;
+    double whole = ACT_WHOLE - (w->dropout ? 0 : ACT_HIDDEN_MASKS);
+    whole /= l->seq_parallel ? tp : 1;
     double split = (ACT_SPLIT - (l->precision != GPUHW_BF16 ? ACT_LOWP_SAVED : 0)) / tp;
-    double scores = l->flash_attention ? 0 : ACT_SCORES * w->heads * s / h / tp;
+    double per_score = ACT_SOFTMAX + (w->attention_dropout ? ACT_ATT_DROPOUT : 0);
+    double scores = l->flash_attention ? 0 : per_score * w->heads * s / h / tp;
     switch (l->recompute) {
     case GPU_RC_FULL:
         return sbh * ACT_CKPT / (l->seq_parallel ? tp : 1);
