@@ -21,17 +21,25 @@
  *                      the sparsity allowed (192 sizes scanned, a Brent
  *                      root in the sparsity for each)
  *   unc_draws_per_s    uncertainty draws (every ranged key of cs2 drawn, the
- *                      estimate evaluated) of GPT-3 175B on 192 CS-2 */
+ *                      estimate evaluated) of GPT-3 175B on 192 CS-2
+ *   gpu_layouts_per_s  layouts the GPU layout search (gpu_search) runs
+ *                      through gpu_eval per second: GPT-3 175B on 1024 H100
+ *                      (hw/gpu/h100.ini, read from the source tree), FP8,
+ *                      context parallelism allowed, the least recompute
+ *                      that fits; the time includes the layouts that do
+ *                      not fit (their memory computed, not counted) */
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
+#include "gpu/gpu_search.h"
 #include "model/train.h"
 #include "plan/plan.h"
 #include "plan/unc.h"
 #include "sim/sim.h"
 #include "desc/catalog.h"
+#include "desc/gpuhw.h"
 #include "desc/hw.h"
 #include "desc/tfm.h"
 #include "desc/wl.h"
@@ -196,6 +204,37 @@ static int bench_plan(const struct cluster *c, const struct desc_src *src)
     return 1;
 }
 
+/* gpu_layouts_per_s: repeated searches of GPT-3 175B on 1024 H100. */
+static int bench_gpu_search(const struct wl_desc *w)
+{
+    struct cat_dirs here = {.dir = {"."}, .n = 1};
+    struct cat_entry e;
+    struct gpuhw_desc g;
+    struct cp_error err = {0};
+    if (cat_find_data(&here, "hw/gpu", "h100.ini", &e, &err) != CP_OK ||
+        gpuhw_load(e.text, e.origin, NULL, 0, &g, NULL, &err) != CP_OK) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        return 0;
+    }
+    cat_entry_free(&e);
+    struct gpu_search_spec s = gpu_search_spec_default(1024);
+    s.precision = GPUHW_FP8;
+    s.allow_cp = 1;
+    static struct gpu_search_result r;
+    double n = 0, t0 = now_s(), t;
+    do {
+        if (gpu_search(&g, w, &s, &r, &err) != CP_OK) {
+            fprintf(stderr, "bench: gpu_search: %s\n", err.msg);
+            return 0;
+        }
+        n += r.evaluated;
+        t = now_s() - t0;
+    } while (t < BENCH_SECONDS);
+    sink = r.hit[0].result.step_s;
+    printf("gpu_layouts_per_s %.3g 1/s\n", n / t);
+    return 1;
+}
+
 int main(void)
 {
     struct cat_dirs none = {.n = 0};
@@ -220,11 +259,12 @@ int main(void)
     }
     cat_entry_free(&he);
     printf("analytic_evals_per_s %.0f 1/s\n", bench_analytic(&w, &hw));
+    int gpu_ok = bench_gpu_search(&w);
     cat_entry_free(&e);
     struct cluster c;
     cluster_init(&c, &hw, &w);
     c.systems = 192;
     int ok = bench_plan(&c, &src);
     ok = bench_sim() && ok;
-    return loads > 0 && ok ? 0 : 1;
+    return loads > 0 && ok && gpu_ok ? 0 : 1;
 }

@@ -1,0 +1,321 @@
+/* gpu_search.c - the layout search (gpu_search.h): the divisors of the
+ * job's figures listed once, the layouts built from them nested tp, pp,
+ * cp, mbs, vp, each layout's recompute settings tried in order, and the
+ * fastest kept in a fixed array by insertion. */
+#include "gpu_search.h"
+
+#include <math.h>
+
+/* Largest figure (GPUs, heads, layers, sequence, batch) the search takes:
+ * its divisors are listed by trial division up to its square root, 1e6
+ * steps at most.  Assumed: far above any job (2^20 GPUs, a 1M-token
+ * sequence). */
+#define FIGURE_MAX 1e12
+
+struct ctx {
+    const struct gpuhw_desc *g;
+    struct wl_desc w; /* with the search's global batch */
+    const struct gpu_search_spec *s;
+    struct gpu_search_result *r;
+    struct gpu_layout l; /* the layout being built */
+    double div_heads[GPU_SEARCH_DIVISORS_MAX], div_layers[GPU_SEARCH_DIVISORS_MAX];
+    double div_seq[GPU_SEARCH_DIVISORS_MAX], div_batch[GPU_SEARCH_DIVISORS_MAX];
+    size_t n_heads, n_layers, n_seq, n_batch;
+};
+
+struct gpu_search_spec gpu_search_spec_default(double gpus)
+{
+    struct gpu_search_spec s = {
+        .gpus = gpus,
+        .batch = 0,
+        .precision = GPUHW_BF16,
+        .tp = GPU_SEARCH_FREE,
+        .pp = GPU_SEARCH_FREE,
+        .mbs = GPU_SEARCH_FREE,
+        .recompute = GPU_SEARCH_ANY_RC,
+        .each_recompute = 0,
+        .allow_cp = 0,
+        .keep = 6,
+        .options = gpu_layout_default(1, 1, 1, 1),
+    };
+    return s;
+}
+
+static int divides(double a, double b)
+{
+    return fmod(b, a) == 0;
+}
+
+static int whole(double v)
+{
+    return v >= 1 && v == floor(v) && v <= FIGURE_MAX;
+}
+
+/* The divisors of n (whole, at most FIGURE_MAX) in increasing order into
+ * out; their count, or 0 when there are more than GPU_SEARCH_DIVISORS_MAX. */
+static size_t divisors(double n, double *out)
+{
+    size_t lo = 0, hi = 0;
+    double high[GPU_SEARCH_DIVISORS_MAX]; /* the cofactors, decreasing */
+    for (double d = 1; d * d <= n; d++) {
+        if (!divides(d, n))
+            continue;
+        if (lo + hi + 2 > GPU_SEARCH_DIVISORS_MAX)
+            return 0;
+        out[lo++] = d;
+        if (d * d != n)
+            high[hi++] = n / d;
+    }
+    for (size_t i = 0; i < hi; i++)
+        out[lo + i] = high[hi - 1 - i];
+    return lo + hi;
+}
+
+/* hit into the kept array if it is among the keep fastest; a tie goes
+ * after the layouts already kept (the enumeration order decides). */
+static void offer(struct gpu_search_result *r, size_t keep, const struct gpu_layout *l,
+                  const struct gpu_result *res)
+{
+    if (r->n == keep && !(res->step_s < r->hit[keep - 1].result.step_s))
+        return;
+    size_t i = r->n < keep ? r->n++ : keep - 1;
+    for (; i > 0 && r->hit[i - 1].result.step_s > res->step_s; i--)
+        r->hit[i] = r->hit[i - 1];
+    r->hit[i].layout = *l;
+    r->hit[i].result = *res;
+}
+
+/* Whether the current layout fits under recompute setting rc (block of
+ * k layers): its memory, counted as tried and kept if the least so far. */
+static int fits(struct ctx *c, enum gpu_recompute rc, double k)
+{
+    c->l.recompute = rc;
+    c->l.recompute_layers = k;
+    struct gpu_result res;
+    gpu_memory(c->g, &c->w, &c->l, &res);
+    c->r->tried++;
+    if (!(res.mem_total >= c->r->least_mem)) {
+        c->r->least_mem = res.mem_total;
+        c->r->least_layout = c->l;
+    }
+    return res.fits;
+}
+
+/* Evaluate the current layout under rc (block of k) and offer it. */
+static void evaluate(struct ctx *c, enum gpu_recompute rc, double k)
+{
+    c->l.recompute = rc;
+    c->l.recompute_layers = k;
+    struct gpu_result res;
+    gpu_eval(c->g, &c->w, &c->l, &res);
+    c->r->evaluated++;
+    offer(c->r, c->s->keep, &c->l, &res);
+}
+
+/* Whether the spec lets the search try recompute setting rc. */
+static int rc_allowed(const struct ctx *c, enum gpu_recompute rc)
+{
+    return c->s->recompute == GPU_SEARCH_ANY_RC || c->s->recompute == (int)rc;
+}
+
+/* The least j from 1 to n whose block recompute of j vp layers fits, or
+ * n + 1 when none does.  Block recompute's memory falls as it recomputes
+ * more layers (each keeps only its input; gpu_mem.c), so the settings that
+ * fit are those from some j on, found by bisection; full recompute is
+ * block of all L / pp layers, so when it does not fit no block does. */
+static double least_block(struct ctx *c, double n)
+{
+    double lo = 1, hi = n + 1; /* the answer lies in [lo, hi] */
+    while (lo < hi) {
+        double mid = floor((lo + hi) / 2);
+        if (fits(c, GPU_RC_BLOCK, mid * c->l.vp))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* The recompute settings of the current layout in order: none, selective,
+ * block of vp, 2 vp, ... layers (fewer than a stage's), full; all that
+ * fit, or the first that fits. */
+static void try_recompute(struct ctx *c)
+{
+    int each = c->s->each_recompute;
+    for (enum gpu_recompute rc = GPU_RC_NONE; rc <= GPU_RC_SELECTIVE; rc++)
+        if (rc_allowed(c, rc) && fits(c, rc, 0)) {
+            evaluate(c, rc, 0);
+            if (!each)
+                return;
+        }
+    int full = rc_allowed(c, GPU_RC_FULL), block = rc_allowed(c, GPU_RC_BLOCK);
+    double stage = c->w.layers / c->l.pp, n = stage / c->l.vp - 1; /* block settings */
+    if (!(full || block) || !(full ? fits(c, GPU_RC_FULL, 0) : fits(c, GPU_RC_BLOCK, stage)))
+        return;
+    if (block)
+        for (double j = least_block(c, n); j <= n; j++) {
+            evaluate(c, GPU_RC_BLOCK, j * c->l.vp);
+            if (!each)
+                return;
+        }
+    if (full)
+        evaluate(c, GPU_RC_FULL, 0);
+}
+
+/* The micro-batch and interleaving of the current tp, pp, cp, dp. */
+static void search_mbs_vp(struct ctx *c)
+{
+    double local = c->w.batch / c->l.dp, stage = c->w.layers / c->l.pp;
+    for (size_t i = 0; i < c->n_batch && c->div_batch[i] <= local; i++) {
+        double mbs = c->div_batch[i];
+        if (!divides(mbs, local) || (c->s->mbs != GPU_SEARCH_FREE && mbs != c->s->mbs))
+            continue;
+        c->l.mbs = mbs;
+        for (size_t j = 0; j < c->n_layers && c->div_layers[j] <= stage; j++) {
+            double vp = c->div_layers[j];
+            if (!divides(vp, stage) || (vp > 1 && c->l.pp == 1))
+                continue;
+            c->l.vp = vp;
+            c->r->divided++;
+            try_recompute(c);
+        }
+    }
+}
+
+/* The pipeline and context parallelism of the current tp, and dp of what
+ * remains of the GPUs. */
+static void search_pp_cp(struct ctx *c)
+{
+    double per_tp = c->s->gpus / c->l.tp;
+    for (size_t i = 0; i < c->n_layers; i++) {
+        double pp = c->div_layers[i];
+        if (!divides(pp, per_tp) || (c->s->pp != GPU_SEARCH_FREE && pp != c->s->pp))
+            continue;
+        c->l.pp = pp;
+        size_t ncp = c->s->allow_cp ? c->n_seq : 1;
+        for (size_t j = 0; j < ncp; j++) {
+            double cp = c->div_seq[j]; /* the first divisor is 1 */
+            if (!divides(cp, per_tp / pp))
+                continue;
+            double dp = per_tp / pp / cp;
+            if (!divides(dp, c->w.batch))
+                continue;
+            c->l.cp = cp;
+            c->l.dp = dp;
+            search_mbs_vp(c);
+        }
+    }
+}
+
+static void search_all(struct ctx *c)
+{
+    const struct gpuhw_desc *g = c->g;
+    for (size_t i = 0; i < c->n_heads; i++) {
+        double tp = c->div_heads[i];
+        if (c->s->tp != GPU_SEARCH_FREE && tp != c->s->tp)
+            continue;
+        if (!divides(tp, c->w.kv_heads) && !divides(c->w.kv_heads, tp))
+            continue;
+        if (!divides(tp, g->net.nvlink_domain) || !divides(tp, c->s->gpus))
+            continue;
+        c->l.tp = tp;
+        search_pp_cp(c);
+    }
+}
+
+static cp_status spec_check(const struct gpuhw_desc *g, const struct wl_desc *w,
+                            const struct gpu_search_spec *s, struct cp_error *err)
+{
+    if (!whole(s->gpus))
+        return cp_fail(err, CP_EINPUT, "gpus = %g is not a whole number from 1 to %g", s->gpus,
+                       FIGURE_MAX);
+    if (!(s->batch == 0 || whole(s->batch)))
+        return cp_fail(err, CP_EINPUT, "batch = %g is not a whole number from 1 to %g", s->batch,
+                       FIGURE_MAX);
+    if (s->keep < 1 || s->keep > GPU_SEARCH_KEEP_MAX)
+        return cp_fail(err, CP_EINPUT, "keep = %zu layouts is not from 1 to %d", s->keep,
+                       GPU_SEARCH_KEEP_MAX);
+    const double fixed[] = {s->tp, s->pp, s->mbs};
+    static const char *const name[] = {"tp", "pp", "mbs"};
+    for (int i = 0; i < 3; i++)
+        if (!(fixed[i] == GPU_SEARCH_FREE || whole(fixed[i])))
+            return cp_fail(err, CP_EINPUT, "%s = %g is neither free (0) nor a whole number",
+                           name[i], fixed[i]);
+    if (s->recompute < GPU_SEARCH_ANY_RC || s->recompute >= GPU_NRECOMPUTES)
+        return cp_fail(err, CP_EINPUT, "recompute = %d is not free nor one of %d settings",
+                       s->recompute, GPU_NRECOMPUTES);
+    if ((int)s->precision < 0 || (int)s->precision >= GPUHW_NPRECS)
+        return cp_fail(err, CP_EINPUT, "precision = %d is not one of %d", (int)s->precision,
+                       GPUHW_NPRECS);
+    if (!(g->chip.peak_flops[s->precision] > 0))
+        return cp_fail(err, CP_EINPUT, "%s has no %s tensor cores (gpu.peak_%s = 0)", g->name,
+                       gpuhw_prec_name[s->precision], gpuhw_prec_name[s->precision]);
+    const double fig[] = {w->heads, w->kv_heads, w->layers, w->seq_len, g->net.nvlink_domain};
+    static const char *const fname[] = {"heads", "kv_heads", "layers", "seq_len",
+                                        "network.nvlink_domain"};
+    for (int i = 0; i < 5; i++)
+        if (!whole(fig[i]))
+            return cp_fail(err, CP_EINPUT, "%s = %g is not a whole number from 1 to %g", fname[i],
+                           fig[i], FIGURE_MAX);
+    return CP_OK;
+}
+
+/* The divisors of the job's figures into c; CP_EINPUT naming a figure
+ * with too many. */
+static cp_status list_divisors(struct ctx *c, struct cp_error *err)
+{
+    const double fig[] = {c->w.heads, c->w.layers, c->w.seq_len, c->w.batch};
+    static const char *const name[] = {"attention heads", "layers", "sequence", "global batch"};
+    double *out[] = {c->div_heads, c->div_layers, c->div_seq, c->div_batch};
+    size_t *n[] = {&c->n_heads, &c->n_layers, &c->n_seq, &c->n_batch};
+    for (int i = 0; i < 4; i++)
+        if ((*n[i] = divisors(fig[i], out[i])) == 0)
+            return cp_fail(err, CP_EINPUT,
+                           "the %s of %.0f has more than %d divisors: too many to search", name[i],
+                           fig[i], GPU_SEARCH_DIVISORS_MAX);
+    return CP_OK;
+}
+
+static cp_status refusal(const struct ctx *c, struct cp_error *err)
+{
+    const struct gpu_search_result *r = c->r;
+    const struct gpu_layout *l = &r->least_layout;
+    if (r->divided == 0)
+        return cp_fail(err, CP_EINPUT,
+                       "no layout of %.0f GPUs divides the job: tp a divisor of the %.0f "
+                       "heads and of the NVLink domain of %.0f, pp of the %.0f layers, "
+                       "cp of the sequence%s, dp = %.0f / (tp pp cp) of the global batch of "
+                       "%.0f (with the fixed tp, pp, mbs)",
+                       c->s->gpus, c->w.heads, c->g->net.nvlink_domain, c->w.layers,
+                       c->s->allow_cp ? "" : " (not allowed: 1)", c->s->gpus, c->w.batch);
+    return cp_fail(err, CP_EINPUT,
+                   "no layout of %.0f GPUs fits in memory: the least, tp %.0f pp %.0f cp %.0f "
+                   "dp %.0f mbs %.0f vp %.0f with %s recompute, needs %.4g bytes per GPU "
+                   "against %.4g usable (HBM x hbm_usable), of %.0f layouts that divide",
+                   c->s->gpus, l->tp, l->pp, l->cp, l->dp, l->mbs, l->vp,
+                   gpu_recompute_name[l->recompute], r->least_mem, r->capacity, r->divided);
+}
+
+cp_status gpu_search(const struct gpuhw_desc *g, const struct wl_desc *w,
+                     const struct gpu_search_spec *s, struct gpu_search_result *r,
+                     struct cp_error *err)
+{
+    r->n = 0;
+    r->divided = r->tried = r->evaluated = 0;
+    r->least_mem = INFINITY;
+    r->capacity = g->chip.hbm_bytes * g->fit.hbm_usable;
+    r->least_layout = s->options;
+    if (spec_check(g, w, s, err) != CP_OK)
+        return CP_EINPUT;
+    struct ctx c = {.g = g, .w = *w, .s = s, .r = r, .l = s->options};
+    if (s->batch != 0)
+        c.w.batch = s->batch;
+    if (!whole(c.w.batch))
+        return cp_fail(err, CP_EINPUT, "the global batch of %g is not a whole number from 1 to %g",
+                       c.w.batch, FIGURE_MAX);
+    if (list_divisors(&c, err) != CP_OK)
+        return CP_EINPUT;
+    c.l.precision = s->precision;
+    search_all(&c);
+    return r->n > 0 ? CP_OK : refusal(&c, err);
+}

@@ -1,0 +1,88 @@
+/* gpu_search.h - the layout search of the GPU training model: every way of
+ * running a job on N GPUs that divides (gpu_check) and fits in memory,
+ * each evaluated with gpu_eval, and the fastest few kept.
+ *
+ * The space.  tp runs over the divisors of the attention heads that also
+ * suit the key/value heads and divide the NVLink domain; pp over the
+ * divisors of the layers; cp over the divisors of the sequence (1 unless
+ * allowed); tp pp cp must divide N, and dp = N / (tp pp cp); mbs runs over
+ * the divisors of the local batch (global batch / dp), so dp mbs divides
+ * the global batch; vp over the divisors of a stage's L / pp layers (1 when
+ * pp = 1).  For each such layout the recompute settings are tried in the
+ * order none, selective, block of k = vp, 2 vp, ... (fewer than L / pp) of
+ * a stage's layers (frameworks count block recompute per model chunk, so a
+ * stage recomputes a multiple of vp), full: either only the first that
+ * fits (the least recompute; what a user would run) or each that fits.
+ * Any of tp, pp, mbs and the recompute setting can be fixed instead.
+ * Block recompute's memory falls as k grows and is full recompute's at k
+ * = L / pp, so the block settings are not all tried: when full does not
+ * fit none of them does, and the least k that fits is found by bisection
+ * (tests/test_gpu_search.c checks the result against trying them all).
+ *
+ * Pure arithmetic, no allocation (the kept layouts are a fixed array of
+ * the result), no I/O. */
+#ifndef CP_GPU_SEARCH_H
+#define CP_GPU_SEARCH_H
+
+#include "gpu.h"
+
+/* Most layouts a search keeps: the best and its runners-up. */
+#define GPU_SEARCH_KEEP_MAX 16
+/* Most divisors the search lists of one figure (the heads, layers,
+ * sequence or global batch); a figure with more is refused.  Every whole
+ * number below 1e8 has fewer than 800. */
+#define GPU_SEARCH_DIVISORS_MAX 1024
+/* A fixed figure of 0 (tp, pp, mbs) leaves it free. */
+#define GPU_SEARCH_FREE 0
+/* recompute of GPU_SEARCH_ANY_RC leaves the recompute setting free. */
+#define GPU_SEARCH_ANY_RC (-1)
+
+struct gpu_search_spec {
+    double gpus;               /* N, the GPUs the job runs on                */
+    double batch;              /* global batch, sequences (0: the workload's) */
+    enum gpuhw_prec precision; /* of the matmuls                             */
+    double tp, pp, mbs;        /* fixed figures, or GPU_SEARCH_FREE          */
+    int recompute;             /* an enum gpu_recompute, or GPU_SEARCH_ANY_RC;
+                                  a fixed block tries k = vp, 2 vp, ...      */
+    int each_recompute;        /* 1: every recompute setting that fits;
+                                  0: only the least one                     */
+    int allow_cp;              /* context parallelism searched (else cp = 1) */
+    size_t keep;               /* layouts kept, 1 to GPU_SEARCH_KEEP_MAX     */
+    /* shard_optimizer, seq_parallel, flash_attention, overlap_grad and
+     * overlap_tp of every layout (gpu_layout_default's by default) */
+    struct gpu_layout options;
+};
+
+/* A spec with the defaults: batch the workload's, bf16, everything free,
+ * the least recompute, no context parallelism, 6 kept (best + 5), the
+ * options of gpu_layout_default. */
+struct gpu_search_spec gpu_search_spec_default(double gpus);
+
+struct gpu_search_hit {
+    struct gpu_layout layout;
+    struct gpu_result result;
+};
+
+struct gpu_search_result {
+    struct gpu_search_hit hit[GPU_SEARCH_KEEP_MAX]; /* fastest first        */
+    size_t n;                                       /* hits kept, <= keep   */
+    double divided;   /* layouts (tp pp cp dp mbs vp) that divide             */
+    double tried;     /* recompute settings whose memory was computed        */
+    double evaluated; /* layouts run through gpu_eval: those that fit        */
+    /* The least memory per GPU of the settings tried and the usable
+     * memory, bytes: what a refusal names.  When nothing fits it is the
+     * least of every setting (those skipped need more). */
+    double least_mem, capacity;
+    struct gpu_layout least_layout; /* the layout of least_mem              */
+};
+
+/* Search the layouts of workload w on system g under spec s.  CP_OK with
+ * r->n >= 1; CP_EINPUT with err naming the reason when the spec is wrong,
+ * when no layout divides, or when none fits (the message gives the least
+ * bytes per GPU any layout needs and the bytes usable).  r is filled in
+ * either case (the counts, least_mem). */
+cp_status gpu_search(const struct gpuhw_desc *g, const struct wl_desc *w,
+                     const struct gpu_search_spec *s, struct gpu_search_result *r,
+                     struct cp_error *err);
+
+#endif

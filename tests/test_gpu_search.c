@@ -1,0 +1,409 @@
+/* test_gpu_search.c - the GPU layout search (src/gpu/gpu_search): on the
+ * published MLPerf Training v3.1 GPT-3 175B run on 512 H100 (TP 4, PP 8,
+ * VP 12, micro-batch 1, FP8, no recompute: NVIDIA eos_n64, in
+ * hw/gpu-measurements.csv) it finds a layout at least as fast per the
+ * model and reaches the published one; every layout it returns passes
+ * gpu_check, fits and comes fastest first; its counts and its best
+ * layouts equal an independent brute force over every figure on a small
+ * job; GPT-3 175B on 8 GPUs is refused naming the bytes, and a GPU count
+ * nothing divides and wrong specs are refused.  Runs from the top of the
+ * source tree. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "check.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "desc/catalog.h"
+#include "desc/gpuhw.h"
+#include "gpu/gpu.h"
+#include "gpu/gpu_search.h"
+
+static void load_gpu(const char *file, struct gpuhw_desc *g)
+{
+    struct cat_dirs dirs = {.dir = {"."}, .n = 1};
+    struct cat_entry e;
+    struct cp_error err = {0};
+    check_ok(cat_find_data(&dirs, "hw/gpu", file, &e, &err), &err, __FILE__, __LINE__);
+    check_ok(gpuhw_load(e.text, e.origin, NULL, 0, g, NULL, &err), &err, __FILE__, __LINE__);
+    cat_entry_free(&e);
+}
+
+/* GPT-3 175B as MLPerf Training v3.1 runs it: 96 layers, hidden 12288, 96
+ * heads, sequence 2048, GPT-3's vocabulary of 50257 (Brown et al. 2020; the
+ * benchmark's C4 SentencePiece is "~50k"), global batch 2048 on 512 GPUs,
+ * dropout off (the reference's run_gpt3.sh: --attention-dropout 0.0
+ * --hidden-dropout 0.0), 16-bit weights and gradients, 32-bit master
+ * weights and Adam moments. */
+static struct wl_desc gpt3_mlperf(void)
+{
+    struct wl_desc w = {.layers = 96,
+                        .hidden = 12288,
+                        .heads = 96,
+                        .kv_heads = 96,
+                        .ffn = 4 * 12288,
+                        .seq_len = 2048,
+                        .vocab = 50257,
+                        .predictions = 2048,
+                        .batch = 2048,
+                        .bias = 1,
+                        .weight_bytes = 2,
+                        .grad_bytes = 2,
+                        .master_bytes = 4,
+                        .optimizer_bytes = 8,
+                        .act_bytes = 2};
+    return w;
+}
+
+/* Every hit is a layout gpu_check accepts on n GPUs, fits, evaluates to
+ * the step time kept with it, and comes no slower than the one before. */
+static void check_hits(const struct gpuhw_desc *g, const struct wl_desc *w, double n,
+                       const struct gpu_search_result *r)
+{
+    struct cp_error err = {0};
+    for (size_t i = 0; i < r->n; i++) {
+        const struct gpu_layout *l = &r->hit[i].layout;
+        assert_ok(gpu_check(g, w, l, &err), err);
+        assert_rel(l->tp * l->pp * l->cp * l->dp, n, 0);
+        struct gpu_result res;
+        gpu_eval(g, w, l, &res);
+        assert_true(res.fits && r->hit[i].result.fits);
+        assert_true(res.mem_total <= res.mem_capacity);
+        assert_rel(res.step_s, r->hit[i].result.step_s, 0);
+        if (i > 0)
+            assert_true(r->hit[i - 1].result.step_s <= res.step_s);
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void print_hits(const char *what, const struct gpu_search_result *r)
+{
+    printf("# %s: %.0f layouts divide, %.0f settings tried, %.0f evaluated\n", what, r->divided,
+           r->tried, r->evaluated);
+    for (size_t i = 0; i < r->n; i++) {
+        const struct gpu_layout *l = &r->hit[i].layout;
+        const struct gpu_result *x = &r->hit[i].result;
+        printf("#  %zu: tp %2.0f pp %2.0f cp %.0f dp %3.0f mbs %.0f vp %2.0f %-9s %2.0f  %.4f s  "
+               "MFU %4.1f %%  %.1f GB\n",
+               i, l->tp, l->pp, l->cp, l->dp, l->mbs, l->vp, gpu_recompute_name[l->recompute],
+               l->recompute_layers, x->step_s, 100 * x->mfu, x->mem_total / 1e9);
+    }
+}
+
+/* The published run's layout, the search over everything, and the search
+ * with tp, pp and mbs fixed at the published ones. */
+static void test_mlperf(void **state)
+{
+    (void)state;
+    struct gpuhw_desc g;
+    load_gpu("h100.ini", &g);
+    struct wl_desc w = gpt3_mlperf();
+    struct gpu_layout pub = gpu_layout_default(4, 8, 16, 1);
+    pub.vp = 12;
+    pub.precision = GPUHW_FP8;
+    struct cp_error err = {0};
+    assert_ok(gpu_check(&g, &w, &pub, &err), err);
+    struct gpu_result p;
+    gpu_eval(&g, &w, &pub, &p);
+    assert_true(p.fits);
+    printf("# published tp 4 pp 8 dp 16 mbs 1 vp 12 none: %.4f s, %.1f GB\n", p.step_s,
+           p.mem_total / 1e9);
+
+    struct gpu_search_spec s = gpu_search_spec_default(512);
+    s.precision = GPUHW_FP8;
+    static struct gpu_search_result r;
+    assert_ok(gpu_search(&g, &w, &s, &r, &err), err);
+    print_hits("GPT-3 175B on 512 H100, FP8", &r);
+    assert_int_equal(r.n, 6);
+    assert_true(r.hit[0].result.step_s <= p.step_s);
+    assert_true(r.evaluated >= (double)r.n && r.evaluated <= r.tried && r.divided <= r.tried);
+    check_hits(&g, &w, 512, &r);
+
+    /* tp, pp and mbs fixed: vp runs over the 6 divisors of the 12 layers
+     * of a stage, the published one among them, none recompute fitting */
+    s.tp = 4;
+    s.pp = 8;
+    s.mbs = 1;
+    s.keep = GPU_SEARCH_KEEP_MAX;
+    assert_ok(gpu_search(&g, &w, &s, &r, &err), err);
+    assert_rel(r.divided, 6, 0);
+    int found = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        const struct gpu_layout *l = &r.hit[i].layout;
+        assert_true(l->tp == 4 && l->pp == 8 && l->mbs == 1 && l->dp == 16);
+        if (l->vp == 12 && l->recompute == GPU_RC_NONE) {
+            assert_rel(r.hit[i].result.step_s, p.step_s, 0);
+            found = 1;
+        }
+    }
+    assert_true(found);
+    check_hits(&g, &w, 512, &r);
+}
+
+/* A small job for the brute force: GQA (4 key/value heads of 12, so tp 3
+ * and 6 are refused by the heads rule, not by the NVLink domain of 72),
+ * context parallelism allowed, on 24 GB200 whose memory is cut to 6 GB
+ * so that some layouts fit without recompute, some only with it and some
+ * not at all (asserted). */
+static struct wl_desc small_job(void)
+{
+    struct wl_desc w = gpt3_mlperf();
+    w.layers = 12;
+    w.hidden = 3072;
+    w.heads = 12;
+    w.kv_heads = 4;
+    w.ffn = 4 * 3072;
+    w.vocab = 32000;
+    w.batch = 32;
+    w.dropout = w.attention_dropout = 1;
+    return w;
+}
+
+#define SMALL_GPUS 24
+#define SMALL_HBM 6e9
+#define STEPS_MAX 100000
+
+struct brute {
+    double divided, fits_least, fits_each;
+    double no_rc, only_rc, none; /* layouts fitting with none, only with recompute, never */
+    double least[STEPS_MAX], each[STEPS_MAX]; /* step times */
+};
+
+/* The recompute settings of one layout in the search's order: none,
+ * selective, block of every k from 1 to L / pp - 1 that vp divides, full
+ * (only those of setting only unless GPU_SEARCH_ANY_RC); each evaluated
+ * whole, those that fit counted. */
+static void brute_recompute(const struct gpuhw_desc *g, const struct wl_desc *w,
+                            struct gpu_layout l, int only, struct brute *b)
+{
+    enum gpu_recompute rc[64] = {GPU_RC_NONE, GPU_RC_SELECTIVE};
+    double k[64] = {0};
+    int n = 2, first_fit = -1;
+    for (double layers = 1; layers < w->layers / l.pp; layers++)
+        if (fmod(layers, l.vp) == 0) {
+            rc[n] = GPU_RC_BLOCK;
+            k[n++] = layers;
+        }
+    rc[n++] = GPU_RC_FULL;
+    for (int i = 0; i < n; i++) {
+        if (only != GPU_SEARCH_ANY_RC && (int)rc[i] != only)
+            continue;
+        l.recompute = rc[i];
+        l.recompute_layers = k[i];
+        struct gpu_result r;
+        gpu_eval(g, w, &l, &r);
+        if (!r.fits)
+            continue;
+        assert_true(b->fits_each < STEPS_MAX);
+        b->each[(size_t)b->fits_each++] = r.step_s;
+        if (first_fit < 0) {
+            b->least[(size_t)b->fits_least++] = r.step_s;
+            first_fit = i;
+        }
+    }
+    b->no_rc += first_fit == 0;
+    b->only_rc += first_fit > 0;
+    b->none += first_fit < 0;
+}
+
+/* Every tp, pp, cp from 1 to the GPUs whose product divides them, every
+ * micro-batch up to the global batch and vp up to the layers: those
+ * gpu_check accepts, with the default options, at 16 bits. */
+static void brute_force(const struct gpuhw_desc *g, const struct wl_desc *w, double n, int allow_cp,
+                        int only, struct brute *b)
+{
+    memset(b, 0, sizeof *b);
+    for (double tp = 1; tp <= n; tp++)
+        for (double pp = 1; pp <= n; pp++)
+            for (double cp = 1; cp <= (allow_cp ? n : 1); cp++) {
+                if (fmod(n, tp * pp * cp) != 0)
+                    continue;
+                for (double mbs = 1; mbs <= w->batch; mbs++)
+                    for (double vp = 1; vp <= w->layers; vp++) {
+                        struct gpu_layout l = gpu_layout_default(tp, pp, n / (tp * pp * cp), mbs);
+                        l.cp = cp;
+                        l.vp = vp;
+                        if (gpu_check(g, w, &l, NULL) != CP_OK)
+                            continue;
+                        b->divided++;
+                        brute_recompute(g, w, l, only, b);
+                    }
+            }
+}
+
+/* The kept step times are the fastest of the brute force's, in order. */
+static void check_best(const struct gpu_search_result *r, double *steps, double n)
+{
+    qsort(steps, (size_t)n, sizeof steps[0], cmp_double);
+    assert_int_equal(r->n, n < GPU_SEARCH_KEEP_MAX ? (size_t)n : GPU_SEARCH_KEEP_MAX);
+    for (size_t i = 0; i < r->n; i++)
+        assert_rel(r->hit[i].result.step_s, steps[i], 0);
+}
+
+/* The search's counts and best layouts against the brute force, with
+ * the least recompute and with each, with and without context
+ * parallelism. */
+static void test_brute_force(void **state)
+{
+    (void)state;
+    struct gpuhw_desc g;
+    load_gpu("gb200.ini", &g);
+    g.chip.hbm_bytes = SMALL_HBM;
+    struct wl_desc w = small_job();
+    static struct brute b;
+    static struct gpu_search_result r;
+    struct cp_error err = {0};
+    for (int allow_cp = 0; allow_cp <= 1; allow_cp++) {
+        brute_force(&g, &w, SMALL_GPUS, allow_cp, GPU_SEARCH_ANY_RC, &b);
+        printf("# brute force, cp %s: %.0f layouts divide; %.0f fit without recompute, %.0f "
+               "only with, %.0f not at all; %.0f settings fit\n",
+               allow_cp ? "allowed" : "1", b.divided, b.no_rc, b.only_rc, b.none, b.fits_each);
+        assert_true(b.no_rc > 0 && b.only_rc > 0 && b.none > 0);
+        struct gpu_search_spec s = gpu_search_spec_default(SMALL_GPUS);
+        s.allow_cp = allow_cp;
+        s.keep = GPU_SEARCH_KEEP_MAX;
+        assert_ok(gpu_search(&g, &w, &s, &r, &err), err);
+        assert_rel(r.divided, b.divided, 0);
+        assert_rel(r.evaluated, b.fits_least, 0);
+        check_best(&r, b.least, b.fits_least);
+        check_hits(&g, &w, SMALL_GPUS, &r);
+        s.each_recompute = 1;
+        assert_ok(gpu_search(&g, &w, &s, &r, &err), err);
+        assert_rel(r.divided, b.divided, 0);
+        assert_rel(r.evaluated, b.fits_each, 0);
+        check_best(&r, b.each, b.fits_each);
+        check_hits(&g, &w, SMALL_GPUS, &r);
+    }
+}
+
+/* Each recompute setting fixed, against the brute force restricted to it:
+ * the least and each. */
+static void test_fixed_recompute(void **state)
+{
+    (void)state;
+    struct gpuhw_desc g;
+    load_gpu("gb200.ini", &g);
+    g.chip.hbm_bytes = SMALL_HBM;
+    struct wl_desc w = small_job();
+    static struct brute b;
+    static struct gpu_search_result r;
+    struct cp_error err = {0};
+    for (int rc = 0; rc < GPU_NRECOMPUTES; rc++) {
+        brute_force(&g, &w, SMALL_GPUS, 1, rc, &b);
+        assert_true(b.fits_least > 0 && b.none > 0);
+        struct gpu_search_spec s = gpu_search_spec_default(SMALL_GPUS);
+        s.allow_cp = 1;
+        s.recompute = rc;
+        s.keep = GPU_SEARCH_KEEP_MAX;
+        for (s.each_recompute = 0; s.each_recompute <= 1; s.each_recompute++) {
+            assert_ok(gpu_search(&g, &w, &s, &r, &err), err);
+            assert_rel(r.divided, b.divided, 0);
+            double n = s.each_recompute ? b.fits_each : b.fits_least;
+            assert_rel(r.evaluated, n, 0);
+            check_best(&r, s.each_recompute ? b.each : b.least, n);
+            check_hits(&g, &w, SMALL_GPUS, &r);
+            for (size_t i = 0; i < r.n; i++)
+                assert_int_equal(r.hit[i].layout.recompute, rc);
+        }
+    }
+}
+
+/* GPT-3 175B on 8 H100: its 175e9 parameters at 16 bytes each (16-bit
+ * weights and gradients, 32-bit master weights and two Adam moments), 2.8
+ * TB, do not fit in 8 x 77 GB whatever the layout; the refusal names the
+ * least bytes per GPU any layout needs and the bytes usable. */
+static void test_nothing_fits(void **state)
+{
+    (void)state;
+    struct gpuhw_desc g;
+    load_gpu("h100.ini", &g);
+    struct wl_desc w = gpt3_mlperf();
+    struct gpu_search_spec s = gpu_search_spec_default(8);
+    static struct gpu_search_result r;
+    struct cp_error err = {0};
+    assert_int_equal(gpu_search(&g, &w, &s, &r, &err), CP_EINPUT);
+    printf("# %s\n", err.msg);
+    assert_int_equal(r.n, 0);
+    assert_rel(r.evaluated, 0, 0);
+    assert_true(r.divided > 0 && r.tried > r.divided);
+    assert_true(r.least_mem > r.capacity && r.least_mem > 0.98 * 175e9 * 16 / 8);
+    assert_rel(r.capacity, 85.52e9 * 0.9, 1e-12);
+    char want[160];
+    snprintf(want, sizeof want, "needs %.4g bytes per GPU against %.4g usable", r.least_mem,
+             r.capacity);
+    assert_non_null(strstr(err.msg, "no layout of 8 GPUs fits in memory"));
+    assert_non_null(strstr(err.msg, want));
+    /* the least is full recompute over all 8 GPUs' worth of model parallelism */
+    assert_int_equal(r.least_layout.recompute, GPU_RC_FULL);
+    assert_rel(r.least_layout.tp * r.least_layout.pp, 8, 0);
+}
+
+/* gpu_search refuses s with a message holding what. */
+static void expect_refused(const struct gpu_search_spec *s, const char *what)
+{
+    struct gpuhw_desc g;
+    load_gpu("h100.ini", &g);
+    struct wl_desc w = gpt3_mlperf();
+    static struct gpu_search_result r;
+    struct cp_error err = {0};
+    assert_int_equal(gpu_search(&g, &w, s, &r, &err), CP_EINPUT);
+    if (!strstr(err.msg, what)) {
+        print_error("message '%s'; wanted '%s'\n", err.msg, what);
+        fail();
+    }
+    assert_int_equal(r.n, 0);
+}
+
+/* 7 GPUs: tp and pp 1 (7 divides neither 96 heads nor 96 layers), and
+ * dp = 7 does not divide the batch of 2048; wrong specs. */
+static void test_refusals(void **state)
+{
+    (void)state;
+    struct gpu_search_spec s = gpu_search_spec_default(7);
+    expect_refused(&s, "no layout of 7 GPUs divides the job");
+    s = gpu_search_spec_default(512);
+    s.keep = 0;
+    expect_refused(&s, "keep = 0 layouts is not from 1 to 16");
+    s.keep = GPU_SEARCH_KEEP_MAX + 1;
+    expect_refused(&s, "keep = 17 layouts");
+    s.keep = 1;
+    s.tp = 2.5;
+    expect_refused(&s, "tp = 2.5 is neither free (0) nor a whole number");
+    s.tp = 16; /* beyond the NVLink domain of 8 */
+    expect_refused(&s, "no layout of 512 GPUs divides the job");
+    s.tp = 0;
+    s.gpus = 0;
+    expect_refused(&s, "gpus = 0 is not a whole number");
+    s.gpus = 512;
+    s.precision = GPUHW_FP4;
+    expect_refused(&s, "no fp4 tensor cores (gpu.peak_fp4 = 0)");
+    s.precision = GPUHW_BF16;
+    s.batch = 1.5;
+    expect_refused(&s, "batch = 1.5 is not a whole number");
+    s.batch = 0;
+    s.recompute = GPU_NRECOMPUTES;
+    expect_refused(&s, "recompute = 4 is not free");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mlperf),          cmocka_unit_test(test_brute_force),
+        cmocka_unit_test(test_fixed_recompute), cmocka_unit_test(test_nothing_fits),
+        cmocka_unit_test(test_refusals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
