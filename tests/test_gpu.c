@@ -29,6 +29,7 @@
 #include "desc/gpuhw.h"
 #include "desc/tfm.h"
 #include "gpu/gpu.h"
+#include "gpu/gpu_run.h"
 
 /* Issue 21's validation targets. */
 #define TARGET_MEDIAN 0.10
@@ -59,165 +60,12 @@ static void load_corpus(struct gmeas_list *l)
     cat_entry_free(&e);
 }
 
-/* ---- a corpus row as a job: the workload and the layout it ran ---- */
-
-/* GPT-3's vocabulary (Brown et al. 2020), for rows whose vocab is unknown
- * (MLPerf: C4 SentencePiece "~50k"; NeMo GPT3 rows). */
-#define VOCAB_GPT3 50257
-
-/* The dropout each source ran with, by source and recipe (the first entry
- * whose id and model prefixes match), never by row; a rate of 0 is off:
- * PyTorch's dropout then returns its input and keeps no mask. */
-static const struct {
-    const char *id, *model;
-    double hidden, attention; /* dropout rates */
-} source_dropout[] = {
-    /* Narayanan et al. 2021 name no rates: Megatron-LM's defaults
-     * (--hidden-dropout 0.1, --attention-dropout 0.1), GPT-3's setting. */
-    {"NAR", "", 0.1, 0.1},
-    /* The Megatron-Core r0.8.0 weak-scaling table gives none: Megatron's
-     * defaults, 0.1 and 0.1. */
-    {"MCR", "", 0.1, 0.1},
-    /* NeMo 24.07, NeMo-Framework-Launcher conf/training: GPT-3 175B's
-     * performance recipe is the MLPerf-derived one (NM24-04's note;
-     * gpt3/175b_mlperf.yaml: hidden_dropout and attention_dropout 0.0). */
-    {"NM24", "GPT3-175B", 0.0, 0.0},
-    /* gpt3/5b.yaml: 0.1 and 0.1; gpt3/20b.yaml: hidden_dropout 0.1, no
-     * attention_dropout, so NeMo's default 0.1. */
-    {"NM24", "GPT3", 0.1, 0.1},
-    /* llama/llama2_7b.yaml: hidden_dropout, attention_dropout and
-     * ffn_dropout 0.0; assumed the same in the 13B, 70B and Llama 3
-     * recipes of the family (not read). */
-    {"NM24", "LLAMA", 0.0, 0.0},
-    /* nemotron/nemotron_22b.yaml and nemotron_340b.yaml: 0.0, 0.0 (and
-     * ffn_dropout 0.0); assumed the same in nemotron_8b.yaml (not read). */
-    {"NM24", "Nemotron", 0.0, 0.0},
-    /* MLPerf Training v3.1 GPT-3: the closed division runs the reference's
-     * model, whose mlcommons/training large_language_model/megatron-lm/
-     * run_gpt3.sh passes --attention-dropout 0.0 --hidden-dropout 0.0. */
-    {"MLP", "", 0.0, 0.0},
-};
-
-/* The entry of source_dropout for a row (the test fails without one). */
-static size_t row_dropout(const struct gmeas_row *r)
-{
-    size_t n = sizeof source_dropout / sizeof source_dropout[0];
-    for (size_t i = 0; i < n; i++)
-        if (strncmp(r->id, source_dropout[i].id, strlen(source_dropout[i].id)) == 0 &&
-            strncmp(r->model, source_dropout[i].model, strlen(source_dropout[i].model)) == 0)
-            return i;
-    print_error("%s: no dropout for its source\n", r->id);
-    fail();
-    return 0;
-}
-
-/* The workload of a row.  The corpus does not say whether the FFN is
- * gated: the count whose parameters come nearer the published figure is
- * taken (Llama 2 7B: 6.7e9 gated, 5.3e9 not).  Gated models are
- * Llama-style (no biases, RMSNorm, rotary); the others GPT-style.  Untied
- * embeddings (the Megatron-Core notes say so; the rest are near enough). */
-static void row_workload(const struct gmeas_row *r, struct wl_desc *w)
-{
-    *w = (struct wl_desc){.layers = r->layers,
-                          .hidden = r->hidden,
-                          .heads = r->heads,
-                          .kv_heads = isnan(r->kv_heads) ? r->heads : r->kv_heads,
-                          .ffn = isnan(r->ffn) ? 4 * r->hidden : r->ffn,
-                          .seq_len = r->seq_len,
-                          .vocab = isnan(r->vocab) ? VOCAB_GPT3 : r->vocab,
-                          .predictions = r->seq_len,
-                          .batch = r->batch_seqs,
-                          .bias = 1,
-                          .dropout = source_dropout[row_dropout(r)].hidden > 0,
-                          .attention_dropout = source_dropout[row_dropout(r)].attention > 0,
-                          .weight_bytes = 2,
-                          .grad_bytes = 2,
-                          .master_bytes = 4,
-                          .optimizer_bytes = 8,
-                          .act_bytes = 2};
-    double plain = tfm_params(w);
-    w->gated_ffn = 1;
-    double gated = tfm_params(w);
-    w->gated_ffn = !isnan(r->params) && fabs(gated - r->params) < fabs(plain - r->params);
-    if (w->gated_ffn) {
-        w->bias = 0;
-        w->norm = WL_RMSNORM;
-        w->positions = WL_POS_ROTARY;
-    }
-}
-
-/* Narayanan et al. 2021 ran Megatron-LM of early 2021: before sequence
- * parallelism and selective recompute (Korthikanti et al. 2022), flash
- * attention (Dao et al. 2022) and the distributed optimizer, with the
- * gradient all-reduce after the backward pass and tensor-parallel
- * communication not overlapped.  The other sources ran 2023-24 stacks
- * with all of them (the Megatron-Core notes list overlap-grad-reduce,
- * overlap-param-gather and tp-comm-overlap). */
-static int row_is_2021(const struct gmeas_row *r)
-{
-    return strstr(r->source, "Narayanan") != NULL;
-}
-
-/* The layout of a row.  Where the corpus says "unknown":
- *  - micro-batch 1: Narayanan et al. used 1 for their large runs, and
- *    Megatron-Core's benchmark scripts default to it;
- *  - interleaving one layer per chunk (vp = layers / pp), as in most runs
- *    that publish it (MLPerf VP=12 with 12 layers per GPU; NeMo Llama 2 13B
- *    and 70B, Nemotron 22B and 340B); Narayanan et al. 2021 sec. 5.1 use the
- *    interleaved schedule without giving v;
- *  - recompute: the least whose memory fits among those the framework
- *    can run, tried in this order for every row: none, selective, then
- *    block recompute of k = vp, 2 vp, ... of a stage's L / pp layers, and
- *    full when no such k < L / pp fits.  NeMo's activations_checkpoint_
- *    num_layers and Megatron-Core's recompute_num_layers count layers per
- *    model chunk, and a stage holds vp chunks, so a stage recomputes a
- *    multiple of vp (with one layer per chunk, only none or full). */
-static struct gpu_layout row_layout(const struct gpuhw_desc *g, const struct wl_desc *w,
-                                    const struct gmeas_row *r)
-{
-    struct gpu_layout l = gpu_layout_default(r->tp, r->pp, r->dp, 1);
-    l.cp = r->cp;
-    if (!isnan(r->micro_batch))
-        l.mbs = r->micro_batch;
-    l.vp = !isnan(r->vp) ? r->vp : r->pp > 1 ? r->layers / r->pp : 1;
-    l.precision = (enum gpuhw_prec)r->precision;
-    if (row_is_2021(r)) {
-        l.shard_optimizer = l.seq_parallel = l.flash_attention = 0;
-        l.overlap_grad = l.overlap_tp = 0;
-    }
-    if (r->recompute != GMEAS_RC_UNKNOWN) {
-        l.recompute = (enum gpu_recompute)r->recompute;
-        return l;
-    }
-    struct gpu_result res;
-    for (l.recompute = GPU_RC_NONE; l.recompute < GPU_RC_FULL; l.recompute++) {
-        gpu_memory(g, w, &l, &res);
-        if (res.fits)
-            return l;
-    }
-    l.recompute = GPU_RC_BLOCK;
-    for (l.recompute_layers = l.vp; l.recompute_layers < r->layers / r->pp;
-         l.recompute_layers += l.vp) {
-        gpu_memory(g, w, &l, &res);
-        if (res.fits)
-            return l;
-    }
-    l.recompute = GPU_RC_FULL;
-    l.recompute_layers = 0;
-    return l;
-}
-
 /* The model's step time for a row (the layout checked first). */
 static double row_model(const struct gpuhw_desc *gs, const struct gmeas_row *r,
                         struct gpu_result *res)
 {
-    struct wl_desc w;
     struct cp_error err = {0};
-    row_workload(r, &w);
-    const struct gpuhw_desc *g = &gs[r->gpu];
-    struct gpu_layout l = row_layout(g, &w, r);
-    check_ok(gpu_check(g, &w, &l, &err), &err, __FILE__, __LINE__);
-    gpu_eval(g, &w, &l, res);
+    check_ok(gpu_run_eval(&gs[r->gpu], r, res, &err), &err, __FILE__, __LINE__);
     return res->step_s;
 }
 
@@ -289,6 +137,16 @@ static void test_corpus(void **state)
     for (size_t i = 0; i < l.n; i++)
         if (strcmp(l.rows[i].id, "NM24-03") == 0)
             assert_rel(l.rows[i].vp, 6, 0); /* "CP=1 VP=6" in the notes */
+    /* NeMo's nemotron_340b.yaml ran Nemotron-4 340B (NM24-10) with
+     * activations_checkpoint_granularity null: no recompute; with its bf16
+     * optimizer state the model must find that it fits. */
+    for (size_t i = 0; i < l.n; i++)
+        if (strcmp(l.rows[i].id, "NM24-10") == 0) {
+            struct wl_desc w;
+            gpu_run_workload(&l.rows[i], &w);
+            struct gpu_layout lay = gpu_run_layout(&gs[l.rows[i].gpu], &w, &l.rows[i]);
+            assert_int_equal(lay.recompute, GPU_RC_NONE);
+        }
     double err[CORPUS_ROWS], sorted[CORPUS_ROWS];
     printf("# %-50s %10s %10s %7s %6s %s\n", "id", "measured", "model", "error", "MFU",
            "bottleneck");
@@ -321,11 +179,11 @@ static struct wl_desc gpt3(void)
                           .kv_heads = 96,
                           .ffn = 4 * 12288,
                           .seq_len = 2048,
-                          .vocab = VOCAB_GPT3,
+                          .vocab = GPU_RUN_VOCAB_GPT3,
                           .batch_seqs = 1536,
                           .params = 175e9};
     struct wl_desc w;
-    row_workload(&r, &w);
+    gpu_run_workload(&r, &w);
     return w;
 }
 
