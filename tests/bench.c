@@ -24,7 +24,7 @@
  *                      estimate evaluated) of GPT-3 175B on 192 CS-2
  *   gpu_layouts_per_s  layouts the GPU layout search (gpu_search) runs
  *                      through gpu_eval per second: GPT-3 175B on 1024 H100
- *                      (hw/gpu/h100.ini, read from the source tree), FP8,
+ *                      (hw/h100.ini, read from the source tree), FP8,
  *                      context parallelism allowed, the least recompute
  *                      that fits; the time includes the layouts that do
  *                      not fit (their memory computed, not counted) */
@@ -211,7 +211,7 @@ static int bench_gpu_search(const struct wl_desc *w)
     struct cat_entry e;
     struct gpuhw_desc g;
     struct cp_error err = {0};
-    if (cat_find_data(&here, "hw/gpu", "h100.ini", &e, &err) != CP_OK ||
+    if (cat_find_data(&here, "hw", "h100.ini", &e, &err) != CP_OK ||
         gpuhw_load(e.text, e.origin, NULL, 0, &g, NULL, &err) != CP_OK) {
         fprintf(stderr, "bench: %s\n", err.msg);
         return 0;

@@ -1,5 +1,5 @@
 /* test_gpu.c - the GPU training model (src/gpu) and the GPU system
- * descriptions (src/desc/gpuhw, the files of hw/gpu), against published figures
+ * descriptions (src/desc/gpuhw, the GPU files of hw/), against published figures
  * only: the 39 measured runs of hw/gpu-measurements.csv (issue 21's
  * targets: median absolute error of the step time at most 10 %, maximum at
  * most 25 %), GPT-3 175B's memory on one A100 and on the published
@@ -44,7 +44,7 @@ static void load_gpu(const char *file, struct gpuhw_desc *g)
     struct cat_dirs dirs = {.dir = {"."}, .n = 1};
     struct cat_entry e;
     struct cp_error err = {0};
-    check_ok(cat_find_data(&dirs, "hw/gpu", file, &e, &err), &err, __FILE__, __LINE__);
+    check_ok(cat_find_data(&dirs, "hw", file, &e, &err), &err, __FILE__, __LINE__);
     check_ok(gpuhw_load(e.text, e.origin, NULL, 0, g, NULL, &err), &err, __FILE__, __LINE__);
     cat_entry_free(&e);
 }

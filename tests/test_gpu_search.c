@@ -32,7 +32,7 @@ static void load_gpu(const char *file, struct gpuhw_desc *g)
     struct cat_dirs dirs = {.dir = {"."}, .n = 1};
     struct cat_entry e;
     struct cp_error err = {0};
-    check_ok(cat_find_data(&dirs, "hw/gpu", file, &e, &err), &err, __FILE__, __LINE__);
+    check_ok(cat_find_data(&dirs, "hw", file, &e, &err), &err, __FILE__, __LINE__);
     check_ok(gpuhw_load(e.text, e.origin, NULL, 0, g, NULL, &err), &err, __FILE__, __LINE__);
     cat_entry_free(&e);
 }

@@ -35,6 +35,8 @@ enum cli_opt {
     OPT_SWEEP = 1u << 11,   /* --best --group-by --where -j/--jobs --shard --max-points --columns */
     OPT_VALID = 1u << 12,   /* --tolerance */
     OPT_EVENTS = 1u << 13,  /* --max-events (simulate, crosscheck) */
+    OPT_GPU = 1u << 14,     /* --tp --pp --mbs --precision (GPU systems) */
+    OPT_COMPARE = 1u << 15, /* --gpu --gpu-price (compare) */
 };
 
 struct cli_opts {
@@ -69,6 +71,9 @@ struct cli_opts {
     const char *columns;                                     /* sweep --columns LIST */
     const char *where[CLI_MAX_WHERE];
     size_t nwhere;
+    /* A GPU system's layout, as given; NULL: searched (gpu_search). */
+    const char *tp, *pp, *mbs, *precision;
+    const char *gpu, *gpu_price; /* compare: the GPU system, its price per GPU-hour */
 };
 
 struct cli_cmd {

@@ -55,6 +55,12 @@ enum {
     LONG_MX_SERVERS,
     LONG_ACT_SERVERS,
     LONG_ACTIVATIONS,
+    LONG_TP,
+    LONG_PP,
+    LONG_MBS,
+    LONG_PRECISION,
+    LONG_GPU,
+    LONG_GPU_PRICE,
 };
 
 static const struct option long_opts[] = {
@@ -105,6 +111,12 @@ static const struct option long_opts[] = {
     {"max-points", required_argument, NULL, LONG_MAX_POINTS},
     {"max-events", required_argument, NULL, LONG_MAX_EVENTS},
     {"columns", required_argument, NULL, LONG_COLUMNS},
+    {"tp", required_argument, NULL, LONG_TP},
+    {"pp", required_argument, NULL, LONG_PP},
+    {"mbs", required_argument, NULL, LONG_MBS},
+    {"precision", required_argument, NULL, LONG_PRECISION},
+    {"gpu", required_argument, NULL, LONG_GPU},
+    {"gpu-price", required_argument, NULL, LONG_GPU_PRICE},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -228,6 +240,12 @@ static const struct opt_field {
     {LONG_MAX_POINTS, OPT_SWEEP, offsetof(struct cli_opts, max_points), FIELD_TEXT, 0, 0},
     {LONG_MAX_EVENTS, OPT_EVENTS, offsetof(struct cli_opts, max_events), FIELD_TEXT, 0, 0},
     {LONG_COLUMNS, OPT_SWEEP, offsetof(struct cli_opts, columns), FIELD_TEXT, 0, 0},
+    {LONG_TP, OPT_GPU, offsetof(struct cli_opts, tp), FIELD_TEXT, 0, 0},
+    {LONG_PP, OPT_GPU, offsetof(struct cli_opts, pp), FIELD_TEXT, 0, 0},
+    {LONG_MBS, OPT_GPU, offsetof(struct cli_opts, mbs), FIELD_TEXT, 0, 0},
+    {LONG_PRECISION, OPT_GPU, offsetof(struct cli_opts, precision), FIELD_TEXT, 0, 0},
+    {LONG_GPU, OPT_COMPARE, offsetof(struct cli_opts, gpu), FIELD_TEXT, 0, 0},
+    {LONG_GPU_PRICE, OPT_COMPARE, offsetof(struct cli_opts, gpu_price), FIELD_TEXT, 0, 0},
 };
 
 static const struct opt_field *field_of(int ch)

@@ -1,6 +1,6 @@
 /* gpuhw.h - GPU system descriptions: one GPU type in its nodes and network,
  * with the constants of the GPU training model (src/gpu), loaded from an
- * INI file in hw/gpu/ (format: cerebras-plan(5)).
+ * INI file in hw/ (format: cerebras-plan(5)).
  *
  * All fields are SI base units: FLOP/s, bytes, bytes/s, seconds, watts;
  * counts and fractions are plain numbers.  [system] kind says which model a
@@ -73,5 +73,12 @@ extern const struct desc_schema gpuhw_schema;
  * filled; src may be NULL. */
 cp_status gpuhw_load(const char *text, const char *origin, const char *const *sets, size_t nsets,
                      struct gpuhw_desc *g, struct desc_src *src, struct cp_error *err);
+
+/* Which model the hardware description text is for: the value of kind in
+ * its [system] section (GPUHW_WEIGHT_STREAMING when absent, as in the
+ * weight-streaming files that predate GPUs).  Only reads the text; the
+ * loader of that kind checks the rest.  An unknown value reads as
+ * weight-streaming, whose loader then names it. */
+enum gpuhw_kind gpuhw_kind_of(const char *text);
 
 #endif

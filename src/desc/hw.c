@@ -16,6 +16,8 @@
 static const struct desc_key hw_keys[] = {
     {"system", "name", DESC_TEXT, UNIT_COUNT, 0, SYS(name), 0, NULL, 0,
      "display name of the system"},
+    {"system", "kind", DESC_CHOICE, UNIT_COUNT, 0, SYS(kind), 0, "weight-streaming|gpu", 0,
+     "which model the description is for: weight-streaming here"},
     {"system", "peak_flops", DESC_NUM, UNIT_FLOP_RATE, REQ, SYS(peak_flops), 0, NULL, 0,
      "dense 16-bit peak compute of one system"},
     {"system", "sram", DESC_NUM, UNIT_BYTES, REQ, SYS(sram_bytes), 0, NULL, 0, "on-wafer SRAM"},
@@ -104,6 +106,10 @@ const struct desc_schema hw_schema = {
 
 const char *hw_inconsistency(const struct hw_desc *hw, const char **section, const char **name)
 {
+    if (hw->wse.kind != 0) {
+        *section = "system", *name = "kind";
+        return "this is a weight-streaming description: kind must be weight-streaming";
+    }
     if (hw->swx.fanout < 2) {
         *section = "swarmx", *name = "fanout";
         return "a tree needs at least 2 children per node";

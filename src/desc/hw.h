@@ -22,6 +22,7 @@
 /* The wafer-scale engine and the system around it (one CS-2 or CS-3). */
 struct wse_spec {
     char name[DESC_TEXT_MAX];
+    int kind;                /* enum gpuhw_kind: weight-streaming here       */
     double peak_flops;       /* dense 16-bit peak, FLOP/s                    */
     double sram_bytes;       /* on-wafer SRAM                               */
     double io_bw_Bps;        /* system I/O, each direction, bytes/s         */

@@ -167,7 +167,7 @@ static void report(int verbose, int src, double *med, double *mx)
 }
 int main(int argc, char **argv)
 {
-    const char *gf[] = {"hw/gpu/a100.ini", "hw/gpu/h100.ini"};
+    const char *gf[] = {"hw/a100.ini", "hw/h100.ini"};
     char *fitt = slurp("/tmp/gfit/fit.ini");
     for (int g = 0; g < 2; g++) {
         char *t = slurp(gf[g]);
