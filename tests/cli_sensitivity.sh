@@ -19,7 +19,7 @@ run() {
 # memoryx.server_flash_bandwidth) except system.name and the tiers, sorted.
 file_keys() {
     "$CP" show "$1" --csv | tr -d '\r' |
-        awk -F, 'NR > 1 && $1 ~ /^[a-z]+\.[a-z_]+$/ && $1 != "system.name" { print $1 }' | sort
+        awk -F, 'NR > 1 && $1 ~ /^[a-z]+\.[a-z_]+$/ && $1 != "system.name" && $1 != "system.kind" { print $1 }' | sort
 }
 
 # ---- GPT-3 175B on 192 CS-2 at two sequences each (compute and streams

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "desc/catalog.h"
+#include "desc/gpuhw.h"
 #include "desc/hw.h"
 #include "desc/wl.h"
 
@@ -448,7 +449,8 @@ static void test_list_builtin(void **state)
     static const char *const want[] = {"10t",         "24t",        "100t",       "120t",
                                        "bert-large",  "gpt2-small", "gpt3-175b",  "gpt3-xl",
                                        "gptj-6b",     "llama-7b",   "llama2-7b",  "llama2-70b",
-                                       "megatron-1t", "cs2",        "cs3"};
+                                       "megatron-1t", "a100",       "b200",       "cs2",
+                                       "cs3",         "gb200",      "h100",       "h200"};
     const size_t nmodels = 13;
     assert_int_equal(l.n, NELEM(want));
     for (size_t i = 0; i < l.n; i++) {
@@ -468,9 +470,9 @@ static void test_list_builtin(void **state)
     assert_int_equal(l.n, nmodels);
     cat_list_free(&l);
     assert_ok(cat_list(&none, CAT_HW, &l, &err), err);
-    assert_int_equal(l.n, 2);
-    assert_string_equal(l.items[0].name, "cs2");
-    assert_string_equal(l.items[1].name, "cs3");
+    assert_int_equal(l.n, NELEM(want) - nmodels);
+    for (size_t i = 0; i < l.n; i++)
+        assert_string_equal(l.items[i].name, want[nmodels + i]);
     cat_list_free(&l);
     /* everything listed is also embedded, and so are reports/claims.csv,
      * the seven gnuplot scripts of the report (breakdown, capacity,
@@ -507,12 +509,14 @@ static void test_list_with_dirs(void **state)
     struct cat_list l;
     struct cp_error err = {0};
     assert_ok(cat_list(&d, CAT_ANY, &l, &err), err);
-    /* models: 13 built-in + bin, x, y; hw: 2 + tiny.  "bad name", ".ini",
+    /* models: 13 built-in + bin, x, y; hw: 7 (2 weight-streaming, 5 GPU) +
+     * tiny.  "bad name", ".ini",
      * notes.txt and the directory dirx.ini are skipped. */
     static const char *const want[] = {
         "10t",       "24t",     "100t",    "120t",     "bert-large", "bin",       "gpt2-small",
         "gpt3-175b", "gpt3-xl", "gptj-6b", "llama-7b", "llama2-7b",  "llama2-70b", "megatron-1t",
-        "x",         "y",       "cs2",     "cs3",      "tiny"};
+        "x",         "y",       "a100",    "b200",     "cs2",        "cs3",       "gb200",
+        "h100",      "h200",    "tiny"};
     if (l.n != NELEM(want)) {
         for (size_t i = 0; i < l.n; i++)
             print_error("  listed %s (%s)\n", l.items[i].name, l.items[i].origin);
@@ -584,7 +588,7 @@ static void test_every_shipped_file_loads(void **state)
     struct cat_list l;
     struct cp_error err = {0};
     assert_ok(cat_list(&none, CAT_ANY, &l, &err), err);
-    assert_int_equal(l.n, 15);
+    assert_int_equal(l.n, 20);
     for (size_t i = 0; i < l.n; i++) {
         struct cat_entry e;
         assert_ok(cat_open(&l.items[i], &e, &err), err);
@@ -598,6 +602,9 @@ static void test_every_shipped_file_loads(void **state)
                 print_error("%s: no name\n", e.origin);
                 fail();
             }
+        } else if (gpuhw_kind_of(e.text) == GPUHW_GPU) {
+            struct gpuhw_desc g;
+            st = gpuhw_load(e.text, e.origin, NULL, 0, &g, &src, &err);
         } else {
             struct hw_desc h;
             st = hw_load(e.text, e.origin, NULL, 0, &h, &src, &err);

@@ -434,7 +434,7 @@ static void test_wl_all_keys(void **state)
     assert_int_equal(w.tied_embeddings, 0);
     assert_int_equal(w.norm, WL_RMSNORM);
     assert_int_equal(w.positions, WL_POS_ROTARY);
-    assert_int_equal(w.recompute, 1);
+    assert_int_equal(w.recompute, WL_RC_FULL);
     assert_close(w.weight_bytes, 1);
     assert_close(w.grad_bytes, 2);
     assert_close(w.master_bytes, 0); /* zero allowed for master_bytes */
@@ -450,8 +450,10 @@ static void test_bool_spellings(void **state)
     static const struct {
         const char *v;
         int want;
-    } c[] = {{"true", 1},  {"yes", 1}, {"1", 1}, {"on", 1},
-             {"false", 0}, {"no", 0},  {"0", 0}, {"off", 0}};
+    } c[] = {{"true", WL_RC_FULL},  {"yes", WL_RC_FULL}, {"1", WL_RC_FULL},
+             {"on", WL_RC_FULL},    {"false", WL_RC_NONE}, {"no", WL_RC_NONE},
+             {"0", WL_RC_NONE},     {"off", WL_RC_NONE},   {"none", WL_RC_NONE},
+             {"full", WL_RC_FULL},  {"selective", WL_RC_SELECTIVE}};
     for (size_t i = 0; i < NELEM(c); i++) {
         char line[64];
         snprintf(line, sizeof line, "recompute = %s", c[i].v);
@@ -738,10 +740,10 @@ static void test_desc_load_set_direct(void **state)
     struct wl_desc w;
     struct desc_src src;
     struct cp_error err = {0};
-    const char *sets[] = {"model.layers=48", "model.recompute=yes"};
+    const char *sets[] = {"model.layers=48", "model.recompute=full"};
     assert_ok(desc_load_set(&wl_schema, wl_ok, ORIGIN, sets, 2, &w, &src, &err), err);
     assert_close(w.layers, 48);
-    assert_int_equal(w.recompute, 1);
+    assert_int_equal(w.recompute, WL_RC_FULL);
     /* derived defaults are wl_load's, not the loader's */
     assert_close(w.ffn, 0);
     assert_int_equal(src.line[desc_find(&wl_schema, "model", "layers")], -1);
@@ -1005,7 +1007,8 @@ static void test_err_bad_boolean(void **state)
     WL_EXPECT(10, "gated_ffn = maybe",
               "t.ini:10: model.gated_ffn: 'maybe' is not a boolean (use true or false)", NULL);
     WL_EXPECT(10, "bias = True", "t.ini:10: model.bias: 'True' is not a boolean", NULL);
-    WL_EXPECT(10, "recompute = 2", "t.ini:10: model.recompute: '2' is not a boolean", NULL);
+    WL_EXPECT(10, "recompute = 2", "t.ini:10: model.recompute: '2' is not one of none|full|selective",
+              NULL);
 }
 
 static void test_err_bad_choice(void **state)

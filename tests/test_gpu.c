@@ -103,6 +103,13 @@ static void test_descriptions(void **state)
     assert_int_equal(gpuhw_load("[system]\nkind=gpu\n", "x.ini", sets, 1, &g, NULL, &err),
                      CP_EINPUT);
     assert_non_null(strstr(err.msg, "x.ini"));
+    /* the kind read from the text alone, as the INI syntax writes it */
+    assert_int_equal(gpuhw_kind_of("[system]\nkind = gpu\n"), GPUHW_GPU);
+    assert_int_equal(gpuhw_kind_of("# c\n [system]\n  kind : gpu # a GPU\n"), GPUHW_GPU);
+    assert_int_equal(gpuhw_kind_of("[system]\nkind=gpu"), GPUHW_GPU);
+    assert_int_equal(gpuhw_kind_of("[system]\nkind = gpus\n"), GPUHW_WEIGHT_STREAMING);
+    assert_int_equal(gpuhw_kind_of("[gpu]\nkind = gpu\n"), GPUHW_WEIGHT_STREAMING);
+    assert_int_equal(gpuhw_kind_of("[system]\nname = x\n"), GPUHW_WEIGHT_STREAMING);
 }
 
 /* Per-source statistics of the absolute errors, printed. */

@@ -101,6 +101,7 @@
 #include "model/step.h"
 #include "model/train.h"
 #include "desc/catalog.h"
+#include "desc/gpuhw.h"
 #include "desc/hw.h"
 #include "desc/tfm.h"
 #include "desc/wl.h"
@@ -173,9 +174,16 @@ static size_t shipped(enum cat_kind kind, char names[MAX_NAMES][CAT_NAME_MAX])
     struct cp_error err = {0};
     assert_ok(cat_list(&none, kind, &l, &err), err);
     assert_true(l.n >= 1 && l.n <= MAX_NAMES);
-    for (size_t i = 0; i < l.n; i++)
-        snprintf(names[i], CAT_NAME_MAX, "%s", l.items[i].name);
-    size_t n = l.n;
+    size_t n = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        /* the weight-streaming systems: GPU systems have their own model */
+        struct cat_entry e;
+        assert_ok(cat_open(&l.items[i], &e, &err), err);
+        int gpu = gpuhw_kind_of(e.text) == GPUHW_GPU;
+        cat_entry_free(&e);
+        if (!gpu)
+            snprintf(names[n++], CAT_NAME_MAX, "%s", l.items[i].name);
+    }
     cat_list_free(&l);
     return n;
 }

@@ -25,12 +25,17 @@ const struct cli_cmd cli_cmds[] = {
      "step time, time-to-train, energy and verdicts of one cluster",
      "Evaluates the analytic weight-streaming model (cerebras-plan(1), MODEL) for\n"
      "MODEL (default gpt3-175b) on N (default 1) systems of SYSTEM (default cs2).\n"
+     "On a GPU system (-s h100, a100, h200, b200, gb200) the job runs on N GPUs\n"
+     "(default one node) under the GPU model (cerebras-plan(1), GPU MODEL): every\n"
+     "layout that divides and fits is searched unless --tp/--pp/--mbs fix it, and\n"
+     "the fastest is printed with its runners-up; exit 2 if no layout divides,\n"
+     "1 if none fits in HBM (the message gives the bytes).\n"
      "Prints the step time by resource (busy time, and the time each resource\n"
      "set the pace), the exposed latency, the time-to-train, throughput and\n"
      "energy, and each verdict with the numbers behind it.  Exit status 1 when\n"
      "the configuration is infeasible (MemoryX tier too small, not one sequence\n"
      "fits in SRAM, or fewer sequences than systems).\n",
-     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_UNC, 0, 0, cmd_estimate},
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_UNC | OPT_GPU, 0, 0, cmd_estimate},
     {"scale",
      "scale [-m MODEL] [-s SYSTEM] [--systems LIST]\n"
      "       [--weak|--strong] [options]",
@@ -278,6 +283,11 @@ static const struct cli_opt_help opt_help[] = {
     {"price", 0, OPT_SCENARIO, "P", "the price of a system-hour; gives a cost"},
     {"batch-penalty", 0, OPT_SCENARIO, "",
      "charge the extra tokens of a batch other than the model's"},
+    {"tp", 0, OPT_GPU, "N", "GPU systems: tensor-parallel ways (default searched)"},
+    {"pp", 0, OPT_GPU, "N", "GPU systems: pipeline stages (default searched)"},
+    {"mbs", 0, OPT_GPU, "N", "GPU systems: micro-batch in sequences (default searched)"},
+    {"precision", 0, OPT_GPU, "bf16|fp8|fp4",
+     "GPU systems: precision of the matmuls (default bf16)"},
     {"systems", 0, OPT_SCALE, "LIST", "cluster sizes: 1,2,4 or A..B or A..BxF (default 1..16)"},
     {"weak", 0, OPT_SCALE, "", "weak scaling: the sequences per system fixed (the default)"},
     {"strong", 0, OPT_SCALE, "", "strong scaling: the global batch fixed"},

@@ -94,10 +94,12 @@ static int capacity_rows(const struct cli_opts *o, struct out_table *t, int *fit
     size_t nsys = o->system ? 1 : systems.n;
     static struct scenario s;
     int rc = -1;
-    size_t wlen = 0, vlen = 0, slen = 0;
+    size_t wlen = 0, vlen = 0, slen = 0, shown = 0;
     *fits = 0;
     where[0] = vendor[0] = servers[0] = '\0';
     for (size_t i = 0; i < nsys && rc < 0; i++) {
+        if (!o->system && scenario_listed_gpu(&systems.items[i]))
+            continue; /* GPUs hold no MemoryX tiers */
         const char *sys = o->system ? o->system : systems.items[i].name;
         if ((rc = scenario_load_names(o, o->model ? o->model : SCENARIO_DEFAULT_MODEL, sys, &s)) >=
             0)
@@ -105,7 +107,7 @@ static int capacity_rows(const struct cli_opts *o, struct out_table *t, int *fit
         if (!o->system)
             snprintf(s.system, sizeof s.system, "%s", systems.items[i].name);
         double params = tfm_params(&s.wl);
-        if (i == 0 && !o->csv)
+        if (!shown++ && !o->csv)
             breakdown(&s, params);
         const char *smallest;
         double state = params * mx_bytes_per_param(&s.wl);

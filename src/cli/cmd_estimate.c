@@ -3,10 +3,13 @@
 #include <stdio.h>
 
 #include "est.h"
+#include "gscen.h"
 #include "unc_opt.h"
 
 int cmd_estimate(struct cli_opts *o)
 {
+    if (gscen_is_gpu(o))
+        return gpu_estimate(o);
     static struct scenario s;
     struct unc_opt uo;
     int rc = unc_opt_parse(o, &uo);

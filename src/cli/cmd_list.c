@@ -12,9 +12,9 @@
 static const char *const all_header[] = {"kind", "name", "title", "source"};
 static const char *const model_header[] = {"name",   "title",   "params", "layers",
                                            "hidden", "seq_len", "tokens", "source"};
-static const char *const hw_header[] = {"name",         "title", "model", "peak_flops",
-                                        "sram",         "hbm",   "io_bandwidth",
-                                        "memoryx_server_memory", "source"};
+static const char *const hw_header[] = {"name",  "title", "model",        "peak_flops",
+                                        "sram",  "hbm",   "io_bandwidth", "memoryx_server_memory",
+                                        "source"};
 
 static cp_status model_row(struct out_table *t, int csv, const struct cat_entry *e,
                            struct cp_error *err)
@@ -59,11 +59,12 @@ static cp_status hw_row(struct out_table *t, int csv, const struct cat_entry *e,
     if (st != CP_OK)
         return st;
     char f[32], m[32], b[32], c[32];
-    out_row(t, (const char *[]){e->name, hw.wse.name, "weight-streaming",
-                                out_num(csv, hw.wse.peak_flops, UNIT_FLOP_RATE, f, 32),
-                                out_num(csv, hw.wse.sram_bytes, UNIT_BYTES, m, 32), "-",
-                                out_num(csv, hw.wse.io_bw_Bps, UNIT_BYTE_RATE, b, 32),
-                                out_num(csv, hw.mx.server_dram_bytes, UNIT_BYTES, c, 32), e->origin});
+    out_row(t,
+            (const char *[]){e->name, hw.wse.name, "weight-streaming",
+                             out_num(csv, hw.wse.peak_flops, UNIT_FLOP_RATE, f, 32),
+                             out_num(csv, hw.wse.sram_bytes, UNIT_BYTES, m, 32), "-",
+                             out_num(csv, hw.wse.io_bw_Bps, UNIT_BYTE_RATE, b, 32),
+                             out_num(csv, hw.mx.server_dram_bytes, UNIT_BYTES, c, 32), e->origin});
     return CP_OK;
 }
 

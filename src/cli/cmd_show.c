@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../desc/gpuhw.h"
 #include "../desc/hw.h"
 #include "../desc/tfm.h"
 #include "../desc/wl.h"
@@ -135,6 +136,16 @@ int cmd_show(struct cli_opts *o)
         struct wl_desc w;
         if (wl_load(e.text, e.origin, o->sets, o->nsets, &w, &src, &err) == CP_OK)
             show_model(&s, &w, &src);
+        else
+            rc = cli_error("%s", err.msg);
+    } else if (gpuhw_kind_of(e.text) == GPUHW_GPU) {
+        struct gpuhw_desc g;
+        if (o->noverlays)
+            rc = cli_error("--hw-overlay: %s is a GPU system; overlays apply to weight-streaming "
+                           "hardware",
+                           o->args[0]);
+        else if (gpuhw_load(e.text, e.origin, o->sets, o->nsets, &g, &src, &err) == CP_OK)
+            show_keys(&s, &gpuhw_schema, &g, &src, 1);
         else
             rc = cli_error("%s", err.msg);
     } else {

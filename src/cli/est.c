@@ -467,8 +467,8 @@ static void print_training(const struct cluster *c, const struct train_result *r
     printf("servers    %g MemoryX, %g activation (%g per system), %g SwarmX nodes\n",
            st->mx_servers, c->systems * st->act_servers, st->act_servers, r->swx_nodes);
     if (r->cost >= 0)
-        printf("cost       %.4g (%g system-hours at %g)\n", r->cost, c->systems * r->time_s / UNIT_HOUR_S,
-               c->price);
+        printf("cost       %.4g (%g system-hours at %g)\n", r->cost,
+               c->systems * r->time_s / UNIT_HOUR_S, c->price);
 }
 
 /* Everything but the verdicts: the configuration, the step time by

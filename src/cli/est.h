@@ -24,7 +24,7 @@ struct est_cells {
     unsigned char have[EST_MAX_COLS];
     unsigned char len[EST_MAX_COLS]; /* strlen of a number's text (have[] set) */
     char warn[256];
-    char act[32]; /* the placement label */
+    char act[32];      /* the placement label */
     char bind[2][128]; /* links binding the weight and gradient streams */
     size_t k;
 };

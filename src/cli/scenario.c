@@ -4,6 +4,7 @@
 #include "../model/mx.h"
 #include "../model/train.h"
 #include "../base/words.h"
+#include "../desc/gpuhw.h"
 #include "../desc/tfm.h"
 
 #include <ctype.h>
@@ -19,6 +20,10 @@ int scenario_load_hw(const struct cli_opts *o, const struct cat_entry *e, const 
     struct cp_error err = {0};
     cp_status st = CP_OK;
     size_t n = 0;
+    if (gpuhw_kind_of(e->text) == GPUHW_GPU)
+        return cli_error("%s is a GPU system (kind = gpu); this command models weight-streaming "
+                         "clusters only (GPU systems: estimate, compare, validate, show, list)",
+                         e->origin);
     for (; st == CP_OK && n < o->noverlays; n++) {
         if ((st = cat_read_file(o->overlays[n], &ov[n], &err)) != CP_OK)
             break;
@@ -34,57 +39,90 @@ int scenario_load_hw(const struct cli_opts *o, const struct cat_entry *e, const 
     return st == CP_OK ? -1 : EXIT_USAGE;
 }
 
-static int load_one(const struct cli_opts *o, const char *name, enum cat_kind kind,
-                    const char **sets, size_t nsets, struct scenario *s)
+int scenario_listed_gpu(const struct cat_entry *item)
+{
+    struct cat_entry e;
+    struct cp_error err = {0};
+    if (cat_open(item, &e, &err) != CP_OK)
+        return 0; /* the caller's own load names the error */
+    int gpu = gpuhw_kind_of(e.text) == GPUHW_GPU;
+    cat_entry_free(&e);
+    return gpu;
+}
+
+/* Resolve name as a description of kind (a message saying what it is
+ * when it is the other kind).  -1, or an exit code after a message. */
+static int resolve(const struct cli_opts *o, const char *name, enum cat_kind kind,
+                   struct cat_entry *e)
 {
     struct cp_error err = {0};
-    struct cat_entry e;
-    cp_status st = cat_resolve(&o->dirs, name, kind, &e, &err);
+    cp_status st = cat_resolve(&o->dirs, name, kind, e, &err);
     if (st == CP_ENOTFOUND) {
         /* the other kind, for a message that says what the name is */
         struct cp_error other = {0};
-        if (cat_resolve(&o->dirs, name, CAT_ANY, &e, &other) != CP_OK)
+        if (cat_resolve(&o->dirs, name, CAT_ANY, e, &other) != CP_OK)
             return cli_error("%s", err.msg);
     } else if (st != CP_OK) {
         return cli_error("%s", err.msg);
     }
-    if (e.kind != kind) {
-        cli_error("%s is a %s description, not a %s", e.origin,
-                  e.kind == CAT_MODEL ? "model" : "hardware",
+    if (e->kind != kind) {
+        cli_error("%s is a %s description, not a %s", e->origin,
+                  e->kind == CAT_MODEL ? "model" : "hardware",
                   kind == CAT_MODEL ? "model (-m)" : "system (-s)");
-        cat_entry_free(&e);
+        cat_entry_free(e);
         return EXIT_USAGE;
     }
-    int rc = -1;
-    if (kind == CAT_MODEL) {
-        st = wl_load(e.text, e.origin, sets, nsets, &s->wl, &s->wl_src, &err);
-        snprintf(s->model, sizeof s->model, "%s", e.name);
-        if (st != CP_OK)
-            rc = cli_error("%s", err.msg);
-    } else {
-        rc = scenario_load_hw(o, &e, sets, nsets, &s->hw, &s->hw_src);
-        snprintf(s->system, sizeof s->system, "%s", e.name);
-    }
+    return -1;
+}
+
+int scenario_load_wl(const struct cli_opts *o, const char *name, const char *const *sets,
+                     size_t nsets, struct wl_desc *w, struct desc_src *src,
+                     char model[CAT_NAME_MAX])
+{
+    struct cat_entry e;
+    struct cp_error err = {0};
+    int rc = resolve(o, name, CAT_MODEL, &e);
+    if (rc >= 0)
+        return rc;
+    if (wl_load(e.text, e.origin, sets, nsets, w, src, &err) != CP_OK)
+        rc = cli_error("%s", err.msg);
+    snprintf(model, CAT_NAME_MAX, "%s", e.name);
     cat_entry_free(&e);
     return rc;
+}
+
+int scenario_resolve_hw(const struct cli_opts *o, const char *name, struct cat_entry *e)
+{
+    return resolve(o, name, CAT_HW, e);
+}
+
+void scenario_split_sets(const struct cli_opts *o, const char **wsets, size_t *nw,
+                         const char **hsets, size_t *nh)
+{
+    /* --set model.KEY goes to the workload, every other section to the
+     * hardware (whose loader names an unknown section). */
+    *nw = *nh = 0;
+    for (size_t i = 0; i < o->nsets; i++) {
+        if (strncmp(o->sets[i], "model.", 6) == 0)
+            wsets[(*nw)++] = o->sets[i];
+        else
+            hsets[(*nh)++] = o->sets[i];
+    }
 }
 
 int scenario_load_names(const struct cli_opts *o, const char *model, const char *system,
                         struct scenario *s)
 {
-    /* --set model.KEY goes to the workload, every other section to the
-     * hardware (whose loader names an unknown section). */
     const char *wsets[CLI_MAX_SETS], *hsets[CLI_MAX_SETS];
-    size_t nw = 0, nh = 0;
-    for (size_t i = 0; i < o->nsets; i++) {
-        if (strncmp(o->sets[i], "model.", 6) == 0)
-            wsets[nw++] = o->sets[i];
-        else
-            hsets[nh++] = o->sets[i];
+    size_t nw, nh;
+    scenario_split_sets(o, wsets, &nw, hsets, &nh);
+    int rc = scenario_load_wl(o, model, wsets, nw, &s->wl, &s->wl_src, s->model);
+    struct cat_entry e;
+    if (rc < 0 && (rc = scenario_resolve_hw(o, system, &e)) < 0) {
+        rc = scenario_load_hw(o, &e, hsets, nh, &s->hw, &s->hw_src);
+        snprintf(s->system, sizeof s->system, "%s", e.name);
+        cat_entry_free(&e);
     }
-    int rc = load_one(o, model, CAT_MODEL, wsets, nw, s);
-    if (rc < 0)
-        rc = load_one(o, system, CAT_HW, hsets, nh, s);
     if (rc >= 0)
         return rc;
     cluster_init(&s->c, &s->hw, &s->wl);
@@ -223,16 +261,13 @@ static int load_servers(const struct cli_opts *o, struct scenario *s)
     return -1;
 }
 
-/* The global batch from --batch (whole sequences) or --batch-tokens
- * (rounded up to whole sequences); -1 or an exit code after a message. */
-static int load_batch(const struct cli_opts *o, struct scenario *s)
+int scenario_batch(const struct cli_opts *o, double seq_len, double *global_seqs)
 {
-    struct cluster *c = &s->c;
     int rc;
     if (o->batch) {
-        if ((rc = parse_opt("--batch", o->batch, UNIT_COUNT, &c->global_seqs)) >= 0)
+        if ((rc = parse_opt("--batch", o->batch, UNIT_COUNT, global_seqs)) >= 0)
             return rc;
-        if (!(c->global_seqs >= 1) || c->global_seqs != floor(c->global_seqs))
+        if (!(*global_seqs >= 1) || *global_seqs != floor(*global_seqs))
             return cli_error("--batch '%s': must be a whole number of sequences, at least 1",
                              o->batch);
     }
@@ -242,20 +277,17 @@ static int load_batch(const struct cli_opts *o, struct scenario *s)
             return cli_error("--batch and --batch-tokens both set the global batch; give one");
         if ((rc = parse_opt("--batch-tokens", o->batch_tokens, UNIT_COUNT, &t)) >= 0)
             return rc;
-        if (!(t >= s->wl.seq_len) || !isfinite(t))
+        if (!(t >= seq_len) || !isfinite(t))
             return cli_error("--batch-tokens '%s': must be at least one sequence (%g tokens)",
-                             o->batch_tokens, s->wl.seq_len);
+                             o->batch_tokens, seq_len);
         /* whole sequences: the batch rounds up to the next one */
-        c->global_seqs = ceil(t / s->wl.seq_len);
+        *global_seqs = ceil(t / seq_len);
     }
     return -1;
 }
 
-/* The training tokens from --tokens: a count, or chinchilla (so many per
- * parameter); -1 or an exit code after a message. */
-static int load_tokens(const struct cli_opts *o, struct scenario *s)
+int scenario_tokens(const struct cli_opts *o, double params, double *tokens)
 {
-    struct cluster *c = &s->c;
     int rc;
     if (!o->tokens)
         return -1;
@@ -267,24 +299,23 @@ static int load_tokens(const struct cli_opts *o, struct scenario *s)
                          o->tokens, near ? "; did you mean " : "", close, near ? "?" : "");
     }
     if (strcmp(o->tokens, "chinchilla") == 0)
-        c->tokens = WL_CHINCHILLA_TOKENS_PER_PARAM * tfm_params(&s->wl);
-    else if ((rc = parse_opt("--tokens", o->tokens, UNIT_COUNT, &c->tokens)) >= 0)
+        *tokens = WL_CHINCHILLA_TOKENS_PER_PARAM * params;
+    else if ((rc = parse_opt("--tokens", o->tokens, UNIT_COUNT, tokens)) >= 0)
         return rc;
-    if (!(c->tokens > 0))
+    if (!(*tokens > 0))
         return cli_error("--tokens '%s': must be positive", o->tokens);
     return -1;
 }
 
-/* --price, not negative; -1 or an exit code after a message. */
-static int load_price(const struct cli_opts *o, struct cluster *c)
+int scenario_price(const char *flag, const char *arg, double *price)
 {
     int rc;
-    if (!o->price)
+    if (!arg)
         return -1;
-    if ((rc = parse_opt("--price", o->price, UNIT_COUNT, &c->price)) >= 0)
+    if ((rc = parse_opt(flag, arg, UNIT_COUNT, price)) >= 0)
         return rc;
-    if (c->price < 0)
-        return cli_error("--price '%s': must not be negative", o->price);
+    if (!(*price >= 0) || !isfinite(*price))
+        return cli_error("%s '%s': must be a finite price, not negative", flag, arg);
     return -1;
 }
 
@@ -300,12 +331,13 @@ int scenario_load(const struct cli_opts *o, struct scenario *s)
     if (o->sparsity &&
         (rc = parse_opt("--sparsity", o->sparsity, UNIT_FRACTION, &c->sparsity)) >= 0)
         return rc;
-    if ((rc = load_batch(o, s)) >= 0 || (rc = load_tokens(o, s)) >= 0)
+    if ((rc = scenario_batch(o, s->wl.seq_len, &c->global_seqs)) >= 0 ||
+        (rc = scenario_tokens(o, tfm_params(&s->wl), &c->tokens)) >= 0)
         return rc;
     if (o->overlap && (rc = parse_opt("--overlap", o->overlap, UNIT_FRACTION, &c->overlap)) >= 0)
         return rc;
     c->overlap_set = o->overlap != NULL;
-    if ((rc = load_price(o, c)) >= 0)
+    if ((rc = scenario_price("--price", o->price, &c->price)) >= 0)
         return rc;
     c->batch_penalty = o->batch_penalty;
     struct cp_error err = {0};

@@ -25,11 +25,45 @@ struct scenario {
  * after printing the message. */
 int scenario_load(const struct cli_opts *o, struct scenario *s);
 
+/* Whether a description cat_list() returned is a GPU system (kind = gpu):
+ * the commands that model weight-streaming clusters leave those out of
+ * "every system". */
+int scenario_listed_gpu(const struct cat_entry *item);
+
 /* The hardware description e with o's --hw-overlay files (read and
  * applied in order: a later one wins, key by key) and then the nsets
  * overrides sets, into hw and src.  -1, or an exit code after the message. */
 int scenario_load_hw(const struct cli_opts *o, const struct cat_entry *e, const char *const *sets,
                      size_t nsets, struct hw_desc *hw, struct desc_src *src);
+
+/* Split o's --set options: model.KEY to wsets, the others to hsets. */
+void scenario_split_sets(const struct cli_opts *o, const char **wsets, size_t *nw,
+                         const char **hsets, size_t *nh);
+
+/* Resolve and load the model description name with the nsets overrides
+ * into w and src, its catalog name into model.  -1, or an exit code after
+ * a message. */
+int scenario_load_wl(const struct cli_opts *o, const char *name, const char *const *sets,
+                     size_t nsets, struct wl_desc *w, struct desc_src *src,
+                     char model[CAT_NAME_MAX]);
+
+/* Resolve name as a hardware description into e (the caller frees it).
+ * -1, or an exit code after a message naming what name is instead. */
+int scenario_resolve_hw(const struct cli_opts *o, const char *name, struct cat_entry *e);
+
+/* The global batch from --batch (whole sequences) or --batch-tokens
+ * (rounded up to whole sequences of seq_len tokens) into *global_seqs,
+ * left alone when neither is given; -1 or an exit code after a message. */
+int scenario_batch(const struct cli_opts *o, double seq_len, double *global_seqs);
+
+/* The training tokens from --tokens (a count, or chinchilla: so many per
+ * parameter of params) into *tokens, left alone when not given; -1 or an
+ * exit code after a message. */
+int scenario_tokens(const struct cli_opts *o, double params, double *tokens);
+
+/* A price option flag given arg: finite, not negative, into *price, left
+ * alone when arg is NULL; -1 or an exit code after a message. */
+int scenario_price(const char *flag, const char *arg, double *price);
 
 /* Load only model and system from the given names (for claims). */
 int scenario_load_names(const struct cli_opts *o, const char *model, const char *system,

@@ -102,15 +102,15 @@ static const char *skip_blank(const char *p)
     return p;
 }
 
-/* Whether the line at p is "name = value" for this name; *value then
- * points at the value. */
+/* Whether the line at p is "name = value" (or "name : value", which the
+ * INI syntax also takes) for this name; *value then points at the value. */
 static int line_is_key(const char *p, const char *name, const char **value)
 {
     size_t n = strlen(name);
     if (strncmp(p, name, n) != 0)
         return 0;
     p = skip_blank(p + n);
-    if (*p != '=')
+    if (*p != '=' && *p != ':')
         return 0;
     *value = skip_blank(p + 1);
     return 1;

@@ -90,9 +90,12 @@ double tfm_train_flops_per_token(const struct wl_desc *w, int recompute)
     double total = 0.0;
     for (int p = 0; p < TFM_NPASSES; p++)
         total += w->layers * tfm_block_flops(w, p) + tfm_logits_flops(w, p);
-    /* Recompute reruns the blocks' forward pass (the logits are not kept). */
-    if (recompute)
+    /* Full recompute reruns the blocks' forward pass (the logits are not
+     * kept); selective only the attention's scores and values. */
+    if (recompute == WL_RC_FULL)
         total += w->layers * tfm_block_flops(w, TFM_FWD);
+    else if (recompute == WL_RC_SELECTIVE)
+        total += w->layers * attention_flops(w, TFM_FWD);
     return total;
 }
 
@@ -114,11 +117,12 @@ double tfm_train_flops(const struct wl_desc *w)
  *  - norms: their two inputs, 4sh.
  * Everything is scaled by act_bytes / 2, masks included (an approximation
  * for precisions other than 16-bit). */
-static double attention_act_bytes(const struct wl_desc *w)
+static double attention_act_bytes(const struct wl_desc *w, int selective)
 {
     double s = w->seq_len, h = w->hidden, a = w->heads, k = kv_width(w);
-    double kept = 6.0 * s * h + 4.0 * s * k + 2.0 * a * s * s;
-    return kept + (w->attention_dropout ? 3.0 * a * s * s : 0.0) + (w->dropout ? s * h : 0.0);
+    double scores =
+        selective ? 0.0 : 2.0 * a * s * s + (w->attention_dropout ? 3.0 * a * s * s : 0.0);
+    return 6.0 * s * h + 4.0 * s * k + scores + (w->dropout ? s * h : 0.0);
 }
 
 static double ffn_act_bytes(const struct wl_desc *w)
@@ -130,10 +134,11 @@ static double ffn_act_bytes(const struct wl_desc *w)
 double tfm_act_bytes_per_seq_block(const struct wl_desc *w, int recompute)
 {
     double scale = w->act_bytes / 2.0;
-    if (recompute)
+    if (recompute == WL_RC_FULL)
         return 2.0 * w->seq_len * w->hidden * scale;
     double norms = 4.0 * w->seq_len * w->hidden;
-    return (attention_act_bytes(w) + ffn_act_bytes(w) + norms) * scale;
+    return (attention_act_bytes(w, recompute == WL_RC_SELECTIVE) + ffn_act_bytes(w) + norms) *
+           scale;
 }
 
 double tfm_weight_bytes(const struct wl_desc *w)
@@ -154,7 +159,7 @@ double tfm_optimizer_bytes(const struct wl_desc *w)
 double tfm_sram_per_seq(const struct wl_desc *wl)
 {
     double kept = wl->layers * tfm_act_bytes_per_seq_block(wl, wl->recompute);
-    double working = wl->recompute ? tfm_act_bytes_per_seq_block(wl, 0) : 0;
+    double working = wl->recompute == WL_RC_FULL ? tfm_act_bytes_per_seq_block(wl, WL_RC_NONE) : 0;
     double logits = wl->predictions * wl->vocab * wl->act_bytes;
     return kept + working + logits;
 }

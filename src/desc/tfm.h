@@ -47,13 +47,17 @@ double tfm_block_flops(const struct wl_desc *w, enum tfm_pass pass);
 double tfm_logits_flops(const struct wl_desc *w, enum tfm_pass pass);
 
 /* Forward FLOPs per token; training FLOPs per token (forward + delta +
- * weight gradient, + another forward if recompute); training FLOPs for
- * tfm_tokens() tokens with w->recompute. */
+ * weight gradient, + another forward of the blocks with full recompute, of
+ * the attention scores and values with selective; recompute an enum
+ * wl_recompute); training FLOPs for tfm_tokens() tokens with
+ * w->recompute. */
 double tfm_fwd_flops_per_token(const struct wl_desc *w);
 double tfm_train_flops_per_token(const struct wl_desc *w, int recompute);
 double tfm_train_flops(const struct wl_desc *w);
 
-/* Activation bytes kept for the backward pass, one sequence, one block. */
+/* Activation bytes kept for the backward pass, one sequence, one block:
+ * only the block's input with full recompute, no attention scores (nor
+ * their dropout) with selective. */
 double tfm_act_bytes_per_seq_block(const struct wl_desc *w, int recompute);
 
 /* SRAM bytes one sequence needs for the backward pass: the activations kept

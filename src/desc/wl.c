@@ -45,8 +45,9 @@ static const struct desc_key wl_keys[] = {
      "dropout after attention and FFN (its masks are kept for the backward pass)"},
     {"model", "attention_dropout", DESC_BOOL, UNIT_COUNT, 0, F(attention_dropout), 1, NULL, 0,
      "dropout on the attention probabilities (its mask and output are kept; default: dropout)"},
-    {"model", "recompute", DESC_BOOL, UNIT_COUNT, 0, F(recompute), 0, NULL, 0,
-     "recompute activations in the backward pass"},
+    {"model", "recompute", DESC_CHOICE, UNIT_COUNT, 0, F(recompute), WL_RC_NONE,
+     "none|full|selective|false|true|no|yes|off|on|0|1", 0,
+     "recompute activations in the backward pass: none, selective or full"},
     {"model", "weight_bytes", DESC_NUM, UNIT_BYTES, 0, F(weight_bytes), 2, NULL, 0,
      "bytes per streamed weight (16-bit: 2 B)"},
     {"model", "grad_bytes", DESC_NUM, UNIT_BYTES, 0, F(grad_bytes), 2, NULL, 0,
@@ -128,6 +129,8 @@ cp_status wl_load(const char *text, const char *origin, const char *const *sets,
         wl->kv_heads = wl->heads;
     if (wl->predictions == 0)
         wl->predictions = wl->seq_len;
+    if (wl->recompute > WL_RC_SELECTIVE) /* the boolean spellings, false first */
+        wl->recompute = (wl->recompute - WL_RC_SELECTIVE) % 2 ? WL_RC_NONE : WL_RC_FULL;
     for (size_t i = 0; i < wl_schema.nkeys; i++)
         if (wl_schema.keys[i].off == offsetof(struct wl_desc, attention_dropout) &&
             src->line[i] == 0)

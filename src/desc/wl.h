@@ -32,13 +32,20 @@ struct wl_desc {
                                and the FFN (their masks are kept)            */
     int attention_dropout;  /* dropout on the attention probabilities (its
                                mask and output are kept); default: dropout */
-    int recompute;          /* activation recompute in the backward pass     */
+    int recompute;          /* enum wl_recompute: activation recompute in the
+                               backward pass                                 */
     double weight_bytes;    /* bytes per weight as streamed to the wafer     */
     double grad_bytes;      /* bytes per gradient as streamed out            */
     double master_bytes;    /* bytes per master copy of a weight (MemoryX)   */
     double optimizer_bytes; /* bytes of optimizer state per parameter        */
     double act_bytes;       /* bytes per stored activation value             */
 };
+
+/* Activation recompute (Korthikanti et al. 2022): none; full (every
+ * block's forward pass again, only its input kept); selective (the
+ * attention scores and what follows them, the a s^2 terms, recomputed).
+ * The file's true and false read as full and none. */
+enum wl_recompute { WL_RC_NONE, WL_RC_FULL, WL_RC_SELECTIVE };
 
 extern const struct desc_schema wl_schema;
 

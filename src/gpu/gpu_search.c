@@ -280,14 +280,18 @@ static cp_status refusal(const struct ctx *c, struct cp_error *err)
 {
     const struct gpu_search_result *r = c->r;
     const struct gpu_layout *l = &r->least_layout;
-    if (r->divided == 0)
+    if (r->divided == 0) {
+        int fixed = c->s->tp != GPU_SEARCH_FREE || c->s->pp != GPU_SEARCH_FREE ||
+                    c->s->mbs != GPU_SEARCH_FREE;
         return cp_fail(err, CP_EINPUT,
                        "no layout of %.0f GPUs divides the job: tp a divisor of the %.0f "
                        "heads and of the NVLink domain of %.0f, pp of the %.0f layers, "
                        "cp of the sequence%s, dp = %.0f / (tp pp cp) of the global batch of "
-                       "%.0f (with the fixed tp, pp, mbs)",
+                       "%.0f sequences%s",
                        c->s->gpus, c->w.heads, c->g->net.nvlink_domain, c->w.layers,
-                       c->s->allow_cp ? "" : " (not allowed: 1)", c->s->gpus, c->w.batch);
+                       c->s->allow_cp ? "" : " (not allowed: 1)", c->s->gpus, c->w.batch,
+                       fixed ? " (with the fixed tp, pp, mbs)" : "");
+    }
     return cp_fail(err, CP_EINPUT,
                    "no layout of %.0f GPUs fits in memory: the least, tp %.0f pp %.0f cp %.0f "
                    "dp %.0f mbs %.0f vp %.0f with %s recompute, needs %.4g bytes per GPU "

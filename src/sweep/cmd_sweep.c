@@ -115,7 +115,8 @@ static void free_list(char **v, size_t n)
 }
 
 /* Names of a kind (-m or -s): a comma list, or "all" for every one the
- * search path reaches.  Each must resolve. */
+ * search path reaches (weight-streaming systems only).  Each must
+ * resolve. */
 static int names_axis(const struct cli_opts *o, const char *flag, const char *arg,
                       enum cat_kind kind, char ***out, size_t *n)
 {
@@ -125,8 +126,10 @@ static int names_axis(const struct cli_opts *o, const char *flag, const char *ar
         if (cat_list(&o->dirs, kind, &l, &err) != CP_OK)
             return cli_error("%s all: %s", flag, err.msg);
         *out = xmalloc((l.n ? l.n : 1) * sizeof **out);
-        for (*n = 0; *n < l.n; (*n)++)
-            (*out)[*n] = xstrdup(l.items[*n].name);
+        *n = 0;
+        for (size_t i = 0; i < l.n; i++)
+            if (kind != CAT_HW || !scenario_listed_gpu(&l.items[i]))
+                (*out)[(*n)++] = xstrdup(l.items[i].name);
         cat_list_free(&l);
         return *n ? -1 : cli_error("%s all: no descriptions found", flag);
     }

@@ -1,0 +1,250 @@
+/* gpu_est.c - `estimate` on a GPU system: the layout search's best layout
+ * with its step-time breakdown, memory per GPU, time-to-train, power,
+ * energy and cost, then the runners-up; --csv gives one row per layout
+ * kept.  Exit 2 when no layout divides the job (the message names the
+ * figure), 1 when none fits in HBM (the message gives the bytes). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../base/units.h"
+#include "gscen.h"
+#include "out.h"
+
+static const char *const gpu_header[] = {"rank",
+                                         "model",
+                                         "system",
+                                         "gpus",
+                                         "nodes",
+                                         "precision",
+                                         "tp",
+                                         "pp",
+                                         "vp",
+                                         "dp",
+                                         "cp",
+                                         "micro_batch",
+                                         "recompute",
+                                         "recompute_layers",
+                                         "global_batch_seqs",
+                                         "micro_batches",
+                                         "step_time_s",
+                                         "tokens_per_s",
+                                         "time_to_train_s",
+                                         "mfu",
+                                         "bubble",
+                                         "bottleneck",
+                                         "mem_per_gpu_B",
+                                         "mem_usable_B",
+                                         "power_W",
+                                         "energy_J",
+                                         "cost"};
+#define GPU_NCOLS (sizeof gpu_header / sizeof gpu_header[0])
+
+/* With fixed figures, check them on their own first so a layout that
+ * cannot divide is named by its figure (gpu_check), not by the search. */
+static int check_fixed(const struct gscen *s)
+{
+    const struct gpu_search_spec *p = &s->spec;
+    if (p->tp == GPU_SEARCH_FREE && p->pp == GPU_SEARCH_FREE)
+        return -1; /* a micro-batch alone: the search says which dp it fails */
+    double tp = p->tp ? p->tp : 1, pp = p->pp ? p->pp : 1;
+    if (fmod(p->gpus, tp * pp) != 0)
+        return cli_error("--tp %g x --pp %g = %g GPUs per pipeline does not divide the %g GPUs "
+                         "(-n)",
+                         tp, pp, tp * pp, p->gpus);
+    struct gpu_layout l = gpu_layout_default(tp, pp, p->gpus / (tp * pp), 1);
+    l.precision = p->precision;
+    struct cp_error err = {0};
+    if (gpu_check(&s->g, &s->wl, &l, &err) != CP_OK)
+        return cli_error("%s on %s: %s", s->model, s->system, err.msg);
+    return -1;
+}
+
+static void csv_row(struct out_table *t, const struct gscen *s, size_t rank,
+                    const struct gpu_search_hit *h)
+{
+    const struct gpu_layout *l = &h->layout;
+    const struct gpu_result *r = &h->result;
+    double ttt = s->tokens / r->tokens_per_s, power = gscen_power_W(s);
+    char c[GPU_NCOLS][32];
+    const double num[] = {(double)rank,
+                          s->spec.gpus,
+                          gscen_nodes(s),
+                          l->tp,
+                          l->pp,
+                          l->vp,
+                          l->dp,
+                          l->cp,
+                          l->mbs,
+                          l->recompute_layers,
+                          s->spec.batch,
+                          r->micro_batches,
+                          r->step_s,
+                          r->tokens_per_s,
+                          ttt,
+                          r->mfu,
+                          r->bubble,
+                          r->mem_total,
+                          r->mem_capacity,
+                          power,
+                          power * ttt,
+                          s->price * s->spec.gpus * ttt / UNIT_HOUR_S};
+    for (size_t i = 0; i < sizeof num / sizeof num[0]; i++)
+        out_num(1, num[i], UNIT_COUNT, c[i], 32);
+    out_row(t, (const char *[]){c[0],
+                                s->model,
+                                s->system,
+                                c[1],
+                                c[2],
+                                gpuhw_prec_name[l->precision],
+                                c[3],
+                                c[4],
+                                c[5],
+                                c[6],
+                                c[7],
+                                c[8],
+                                gpu_recompute_name[l->recompute],
+                                c[9],
+                                c[10],
+                                c[11],
+                                c[12],
+                                c[13],
+                                c[14],
+                                c[15],
+                                c[16],
+                                gpu_part_name[r->bottleneck],
+                                c[17],
+                                c[18],
+                                c[19],
+                                c[20],
+                                isnan(s->price) ? "" : c[21]});
+}
+
+static int emit_csv(const struct cli_opts *o, const struct gscen *s,
+                    const struct gpu_search_result *sr)
+{
+    struct out_table t;
+    out_init(&t, GPU_NCOLS, gpu_header);
+    for (size_t i = 0; i < sr->n; i++)
+        csv_row(&t, s, i + 1, &sr->hit[i]);
+    int rc = cli_emit(o, &t);
+    out_free(&t);
+    return rc;
+}
+
+/* "TP 8 x PP 8 (VP 12) x DP 16, CP 1, micro-batch 1, recompute none" */
+static const char *layout_text(const struct gpu_layout *l, char *buf, size_t n)
+{
+    char rc[64];
+    if (l->recompute == GPU_RC_BLOCK)
+        snprintf(rc, sizeof rc, "block (%g layers a stage)", l->recompute_layers);
+    else
+        snprintf(rc, sizeof rc, "%s", gpu_recompute_name[l->recompute]);
+    snprintf(buf, n, "TP %g x PP %g (VP %g) x DP %g, CP %g, micro-batch %g, recompute %s", l->tp,
+             l->pp, l->vp, l->dp, l->cp, l->mbs, rc);
+    return buf;
+}
+
+static void print_parts(const struct gpu_result *r)
+{
+    struct out_table t;
+    static const char *const h[] = {"part", "time", "share"};
+    out_init(&t, 3, h);
+    for (int p = 0; p < GPU_NPARTS; p++) {
+        char a[32], b[32];
+        snprintf(b, sizeof b, "%.1f %%", 100 * r->part_s[p] / r->step_s);
+        out_row(&t,
+                (const char *[]){gpu_part_name[p], out_num(0, r->part_s[p], UNIT_TIME, a, 32), b});
+    }
+    out_text.write(stdout, &t);
+    out_free(&t);
+}
+
+static void print_runners(const struct gpu_search_result *sr)
+{
+    struct out_table t;
+    static const char *const h[] = {"rank", "tp",        "pp",   "vp",  "dp",        "cp",
+                                    "mbs",  "recompute", "step", "MFU", "memory/GPU"};
+    out_init(&t, sizeof h / sizeof h[0], h);
+    for (size_t i = 0; i < sr->n; i++) {
+        const struct gpu_layout *l = &sr->hit[i].layout;
+        const struct gpu_result *r = &sr->hit[i].result;
+        char c[10][32];
+        snprintf(c[0], 32, "%zu", i + 1);
+        const double fig[] = {l->tp, l->pp, l->vp, l->dp, l->cp, l->mbs};
+        for (size_t k = 0; k < 6; k++)
+            snprintf(c[k + 1], 32, "%g", fig[k]);
+        if (l->recompute == GPU_RC_BLOCK)
+            snprintf(c[7], 32, "block %g", l->recompute_layers);
+        else
+            snprintf(c[7], 32, "%s", gpu_recompute_name[l->recompute]);
+        snprintf(c[9], 32, "%.1f %%", 100 * r->mfu);
+        char st[32], mem[32];
+        out_row(&t, (const char *[]){c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+                                     out_num(0, r->step_s, UNIT_TIME, st, 32), c[9],
+                                     out_num(0, r->mem_total, UNIT_BYTES, mem, 32)});
+    }
+    out_text.write(stdout, &t);
+    out_free(&t);
+}
+
+static void print_best(const struct gscen *s, const struct gpu_search_result *sr)
+{
+    const struct gpu_layout *l = &sr->hit[0].layout;
+    const struct gpu_result *r = &sr->hit[0].result;
+    char a[64], b[64], c[64], lay[200];
+    double ttt = s->tokens / r->tokens_per_s, power = gscen_power_W(s);
+    printf("%s on %g x %s (%g node%s of %g), %s\n\n", s->wl.name, s->spec.gpus, s->g.name,
+           gscen_nodes(s), gscen_nodes(s) == 1 ? "" : "s", s->g.net.gpus_per_node,
+           gpuhw_prec_name[l->precision]);
+    printf("batch      %.0f sequences x %.0f = %.0f tokens per step; %.0f micro-batches per "
+           "pipeline\n",
+           s->spec.batch, s->wl.seq_len, s->spec.batch * s->wl.seq_len, r->micro_batches);
+    printf("layout     %s\n", layout_text(l, lay, sizeof lay));
+    printf("           the fastest of %g layouts that fit (%g divide the job); runners-up below\n",
+           sr->evaluated, sr->divided);
+    char m[4][32];
+    printf("memory     %s per GPU of %s usable: weights %s, gradients %s, optimizer %s, "
+           "activations %s\n\n",
+           out_num(0, r->mem_total, UNIT_BYTES, a, 64),
+           out_num(0, r->mem_capacity, UNIT_BYTES, b, 64),
+           out_num(0, r->mem_weights, UNIT_BYTES, m[0], 32),
+           out_num(0, r->mem_grads, UNIT_BYTES, m[1], 32),
+           out_num(0, r->mem_optimizer, UNIT_BYTES, m[2], 32),
+           out_num(0, r->mem_act, UNIT_BYTES, m[3], 32));
+    printf("step time  %s   bottleneck: %s\n\n", out_num(0, r->step_s, UNIT_TIME, a, 64),
+           gpu_part_name[r->bottleneck]);
+    print_parts(r);
+    printf("\ntraining   %.4g tokens in %.0f steps: %s\n", s->tokens,
+           ceil(s->tokens / (s->spec.batch * s->wl.seq_len)), out_duration(ttt, a, 64));
+    printf("throughput %.6g tokens/s (%.4g per GPU), MFU %.1f %% of the %s peak\n", r->tokens_per_s,
+           r->tokens_per_s / s->spec.gpus, 100 * r->mfu, gpuhw_prec_name[l->precision]);
+    printf("energy     %s at %s (%g nodes at %s each, the vendor's maximum)\n",
+           out_energy(power * ttt, a, 64), out_num(0, power, UNIT_POWER, b, 64), gscen_nodes(s),
+           out_num(0, s->g.net.node_power_W, UNIT_POWER, c, 64));
+    if (!isnan(s->price))
+        printf("cost       %.6g (%.6g GPU-hours at %g)\n",
+               s->price * s->spec.gpus * ttt / UNIT_HOUR_S, s->spec.gpus * ttt / UNIT_HOUR_S,
+               s->price);
+    printf("\n");
+    print_runners(sr);
+}
+
+int gpu_estimate(struct cli_opts *o)
+{
+    static struct gscen s;
+    int rc = gscen_load(o, "estimate", &s);
+    if (rc >= 0 || (rc = check_fixed(&s)) >= 0)
+        return rc;
+    static struct gpu_search_result sr;
+    struct cp_error err = {0};
+    if (gpu_search(&s.g, &s.wl, &s.spec, &sr, &err) != CP_OK) {
+        cli_error("%s on %g x %s: %s", s.model, s.spec.gpus, s.system, err.msg);
+        /* a layout divides but none fits: the answer is "no", not bad input */
+        return sr.divided > 0 && isfinite(sr.least_mem) ? EXIT_VERDICT : EXIT_USAGE;
+    }
+    if (o->csv)
+        return emit_csv(o, &s, &sr);
+    print_best(&s, &sr);
+    return cli_flush();
+}

@@ -1,0 +1,43 @@
+/* gscen.h - the scenario options on a GPU system: -m and -s (a description
+ * with kind = gpu), -n GPUs, --tp --pp --mbs --precision, --batch or
+ * --batch-tokens, --tokens, --price (per GPU-hour), --set (model.KEY to the
+ * workload, the rest to the GPU description), turned into a workload, a
+ * GPU description and a layout search spec.  The options that describe a
+ * weight-streaming cluster (--memoryx, --sparsity, ...) are refused by
+ * name. */
+#ifndef CP_GSCEN_H
+#define CP_GSCEN_H
+
+#include "../desc/gpuhw.h"
+#include "../gpu/gpu_search.h"
+#include "cli.h"
+
+struct gscen {
+    char model[CAT_NAME_MAX], system[CAT_NAME_MAX];
+    struct wl_desc wl;
+    struct desc_src wl_src;
+    struct gpuhw_desc g;
+    struct desc_src g_src;
+    struct gpu_search_spec spec; /* gpus, batch, precision, fixed figures  */
+    double tokens;               /* training tokens                        */
+    double price;                /* per GPU-hour; NAN when not given       */
+};
+
+/* Whether -s names a GPU system (a description with kind = gpu).  0 when
+ * it does not, or does not resolve (the weight-streaming path then names
+ * the error). */
+int gscen_is_gpu(const struct cli_opts *o);
+
+/* Load and check everything for command cmd (for messages).  -1 on
+ * success, else an exit code after the message. */
+int gscen_load(const struct cli_opts *o, const char *cmd, struct gscen *s);
+
+/* Nodes the GPUs fill (whole nodes), their power at the vendor's
+ * maximum, and the GPU-hours of a run of time_s. */
+double gscen_nodes(const struct gscen *s);
+double gscen_power_W(const struct gscen *s);
+
+/* `estimate` on a GPU system (gpu_est.c): the command's exit code. */
+int gpu_estimate(struct cli_opts *o);
+
+#endif

@@ -1,0 +1,108 @@
+#!/bin/sh
+# Command-line tests of GPU systems (issue 21): estimate's layout search on
+# every shipped GPU and model (finite numbers, fastest first, every kept
+# layout fits and multiplies out to N), fixed figures respected, the exit
+# codes of the issue (2: a layout that does not divide, a precision the GPU
+# lacks, a weight-streaming option; 1: nothing fits, with the bytes), list
+# and show on GPU descriptions, and the weight-streaming commands refusing
+# them by name.  Prints "ok N - what" or "not ok N - what" per check and
+# "# cli_gpu done".
+. "$(dirname "$0")/lib.sh"
+
+NANINF='-?(nan|inf|infinity)'
+gpus=$("$CP" list hw --csv | tr -d '\r' | awk -F, 'NR > 1 && $3 == "gpu" { print $1 }')
+models=$("$CP" list models --csv | tr -d '\r' | tail -n +2 | cut -d, -f1)
+if [ "$(echo $gpus)" = "a100 b200 gb200 h100 h200" ]; then
+    ok "list hw names the five GPU systems with model gpu"
+else
+    nok "list hw names the five GPU systems with model gpu" "$gpus"
+fi
+
+# ---- every GPU x model: exit 0 with finite, ordered, consistent rows, or
+# exit 1 (nothing fits) with the bytes; never anything else ----
+bad= nodiv=0
+for g in $gpus; do
+    for m in $models; do
+        for k in 8 512; do
+            run estimate -m "$m" -s "$g" -n $k --csv
+            if [ "$rc" -eq 2 ] && grep -q "no layout of $k GPUs divides the job" "$T/err"; then
+                # a batch too small for the GPUs: refused, not evaluated
+                nodiv=$((nodiv + 1))
+                continue
+            fi
+            if [ "$rc" -eq 1 ]; then
+                grep -q "bytes per GPU against" "$T/err" || bad="$bad $m/$g/$k:no-bytes"
+                continue
+            fi
+            [ "$rc" -eq 0 ] || { bad="$bad $m/$g/$k:exit$rc"; continue; }
+            grep -Eiqw -- "$NANINF" "$T/out" && bad="$bad $m/$g/$k:naninf"
+            tr -d '\r' <"$T/out" | awk -F, -v n=$k '
+                NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                { if ($c["tp"] * $c["pp"] * $c["dp"] * $c["cp"] != n) exit 1
+                  if ($c["mem_per_gpu_B"] > $c["mem_usable_B"]) exit 1
+                  if (NR > 2 && $c["step_time_s"] < last) exit 1
+                  last = $c["step_time_s"] }' || bad="$bad $m/$g/$k:rows"
+        done
+    done
+done
+if [ -z "$bad" ] && [ "$nodiv" -le 10 ]; then ok "estimate on every GPU x model x {8, 512}: finite, fastest first, fits, tp pp dp cp = N ($nodiv refused: batch below the GPUs)"; else nok "estimate on every GPU x model" "$bad"; fi
+
+# ---- fixed figures ----
+run estimate -m gpt3-175b -s h100 -n 512 --tp 4 --pp 8 --precision fp8 --csv
+if [ "$rc" -eq 0 ] && tr -d '\r' <"$T/out" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["tp"] != 4 || $c["pp"] != 8 || $c["precision"] != "fp8" { exit 1 }'; then
+    ok "--tp 4 --pp 8 --precision fp8: every row keeps them (MLPerf v3.1's GPT-3 layout)"
+else
+    nok "--tp 4 --pp 8 --precision fp8: every row keeps them" "$(head -c 300 "$T/err")"
+fi
+run estimate -m gpt3-175b -s h100 -n 512 --set model.recompute=full --csv
+if [ "$rc" -eq 0 ] && tr -d '\r' <"$T/out" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["recompute"] != "full" { exit 1 }'; then
+    ok "--set model.recompute=full fixes the recompute of every row"
+else
+    nok "--set model.recompute=full fixes the recompute" "$(head -c 300 "$T/err")"
+fi
+run estimate -m gpt3-175b -s h100 -n 1024
+check "text: the layout, the memory, the step's parts and the runners-up" \
+    grep -q '^layout  *TP ' "$T/out"
+check "text: time-to-train in days" grep -Eq '^training .* [0-9.]+ d$' "$T/out"
+check "text: energy at whole nodes" grep -q 'nodes at 10.2 kW each' "$T/out"
+
+# ---- exit codes of the issue ----
+expect_err "tp = 16 does not divide the NVLink domain of 8 GPUs" \
+    "--tp 16 on an 8-GPU NVLink domain: exit 2 naming the figure" \
+    estimate -m gpt3-175b -s h100 -n 1024 --tp 16
+expect_err "pp = 7 does not divide the 96 layers" \
+    "--pp 7 with 96 layers: exit 2 naming the figure" estimate -m gpt3-175b -s h100 -n 1008 --tp 8 --pp 7
+expect_err "does not divide the 1000 GPUs" "--tp 8 --pp 8 on 1000 GPUs: exit 2 (dp not whole)" \
+    estimate -m gpt3-175b -s h100 -n 1000 --tp 8 --pp 8
+expect_err "no layout of 1024 GPUs divides the job" \
+    "--mbs 5 with a batch of 1536: exit 2" estimate -m gpt3-175b -s h100 -n 1024 --mbs 5
+expect_err "a100 has no fp8 tensor rate" "--precision fp8 on an A100: exit 2" \
+    estimate -m gpt3-175b -s a100 -n 1024 --precision fp8
+expect_err "--precision 'fp16': must be bf16, fp8 or fp4" "--precision fp16: exit 2" \
+    estimate -s h100 -n 8 --precision fp16
+expect_err "--sparsity applies to weight-streaming systems" "--sparsity on a GPU: exit 2" \
+    estimate -s h100 -n 8 --sparsity 0.5
+expect_err "--memoryx applies to weight-streaming systems" "--memoryx on a GPU: exit 2" \
+    estimate -s h100 -n 8 --memoryx 12TB
+expect_err "-n '0.5': must be a whole number" "-n 0.5 GPUs: exit 2" estimate -s h100 -n 0.5
+run estimate -m gpt3-175b -s h100 -n 8
+if [ "$rc" -eq 1 ] && grep -q "no layout of 8 GPUs fits in memory" "$T/err" &&
+    grep -q "bytes per GPU against" "$T/err"; then
+    ok "GPT-3 175B on 8 H100: exit 1 with the bytes"
+else
+    nok "GPT-3 175B on 8 H100: exit 1 with the bytes" "exit $rc: $(head -c 300 "$T/err")"
+fi
+
+# ---- show, and the commands that take weight-streaming systems only ----
+run show h100 --csv
+check "show h100: kind gpu and the HBM" sh -c "tr -d '\r' <'$T/out' | grep -q '^system.kind,gpu' &&
+    tr -d '\r' <'$T/out' | grep -q '^gpu.hbm,'"
+for c in "scale" "capacity" "simulate" "plan --deadline 30d" "sensitivity"; do
+    # shellcheck disable=SC2086
+    expect_err "h100.ini is a GPU system (kind = gpu)" "$c -s h100: exit 2 naming the kind" \
+        $c -s h100
+done
+
+echo "# cli_gpu done"
