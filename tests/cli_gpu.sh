@@ -95,11 +95,32 @@ else
     nok "GPT-3 175B on 8 H100: exit 1 with the bytes" "exit $rc: $(head -c 300 "$T/err")"
 fi
 
+# ---- scale: the fastest layout at each count ----
+run scale -m gpt3-175b -s h100 --systems 64..1024x4 --strong --csv
+if [ "$rc" -eq 0 ] && tr -d '\r' <"$T/out" | awk -F, '
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        NR == 2 { b = $c["global_batch_tokens"]; n0 = $c["gpus"]; t0 = $c["tokens_per_s"] }
+        { if ($c["global_batch_tokens"] != b || $c["feasible"] != 1) exit 1
+          s = $c["tokens_per_s"] / t0
+          if (s - $c["speedup"] > 1e-9 * s || $c["speedup"] - s > 1e-9 * s) exit 1
+          e = s * n0 / $c["gpus"]; if (e - $c["efficiency"] > 1e-9 || $c["efficiency"] - e > 1e-9) exit 1 }
+        END { if (NR != 4) exit 1 }'; then
+    ok "scale --strong on GPUs: one batch, speedup and efficiency against the first count"
+else
+    nok "scale --strong on GPUs" "exit $rc: $(head -c 300 "$T/err")"
+fi
+run scale -m gpt3-175b -s h100 --systems 8,64 --csv
+if [ "$rc" -eq 1 ] && tr -d '\r' <"$T/out" | grep -q '^8,-,.*,0,"no layout of 8 GPUs fits in memory'; then
+    ok "scale: a count nothing fits is a row with the reason, exit 1"
+else
+    nok "scale: a count nothing fits is a row with the reason, exit 1" "exit $rc: $(head -c 300 "$T/out")"
+fi
+
 # ---- show, and the commands that take weight-streaming systems only ----
 run show h100 --csv
 check "show h100: kind gpu and the HBM" sh -c "tr -d '\r' <'$T/out' | grep -q '^system.kind,gpu' &&
     tr -d '\r' <'$T/out' | grep -q '^gpu.hbm,'"
-for c in "scale" "capacity" "simulate" "plan --deadline 30d" "sensitivity"; do
+for c in "capacity" "simulate" "plan --deadline 30d" "sensitivity"; do
     # shellcheck disable=SC2086
     expect_err "h100.ini is a GPU system (kind = gpu)" "$c -s h100: exit 2 naming the kind" \
         $c -s h100

@@ -49,8 +49,11 @@ const struct cli_cmd cli_cmds[] = {
      "extra tokens of a batch above the critical batch charged.  Each row names\n"
      "its bottleneck and whether the global batch is within the critical batch\n"
      "(--batch-penalty charges the extra tokens in time_to_train_s).  Exit\n"
-     "status 1 if any point is infeasible.\n",
-     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SCALE | OPT_UNC, 0, 0, cmd_scale},
+     "status 1 if any point is infeasible.  On a GPU system (-s h100) the sizes\n"
+     "are GPU counts (default 8..1024x2 for 8-GPU nodes) and each row is the\n"
+     "fastest layout the search finds at that count.\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SCALE | OPT_UNC | OPT_GPU, 0, 0,
+     cmd_scale},
     {"capacity", "capacity [-m MODEL] [-s SYSTEM] [options]",
      "MemoryX bytes per parameter and which tiers hold the model",
      "Breaks down the bytes MemoryX keeps per parameter (streamed weight copy,\n"

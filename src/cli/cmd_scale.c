@@ -7,6 +7,7 @@
 #include "../grid/grid.h"
 
 #include "est.h"
+#include "gscen.h"
 #include "range.h"
 #include "produce.h"
 
@@ -79,6 +80,8 @@ int cmd_scale(struct cli_opts *o)
         return cli_error("scale: --weak and --strong exclude each other");
     if (o->nsys)
         return cli_error("scale: give the cluster sizes with --systems, not -n");
+    if (gscen_is_gpu(o))
+        return gpu_scale(o);
     static struct scenario s;
     struct unc_opt uo;
     int rc = unc_opt_parse(o, &uo);

@@ -8,10 +8,6 @@
 #include "../desc/tfm.h"
 #include "scenario.h"
 
-/* Most GPUs a run may name: a million, past any cluster built (the
- * largest published training runs used tens of thousands). */
-#define GSCEN_MAX_GPUS 1e6
-
 int gscen_is_gpu(const struct cli_opts *o)
 {
     struct cat_entry e;

@@ -12,6 +12,10 @@
 #include "../gpu/gpu_search.h"
 #include "cli.h"
 
+/* Most GPUs a run may name: a million, past any cluster built (the
+ * largest published training runs used tens of thousands). */
+#define GSCEN_MAX_GPUS 1e6
+
 struct gscen {
     char model[CAT_NAME_MAX], system[CAT_NAME_MAX];
     struct wl_desc wl;
@@ -37,7 +41,9 @@ int gscen_load(const struct cli_opts *o, const char *cmd, struct gscen *s);
 double gscen_nodes(const struct gscen *s);
 double gscen_power_W(const struct gscen *s);
 
-/* `estimate` on a GPU system (gpu_est.c): the command's exit code. */
+/* `estimate` and `scale` on a GPU system (gpu_est.c, gpu_scale.c): the
+ * command's exit code. */
 int gpu_estimate(struct cli_opts *o);
+int gpu_scale(struct cli_opts *o);
 
 #endif
