@@ -128,6 +128,7 @@ int cmd_claims(struct cli_opts *o);
 int cmd_simulate(struct cli_opts *o);
 int cmd_crosscheck(struct cli_opts *o);
 int cmd_plan(struct cli_opts *o);
+int cmd_compare(struct cli_opts *o);
 int cmd_calibrate(struct cli_opts *o);
 int cmd_validate(struct cli_opts *o);
 int cmd_sensitivity(struct cli_opts *o);

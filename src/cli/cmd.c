@@ -128,6 +128,36 @@ const struct cli_cmd cli_cmds[] = {
      "as --deadline TIME), or the limit with its numbers when no cluster size\n"
      "is feasible.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_PLAN | OPT_UNC, 0, 0, cmd_plan},
+    {"compare",
+     "compare [-m MODEL] [-s SYSTEM] --gpu GPU\n"
+     "       --deadline TIME | -n N [--tokens T] [--price P] [--gpu-price G]\n"
+     "       [--precision bf16|fp8|fp4] [--tp N] [--pp N] [--mbs N] [options]",
+     "one training job on a weight-streaming cluster and on a GPU cluster",
+     "Runs the same job (model, global batch, training tokens, so the same\n"
+     "number of steps) on SYSTEM, a weight-streaming system, and on GPU, a GPU\n"
+     "system (cerebras-plan(1), COMPARE).  With --deadline: the fewest systems\n"
+     "that meet it (as plan finds them) and the fewest GPUs that do.  With -n:\n"
+     "N systems, and the fewest GPUs as fast.  Each GPU count runs its fastest\n"
+     "layout (tp, pp, dp, micro-batch, interleaving and the least recompute that\n"
+     "fits; --tp, --pp, --mbs fix one, --precision sets the matmuls' precision,\n"
+     "default bf16); GPU counts are searched upward in steps of whole 8-GPU\n"
+     "nodes (of 8 on a 72-GPU NVL72 rack), every one up to 1,048,576 GPUs\n"
+     "until one meets the time.  One row per quantity: the cluster, nodes,\n"
+     "layout, step time, time-to-train, throughput, power (the systems with\n"
+     "their MemoryX, activation and SwarmX servers; the GPU nodes whole at\n"
+     "their maximum power), energy, cost with --price (per system-hour) and\n"
+     "--gpu-price (per GPU-hour), one fewer of each, and at equal power: the\n"
+     "fastest GPU cluster whose nodes draw at most the weight-streaming\n"
+     "cluster's power, and its time-to-train.  A column per side and the ratio\n"
+     "GPU / weight streaming.  --set gpu:section.key=value (or a key of the\n"
+     "gpu, network or fit sections) overrides the GPU's description.  --csv:\n"
+     "quantity, unit, weight_streaming, gpu, gpu_over_weight_streaming in SI\n"
+     "units.  Exit status 1 when a side has no answer: the deadline out of reach\n"
+     "within the largest cluster searched (system.max_systems; 1,048,576 GPUs),\n"
+     "the systems given infeasible, or no GPU count holds the model (the least\n"
+     "bytes per GPU are named).\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_PLAN | OPT_GPU | OPT_COMPARE, 0, 0,
+     cmd_compare},
     {"calibrate",
      "calibrate DATA.csv --fit [SYSTEM:]section.key[,...]\n"
      "       [-o OVERLAY.ini] [options]",
@@ -307,6 +337,12 @@ static const struct cli_opt_help opt_help[] = {
     {"allow-sparsity", 0, OPT_PLAN, "", "raise the sparsity as far as the target needs"},
     {"allow-batch", 0, OPT_PLAN, "", "grow the batch to one sequence per system"},
     {"verbose", 0, OPT_PLAN, "", "print each scan and each Brent iteration"},
+    {"gpu", 0, OPT_COMPARE, "GPU", "the GPU system to compare with, a name or a file"},
+    {"gpu-price", 0, OPT_COMPARE, "G", "the price of a GPU-hour; gives the GPU cluster's cost"},
+    {"precision", 0, OPT_GPU, "bf16|fp8|fp4", "precision of the GPU matmuls (default bf16)"},
+    {"tp", 0, OPT_GPU, "N", "GPU tensor parallelism, fixed (default searched)"},
+    {"pp", 0, OPT_GPU, "N", "GPU pipeline stages, fixed (default searched)"},
+    {"mbs", 0, OPT_GPU, "N", "GPU micro-batch in sequences, fixed (default searched)"},
     {"fit", 0, OPT_CALIB, "[SYSTEM:]SECTION.KEY,...", "the numeric hardware keys to fit"},
     {"tolerance", 0, OPT_VALID, "FRACTION", "largest |error| a point may have (default 0.25)"},
     {"output", 'o', OPT_OUTPUT, "FILE", "where to write"},
@@ -364,6 +400,18 @@ static const struct cli_opt_note cmd_notes[] = {
      "keys refitted for leave-one-out (default the shipped fitted ones)"},
     {"report", "nsystems", "N", "number of systems (default the generation's max_systems)"},
     {"report", "output", "DIR", "the folder to write (default ./report)"},
+    {"compare", "system", "SYSTEM", "the weight-streaming system (default cs2)"},
+    {"compare", "nsystems", "N", "N systems, and the fewest GPUs as fast (or --deadline)"},
+    {"compare", "deadline", "TIME", "the fewest of each that train within TIME (30d, 720 h)"},
+    {"compare", "price", "P", "the price of a system-hour; gives the systems' cost"},
+    {"compare", "set", "[gpu:]SECTION.KEY=VALUE",
+     "override a key (repeatable); gpu: or a gpu, network, fit key: the GPU's"},
+    {"compare", "sparsity", NULL, NULL},
+    {"compare", "energy", NULL, NULL},
+    {"compare", "budget", NULL, NULL},
+    {"compare", "allow-sparsity", NULL, NULL},
+    {"compare", "allow-batch", NULL, NULL},
+    {"compare", "verbose", NULL, NULL},
     {"sweep", "model", "MODELS|all", "an axis: a comma list of models, or all"},
     {"sweep", "system", "SYSTEMS|all", "an axis: a comma list of systems, or all"},
     {"sweep", "nsystems", "N", "the cluster size when --systems is not given (default 1)"},

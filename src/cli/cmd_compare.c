@@ -1,0 +1,451 @@
+/* cmd_compare.c - `compare`: one training job on a weight-streaming
+ * cluster (-s) and on a GPU cluster (--gpu), side by side for a buyer.
+ * Loads both descriptions and the options, runs the comparison of
+ * src/plan/cmp.h and prints it as a table of quantities against the two
+ * clusters, or as CSV. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../desc/gpuhw.h"
+#include "../plan/cmp.h"
+#include "scenario.h"
+
+/* Everything compare loaded (static: the scenario and the result are
+ * large). */
+struct cmp_cli {
+    struct scenario s;
+    struct gpuhw_desc g;
+    struct cmp_spec spec;
+    struct cmp_result r;
+};
+
+/* The description of a --set for the GPU: "gpu:section.key=value" (any
+ * key), or a key of a section only GPU descriptions have; NULL for one
+ * that goes to the model or the weight-streaming system. */
+static const char *gpu_set(const char *set)
+{
+    static const char *const own[] = {"gpu.", "network.", "fit."};
+    if (strncmp(set, "gpu:", 4) == 0)
+        return set + 4;
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+        if (strncmp(set, own[i], strlen(own[i])) == 0)
+            return set;
+    return NULL;
+}
+
+/* Refuse name given to flag when its description is not of kind want;
+ * a name that resolves to nothing is left to the loader's message.  -1 or
+ * an exit code. */
+static int check_kind(const struct cli_opts *o, const char *flag, const char *name,
+                      enum gpuhw_kind want)
+{
+    struct cat_entry e;
+    struct cp_error err = {0};
+    if (cat_resolve(&o->dirs, name, CAT_HW, &e, &err) != CP_OK)
+        return -1;
+    enum gpuhw_kind k = gpuhw_kind_of(e.text);
+    cat_entry_free(&e);
+    if (k == want)
+        return -1;
+    if (want == GPUHW_GPU)
+        return cli_error("%s '%s': a weight-streaming system; %s takes a GPU system (list hw "
+                         "shows each system's model), the weight-streaming one goes to -s",
+                         flag, name, flag);
+    return cli_error("%s '%s': a GPU system; compare takes the weight-streaming system with "
+                     "-s and the GPU system with --gpu",
+                     flag, name);
+}
+
+/* The model and weight-streaming system (scenario_load, with the --set
+ * keys not for the GPU), and the GPU's --set keys into gsets.  -1 or an
+ * exit code. */
+static int load_ws(const struct cli_opts *o, struct scenario *s, const char **gsets, size_t *ng)
+{
+    static struct cli_opts w;
+    w = *o;
+    w.nsets = *ng = 0;
+    for (size_t i = 0; i < o->nsets; i++) {
+        const char *g = gpu_set(o->sets[i]);
+        if (g)
+            gsets[(*ng)++] = g;
+        else
+            w.sets[w.nsets++] = o->sets[i];
+    }
+    const char *sys = o->system ? o->system : SCENARIO_DEFAULT_SYSTEM;
+    int rc = check_kind(o, "-s", sys, GPUHW_WEIGHT_STREAMING);
+    return rc >= 0 ? rc : scenario_load(&w, s);
+}
+
+/* The --gpu description with its --set keys; -1 or an exit code. */
+static int load_gpu(const struct cli_opts *o, const char *const *sets, size_t n,
+                    struct gpuhw_desc *g)
+{
+    if (!o->gpu)
+        return cli_error("compare: --gpu is required: the GPU system to compare with (such as "
+                         "h100; list hw shows each system's model)");
+    int rc = check_kind(o, "--gpu", o->gpu, GPUHW_GPU);
+    if (rc >= 0)
+        return rc;
+    struct cat_entry e;
+    struct cp_error err = {0};
+    if (cat_resolve(&o->dirs, o->gpu, CAT_HW, &e, &err) != CP_OK)
+        return cli_error("--gpu '%s': %s", o->gpu, err.msg);
+    cp_status st = gpuhw_load(e.text, e.origin, sets, n, g, NULL, &err);
+    cat_entry_free(&e);
+    return st == CP_OK ? -1 : cli_error("%s", err.msg);
+}
+
+/* --precision, --tp, --pp, --mbs into l; -1 or an exit code. */
+static int parse_layout(const struct cli_opts *o, struct gpu_search_spec *l)
+{
+    *l = gpu_search_spec_default(0);
+    if (o->precision) {
+        int p = 0;
+        while (p < GPUHW_NPRECS && strcmp(o->precision, gpuhw_prec_name[p]) != 0)
+            p++;
+        if (p == GPUHW_NPRECS)
+            return cli_error("--precision '%s': must be bf16, fp8 or fp4", o->precision);
+        l->precision = (enum gpuhw_prec)p;
+    }
+    int rc;
+    if ((rc = scenario_whole_opt("--tp", o->tp, 1, CMP_GPU_MAX, &l->tp)) >= 0 ||
+        (rc = scenario_whole_opt("--pp", o->pp, 1, CMP_GPU_MAX, &l->pp)) >= 0)
+        return rc;
+    return scenario_whole_opt("--mbs", o->mbs, 1, CMP_GPU_MAX, &l->mbs);
+}
+
+/* The layout's fixed figures checked one by one, so that a refusal names
+ * the flag that caused it; -1 or an exit code. */
+static int check_layout(const struct cli_opts *o, struct cmp_spec *sp)
+{
+    const struct gpu_search_spec want = sp->layout;
+    const char *const flag[] = {"--precision", "--tp", "--pp", "--mbs"};
+    const char *const arg[] = {o->precision ? o->precision : "bf16", o->tp, o->pp, o->mbs};
+    double *const fig[] = {NULL, &sp->layout.tp, &sp->layout.pp, &sp->layout.mbs};
+    const double val[] = {0, want.tp, want.pp, want.mbs};
+    struct cp_error err = {0};
+    sp->layout.tp = sp->layout.pp = sp->layout.mbs = GPU_SEARCH_FREE;
+    for (int i = 0; i < 4; i++) {
+        if (fig[i])
+            *fig[i] = val[i];
+        if (cmp_check(sp, &err) != CP_OK)
+            return cli_error("%s '%s': %s", flag[i], arg[i], err.msg);
+    }
+    return -1;
+}
+
+/* The mode (--deadline or -n), the GPU price and the layout into sp;
+ * -1 or an exit code. */
+static int parse_spec(const struct cli_opts *o, struct cmp_cli *x)
+{
+    struct cmp_spec *sp = &x->spec;
+    char why[256];
+    if (!o->deadline == !o->nsys)
+        return cli_error("compare: give one of --deadline TIME (the fewest of each that meet "
+                         "it) or -n N (N systems, and the GPUs as fast)");
+    sp->mode = o->deadline ? CMP_DEADLINE : CMP_SYSTEMS;
+    if (o->deadline) {
+        if (unit_parse(o->deadline, UNIT_TIME, &sp->deadline_s, why, sizeof why) != 0)
+            return cli_error("--deadline '%s': %s", o->deadline, why);
+        if (!(sp->deadline_s > 0))
+            return cli_error("--deadline '%s': must be greater than zero", o->deadline);
+    }
+    sp->gpu_price = -1;
+    if (o->gpu_price) {
+        if (unit_parse(o->gpu_price, UNIT_COUNT, &sp->gpu_price, why, sizeof why) != 0)
+            return cli_error("--gpu-price '%s': %s", o->gpu_price, why);
+        if (!(sp->gpu_price >= 0))
+            return cli_error("--gpu-price '%s': must not be negative", o->gpu_price);
+    }
+    sp->ws = &x->s.c;
+    sp->gpu = &x->g;
+    int rc = parse_layout(o, &sp->layout);
+    return rc >= 0 ? rc : check_layout(o, sp);
+}
+
+/* Options of the groups compare takes that it does not use. */
+static int refuse(const struct cli_opts *o)
+{
+    const struct {
+        int given;
+        const char *flag, *why;
+    } no[] = {
+        {o->energy != NULL, "--energy", "compare meets a deadline"},
+        {o->budget != NULL, "--budget", "compare meets a deadline"},
+        {o->allow_sparsity, "--allow-sparsity", "the GPU model trains dense weights"},
+        {o->allow_batch, "--allow-batch", "both sides train at the same batch"},
+        {o->sparsity != NULL, "--sparsity", "the GPU model trains dense weights"},
+        {o->verbose, "--verbose", "compare has no solver steps to show"},
+    };
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        if (no[i].given)
+            return cli_error("compare: %s does not apply (%s)", no[i].flag, no[i].why);
+    return -1;
+}
+
+/* ---- output ---- */
+
+enum qty { Q_COUNT, Q_TIME, Q_RATE, Q_POWER, Q_ENERGY, Q_COST };
+static const char *const qty_unit[] = {"count", "s", "tokens/s", "W", "J", "currency"};
+
+struct tab {
+    struct out_table t;
+    int csv;
+};
+
+/* v of kind q as a cell; word follows a count for people.  "-" (text) or
+ * "" (CSV) for NaN. */
+static const char *cell(int csv, enum qty q, const char *word, double v, char *buf, size_t n)
+{
+    if (isnan(v))
+        return csv ? "" : "-";
+    if (csv)
+        return unit_format_exact(v, buf, n);
+    char num[64];
+    switch (q) {
+    case Q_TIME:
+        return out_duration(v, buf, n);
+    case Q_ENERGY:
+        return out_energy(v, buf, n);
+    case Q_POWER:
+        return unit_format(v, UNIT_POWER, buf, n);
+    case Q_RATE:
+        snprintf(buf, n, "%s tokens/s", unit_format(v, UNIT_COUNT, num, sizeof num));
+        return buf;
+    case Q_COST:
+        return plan_metric_format(v, PLAN_COST, buf, n);
+    default:
+        snprintf(buf, n, "%.0f%s%s", v, *word ? " " : "", word);
+        return buf;
+    }
+}
+
+/* A row: the quantity (text label, CSV name), the two sides' values (NaN:
+ * none) with a word after counts (weight streaming, GPU), and the ratio
+ * GPU / weight streaming when both are positive. */
+static void row(struct tab *t, const char *label, const char *name, enum qty q, double ws,
+                double gpu, const char *ws_word, const char *gpu_word)
+{
+    char a[96], b[96], c[48];
+    const char *ratio = t->csv ? "" : "-";
+    if (ws > 0 && gpu > 0) {
+        snprintf(c, sizeof c, t->csv ? "%.17g" : "%.3g", gpu / ws);
+        ratio = c;
+    }
+    const char *ca = cell(t->csv, q, ws_word, ws, a, sizeof a);
+    const char *cb = cell(t->csv, q, gpu_word, gpu, b, sizeof b);
+    if (t->csv)
+        out_row(&t->t, (const char *[]){name, qty_unit[q], ca, cb, ratio});
+    else
+        out_row(&t->t, (const char *[]){label, ca, cb, ratio});
+}
+
+/* A row of text cells (the layouts). */
+static void text_row(struct tab *t, const char *label, const char *name, const char *ws,
+                     const char *gpu)
+{
+    if (t->csv)
+        out_row(&t->t, (const char *[]){name, "", ws, gpu, ""});
+    else
+        out_row(&t->t, (const char *[]){label, ws, gpu, "-"});
+}
+
+/* "tp 8 pp 4 dp 8 mbs 1 vp 12, bf16, selective recompute" */
+static const char *layout_text(const struct gpu_layout *l, char *buf, size_t n)
+{
+    char cp[32] = "", rc[64];
+    if (l->cp > 1)
+        snprintf(cp, sizeof cp, " cp %.0f", l->cp);
+    if (l->recompute == GPU_RC_BLOCK)
+        snprintf(rc, sizeof rc, "block recompute of %.0f layers a stage", l->recompute_layers);
+    else
+        snprintf(rc, sizeof rc, "%s recompute", gpu_recompute_name[l->recompute]);
+    snprintf(buf, n, "tp %.0f pp %.0f%s dp %.0f mbs %.0f vp %.0f, %s, %s", l->tp, l->pp, cp, l->dp,
+             l->mbs, l->vp, gpuhw_prec_name[l->precision], rc);
+    return buf;
+}
+
+/* "MemoryX 12 servers, activations offload" */
+static const char *ws_text(const struct cmp_result *r, char *buf, size_t n)
+{
+    char act[64];
+    snprintf(buf, n, "MemoryX %.0f servers, activations %s", r->wr.step.mx_servers,
+             step_act_label(&r->wr.step, act, sizeof act));
+    return buf;
+}
+
+/* x when have, else NaN (a cell with no value). */
+static double opt(int have, double x)
+{
+    return have ? x : NAN;
+}
+
+/* Each side's cluster at the target: weight streaming while its result
+ * is feasible, the GPUs while some count ran. */
+static void rows_main(struct tab *t, const struct cmp_cli *x, int priced)
+{
+    const struct cmp_result *r = &x->r;
+    const struct cmp_side *w = &r->w, *g = &r->g.s;
+    int hw = r->wr.feasible, hg = r->gpu_ran;
+    char a[256], b[256];
+    row(t, "cluster", "units", Q_COUNT, opt(hw, w->units), opt(hg, g->units),
+        w->units == 1 ? "system" : "systems", g->units == 1 ? "GPU" : "GPUs");
+    row(t, "nodes", "nodes", Q_COUNT, NAN, opt(hg, g->nodes), "", g->nodes == 1 ? "node" : "nodes");
+    text_row(t, "layout", "layout", hw ? ws_text(r, a, sizeof a) : "-",
+             hg ? layout_text(&r->g.layout, b, sizeof b) : "-");
+    row(t, "step time", "step_time", Q_TIME, opt(hw, w->step_s), opt(hg, g->step_s), "", "");
+    row(t, "time-to-train", "time_to_train", Q_TIME, opt(hw, w->time_s), opt(hg, g->time_s), "",
+        "");
+    row(t, "throughput", "tokens_per_s", Q_RATE, opt(hw, w->tokens_per_s), opt(hg, g->tokens_per_s),
+        "", "");
+    row(t, "power", "power", Q_POWER, opt(hw, w->power_W), opt(hg, g->power_W), "", "");
+    row(t, "energy", "energy", Q_ENERGY, opt(hw, w->energy_J), opt(hg, g->energy_J), "", "");
+    if (priced)
+        row(t, "cost", "cost", Q_COST, opt(hw && w->cost >= 0, w->cost),
+            opt(hg && g->cost >= 0, g->cost), "", "");
+}
+
+/* One fewer (the plan's N - 1; the largest smaller GPU count that runs):
+ * each misses the target. */
+static void rows_fewer(struct tab *t, const struct cmp_cli *x)
+{
+    const struct cmp_result *r = &x->r;
+    int hw = x->spec.mode == CMP_DEADLINE && r->ws_ok && r->plan.has_below;
+    int hg = r->gpu_ok && r->has_below;
+    if (!hw && !hg)
+        return;
+    row(t, "fewer: cluster", "fewer_units", Q_COUNT, opt(hw, r->plan.below.systems),
+        opt(hg, r->below.s.units), "systems", "GPUs");
+    row(t, "fewer: time-to-train", "fewer_time_to_train", Q_TIME, opt(hw, r->plan.rb.time_s),
+        opt(hg, r->below.s.time_s), "", "");
+}
+
+/* Both at the weight-streaming cluster's power. */
+static void rows_equal(struct tab *t, const struct cmp_cli *x)
+{
+    const struct cmp_result *r = &x->r;
+    if (!(r->eq_power_W > 0))
+        return;
+    const struct cmp_side *w = &r->w, *g = &r->eq.s;
+    int hg = r->eq_ok;
+    row(t, "equal power: power", "equal_power", Q_POWER, w->power_W, opt(hg, g->power_W), "", "");
+    row(t, "equal power: cluster", "equal_power_units", Q_COUNT, w->units, opt(hg, g->units),
+        w->units == 1 ? "system" : "systems", g->units == 1 ? "GPU" : "GPUs");
+    row(t, "equal power: time-to-train", "equal_power_time_to_train", Q_TIME, w->time_s,
+        opt(hg, g->time_s), "", "");
+}
+
+static int emit_table(const struct cli_opts *o, const struct cmp_cli *x)
+{
+    static const char *const csv_hdr[] = {"quantity", "unit", "weight_streaming", "gpu",
+                                          "gpu_over_weight_streaming"};
+    const char *text_hdr[] = {"quantity", x->s.hw.wse.name, x->g.name, "GPU / WS"};
+    struct tab t = {.csv = o->csv};
+    int priced = x->s.c.price >= 0 || x->spec.gpu_price >= 0;
+    out_init(&t.t, o->csv ? 5 : 4, o->csv ? csv_hdr : text_hdr);
+    rows_main(&t, x, priced);
+    rows_fewer(&t, x);
+    rows_equal(&t, x);
+    int rc = (o->csv ? &out_csv : &out_text)->write(stdout, &t.t);
+    out_free(&t.t);
+    return rc;
+}
+
+/* The job, and how each side was searched. */
+static void print_head(const struct cmp_cli *x)
+{
+    const struct cmp_result *r = &x->r;
+    const struct cmp_scan *sc = &r->scan;
+    const struct cluster *c = &x->s.c;
+    char a[64], b[64];
+    printf("compare: %s, %s tokens in %.0f steps of %g sequences x %g tokens; ", x->s.wl.name,
+           unit_format(r->wr.tokens, UNIT_COUNT, a, sizeof a), r->wr.steps, c->global_seqs,
+           x->s.wl.seq_len);
+    if (x->spec.mode == CMP_DEADLINE)
+        printf("deadline %s\n", out_duration(x->spec.deadline_s, b, sizeof b));
+    else
+        printf("%g system%s, and the GPUs as fast\n", c->systems, c->systems == 1 ? "" : "s");
+    printf("weight streaming: %s, MemoryX %s; ", x->s.hw.wse.name, x->s.tier);
+    if (x->spec.mode == CMP_DEADLINE)
+        printf("the fewest systems that meet it, every N of 1..%g evaluated (as plan does)\n",
+               r->plan.max_systems);
+    else
+        printf("the systems given\n");
+    printf("GPUs: %s at %s, each count run in its fastest layout (tp, pp, dp, micro-batch, "
+           "interleaving, the least recompute that fits); ",
+           x->g.name, gpuhw_prec_name[x->spec.layout.precision]);
+    if (sc->counts > 0)
+        printf(
+            "every count of %.0f to %.0f GPUs in steps of %.0f searched upward, %.0f counts, %.0f "
+            "of them run a layout (%.0f layouts evaluated)\n\n",
+            sc->step, sc->last, sc->step, sc->counts, sc->runs, sc->layouts);
+    else
+        printf("not searched\n\n");
+}
+
+/* What the power, the cost and equal power count. */
+static void print_notes(const struct cmp_cli *x)
+{
+    const struct cmp_result *r = &x->r;
+    const struct gpu_net *n = &x->g.net;
+    char a[64], b[64];
+    printf("\npower: %s systems (system.power %s each) with their MemoryX, activation servers and "
+           "SwarmX nodes; %s in whole nodes of %g GPUs at system.node_power %s each, the "
+           "vendor's maximum; neither side counts network switches, storage or cooling\n",
+           x->s.hw.wse.name, unit_format(x->s.hw.wse.power_W, UNIT_POWER, a, sizeof a), x->g.name,
+           n->gpus_per_node, unit_format(n->node_power_W, UNIT_POWER, b, sizeof b));
+    if (x->s.c.price >= 0 || x->spec.gpu_price >= 0)
+        printf("cost: --price per system-hour x systems x hours; --gpu-price per GPU-hour x the "
+               "GPUs of the nodes x hours\n");
+    if (r->eq_power_W > 0 && r->eq_scan.counts > 0)
+        printf(
+            "equal power: every GPU count of %.0f to %.0f (in steps of %.0f) whose nodes draw at "
+            "most %s searched, the fastest taken\n",
+            r->eq_scan.step, r->eq_scan.max, r->eq_scan.step,
+            unit_format(r->eq_power_W, UNIT_POWER, a, sizeof a));
+}
+
+/* Why a side has no answer, on f (stdout with the table, stderr with
+ * --csv). */
+static void print_why(FILE *f, const struct cmp_cli *x)
+{
+    const struct cmp_result *r = &x->r;
+    char a[64], b[64];
+    if (!r->ws_ok)
+        fprintf(f, "unreachable (weight streaming): %s\n", r->ws_why);
+    if (!r->gpu_ok && r->gpu_ran)
+        fprintf(
+            f,
+            "unreachable (GPUs): no count of %.0f to %.0f GPUs meets %s; the fastest, %.0f GPUs, "
+            "takes %s\n",
+            r->scan.step, r->scan.last, out_duration(r->target_s, a, sizeof a), r->g.s.units,
+            out_duration(r->g.s.time_s, b, sizeof b));
+    else if (!r->gpu_ok)
+        fprintf(f, "unreachable (GPUs): %s\n", r->gpu_why);
+    if (r->eq_power_W > 0 && !r->eq_ok)
+        fprintf(f, "no answer at equal power: %s\n", r->eq_why);
+}
+
+int cmd_compare(struct cli_opts *o)
+{
+    static struct cmp_cli x;
+    const char *gsets[CLI_MAX_SETS];
+    size_t ng;
+    int rc;
+    if ((rc = refuse(o)) >= 0 || (rc = load_ws(o, &x.s, gsets, &ng)) >= 0 ||
+        (rc = load_gpu(o, gsets, ng, &x.g)) >= 0 || (rc = parse_spec(o, &x)) >= 0)
+        return rc;
+    struct cp_error err = {0};
+    if (cmp_run(&x.spec, &x.r, &err) != CP_OK)
+        return cli_error("%s", err.msg);
+    if (!o->csv)
+        print_head(&x);
+    if (emit_table(o, &x) != 0)
+        return cli_flush();
+    if (!o->csv)
+        print_notes(&x);
+    print_why(o->csv ? stderr : stdout, &x);
+    rc = cli_flush();
+    return rc == EXIT_OK && !(x.r.ws_ok && x.r.gpu_ok) ? EXIT_VERDICT : rc;
+}

@@ -1,0 +1,270 @@
+/* cmp.c - a training job on a weight-streaming cluster and on a GPU
+ * cluster (cmp.h): the planner or one evaluation for the first, scans of
+ * GPU counts through the layout search for the second. */
+#include "cmp.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../base/units.h"
+
+double cmp_count_step(const struct gpuhw_desc *g)
+{
+    double s = 1, n = g->net.gpus_per_node;
+    while (2 * s <= n && fmod(n, 2 * s) == 0)
+        s *= 2;
+    return s;
+}
+
+/* The job as the GPU model runs it: the workload at the cluster's batch. */
+static struct wl_desc gpu_job(const struct cluster *c)
+{
+    struct wl_desc w = *c->wl;
+    w.batch = c->global_seqs;
+    return w;
+}
+
+/* Whole steps the job takes: the same on both sides (train.h). */
+static double job_steps(const struct cluster *c)
+{
+    struct train_result r;
+    train_eval(c, &r);
+    return r.steps;
+}
+
+cp_status cmp_check(const struct cmp_spec *s, struct cp_error *err)
+{
+    if (s->mode == CMP_DEADLINE && !(s->deadline_s > 0 && isfinite(s->deadline_s)))
+        return cp_fail(err, CP_EINPUT, "deadline = %g s: must be a time greater than zero",
+                       s->deadline_s);
+    if (s->mode != CMP_DEADLINE && s->mode != CMP_SYSTEMS)
+        return cp_fail(err, CP_EINPUT, "mode = %d is neither a deadline nor a count of systems",
+                       (int)s->mode);
+    if (isnan(s->gpu_price) || isinf(s->gpu_price))
+        return cp_fail(err, CP_EINPUT, "gpu price = %g: not a number", s->gpu_price);
+    const struct gpu_search_spec *l = &s->layout;
+    struct wl_desc w = gpu_job(s->ws);
+    /* the fixed figures, 1 for the free ones: what gpu_check says of them */
+    struct gpu_layout t = l->options;
+    t.tp = l->tp != GPU_SEARCH_FREE ? l->tp : 1;
+    t.pp = l->pp != GPU_SEARCH_FREE ? l->pp : 1;
+    t.mbs = l->mbs != GPU_SEARCH_FREE ? l->mbs : 1;
+    t.dp = t.cp = t.vp = 1;
+    t.precision = l->precision;
+    t.recompute =
+        l->recompute == GPU_SEARCH_ANY_RC ? GPU_RC_NONE : (enum gpu_recompute)l->recompute;
+    t.recompute_layers = 0;
+    return gpu_check(s->gpu, &w, &t, err);
+}
+
+/* The figures of a GPU cluster of n GPUs running hit for steps steps. */
+static void gpu_fill(const struct cmp_spec *s, double steps, double n,
+                     const struct gpu_search_hit *hit, struct cmp_gpu *g)
+{
+    const struct gpu_net *net = &s->gpu->net;
+    struct cmp_side *d = &g->s;
+    g->layout = hit->layout;
+    g->res = hit->result;
+    d->units = n;
+    d->nodes = ceil(n / net->gpus_per_node);
+    d->step_s = hit->result.step_s;
+    d->steps = steps;
+    d->time_s = steps * d->step_s;
+    d->tokens_per_s = hit->result.tokens_per_s;
+    d->power_W = d->nodes * net->node_power_W;
+    d->energy_J = d->power_W * d->time_s;
+    d->cost = s->gpu_price >= 0
+                  ? d->nodes * net->gpus_per_node * d->time_s / UNIT_HOUR_S * s->gpu_price
+                  : -1;
+}
+
+/* The fastest layout of n GPUs into g, its search counted in st (may be
+ * NULL); CP_EINPUT with the search's refusal. */
+static cp_status gpu_try(const struct cmp_spec *s, const struct wl_desc *w, double steps, double n,
+                         struct cmp_gpu *g, struct cmp_scan *st, struct cp_error *err)
+{
+    static const struct gpu_search_result empty;
+    struct gpu_search_result sr = empty;
+    struct gpu_search_spec spec = s->layout;
+    spec.gpus = n;
+    spec.batch = w->batch;
+    spec.keep = 1;
+    cp_status rc = gpu_search(s->gpu, w, &spec, &sr, err);
+    if (st) {
+        st->last = n;
+        st->counts++;
+        st->layouts += sr.evaluated;
+        st->capacity = sr.capacity;
+        if (rc != CP_OK && sr.divided > 0 && sr.least_mem < st->least_mem) {
+            st->least_mem = sr.least_mem;
+            snprintf(st->refusal, sizeof st->refusal, "%.511s", err->msg);
+        }
+    }
+    if (rc != CP_OK)
+        return rc;
+    if (st)
+        st->runs++;
+    gpu_fill(s, steps, n, &sr.hit[0], g);
+    return CP_OK;
+}
+
+cp_status cmp_gpu_at(const struct cmp_spec *s, double gpus, struct cmp_gpu *g, struct cp_error *err)
+{
+    if (cmp_check(s, err) != CP_OK)
+        return CP_EINPUT;
+    struct wl_desc w = gpu_job(s->ws);
+    return gpu_try(s, &w, job_steps(s->ws), gpus, g, NULL, err);
+}
+
+static void scan_init(struct cmp_scan *st, double step, double max)
+{
+    memset(st, 0, sizeof *st);
+    st->step = step;
+    st->max = max;
+    st->least_mem = INFINITY;
+}
+
+/* Why no count of st ran, into buf. */
+static void scan_why(const struct cmp_scan *st, char *buf, size_t n)
+{
+    if (st->counts == 0)
+        snprintf(buf, n, "no count of GPUs to search (%.0f GPUs, in steps of %.0f)", st->max,
+                 st->step);
+    else if (st->least_mem < INFINITY)
+        snprintf(buf, n,
+                 "no count of %.0f to %.0f GPUs (in steps of %.0f) runs the job; the "
+                 "nearest: %s",
+                 st->step, st->last, st->step, st->refusal);
+    else
+        snprintf(buf, n, "no layout of %.0f to %.0f GPUs (in steps of %.0f) divides the job",
+                 st->step, st->last, st->step);
+}
+
+/* The fewest GPUs, in steps of the count step up to CMP_GPU_MAX, whose
+ * time-to-train is at most r->target_s: every count searched upward, the
+ * first that meets it kept in r->g (gpu_ok), the largest smaller count
+ * that runs in r->below; when none meets it, the fastest in r->g. */
+static void gpu_fewest(const struct cmp_spec *s, const struct wl_desc *w, double steps,
+                       struct cmp_result *r)
+{
+    double step = cmp_count_step(s->gpu), max = floor(CMP_GPU_MAX / step) * step;
+    struct cmp_scan *st = &r->scan;
+    struct cp_error err = {0};
+    struct cmp_gpu g;
+    scan_init(st, step, max);
+    for (double n = step; n <= max; n += step) {
+        if (gpu_try(s, w, steps, n, &g, st, &err) != CP_OK)
+            continue;
+        if (g.s.time_s <= r->target_s) {
+            r->g = g;
+            r->gpu_ok = r->gpu_ran = 1;
+            return;
+        }
+        if (!r->gpu_ran || g.s.time_s < r->g.s.time_s)
+            r->g = g;
+        r->below = g;
+        r->gpu_ran = r->has_below = 1;
+    }
+    r->has_below = 0;
+}
+
+/* The fastest GPU count whose nodes draw at most r->eq_power_W. */
+static void gpu_equal_power(const struct cmp_spec *s, const struct wl_desc *w, double steps,
+                            struct cmp_result *r)
+{
+    const struct gpu_net *net = &s->gpu->net;
+    double step = cmp_count_step(s->gpu);
+    double nodes = floor(r->eq_power_W / net->node_power_W);
+    double max = fmin(floor(nodes * net->gpus_per_node / step) * step, CMP_GPU_MAX);
+    struct cp_error err = {0};
+    struct cmp_gpu g;
+    scan_init(&r->eq_scan, step, max);
+    for (double n = step; n <= max; n += step)
+        if (gpu_try(s, w, steps, n, &g, &r->eq_scan, &err) == CP_OK &&
+            (!r->eq_ok || g.s.time_s < r->eq.s.time_s)) {
+            r->eq = g;
+            r->eq_ok = 1;
+        }
+}
+
+/* The weight-streaming side's figures from its cluster and result. */
+static void ws_fill(struct cmp_result *r)
+{
+    struct cmp_side *d = &r->w;
+    d->units = d->nodes = r->ws.systems;
+    d->step_s = r->wr.step.step_s;
+    d->steps = r->wr.steps;
+    d->time_s = r->wr.time_s;
+    d->tokens_per_s = r->wr.tokens_per_s;
+    d->power_W = r->wr.power_W;
+    d->energy_J = r->wr.energy_J;
+    d->cost = r->wr.cost;
+}
+
+/* Remove the first hint of the planner's message that names a flag of
+ * `plan` compare does not take (the batch and sparsity are the job's). */
+static void cut_hint(char *why)
+{
+    static const char *const hint[] = {"; --allow-sparsity may reach it",
+                                       "; --allow-batch may grow it"};
+    for (size_t i = 0; i < sizeof hint / sizeof hint[0]; i++) {
+        char *at = strstr(why, hint[i]);
+        if (at)
+            memmove(at, at + strlen(hint[i]), strlen(at + strlen(hint[i])) + 1);
+    }
+}
+
+/* The weight-streaming cluster: planned for the deadline, or given. */
+static cp_status ws_side(const struct cmp_spec *s, struct cmp_result *r, struct cp_error *err)
+{
+    if (s->mode == CMP_DEADLINE) {
+        struct plan_opts po = {{0}, 0, 0};
+        po.limit[PLAN_TIME] = s->deadline_s;
+        if (plan_solve(s->ws, &po, NULL, NULL, &r->plan, err) != CP_OK)
+            return CP_EINPUT;
+        r->ws = r->plan.best;
+        r->wr = r->plan.r;
+        r->ws_ok = r->plan.reached;
+        if (!r->ws_ok) {
+            snprintf(r->ws_why, sizeof r->ws_why, "%s", r->plan.why);
+            cut_hint(r->ws_why);
+        }
+    } else {
+        r->ws = *s->ws;
+        train_eval(&r->ws, &r->wr);
+        r->ws_ok = r->wr.feasible;
+        char w[256];
+        if (!r->ws_ok)
+            snprintf(r->ws_why, sizeof r->ws_why, "%g x %s is infeasible: %s", r->ws.systems,
+                     r->ws.hw->wse.name,
+                     train_warn_names(r->wr.warnings & TW_INFEASIBLE, w, sizeof w));
+    }
+    ws_fill(r);
+    return CP_OK;
+}
+
+cp_status cmp_run(const struct cmp_spec *s, struct cmp_result *r, struct cp_error *err)
+{
+    memset(r, 0, sizeof *r);
+    if (cmp_check(s, err) != CP_OK || ws_side(s, r, err) != CP_OK)
+        return CP_EINPUT;
+    struct wl_desc w = gpu_job(s->ws);
+    double steps = job_steps(s->ws);
+    r->target_s = s->mode == CMP_DEADLINE ? s->deadline_s : r->ws_ok ? r->w.time_s : 0;
+    if (r->target_s > 0) {
+        gpu_fewest(s, &w, steps, r);
+        if (!r->gpu_ran)
+            scan_why(&r->scan, r->gpu_why, sizeof r->gpu_why);
+    } else {
+        snprintf(r->gpu_why, sizeof r->gpu_why,
+                 "not searched: the weight-streaming cluster has no time to match");
+    }
+    if (r->wr.feasible) {
+        r->eq_power_W = r->w.power_W;
+        gpu_equal_power(s, &w, steps, r);
+        if (!r->eq_ok)
+            scan_why(&r->eq_scan, r->eq_why, sizeof r->eq_why);
+    }
+    return CP_OK;
+}

@@ -1,0 +1,151 @@
+/* cmp.h - one training job on a weight-streaming cluster and on a GPU
+ * cluster, side by side, for a buyer: the cluster each needs to meet a
+ * deadline (or the GPUs that match N systems), with time-to-train, power,
+ * energy and cost, and the time each takes at the weight-streaming
+ * cluster's power.
+ *
+ * The job is the same on both sides: the workload, its global batch in
+ * sequences and its training tokens, so both run the same number of whole
+ * steps (train.h: steps = ceil(tokens / (batch x seq_len))) and the
+ * time-to-train is steps x step time on both.
+ *
+ * Weight streaming: the model and planner as they are (train.h, plan.h).
+ * At a deadline the cluster is plan_solve()'s, the fewest systems that
+ * meet it; with N systems, the cluster evaluated at N.  Power is
+ * train_result.power_W: the systems, MemoryX servers, activation servers
+ * and SwarmX nodes; cost is the cluster's price per system-hour x systems
+ * x hours (train.h).
+ *
+ * GPUs: a count of GPUs runs the fastest layout gpu_search() finds (the
+ * caller's precision, fixed tp/pp/mbs and recompute rule; free figures
+ * searched), and the time-to-train is the job's steps x its step time.
+ * Counts are searched in steps of S, the largest power of two dividing the
+ * GPUs per node (8 for an 8-GPU node: whole nodes; 8 for a 72-GPU NVL72
+ * rack, whose 72 = 8 x 9 no job with power-of-two figures divides), from S
+ * to CMP_GPU_MAX; a count runs in ceil(count / gpus_per_node) nodes, each
+ * counted whole at its maximum wall power (system.node_power: the vendor's
+ * maximum, not a measured training draw), and a GPU price is charged for
+ * every GPU of those nodes.  Nothing of the network beyond the nodes
+ * (switches, storage) is counted.
+ *  - Fewest GPUs for a time: every count S, 2 S, ... is searched upward
+ *    and the first whose time meets the target is the answer: the step
+ *    time is not monotone in the count (a count's layouts depend on its
+ *    divisors, and many counts run no layout: dp must divide the batch),
+ *    so no bisection; a search takes well under a millisecond, and the
+ *    whole range to CMP_GPU_MAX about a second.  The answer is the fewest
+ *    among the counts searched, every one below it included.
+ *  - At equal power: every count S, 2 S, ... whose nodes draw at most the
+ *    weight-streaming cluster's power is searched and the fastest taken. */
+#ifndef CP_CMP_H
+#define CP_CMP_H
+
+#include "../gpu/gpu_search.h"
+#include "plan.h"
+
+/* The largest GPU count searched: 2^20 = 1,048,576 GPUs.  A search bound,
+ * not a machine's limit; assumed far enough: about a hundred times the
+ * largest measured run of hw/gpu-measurements.csv (MLPerf Training v3.1,
+ * 10,752 H100). */
+#define CMP_GPU_MAX 1048576.0
+
+enum cmp_mode {
+    CMP_DEADLINE, /* both sides: the fewest that meet deadline_s           */
+    CMP_SYSTEMS,  /* the cluster's systems; the fewest GPUs as fast        */
+};
+
+struct cmp_spec {
+    enum cmp_mode mode;
+    double deadline_s;        /* CMP_DEADLINE, > 0                           */
+    const struct cluster *ws; /* the job and the weight-streaming cluster
+                                 (cluster_check()ed); its systems are used
+                                 with CMP_SYSTEMS; its price per
+                                 system-hour, < 0 for none               */
+    const struct gpuhw_desc *gpu;
+    /* The GPU layouts searched: precision, fixed tp/pp/mbs, recompute rule,
+     * cp, options (gpu_search.h); gpus, batch and keep are set here. */
+    struct gpu_search_spec layout;
+    double gpu_price; /* per GPU-hour, < 0 for none                      */
+};
+
+/* One side's figures, SI units. */
+struct cmp_side {
+    double units; /* systems, or GPUs                              */
+    double nodes; /* GPU nodes powered (weight streaming: systems) */
+    double step_s, steps, time_s, tokens_per_s;
+    double power_W, energy_J, cost; /* cost < 0 without a price          */
+};
+
+/* A GPU cluster: its figures and the layout that gives them. */
+struct cmp_gpu {
+    struct cmp_side s;
+    struct gpu_layout layout;
+    struct gpu_result res;
+};
+
+/* What a scan of GPU counts did. */
+struct cmp_scan {
+    double step, max; /* counts step, 2 step, ... max were allowed      */
+    double last;      /* the last count searched                       */
+    double counts;    /* counts searched                               */
+    double runs;      /* of them, counts some layout runs and fits     */
+    double layouts;   /* layouts evaluated in all                      */
+    /* The least memory per GPU a layout of a count that ran none needed
+     * (INFINITY when no such count), the usable memory, bytes, and that
+     * count's refusal (gpu_search's message). */
+    double least_mem, capacity;
+    char refusal[512];
+};
+
+struct cmp_result {
+    /* Weight streaming: the cluster planned (CMP_DEADLINE: the plan's
+     * best, the best achievable when unreached) or given. */
+    int ws_ok; /* feasible, and meets the deadline with CMP_DEADLINE */
+    struct cluster ws;
+    struct train_result wr;
+    struct cmp_side w;
+    struct plan_result plan; /* CMP_DEADLINE only                        */
+    char ws_why[512];        /* !ws_ok: why, with the numbers            */
+    /* GPUs: the fewest that meet target_s (the deadline, or the
+     * weight-streaming time with CMP_SYSTEMS); the fastest found when
+     * none does. */
+    double target_s; /* 0 when there is nothing to match              */
+    int gpu_ok;
+    struct cmp_gpu g;
+    int gpu_ran;          /* g holds a count some layout runs          */
+    int has_below;        /* a smaller count that runs, searched       */
+    struct cmp_gpu below; /* the largest such: it misses target_s      */
+    struct cmp_scan scan;
+    char gpu_why[1024]; /* !gpu_ran: why no count ran                   */
+    /* At equal power: the fastest GPU count whose nodes draw at most
+     * eq_power_W, the weight-streaming cluster's power. */
+    double eq_power_W; /* 0 when the weight-streaming side has none     */
+    int eq_ok;
+    struct cmp_gpu eq;
+    struct cmp_scan eq_scan;
+    char eq_why[1024]; /* !eq_ok: why                                   */
+};
+
+/* The GPU count step S of g: the largest power of two dividing
+ * gpus_per_node. */
+double cmp_count_step(const struct gpuhw_desc *g);
+
+/* Whether the spec can be run: a deadline > 0 with CMP_DEADLINE, a price
+ * not negative or NaN, and a layout gpu_check() accepts with its fixed
+ * figures (1 for the free ones): a precision the GPU lacks, a tp that does
+ * not divide the heads, is refused with gpu_check's message.  CP_OK or
+ * CP_EINPUT. */
+cp_status cmp_check(const struct cmp_spec *s, struct cp_error *err);
+
+/* The GPU side at gpus GPUs for the job of s->ws: the fastest layout and
+ * its figures into g.  CP_OK, or CP_EINPUT with gpu_search's refusal (no
+ * layout divides, or none fits, naming the bytes per GPU). */
+cp_status cmp_gpu_at(const struct cmp_spec *s, double gpus, struct cmp_gpu *g,
+                     struct cp_error *err);
+
+/* Compare under s (cmp_check()ed here first).  CP_OK with r filled, the
+ * answers found or not (ws_ok, gpu_ok, eq_ok with their reasons);
+ * CP_EINPUT when s is wrong.  r is large (three train results in the
+ * plan): the caller allocates it. */
+cp_status cmp_run(const struct cmp_spec *s, struct cmp_result *r, struct cp_error *err);
+
+#endif

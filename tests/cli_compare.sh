@@ -1,0 +1,144 @@
+#!/bin/sh
+# Command-line tests of `compare`: the two commands of issue 21's "done
+# means" succeed with units on their numbers; --csv parses, and its
+# weight-streaming side equals what `plan` and `estimate` give; the GPU
+# side meets the time and the count below does not; energy = power x
+# time and cost = price x units x hours in the CSV; --set gpu:KEY reaches
+# the GPU; unreachable deadlines and a model no GPU holds exit 1 with the
+# reason; bad flags exit 2 naming the flag.  Prints "ok N - what" or "not
+# ok N - what" per check (run.sh counts them) and "# cli_compare done" at
+# the end.
+. "$(dirname "$0")/lib.sh"
+
+# cmpr ARGS...: run compare; $rc, stdout in $T/out, stderr in $T/err
+cmpr() {
+    "$CP" compare "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+}
+
+# val FILE QUANTITY COLUMN: column 3 (weight streaming), 4 (GPU) or 5
+# (ratio) of a quantity's row of compare --csv (rows without quotes)
+val() {
+    tr -d '\r' <"$1" | awk -F, -v q="$2" -v c="$3" '$1 == q { print $c }'
+}
+# near A B TOL: |A - B| <= TOL x |B|
+near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(a != "" && d <= t * m) }'; }
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a + 0 <= b + 0) }'; }
+gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a + 0 > b + 0) }'; }
+
+DAY=86400
+
+# ---- help ----
+"$CP" compare --help >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q -- '--gpu GPU' "$T/out" && grep -q -- '--gpu-price' "$T/out" &&
+    grep -q -- '--precision' "$T/out" && ! grep -q -- '--allow-sparsity' "$T/out"; then
+    ok "compare --help names --gpu, --gpu-price, --precision, not --allow-sparsity"
+else
+    nok "compare --help names --gpu, --gpu-price, --precision, not --allow-sparsity" "$(head -n 5 "$T/out")"
+fi
+
+# ---- done means: GPT-3 175B by 30 days on CS-3 and H100 ----
+cmpr -m gpt3-175b -s cs3 --gpu h100 --deadline 30d
+check "compare gpt3-175b cs3 h100 --deadline 30d exits 0" test "$rc" -eq 0
+check "the deadline table has time-to-train in days on both sides" \
+    grep -Eq '^time-to-train +[0-9.]+ d +[0-9.]+ d +[0-9.]+$' "$T/out"
+check "the deadline table has power with a unit on both sides" \
+    grep -Eq '^power +[0-9.]+ [kM]W +[0-9.]+ [kM]W' "$T/out"
+check "the deadline table names systems and GPUs" \
+    grep -Eq '^cluster +[0-9]+ systems +[0-9]+ GPUs' "$T/out"
+check "the deadline table has an equal-power time" grep -q '^equal power: time-to-train' "$T/out"
+check "the output says which power is counted" grep -q '^power: .*node_power.*maximum' "$T/out"
+
+"$CP" compare -m gpt3-175b -s cs3 --gpu h100 --deadline 30d --csv >"$T/d.csv" 2>"$T/err"
+rc=$?
+check "--csv exits 0" test "$rc" -eq 0
+check "--csv header" sh -c "head -n 1 '$T/d.csv' | tr -d '\r' | grep -qx 'quantity,unit,weight_streaming,gpu,gpu_over_weight_streaming'"
+check "--csv lines end in CRLF" sh -c "[ \"\$(grep -c \"\$(printf '\r')\$\" '$T/d.csv')\" -eq \"\$(wc -l <'$T/d.csv')\" ]"
+bad=$(tr -d '\r' <"$T/d.csv" | awk -F, '$1 != "layout" && NF != 5' | head -n 3)
+check "--csv: every row but the layout has 5 fields" test -z "$bad"
+check "--csv: the layout row quotes its two texts" \
+    sh -c "tr -d '\r' <'$T/d.csv' | grep -Eq '^layout,,\"[^\"]*\",\"tp [0-9]+ pp [0-9]+ [^\"]*\",\$'"
+tw=$(val "$T/d.csv" time_to_train 3)
+tg=$(val "$T/d.csv" time_to_train 4)
+check "--csv: the systems' time within 30 d ($tw s)" le "$tw" $((30 * DAY))
+check "--csv: the GPUs' time within 30 d ($tg s)" le "$tg" $((30 * DAY))
+check "--csv: the ratio is GPU / weight streaming" near "$(val "$T/d.csv" time_to_train 5)" \
+    "$(awk -v a="$tg" -v b="$tw" 'BEGIN { printf "%.17g", a / b }')" 1e-12
+for side in 3 4; do
+    p=$(val "$T/d.csv" power $side)
+    t=$(val "$T/d.csv" time_to_train $side)
+    e=$(val "$T/d.csv" energy $side)
+    check "--csv: energy = power x time (column $side)" near "$e" "$(awk -v p="$p" -v t="$t" 'BEGIN { printf "%.17g", p * t }')" 1e-12
+done
+# the weight-streaming side is plan's answer
+"$CP" plan -m gpt3-175b -s cs3 --deadline 30d --csv >"$T/p.csv" 2>>"$T/err"
+check "the systems equal plan's answer" test "$(val "$T/d.csv" units 3)" = "$(csv_col "$T/p.csv" systems)"
+check "the time equals plan's" near "$tw" "$(csv_col "$T/p.csv" time_to_train_s)" 1e-12
+check "the power equals plan's" near "$(val "$T/d.csv" power 3)" "$(csv_col "$T/p.csv" power_W)" 1e-12
+# the GPUs: whole nodes at node power, and the count below misses
+gpus=$(val "$T/d.csv" units 4)
+nodes=$(val "$T/d.csv" nodes 4)
+# system.node_power of hw/h100.ini, written in kW there
+node_w=$(awk '$1 == "node_power" && $4 == "kW" { print $3 * 1000 }' hw/h100.ini)
+check "GPUs in whole nodes of 8 ($gpus in $nodes)" test "$((nodes * 8))" -eq "$gpus"
+check "GPU power = nodes x system.node_power" near "$(val "$T/d.csv" power 4)" "$(awk -v n="$nodes" -v w="$node_w" 'BEGIN { printf "%.17g", n * w }')" 1e-12
+fewer=$(val "$T/d.csv" fewer_time_to_train 4)
+check "the GPU count below misses 30 d ($fewer s)" gt "$fewer" $((30 * DAY))
+check "the system count below misses 30 d" gt "$(val "$T/d.csv" fewer_time_to_train 3)" $((30 * DAY))
+eqw=$(val "$T/d.csv" equal_power 3)
+check "equal power: the GPU nodes draw at most the systems' power" le "$(val "$T/d.csv" equal_power 4)" "$eqw"
+check "equal power: the weight-streaming power is its cluster's" near "$eqw" "$(val "$T/d.csv" power 3)" 0
+
+# ---- done means: Megatron 1T on 16 CS-3 against B200 ----
+cmpr -m megatron-1t -s cs3 --gpu b200 -n 16
+check "compare megatron-1t cs3 b200 -n 16 exits 0" test "$rc" -eq 0
+check "the -n table has time-to-train in days" \
+    grep -Eq '^time-to-train +[0-9.]+ d +[0-9.]+ d' "$T/out"
+check "the -n table has energy with a unit" grep -Eq '^energy +[0-9.]+ [kMG]Wh +[0-9.]+ [kMG]Wh' "$T/out"
+check "the -n table has 16 systems" grep -Eq '^cluster +16 systems' "$T/out"
+"$CP" compare -m megatron-1t -s cs3 --gpu b200 -n 16 --csv --price 1000 --gpu-price 4.5 >"$T/n.csv" 2>"$T/err"
+est_csv e -m megatron-1t -s cs3 -n 16 --price 1000
+check "-n: the weight-streaming time equals estimate's" near "$(val "$T/n.csv" time_to_train 3)" "$(csv_col "$T/e.csv" time_to_train_s)" 1e-12
+check "-n: the weight-streaming cost equals estimate's" near "$(val "$T/n.csv" cost 3)" "$(csv_col "$T/e.csv" cost)" 1e-12
+check "-n: the GPUs are as fast" le "$(val "$T/n.csv" time_to_train 4)" "$(val "$T/n.csv" time_to_train 3)"
+g=$(val "$T/n.csv" nodes 4)
+t=$(val "$T/n.csv" time_to_train 4)
+check "-n: GPU cost = 4.5 x GPUs of the nodes x hours" near "$(val "$T/n.csv" cost 4)" "$(awk -v n="$g" -v t="$t" 'BEGIN { printf "%.17g", 4.5 * n * 8 * t / 3600 }')" 1e-12
+
+# ---- the GPU's description and precision ----
+"$CP" compare -m gpt3-175b -s cs3 --gpu h100 -n 8 --csv --set gpu:system.node_power=6.85kW >"$T/s.csv" 2>"$T/err"
+check "--set gpu:system.node_power reaches the GPU" near "$(val "$T/s.csv" power 4)" "$(awk -v n="$(val "$T/s.csv" nodes 4)" 'BEGIN { printf "%.17g", n * 6850 }')" 1e-12
+cmpr -m gpt3-175b -s cs3 --gpu h100 -n 8 --precision fp8
+check "--precision fp8 runs the GPU at fp8" sh -c "[ $rc -eq 0 ] && grep -q '^layout .*, fp8, ' '$T/out'"
+
+# ---- no answer: exit 1 with the reason ----
+cmpr -m gpt3-175b -s cs3 --gpu h100 --deadline 1h
+check "a deadline neither side meets exits 1" test "$rc" -eq 1
+check "... and says why for each side" sh -c "grep -q '^unreachable (weight streaming): ' '$T/out' && grep -q '^unreachable (GPUs): no count of 8 to 1048576 GPUs meets 1 h' '$T/out'"
+cmpr -m 120t -s cs3 --gpu h100 -n 16
+check "a model no GPU count holds exits 1" test "$rc" -eq 1
+check "... naming the bytes per GPU" grep -q '^unreachable (GPUs): .*bytes per GPU' "$T/out"
+
+# ---- bad input: exit 2, the flag named ----
+expect_err "--gpu is required" "compare without --gpu" compare -m gpt3-175b -s cs3 -n 4
+expect_err "give one of --deadline" "compare without --deadline or -n" compare --gpu h100
+expect_err "give one of --deadline" "compare with both --deadline and -n" compare --gpu h100 -n 4 --deadline 30d
+expect_err "--gpu 'cs3': a weight-streaming system" "a weight-streaming system to --gpu" compare -s cs3 --gpu cs3 -n 4
+expect_err "-s 'h100': a GPU system" "a GPU system to -s" compare -s h100 --gpu h100 -n 4
+expect_err "--gpu 'h999'" "an unknown --gpu" compare -s cs3 --gpu h999 -n 4
+expect_err "--precision 'fp4': " "a precision the GPU lacks" compare -s cs3 --gpu h100 -n 4 --precision fp4
+expect_err "--precision 'int8': must be bf16, fp8 or fp4" "an unknown precision" compare -s cs3 --gpu h100 -n 4 --precision int8
+expect_err "--tp '3': tp = 3 does not divide" "a tp that does not divide" compare -s cs3 --gpu h100 -n 4 --tp 3
+expect_err "--pp '5': pp = 5 does not divide the 96 layers" "a pp that does not divide" compare -m gpt3-175b -s cs3 --gpu h100 -n 4 --pp 5
+expect_err "--mbs '5': " "a micro-batch that does not divide the batch" compare -m gpt3-175b -s cs3 --gpu h100 -n 4 --mbs 5
+expect_err "--deadline '5 GB'" "a deadline that is not a time" compare -s cs3 --gpu h100 --deadline '5 GB'
+expect_err "--deadline '0s': must be greater than zero" "a deadline of zero" compare -s cs3 --gpu h100 --deadline 0s
+expect_err "--gpu-price '-1': must not be negative" "a negative GPU price" compare -s cs3 --gpu h100 -n 4 --gpu-price -1
+expect_err "--gpu-price 'x'" "a GPU price that is not a number" compare -s cs3 --gpu h100 -n 4 --gpu-price x
+expect_err "--sparsity does not apply" "--sparsity is refused" compare -s cs3 --gpu h100 -n 4 --sparsity 0.5
+expect_err "--energy does not apply" "--energy is refused" compare -s cs3 --gpu h100 -n 4 --energy 1MWh
+expect_err "--allow-batch does not apply" "--allow-batch is refused" compare -s cs3 --gpu h100 -n 4 --allow-batch
+expect_err "system.bogus" "a GPU --set key that does not exist" compare -s cs3 --gpu h100 -n 4 --set gpu:system.bogus=1
+
+echo "# cli_compare done"
