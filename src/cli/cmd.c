@@ -178,20 +178,30 @@ const struct cli_cmd cli_cmds[] = {
      "a fit that does not converge is exit status 1 and writes no overlay.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_CALIB | OPT_OUTPUT, 1, 1, cmd_calibrate},
     {"validate", "validate [FILE...] [--tolerance T] [--fit KEYS] [options]",
-     "the model against measured runs, in sample and leave-one-out",
-     "Reads measured runs (default: hw/measurements.csv from the search path,\n"
-     "else the built-in copy; format as for calibrate) and predicts each with\n"
-     "the hardware as loaded (with --set and --hw-overlay), beside the\n"
-     "measurement: error = predicted / measured - 1.  Then leave-one-out: each\n"
-     "point predicted with the fitted constants (--fit, default the ones the\n"
-     "shipped files say were fitted: cs2: and cs3:system.utilization and\n"
-     "system.step_overhead, and system.jitter) refitted on every other point.\n"
-     "Prints the points, then count, median and largest |error| per system and\n"
-     "in all.  --csv: one row per point with the columns id, system, systems,\n"
-     "model, batch, software, quantity, unit, measured, predicted, error,\n"
-     "loo_predicted, loo_error, source (errors as signed fractions).  Exit\n"
-     "status 1 when a point's |error| exceeds --tolerance (default 25 %), the\n"
-     "median |error| exceeds 10 % or the leave-one-out median exceeds 15 %.\n",
+     "the models against measured runs of both machine kinds",
+     "Reads measured runs: by default the weight-streaming ones of\n"
+     "hw/measurements.csv (format as for calibrate) and the GPU ones of\n"
+     "hw/gpu-measurements.csv (published step times, TFLOP/s or tokens/s,\n"
+     "each converted to a step time), from the search path or built in; a FILE\n"
+     "whose header has a gpu column is a GPU corpus, any other a weight-streaming\n"
+     "one.  Predicts each run, error = predicted / measured - 1: weight-streaming\n"
+     "runs with the hardware as loaded (with --set and --hw-overlay), GPU runs\n"
+     "with the GPU model on the GPU description its gpu names, as found.  Then\n"
+     "leave-out: a weight-streaming point predicted with the fitted constants\n"
+     "(--fit, default the ones the shipped files say were fitted: cs2: and\n"
+     "cs3:system.utilization and system.step_overhead, and system.jitter)\n"
+     "refitted on every other point; a GPU run with the GPU model's fitted\n"
+     "constants (fit.matmul_efficiency, elementwise_bytes, step_overhead,\n"
+     "lowp_efficiency) refitted on the runs of the other sources (the source\n"
+     "is the id up to its first '-').  Prints one table of both kinds, then\n"
+     "count, median and largest |error| per kind, per system, per GPU source\n"
+     "and in all, and the targets.  --csv: one row per run with the columns\n"
+     "kind, id, system, systems, model, batch, software, quantity, unit,\n"
+     "measured, predicted, error, loo_predicted, loo_error, published,\n"
+     "published_unit, conversion, source (SI; errors as signed fractions).\n"
+     "Exit status 1 when a run's |error| exceeds --tolerance (default 25 %),\n"
+     "a kind's median |error| exceeds 10 %, or the weight-streaming\n"
+     "leave-one-out median exceeds 15 %.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_CALIB | OPT_VALID, 0, CLI_MAX_ARGS, cmd_validate},
     {"sensitivity", "sensitivity [-m MODEL] [-s SYSTEM] [-n N] [options]",
      "which hardware figures the time-to-train depends on most",

@@ -30,9 +30,9 @@ int claims_table(const struct cli_opts *o, const char *file, struct out_table *t
 /* crosscheck: the grid, worst first; *worst and *median are |rel_diff|. */
 int crosscheck_table(const struct cli_opts *o, struct out_table *t, double *worst, double *median);
 
-/* validate: one row per point of the shipped corpus (hw/measurements.csv
- * from the search path), predicted and left out, as validate --csv prints
- * it. */
+/* validate: one row per point of the shipped weight-streaming corpus
+ * (hw/measurements.csv from the search path; not the GPU runs), predicted
+ * and left out, in the columns of validate --csv. */
 int validate_table(struct cli_opts *o, struct out_table *t);
 
 #endif

@@ -1,0 +1,165 @@
+/* validate_gpu.c - `validate` on the GPU corpus (hw/gpu-measurements.csv
+ * or a file in its format, gmeas.h): each published run's step time
+ * predicted by the GPU model (gpu_run_eval) on the GPU description its gpu
+ * names, as shipped, and leave-one-source-out: the fitted constants
+ * (gpu_fit.h) refitted on the other sources' runs. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/xalloc.h"
+#include "../gpu/gpu_run.h"
+#include "validate_gpu.h"
+
+/* The header's cells, quotes and blanks dropped, compared with "gpu". */
+int vgpu_is_corpus(const char *text)
+{
+    const char *p = text;
+    if (strncmp(p, "\xef\xbb\xbf", 3) == 0) /* a UTF-8 byte-order mark */
+        p += 3;
+    while (*p && *p != '\n' && *p != '\r') {
+        size_t n = strcspn(p, ",\r\n");
+        const char *a = p, *b = p + n;
+        while (a < b && (*a == ' ' || *a == '"'))
+            a++;
+        while (b > a && (b[-1] == ' ' || b[-1] == '"'))
+            b--;
+        if (b - a == 3 && strncmp(a, "gpu", 3) == 0)
+            return 1;
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
+int vgpu_add(struct vgpu_run *g, const char *name, const char *text)
+{
+    if (g->nlists == VGPU_MAX_FILES)
+        return cli_error("validate: more than %d GPU corpus files", VGPU_MAX_FILES);
+    struct gmeas_list *l = &g->lists[g->nlists];
+    struct cp_error err = {0};
+    if (gmeas_parse(text, name, l, &err) != CP_OK)
+        return cli_error("%s", err.msg);
+    snprintf(g->names[g->nlists], sizeof g->names[0], "%s", name);
+    g->nlists++;
+    g->rows = xrealloc(g->rows, (g->n + l->n) * sizeof *g->rows);
+    memcpy(g->rows + g->n, l->rows, l->n * sizeof *l->rows);
+    g->n += l->n;
+    return -1;
+}
+
+/* The file row i came from. */
+static const char *file_of(const struct vgpu_run *g, size_t i)
+{
+    size_t f = 0, end = g->lists[0].n;
+    while (i >= end && f + 1 < g->nlists)
+        end += g->lists[++f].n;
+    return g->names[f];
+}
+
+/* The ids are unique within a file; across files a repeat would make two
+ * rows one line of the table and one source of two corpora's. */
+static int check_ids(const struct vgpu_run *g)
+{
+    for (size_t i = 0; i < g->n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(g->rows[i].id, g->rows[j].id) == 0)
+                return cli_error("%s:%d: id: '%s' repeats the id of %s:%d", file_of(g, i),
+                                 g->rows[i].line, g->rows[i].id, file_of(g, j), g->rows[j].line);
+    return -1;
+}
+
+/* The description of GPU k, for row i (the first that runs on it): a GPU
+ * description as the search path gives it, without --set or overlays. */
+static int load_gpu(struct vgpu_run *g, const struct cli_opts *o, int k, size_t i)
+{
+    const char *name = gmeas_gpu_name[k];
+    struct cat_entry e;
+    struct cp_error err = {0};
+    if (cat_resolve(&o->dirs, name, CAT_HW, &e, &err) != CP_OK)
+        return cli_error("%s:%d: gpu: %s", file_of(g, i), g->rows[i].line, err.msg);
+    int rc = -1;
+    if (gpuhw_kind_of(e.text) != GPUHW_GPU)
+        rc = cli_error("%s:%d: gpu: '%s' is %s, a weight-streaming description, not a GPU one",
+                       file_of(g, i), g->rows[i].line, name, e.origin);
+    else if (gpuhw_load(e.text, e.origin, NULL, 0, &g->gpu[k], NULL, &err) != CP_OK)
+        rc = cli_error("%s", err.msg);
+    cat_entry_free(&e);
+    if (rc < 0)
+        g->data.gpu[k] = &g->gpu[k];
+    return rc;
+}
+
+int vgpu_evaluate(struct vgpu_run *g, const struct cli_opts *o)
+{
+    int rc = check_ids(g);
+    for (size_t i = 0; rc < 0 && i < g->n; i++)
+        if (!g->data.gpu[g->rows[i].gpu])
+            rc = load_gpu(g, o, g->rows[i].gpu, i);
+    if (rc >= 0)
+        return rc;
+    g->data.rows = g->rows;
+    g->data.n = g->n;
+    g->predicted = xmalloc((g->n ? g->n : 1) * sizeof *g->predicted);
+    g->loso = xmalloc((g->n ? g->n : 1) * sizeof *g->loso);
+    struct cp_error err = {0};
+    for (size_t i = 0; i < g->n; i++) {
+        const struct gmeas_row *r = &g->rows[i];
+        struct gpu_result res;
+        if (gpu_run_eval(&g->gpu[r->gpu], r, &res, &err) != CP_OK)
+            return cli_error("%s:%d: %s: %s", file_of(g, i), r->line, r->id, err.msg);
+        if (!(res.step_s > 0) || !isfinite(res.step_s))
+            return cli_error("%s:%d: %s: the model gives no step time for this run", file_of(g, i),
+                             r->line, r->id);
+        if (!res.fits)
+            fprintf(stderr,
+                    "cerebras-plan: %s:%d: warning: %s: the model finds that the layout does "
+                    "not fit (%.4g GB per GPU of %.4g GB usable); its figure is judged all the "
+                    "same\n",
+                    file_of(g, i), r->line, r->id, res.mem_total / 1e9, res.mem_capacity / 1e9);
+        g->predicted[i] = res.step_s;
+    }
+    if (gpu_fit_leave_source_out(&g->data, g->loso, &err) != CP_OK)
+        return cli_error("validate: %s", err.msg);
+    return -1;
+}
+
+/* The published figure's unit (SI) by quantity. */
+static const char *const pub_unit[GMEAS_NQUANTITIES] = {"FLOP/s per GPU", "tokens/s per GPU", "s"};
+
+void vgpu_line(const struct vgpu_run *g, size_t i, struct vline *l)
+{
+    const struct gmeas_row *r = &g->rows[i];
+    const struct gpu_fit_loso *lo = &g->loso[i];
+    *l = (struct vline){.kind = VKIND_GPU,
+                        .id = r->id,
+                        .system = gmeas_gpu_name[r->gpu],
+                        .model = r->model,
+                        .software = "",
+                        .source = r->source,
+                        .group = r->id,
+                        .group_len = gpu_fit_source_len(r->id),
+                        .quantity = "step_time",
+                        .unit = "s",
+                        .pub_unit = pub_unit[r->quantity],
+                        .conversion = r->convention ? r->convention : "",
+                        .systems = r->gpus,
+                        .batch = r->batch_seqs,
+                        .published = r->value,
+                        .measured = r->step_time_s,
+                        .predicted = g->predicted[i],
+                        .error = g->predicted[i] / r->step_time_s - 1,
+                        .loo = lo->step_s,
+                        .loo_error = lo->step_s / r->step_time_s - 1,
+                        .loo_why = lo->why};
+}
+
+void vgpu_free(struct vgpu_run *g)
+{
+    for (size_t f = 0; f < g->nlists; f++)
+        gmeas_list_free(&g->lists[f]);
+    free(g->rows);
+    free(g->predicted);
+    free(g->loso);
+    memset(g, 0, sizeof *g);
+}

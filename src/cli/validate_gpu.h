@@ -1,0 +1,51 @@
+/* validate_gpu.h - `validate` on GPU corpora (hw/gpu-measurements.csv or
+ * a file in its format, gmeas.h): each run predicted by the GPU model on
+ * its GPU description, and left out with its source (gpu_fit.h), as lines
+ * of validate's table (validate_out.h). */
+#ifndef CP_VALIDATE_GPU_H
+#define CP_VALIDATE_GPU_H
+
+#include <stddef.h>
+
+#include "../desc/gmeas.h"
+#include "../desc/gpuhw.h"
+#include "../gpu/gpu_fit.h"
+#include "cli.h"
+#include "validate_out.h"
+
+#define VGPU_MAX_FILES CLI_MAX_ARGS
+
+/* The GPU runs of validate: every file's rows, the descriptions they run
+ * on (loaded once each), the model's step time and the leave-out figure
+ * of each row.  Zeroed to start; vgpu_free() after. */
+struct vgpu_run {
+    struct gmeas_list lists[VGPU_MAX_FILES];
+    char names[VGPU_MAX_FILES][CP_ERROR_MAX]; /* each file's name, for messages */
+    size_t nlists;
+    struct gmeas_row *rows; /* every file's rows, in order */
+    size_t n;
+    struct gpuhw_desc gpu[GMEAS_NGPUS];
+    struct gpu_fit_data data;
+    double *predicted;
+    struct gpu_fit_loso *loso;
+};
+
+/* Whether text (a CSV file) is a GPU corpus: its header names a gpu
+ * column (the weight-streaming corpus has system instead). */
+int vgpu_is_corpus(const char *text);
+
+/* Parse one GPU corpus file (name for messages); -1, or an exit code
+ * after a message naming file:line: column. */
+int vgpu_add(struct vgpu_run *g, const char *name, const char *text);
+
+/* Resolve each row's GPU description (a GPU description, from the search
+ * path), predict every row and leave each source out.  -1 or an exit
+ * code after a message. */
+int vgpu_evaluate(struct vgpu_run *g, const struct cli_opts *o);
+
+/* Line i of the GPU rows into *l. */
+void vgpu_line(const struct vgpu_run *g, size_t i, struct vline *l);
+
+void vgpu_free(struct vgpu_run *g);
+
+#endif

@@ -1,0 +1,296 @@
+/* gpu_fit.c - the GPU model's fitted constants fitted to published runs,
+ * and leave-one-source-out (see gpu_fit.h). */
+#include "gpu_fit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multimin.h>
+
+#include "../base/xalloc.h"
+#include "gpu.h"
+#include "gpu_run.h"
+
+const char *const gpu_fit_key_name[GPU_FIT_NKEYS] = {
+    "fit.matmul_efficiency", "fit.elementwise_bytes", "fit.step_overhead", "fit.lowp_efficiency"};
+
+/* The simplex's first step in the searched coordinates: a value times
+ * about e^0.3 (1.35), or its odds so, for a fraction. */
+#define GPU_FIT_STEP 0.3
+
+/* What the objective returns where the model gives no finite step (it
+ * should not: every searched value is in range): far above any fit. */
+#define GPU_FIT_PENALTY 1e30
+
+static double *key_field(struct gpu_fit *f, int k)
+{
+    switch (k) {
+    case GPU_FIT_MATMUL:
+        return &f->matmul_eff;
+    case GPU_FIT_ELEMENTWISE:
+        return &f->elementwise;
+    case GPU_FIT_OVERHEAD:
+        return &f->step_overhead_s;
+    default:
+        return &f->lowp_eff;
+    }
+}
+
+static int key_is_fraction(int k)
+{
+    return k == GPU_FIT_MATMUL || k == GPU_FIT_LOWP;
+}
+
+/* Value to searched coordinate and back: logit for a fraction, log else. */
+static double to_x(int k, double v)
+{
+    return key_is_fraction(k) ? log(v / (1 - v)) : log(v);
+}
+
+static double from_x(int k, double x)
+{
+    return key_is_fraction(k) ? 1 / (1 + exp(-x)) : exp(x);
+}
+
+/* The state of one fit: copies of the descriptions whose constants the
+ * search sets, the rows used, the keys searched. */
+struct fit_state {
+    const struct gpu_fit_data *d;
+    const unsigned char *use;
+    struct gpuhw_desc g[GMEAS_NGPUS];
+    int key[GPU_FIT_NKEYS]; /* searched coordinate j -> key */
+    size_t nkeys;
+};
+
+static void set_values(struct fit_state *s, const gsl_vector *x)
+{
+    for (size_t j = 0; j < s->nkeys; j++)
+        for (int k = 0; k < GMEAS_NGPUS; k++)
+            *key_field(&s->g[k].fit, s->key[j]) = from_x(s->key[j], gsl_vector_get(x, j));
+}
+
+static double objective(const gsl_vector *x, void *params)
+{
+    struct fit_state *s = params;
+    set_values(s, x);
+    double sum = 0;
+    for (size_t i = 0; i < s->d->n; i++) {
+        if (s->use && !s->use[i])
+            continue;
+        const struct gmeas_row *r = &s->d->rows[i];
+        struct gpu_result res;
+        if (gpu_run_eval(&s->g[r->gpu], r, &res, NULL) != CP_OK || !(res.step_s > 0) ||
+            !isfinite(res.step_s))
+            return GPU_FIT_PENALTY;
+        double e = log(res.step_s / r->step_time_s);
+        sum += e * e;
+    }
+    return isfinite(sum) ? fmin(sum, GPU_FIT_PENALTY) : GPU_FIT_PENALTY;
+}
+
+/* Check the rows used (a description each, a layout that divides) and
+ * count them; note whether any runs below 16 bits. */
+static cp_status rows_check(const struct gpu_fit_data *d, const unsigned char *use, size_t *nrows,
+                            int *lowp, size_t *first, struct cp_error *err)
+{
+    *nrows = 0;
+    *lowp = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        if (use && !use[i])
+            continue;
+        const struct gmeas_row *r = &d->rows[i];
+        double step;
+        cp_status st = gpu_fit_step(d, i, NULL, &step, err);
+        if (st != CP_OK)
+            return st;
+        if (*nrows == 0)
+            *first = i;
+        ++*nrows;
+        *lowp |= r->precision != GMEAS_P16;
+    }
+    return CP_OK;
+}
+
+/* The keys to search and their start, from the description of row first. */
+static cp_status keys_start(struct fit_state *s, size_t first, int lowp, struct gpu_fit_result *res,
+                            struct cp_error *err)
+{
+    struct gpu_fit start = s->d->gpu[s->d->rows[first].gpu]->fit;
+    s->nkeys = 0;
+    for (int k = 0; k < GPU_FIT_NKEYS; k++) {
+        double v = *key_field(&start, k);
+        res->value[k] = v;
+        res->fitted[k] = k != GPU_FIT_LOWP || lowp;
+        if (!res->fitted[k])
+            continue;
+        if (!(v > 0) || (key_is_fraction(k) && !(v < 1)) || !isfinite(v))
+            return cp_fail(err, CP_EINPUT, "%s = %g in %s: the fit needs a start %s",
+                           gpu_fit_key_name[k], v, s->d->gpu[s->d->rows[first].gpu]->name,
+                           key_is_fraction(k) ? "between 0 and 1" : "above 0");
+        s->key[s->nkeys++] = k;
+    }
+    for (int k = 0; k < GMEAS_NGPUS; k++)
+        for (size_t j = 0; j < s->nkeys; j++)
+            *key_field(&s->g[k].fit, s->key[j]) = *key_field(&start, s->key[j]);
+    return CP_OK;
+}
+
+/* Nelder-Mead from the start in s; the result into res. */
+static cp_status search(struct fit_state *s, struct gpu_fit_result *res, struct cp_error *err)
+{
+    size_t n = s->nkeys;
+    gsl_vector *x = gsl_vector_alloc(n), *step = gsl_vector_alloc(n);
+    gsl_multimin_fminimizer *m =
+        gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, n);
+    if (!x || !step || !m) {
+        gsl_vector_free(x);
+        gsl_vector_free(step);
+        gsl_multimin_fminimizer_free(m);
+        return cp_fail(err, CP_ENOMEM, "the GPU fit cannot start: out of memory");
+    }
+    for (size_t j = 0; j < n; j++) {
+        gsl_vector_set(x, j, to_x(s->key[j], res->value[s->key[j]]));
+        gsl_vector_set(step, j, GPU_FIT_STEP);
+    }
+    gsl_multimin_function fn = {objective, n, s};
+    int st = gsl_multimin_fminimizer_set(m, &fn, x, step);
+    res->converged = 0;
+    for (res->iterations = 0; st == GSL_SUCCESS && res->iterations < GPU_FIT_MAX_ITER;) {
+        res->iterations++;
+        if (gsl_multimin_fminimizer_iterate(m) != GSL_SUCCESS)
+            break;
+        if (gsl_multimin_fminimizer_size(m) < GPU_FIT_SIZE) {
+            res->converged = 1;
+            break;
+        }
+    }
+    if (st == GSL_SUCCESS) {
+        for (size_t j = 0; j < n; j++)
+            res->value[s->key[j]] = from_x(s->key[j], gsl_vector_get(m->x, j));
+        res->cost = m->fval;
+    }
+    gsl_vector_free(x);
+    gsl_vector_free(step);
+    gsl_multimin_fminimizer_free(m);
+    if (st != GSL_SUCCESS)
+        return cp_fail(err, CP_EINPUT, "the GPU fit cannot start: %s", gsl_strerror(st));
+    return CP_OK;
+}
+
+cp_status gpu_fit_run(const struct gpu_fit_data *d, const unsigned char *use,
+                      struct gpu_fit_result *res, struct cp_error *err)
+{
+    memset(res, 0, sizeof *res);
+    struct fit_state *s = xmalloc(sizeof *s);
+    memset(s, 0, sizeof *s);
+    s->d = d;
+    s->use = use;
+    for (int k = 0; k < GMEAS_NGPUS; k++)
+        if (d->gpu[k])
+            s->g[k] = *d->gpu[k];
+    size_t first = 0;
+    int lowp;
+    cp_status st = rows_check(d, use, &res->rows, &lowp, &first, err);
+    if (st == CP_OK && res->rows == 0)
+        st = cp_fail(err, CP_EINPUT, "no row to fit the GPU constants on");
+    if (st == CP_OK)
+        st = keys_start(s, first, lowp, res, err);
+    if (st == CP_OK && res->rows < s->nkeys)
+        st = cp_fail(err, CP_EINPUT, "%zu row%s cannot determine %zu constants", res->rows,
+                     res->rows == 1 ? "" : "s", s->nkeys);
+    if (st == CP_OK)
+        st = search(s, res, err);
+    free(s);
+    return st;
+}
+
+void gpu_fit_apply(const struct gpu_fit_result *res, struct gpu_fit *f)
+{
+    for (int k = 0; k < GPU_FIT_NKEYS; k++)
+        if (res->fitted[k])
+            *key_field(f, k) = res->value[k];
+}
+
+cp_status gpu_fit_step(const struct gpu_fit_data *d, size_t i, const struct gpu_fit *f,
+                       double *step_s, struct cp_error *err)
+{
+    const struct gmeas_row *r = &d->rows[i];
+    *step_s = NAN;
+    if (!d->gpu[r->gpu])
+        return cp_fail(err, CP_EINPUT, "%s: no description of GPU %s", r->id,
+                       gmeas_gpu_name[r->gpu]);
+    struct gpuhw_desc g = *d->gpu[r->gpu];
+    if (f)
+        g.fit = *f;
+    struct gpu_result res;
+    struct cp_error e = {0};
+    if (gpu_run_eval(&g, r, &res, &e) != CP_OK)
+        return cp_fail(err, CP_EINPUT, "%s: %s", r->id, e.msg);
+    *step_s = res.step_s;
+    return CP_OK;
+}
+
+size_t gpu_fit_source_len(const char *id)
+{
+    return strcspn(id, "-");
+}
+
+int gpu_fit_same_source(const char *a, const char *b)
+{
+    size_t n = gpu_fit_source_len(a);
+    return n == gpu_fit_source_len(b) && strncmp(a, b, n) == 0;
+}
+
+/* Source s (the rows with s's source) left out: refit on the others and
+ * predict s's rows into out. */
+static cp_status leave_out(const struct gpu_fit_data *d, size_t s, unsigned char *use,
+                           struct gpu_fit_loso *out, struct cp_error *err)
+{
+    size_t others = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        use[i] = !gpu_fit_same_source(d->rows[i].id, d->rows[s].id);
+        others += use[i];
+    }
+    struct gpu_fit_result res;
+    struct cp_error e = {0};
+    char why[sizeof out->why] = "";
+    if (others == 0)
+        snprintf(why, sizeof why, "no row of another source to refit on");
+    else if (gpu_fit_run(d, use, &res, &e) != CP_OK)
+        snprintf(why, sizeof why, "the refit failed: %.200s", e.msg);
+    else if (!res.converged)
+        snprintf(why, sizeof why, "the refit did not converge in %zu iterations", res.iterations);
+    for (size_t i = 0; i < d->n; i++) {
+        if (use[i])
+            continue;
+        out[i].step_s = NAN;
+        snprintf(out[i].why, sizeof out[i].why, "%s", why);
+        if (why[0])
+            continue;
+        struct gpu_fit f = d->gpu[d->rows[i].gpu]->fit;
+        gpu_fit_apply(&res, &f);
+        cp_status st = gpu_fit_step(d, i, &f, &out[i].step_s, err);
+        if (st != CP_OK)
+            return st;
+    }
+    return CP_OK;
+}
+
+cp_status gpu_fit_leave_source_out(const struct gpu_fit_data *d, struct gpu_fit_loso *out,
+                                   struct cp_error *err)
+{
+    unsigned char *use = xmalloc(d->n ? d->n : 1);
+    cp_status st = CP_OK;
+    for (size_t s = 0; st == CP_OK && s < d->n; s++) {
+        int seen = 0; /* a source is left out once, at its first row */
+        for (size_t j = 0; j < s && !seen; j++)
+            seen = gpu_fit_same_source(d->rows[j].id, d->rows[s].id);
+        if (!seen)
+            st = leave_out(d, s, use, out, err);
+    }
+    free(use);
+    return st;
+}
