@@ -42,7 +42,7 @@ value() {
 # What a command needs to run at all, and what an option needs beside it.
 base_args() {
     case $1 in
-    show) echo cs2 ;; plan) echo --deadline 3000d ;;
+    show) echo cs2 ;; plan) echo --deadline 3000d ;; compare) echo --gpu h100 --deadline 3000d ;;
     calibrate) echo hw/measurements.csv --fit system.utilization ;;
     esac
 }

@@ -476,10 +476,10 @@ static void test_list_builtin(void **state)
     cat_list_free(&l);
     /* everything listed is also embedded, and so are reports/claims.csv,
      * the seven gnuplot scripts of the report (breakdown, capacity,
-     * crosscheck, models, scaling, sparsity, validation) and
-     * hw/measurements.csv (a data file beside the descriptions, which the
-     * listing leaves out) */
-    assert_int_equal(cat_nembedded, NELEM(want) + 1 + 7 + 1);
+     * crosscheck, models, scaling, sparsity, validation),
+     * hw/measurements.csv and hw/gpu-measurements.csv (data files beside
+     * the descriptions, which the listing leaves out) */
+    assert_int_equal(cat_nembedded, NELEM(want) + 1 + 7 + 2);
     static const char *const scripts[] = {"breakdown.gp", "capacity.gp", "crosscheck.gp",
                                           "models.gp",    "scaling.gp",  "sparsity.gp",
                                           "validation.gp"};
@@ -491,6 +491,9 @@ static void test_list_builtin(void **state)
     struct cat_entry meas;
     assert_ok(cat_find_data(&none, "hw", "measurements.csv", &meas, &err), err);
     assert_string_equal(meas.origin, "<built-in>/hw/measurements.csv");
+    cat_entry_free(&meas);
+    assert_ok(cat_find_data(&none, "hw", "gpu-measurements.csv", &meas, &err), err);
+    assert_string_equal(meas.origin, "<built-in>/hw/gpu-measurements.csv");
     cat_entry_free(&meas);
     /* ...and it is not a description that can be named */
     struct cat_entry e;

@@ -1,7 +1,7 @@
 /* test_gpu_fit.c - the GPU constants' fitter (src/gpu/gpu_fit) on the
  * shipped corpus of published runs (hw/gpu-measurements.csv): refitted
  * from the shipped values or from a start far from them, it comes back to
- * the values the GPU descriptions ship (tools/gpu-fit's fit, rounded) and
+ * the values the GPU descriptions ship (this fitter's fit, rounded) and
  * meets issue 21's targets on the published step times; leave-one-source-
  * out gives every row a figure from a fit without its source; fits that
  * cannot be made are refused.  Runs from the top of the source tree. */
