@@ -126,8 +126,11 @@ const struct cli_cmd cli_cmds[] = {
      "Exit status 1 when the target cannot be reached: the best achievable is\n"
      "shown with its bill of materials, and the nearest target it meets (such\n"
      "as --deadline TIME), or the limit with its numbers when no cluster size\n"
-     "is feasible.\n",
-     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_PLAN | OPT_UNC, 0, 0, cmd_plan},
+     "is feasible.  On a GPU system (-s h100) --deadline is the only target:\n"
+     "the fewest GPUs whose fastest layout meets it, every count of whole\n"
+     "nodes searched upward.\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_PLAN | OPT_UNC | OPT_GPU, 0, 0,
+     cmd_plan},
     {"compare",
      "compare [-m MODEL] [-s SYSTEM] --gpu GPU\n"
      "       --deadline TIME | -n N [--tokens T] [--price P] [--gpu-price G]\n"
