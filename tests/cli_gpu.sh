@@ -72,8 +72,14 @@ check "text: energy at whole nodes" grep -q 'nodes at 10.2 kW each' "$T/out"
 expect_err "tp = 16 does not divide the NVLink domain of 8 GPUs" \
     "--tp 16 on an 8-GPU NVLink domain: exit 2 naming the figure" \
     estimate -m gpt3-175b -s h100 -n 1024 --tp 16
-expect_err "pp = 7 does not divide the 96 layers" \
-    "--pp 7 with 96 layers: exit 2 naming the figure" estimate -m gpt3-175b -s h100 -n 1008 --tp 8 --pp 7
+expect_err "pp = 5 divides neither the 96 layers nor 98" \
+    "--pp 5 with 96 layers: exit 2 naming the figure" estimate -m gpt3-175b -s h100 -n 1000 --tp 8 --pp 5
+run estimate -m llama2-70b -s h100 -n 1024 --set model.layers=126 --pp 8 --csv
+if [ "$rc" -eq 0 ] && [ "$(csv_col "$T/out" pp)" = 8 ]; then
+    ok "--pp 8 with 126 layers: Megatron's uneven split (128 with the embedding and the loss) runs"
+else
+    nok "--pp 8 with 126 layers runs" "exit $rc: $(head -c 300 "$T/err")"
+fi
 expect_err "does not divide the 1000 GPUs" "--tp 8 --pp 8 on 1000 GPUs: exit 2 (dp not whole)" \
     estimate -m gpt3-175b -s h100 -n 1000 --tp 8 --pp 8
 expect_err "no layout of 1024 GPUs divides the job" \
