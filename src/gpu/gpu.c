@@ -84,7 +84,9 @@ static void layer_compute(const struct gpuhw_desc *g, const struct wl_desc *w,
     double att = att_train + (l->recompute == GPU_RC_SELECTIVE ? 1 : whole) * att_fwd;
     double e = gpu_matmul_eff(&g->fit, h / tp);
     double p16 = g->chip.peak_flops[GPUHW_BF16], pp = g->chip.peak_flops[l->precision];
-    double e_lin = l->precision == GPUHW_BF16 ? e : e * g->fit.lowp_eff;
+    double e_lin = l->precision == GPUHW_BF16  ? e
+                   : l->precision == GPUHW_FP8 ? e * g->fit.lowp_eff
+                                               : e * g->fit.fp4_eff;
     t[GPU_MATMUL] = lin_passes * 2 * p_mat * T / tp / (pp * e_lin) + att * T / tp / (p16 * e);
     double ew = g->fit.elementwise * T * h / (l->seq_parallel ? tp : 1);
     t[GPU_ELEMENTWISE] = ew * lin_passes / TRAIN_PASSES / g->chip.hbm_Bps;
