@@ -11,13 +11,13 @@
 # the resolved descriptions recorded, both run again to the same tables;
 # the claims table worded as `claims` prints it; the figures' titles, the
 # report's N, infeasible marks, the breakdown's log axis and the size
-# figure's labels (models.gp's check_labels output).
+# figure's labels (models.gp's check_labels output).  compare.csv: cli_report_compare.sh.
 # Prints "ok N - what" or "not ok N - what" per check (run.sh counts them)
 # and "# cli_report done" at the end.  Golden files: B=build sh tests/golden/regen-report.sh
 . "$(dirname "$0")/lib.sh"
 
-FIGS="scaling models breakdown sparsity capacity crosscheck"
-CSVS="estimate.csv names.csv scaling-weak.csv scaling-strong.csv models.csv breakdown.csv sparsity.csv capacity.csv crosscheck.csv claims.csv"
+FIGS="scaling models breakdown sparsity capacity crosscheck compare"
+CSVS="estimate.csv names.csv scaling-weak.csv scaling-strong.csv models.csv breakdown.csv sparsity.csv capacity.csv crosscheck.csv claims.csv compare.csv"
 HAVE_GP=0
 command -v gnuplot >/dev/null 2>&1 && HAVE_GP=1
 
@@ -121,12 +121,12 @@ for f in "$R"/* "$R"/.[!.]*; do
     [ -e "$f" ] || continue
     case "${f##*/}" in *.csv | *.gp | *.png | index.md) ;; hw | models) ;; *) extra="$extra ${f##*/}" ;; esac
 done
-[ "$(ls -A "$R/hw" 2>/dev/null)" = cs2.ini ] || extra="$extra hw/($(ls -A "$R/hw" 2>/dev/null))"
+[ "$(ls -A "$R/hw" 2>/dev/null | tr '\n' ' ')" = "cs2.ini h100.ini " ] || extra="$extra hw/($(ls -A "$R/hw" 2>/dev/null | tr '\n' ' '))"
 [ "$(ls -A "$R/models" 2>/dev/null)" = gpt3-175b.ini ] || extra="$extra models/($(ls -A "$R/models" 2>/dev/null))"
 if [ -z "$extra" ]; then
-    ok "the folder holds nothing else (no logs, no temporary files; hw/cs2.ini, models/gpt3-175b.ini)"
+    ok "the folder holds nothing else (no logs, no temporary files; hw/cs2.ini, hw/h100.ini, models/gpt3-175b.ini)"
 else
-    nok "the folder holds nothing else (no logs, no temporary files; hw/cs2.ini, models/gpt3-175b.ini)" "$extra"
+    nok "the folder holds nothing else (no logs, no temporary files; hw/cs2.ini, hw/h100.ini, models/gpt3-175b.ini)" "$extra"
 fi
 if [ "$(ls -A "$T/p")" = r ]; then
     ok "nothing is left beside the folder"
@@ -231,7 +231,7 @@ cols_check models.csv $EST fixed_tokens fixed_systems fixed_memoryx_servers fixe
     fixed_swarmx_nodes fixed_time_to_train_s fixed_feasible
 # shellcheck disable=SC2086
 cols_check breakdown.csv $EST overhead_s
-cols_check names.csv model model_name system system_name
+cols_check names.csv model model_name system system_name gpu gpu_name
 cols_check scaling-weak.csv systems speedup efficiency tta_speedup feasible
 cols_check scaling-strong.csv systems speedup efficiency tta_speedup feasible
 cols_check sparsity.csv sparsity step_time_s speedup time_to_train_s bottleneck feasible
@@ -377,17 +377,17 @@ if [ "$(mode "$R")" = drwxr-xr-x ] && [ "$(mode "$R/hw")" = drwxr-xr-x ]; then
 else
     nok "under umask 022 the folder is drwxr-xr-x" "$(mode "$R") $(mode "$R/hw")"
 fi
-# A model and a system from files whose names no shipped description has
-# (every table must resolve the files, not a namesake), with every option
-# report takes (of --memoryx and --memoryx-servers, --batch and
+# A model, a system and a GPU from files no shipped description names (the tables must resolve
+# the files), every option report takes (of --memoryx and --memoryx-servers, --batch and
 # --batch-tokens one) and overrides, one of them with a space.
 P=$T/repro
 mkdir -p "$P/data"
-cp hw/cs3.ini "$P/myhw.ini" && cp models/llama2-70b.ini "$P/mymodel.ini"
+cp hw/cs3.ini "$P/myhw.ini" && cp models/llama2-70b.ini "$P/mymodel.ini" && cp hw/a100.ini "$P/mygpu.ini"
 printf '[swarmx]\nhop_latency = 3 us\n' >"$P/overlay.ini"
 SETS="--set system.utilization=0.4 --set 'system.io_bandwidth=2.4 Tb/s'"
 ALL="--memoryx-servers 12 --act-servers 24 --activations offload --batch-tokens 4M --tokens 2e12 \
---overlap 0.5 --price 2 --batch-penalty --hw-overlay overlay.ini --data-dir data --force --max-events 2e8"
+--overlap 0.5 --price 2 --batch-penalty --hw-overlay overlay.ini --data-dir data --force --max-events 2e8 \
+--gpu mygpu.ini --gpu-price 3 --precision bf16 --tp 8 --pp 8 --mbs 1"
 (cd "$P" && eval "\"\$CP\" report -m mymodel.ini -s myhw.ini -n 64 --sparsity 0.75 $ALL $SETS -o r --format svg") \
     >"$T/out" 2>"$T/err"
 rc=$?
@@ -433,7 +433,7 @@ rerun() {
 rerun "the recorded command, run again, gives the same tables" "$P" "$given -o again --force" "$P/again"
 files=$(recorded 2 "$RP")
 case "$files" in
-*"-m models/mymodel.ini -s hw/myhw.ini -n 64"*"--sparsity 0.75"*"--batch-tokens 4M"*)
+*"-m models/mymodel.ini -s hw/myhw.ini -n 64"*"--sparsity 0.75"*"--batch-tokens 4M"*"--gpu hw/mygpu.ini --gpu-price 3 --precision bf16 --tp 8 --pp 8 --mbs 1"*)
     case "$files" in *--set* | *--hw-overlay* | *--data-dir*) nok "index.md: the command on the recorded files has no --set" "$files" ;;
     *) ok "index.md: the command on the recorded files ($files)" ;; esac ;;
 *) nok "index.md: the command on the recorded files" "recorded: $files" ;;
@@ -479,7 +479,7 @@ if [ "$HAVE_GP" -eq 1 ]; then
     mname=$(sed -n 's/^name = //p' "$P/mymodel.ini")
     sname=$(sed -n 's/^name = //p' "$P/myhw.ini")
     bad=
-    for g in scaling breakdown sparsity capacity; do
+    for g in scaling breakdown sparsity capacity compare; do
         grep -qF "$mname" "$RP/$g.svg" || bad="$bad $g (no '$mname')"
         grep -qF "$sname" "$RP/$g.svg" || bad="$bad $g (no '$sname')"
         grep -qF -e mymodel -e myhw "$RP/$g.svg" && bad="$bad $g (a file name)"
@@ -551,7 +551,7 @@ else
 fi
 
 # ---- golden tables (tests/golden/regen-report.sh after a deliberate change) ----
-for f in scaling-weak.csv breakdown.csv sparsity.csv; do
+for f in scaling-weak.csv breakdown.csv sparsity.csv compare.csv; do
     gold=tests/golden/report/$f
     if [ ! -f "$gold" ]; then
         nok "golden report/$f" "no $gold: run B=build sh tests/golden/regen-report.sh"

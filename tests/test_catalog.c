@@ -475,15 +475,15 @@ static void test_list_builtin(void **state)
         assert_string_equal(l.items[i].name, want[nmodels + i]);
     cat_list_free(&l);
     /* everything listed is also embedded, and so are reports/claims.csv,
-     * the seven gnuplot scripts of the report (breakdown, capacity,
-     * crosscheck, models, scaling, sparsity, validation),
+     * the eight gnuplot scripts of the report (breakdown, capacity,
+     * compare, crosscheck, models, scaling, sparsity, validation),
      * hw/measurements.csv, hw/gpu-measurements.csv and
      * hw/gpu-measurements-holdout.csv (data files beside the descriptions,
      * which the listing leaves out) */
-    assert_int_equal(cat_nembedded, NELEM(want) + 1 + 7 + 3);
-    static const char *const scripts[] = {"breakdown.gp", "capacity.gp", "crosscheck.gp",
-                                          "models.gp",    "scaling.gp",  "sparsity.gp",
-                                          "validation.gp"};
+    assert_int_equal(cat_nembedded, NELEM(want) + 1 + 8 + 3);
+    static const char *const scripts[] = {"breakdown.gp",  "capacity.gp",  "compare.gp",
+                                          "crosscheck.gp", "models.gp",    "scaling.gp",
+                                          "sparsity.gp",   "validation.gp"};
     for (size_t i = 0; i < NELEM(scripts); i++) {
         struct cat_entry sc;
         assert_ok(cat_find_data(&none, "reports", scripts[i], &sc, &err), err);

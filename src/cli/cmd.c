@@ -222,22 +222,33 @@ const struct cli_cmd cli_cmds[] = {
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_sensitivity},
     {"report",
      "report [-m MODEL] [-s SYSTEM] [-n N] [-o DIR]\n"
-     "       [--format png|svg] [--force] [options]",
+     "       [--gpu GPU] [--gpu-price G] [--precision bf16|fp8|fp4] [--tp N] [--pp N]\n"
+     "       [--mbs N] [--format png|svg] [--force] [options]",
      "a folder of CSV tables, gnuplot scripts, figures and an index.md",
      "Writes DIR (default ./report): estimate.csv for the scenario (N defaults to\n"
-     "the generation's max_systems), the data of seven figures (weak and strong\n"
+     "the generation's max_systems), the data of eight figures (weak and strong\n"
      "scaling, time-to-train against model size, the step-time breakdown, speedup\n"
      "against sparsity, the MemoryX capacity ladder, analytic against simulated\n"
-     "step time, the model against measured runs) and claims.csv, one gnuplot\n"
+     "step time, the model against measured runs, and time-to-train against power\n"
+     "on weight-streaming clusters and on GPU clusters) and claims.csv, one gnuplot\n"
      "script per figure that redraws it from the CSV alone, the figures (png or\n"
      "svg) when gnuplot is installed, the resolved descriptions the report ran\n"
-     "on (hw/SYSTEM.ini, models/MODEL.ini) and index.md with the whole command\n"
-     "line, a command that rebuilds the tables from those files, the key\n"
-     "numbers and the figures inline.  The folder is built beside DIR and\n"
-     "renamed into place when complete; a non-empty DIR is refused unless\n"
-     "--force and it holds a report and nothing else.\n",
-     OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_OUTPUT | OPT_REPORT | OPT_EVENTS, 0, 0,
-     cmd_report},
+     "on (hw/SYSTEM.ini, models/MODEL.ini, hw/GPU.ini) and index.md with the whole\n"
+     "command line, a command that rebuilds the tables from those files, the key\n"
+     "numbers and the figures inline.  The comparison (compare.csv) runs the same\n"
+     "job (model, global batch, training tokens) on 1, 2, 4, ... max_systems\n"
+     "systems and on GPU (default h100) clusters of whole nodes, doubling up to\n"
+     "the largest weight-streaming cluster's power, each count in its fastest\n"
+     "layout (--precision, --tp, --pp, --mbs as for compare; counts where no\n"
+     "layout runs are left out); power counts the systems with their MemoryX,\n"
+     "activation and SwarmX servers, and the GPU nodes whole at their maximum.\n"
+     "A GPU system given to -s, or a weight-streaming one to --gpu, is exit 2.\n"
+     "The folder is built beside DIR and renamed into place when complete; a\n"
+     "non-empty DIR is refused unless --force and it holds a report and nothing\n"
+     "else.\n",
+     OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_OUTPUT | OPT_REPORT | OPT_EVENTS | OPT_GPU |
+         OPT_COMPARE,
+     0, 0, cmd_report},
     {"explore", "explore [-m MODEL] [-s SYSTEM] [-n N] [options]",
      "interactive: change a parameter, see the consequence at once",
      "A full-screen view (at least 80x24) of the scenario: a parameters panel\n"
@@ -428,6 +439,9 @@ static const struct cli_opt_note cmd_notes[] = {
      "keys refitted for leave-one-out (default the shipped fitted ones)"},
     {"report", "nsystems", "N", "number of systems (default the generation's max_systems)"},
     {"report", "output", "DIR", "the folder to write (default ./report)"},
+    {"report", "gpu", "GPU", "the GPU system of the comparison, a name or a file (default h100)"},
+    {"report", "set", "[gpu:]SECTION.KEY=VALUE",
+     "override a key (repeatable); gpu: or a gpu, network, fit key: the GPU's"},
     {"compare", "system", "SYSTEM", "the weight-streaming system (default cs2)"},
     {"compare", "nsystems", "N", "N systems, and the fewest GPUs as fast (or --deadline)"},
     {"compare", "deadline", "TIME", "the fewest of each that train within TIME (30d, 720 h)"},

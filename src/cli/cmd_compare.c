@@ -7,9 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../desc/gpuhw.h"
-#include "../plan/cmp.h"
-#include "scenario.h"
+#include "cmp_opts.h"
 
 /* Everything compare loaded (static: the scenario and the result are
  * large). */
@@ -20,63 +18,6 @@ struct cmp_cli {
     struct cmp_result r;
 };
 
-/* The description of a --set for the GPU: "gpu:section.key=value" (any
- * key), or a key of a section only GPU descriptions have; NULL for one
- * that goes to the model or the weight-streaming system. */
-static const char *gpu_set(const char *set)
-{
-    static const char *const own[] = {"gpu.", "network.", "fit."};
-    if (strncmp(set, "gpu:", 4) == 0)
-        return set + 4;
-    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
-        if (strncmp(set, own[i], strlen(own[i])) == 0)
-            return set;
-    return NULL;
-}
-
-/* Refuse name given to flag when its description is not of kind want;
- * a name that resolves to nothing is left to the loader's message.  -1 or
- * an exit code. */
-static int check_kind(const struct cli_opts *o, const char *flag, const char *name,
-                      enum gpuhw_kind want)
-{
-    struct cat_entry e;
-    struct cp_error err = {0};
-    if (cat_resolve(&o->dirs, name, CAT_HW, &e, &err) != CP_OK)
-        return -1;
-    enum gpuhw_kind k = gpuhw_kind_of(e.text);
-    cat_entry_free(&e);
-    if (k == want)
-        return -1;
-    if (want == GPUHW_GPU)
-        return cli_error("%s '%s': a weight-streaming system; %s takes a GPU system (list hw "
-                         "shows each system's model), the weight-streaming one goes to -s",
-                         flag, name, flag);
-    return cli_error("%s '%s': a GPU system; compare takes the weight-streaming system with "
-                     "-s and the GPU system with --gpu",
-                     flag, name);
-}
-
-/* The model and weight-streaming system (scenario_load, with the --set
- * keys not for the GPU), and the GPU's --set keys into gsets.  -1 or an
- * exit code. */
-static int load_ws(const struct cli_opts *o, struct scenario *s, const char **gsets, size_t *ng)
-{
-    static struct cli_opts w;
-    w = *o;
-    w.nsets = *ng = 0;
-    for (size_t i = 0; i < o->nsets; i++) {
-        const char *g = gpu_set(o->sets[i]);
-        if (g)
-            gsets[(*ng)++] = g;
-        else
-            w.sets[w.nsets++] = o->sets[i];
-    }
-    const char *sys = o->system ? o->system : SCENARIO_DEFAULT_SYSTEM;
-    int rc = check_kind(o, "-s", sys, GPUHW_WEIGHT_STREAMING);
-    return rc >= 0 ? rc : scenario_load(&w, s);
-}
-
 /* The --gpu description with its --set keys; -1 or an exit code. */
 static int load_gpu(const struct cli_opts *o, const char *const *sets, size_t n,
                     struct gpuhw_desc *g)
@@ -84,55 +25,7 @@ static int load_gpu(const struct cli_opts *o, const char *const *sets, size_t n,
     if (!o->gpu)
         return cli_error("compare: --gpu is required: the GPU system to compare with (such as "
                          "h100; list hw shows each system's model)");
-    int rc = check_kind(o, "--gpu", o->gpu, GPUHW_GPU);
-    if (rc >= 0)
-        return rc;
-    struct cat_entry e;
-    struct cp_error err = {0};
-    if (cat_resolve(&o->dirs, o->gpu, CAT_HW, &e, &err) != CP_OK)
-        return cli_error("--gpu '%s': %s", o->gpu, err.msg);
-    cp_status st = gpuhw_load(e.text, e.origin, sets, n, g, NULL, &err);
-    cat_entry_free(&e);
-    return st == CP_OK ? -1 : cli_error("%s", err.msg);
-}
-
-/* --precision, --tp, --pp, --mbs into l; -1 or an exit code. */
-static int parse_layout(const struct cli_opts *o, struct gpu_search_spec *l)
-{
-    *l = gpu_search_spec_default(0);
-    if (o->precision) {
-        int p = 0;
-        while (p < GPUHW_NPRECS && strcmp(o->precision, gpuhw_prec_name[p]) != 0)
-            p++;
-        if (p == GPUHW_NPRECS)
-            return cli_error("--precision '%s': must be bf16, fp8 or fp4", o->precision);
-        l->precision = (enum gpuhw_prec)p;
-    }
-    int rc;
-    if ((rc = scenario_whole_opt("--tp", o->tp, 1, CMP_GPU_MAX, &l->tp)) >= 0 ||
-        (rc = scenario_whole_opt("--pp", o->pp, 1, CMP_GPU_MAX, &l->pp)) >= 0)
-        return rc;
-    return scenario_whole_opt("--mbs", o->mbs, 1, CMP_GPU_MAX, &l->mbs);
-}
-
-/* The layout's fixed figures checked one by one, so that a refusal names
- * the flag that caused it; -1 or an exit code. */
-static int check_layout(const struct cli_opts *o, struct cmp_spec *sp)
-{
-    const struct gpu_search_spec want = sp->layout;
-    const char *const flag[] = {"--precision", "--tp", "--pp", "--mbs"};
-    const char *const arg[] = {o->precision ? o->precision : "bf16", o->tp, o->pp, o->mbs};
-    double *const fig[] = {NULL, &sp->layout.tp, &sp->layout.pp, &sp->layout.mbs};
-    const double val[] = {0, want.tp, want.pp, want.mbs};
-    struct cp_error err = {0};
-    sp->layout.tp = sp->layout.pp = sp->layout.mbs = GPU_SEARCH_FREE;
-    for (int i = 0; i < 4; i++) {
-        if (fig[i])
-            *fig[i] = val[i];
-        if (cmp_check(sp, &err) != CP_OK)
-            return cli_error("%s '%s': %s", flag[i], arg[i], err.msg);
-    }
-    return -1;
+    return cmpo_load_gpu(o, o->gpu, sets, n, g, NULL, NULL);
 }
 
 /* The mode (--deadline or -n), the GPU price and the layout into sp;
@@ -151,17 +44,12 @@ static int parse_spec(const struct cli_opts *o, struct cmp_cli *x)
         if (!(sp->deadline_s > 0))
             return cli_error("--deadline '%s': must be greater than zero", o->deadline);
     }
-    sp->gpu_price = -1;
-    if (o->gpu_price) {
-        if (unit_parse(o->gpu_price, UNIT_COUNT, &sp->gpu_price, why, sizeof why) != 0)
-            return cli_error("--gpu-price '%s': %s", o->gpu_price, why);
-        if (!(sp->gpu_price >= 0))
-            return cli_error("--gpu-price '%s': must not be negative", o->gpu_price);
-    }
+    int rc = cmpo_gpu_price(o, &sp->gpu_price);
+    if (rc >= 0)
+        return rc;
     sp->ws = &x->s.c;
     sp->gpu = &x->g;
-    int rc = parse_layout(o, &sp->layout);
-    return rc >= 0 ? rc : check_layout(o, sp);
+    return cmpo_layout(o, sp);
 }
 
 /* Options of the groups compare takes that it does not use. */
@@ -251,21 +139,6 @@ static void text_row(struct tab *t, const char *label, const char *name, const c
         out_row(&t->t, (const char *[]){label, ws, gpu, "-"});
 }
 
-/* "tp 8 pp 4 dp 8 mbs 1 vp 12, bf16, selective recompute" */
-static const char *layout_text(const struct gpu_layout *l, char *buf, size_t n)
-{
-    char cp[32] = "", rc[64];
-    if (l->cp > 1)
-        snprintf(cp, sizeof cp, " cp %.0f", l->cp);
-    if (l->recompute == GPU_RC_BLOCK)
-        snprintf(rc, sizeof rc, "block recompute of %.0f layers a stage", l->recompute_layers);
-    else
-        snprintf(rc, sizeof rc, "recompute %s", gpu_recompute_name[l->recompute]);
-    snprintf(buf, n, "tp %.0f pp %.0f%s dp %.0f mbs %.0f vp %.0f, %s, %s", l->tp, l->pp, cp, l->dp,
-             l->mbs, l->vp, gpuhw_prec_name[l->precision], rc);
-    return buf;
-}
-
 /* "MemoryX 12 servers, activations offload" */
 static const char *ws_text(const struct cmp_result *r, char *buf, size_t n)
 {
@@ -293,7 +166,7 @@ static void rows_main(struct tab *t, const struct cmp_cli *x, int priced)
         w->units == 1 ? "system" : "systems", g->units == 1 ? "GPU" : "GPUs");
     row(t, "nodes", "nodes", Q_COUNT, NAN, opt(hg, g->nodes), "", g->nodes == 1 ? "node" : "nodes");
     text_row(t, "layout", "layout", hw ? ws_text(r, a, sizeof a) : "-",
-             hg ? layout_text(&r->g.layout, b, sizeof b) : "-");
+             hg ? cmpo_layout_text(&r->g.layout, ", ", b, sizeof b) : "-");
     row(t, "step time", "step_time", Q_TIME, opt(hw, w->step_s), opt(hg, g->step_s), "", "");
     row(t, "time-to-train", "time_to_train", Q_TIME, opt(hw, w->time_s), opt(hg, g->time_s), "",
         "");
@@ -430,10 +303,11 @@ static void print_why(FILE *f, const struct cmp_cli *x)
 int cmd_compare(struct cli_opts *o)
 {
     static struct cmp_cli x;
+    static struct cli_opts ws;
     const char *gsets[CLI_MAX_SETS];
     size_t ng;
     int rc;
-    if ((rc = refuse(o)) >= 0 || (rc = load_ws(o, &x.s, gsets, &ng)) >= 0 ||
+    if ((rc = refuse(o)) >= 0 || (rc = cmpo_load_ws(o, "compare", &ws, &x.s, gsets, &ng)) >= 0 ||
         (rc = load_gpu(o, gsets, ng, &x.g)) >= 0 || (rc = parse_spec(o, &x)) >= 0)
         return rc;
     struct cp_error err = {0};

@@ -3,8 +3,9 @@
  * beside DIR and renamed into place only when complete (report_folder.c,
  * which checks -o first; what --force may replace is judged here).  The
  * tables come from the same producers as the commands (est.h, produce.h;
- * models.csv from report_models.c); the folder records its command line
- * and the resolved descriptions (report_record.c).  The explorer's `r` calls cmd_report() with
+ * models.csv from report_models.c, compare.csv from report_compare.c); the
+ * folder records its command line and the resolved descriptions
+ * (report_record.c).  The explorer's `r` calls cmd_report() with
  * options it fills itself: what is recorded is rebuilt from those options. */
 #include <dirent.h>
 #include <errno.h>
@@ -21,6 +22,7 @@
 #include "../cli/est.h"
 #include "../cli/produce.h"
 #include "../grid/grid.h"
+#include "report_compare.h"
 #include "report_folder.h"
 #include "report_models.h"
 #include "report_record.h"
@@ -66,6 +68,12 @@ static const struct figure figures[] = {
      "predictions (the fitted constants refitted without the point)."},
     {"crosscheck", "Analytic model against the simulator", "crosscheck.csv",
      "Step time of every crosscheck configuration, simulated against analytic, with y = x."},
+    {"compare", "Time-to-train against power: weight streaming and GPUs", "compare.csv, names.csv",
+     "The same job, the report's model at its global batch and training tokens, on "
+     "weight-streaming clusters and on GPU clusters: time-to-train in days against the "
+     "cluster's power in kW, log-log, each point labelled with its systems or GPUs.  At equal "
+     "power the lower curve trains faster; at equal time the curve further left draws less "
+     "power.  Infeasible weight-streaming sizes are crosses."},
 };
 #define NFIGURES (sizeof figures / sizeof figures[0])
 
@@ -82,7 +90,7 @@ static void on_signal(int sig)
 static const char *const tables[] = {"estimate.csv",       "names.csv",    "scaling-weak.csv",
                                      "scaling-strong.csv", "models.csv",   "breakdown.csv",
                                      "sparsity.csv",       "capacity.csv", "validation.csv",
-                                     "crosscheck.csv",     "claims.csv"};
+                                     "crosscheck.csv",     "claims.csv",   "compare.csv"};
 
 /* 1 if name is a file a report writes at the top of its folder. */
 static int report_file(const char *name)
@@ -279,13 +287,16 @@ static int sparsity_table(const struct scenario *s, struct out_table *t)
     return -1;
 }
 
-/* names.csv: the display names (the name keys) of the report's model and
- * system beside the names they were given by, for the figures' titles. */
-static int names_table(const struct scenario *s, struct out_table *t)
+/* names.csv: the display names (the name keys) of the report's model,
+ * system and GPU beside the names they were given by, for the figures'
+ * titles. */
+static int names_table(const struct scenario *s, const struct report_cmp *x, struct out_table *t)
 {
-    static const char *const header[] = {"model", "model_name", "system", "system_name"};
-    out_init(t, 4, header);
-    out_row(t, (const char *[]){s->model, s->wl.name, s->system, s->hw.wse.name});
+    static const char *const header[] = {"model",       "model_name", "system",
+                                         "system_name", "gpu",        "gpu_name"};
+    out_init(t, 6, header);
+    out_row(t,
+            (const char *[]){s->model, s->wl.name, s->system, s->hw.wse.name, x->gpu, x->g.name});
     return -1;
 }
 
@@ -359,8 +370,10 @@ static void md_escape(const char *in, char *out, size_t n)
 /* What index.md says about the run besides the tables: the command that
  * made it and the one that remakes it from the recorded descriptions. */
 struct report_run {
+    const struct cli_opts *given; /* the options as given (with the GPU's --set) */
     const struct scenario *s;
     const struct train_result *r;
+    struct report_cmp *cmp;
     const char *fmt;
     int rendered;
     char cmd[REPORT_CMD_MAX], again[REPORT_CMD_MAX];
@@ -374,14 +387,15 @@ static void index_head(FILE *f, const struct report_run *run)
     fprintf(f, "Written by cerebras-plan %s with\n\n    %s\n\n", CP_VERSION, run->cmd);
     fprintf(f,
             "Every number comes from the analytic weight-streaming model (cerebras-plan(1),\n"
-            "MODEL) and the descriptions it names; the tables are CSV in SI base units\n"
-            "beside this file.  The hardware and the model as this report resolved them\n"
-            "(files, overlay and --set applied) are `%s` and `%s`; from this\n"
-            "folder\n\n    %s\n\n"
+            "MODEL), the comparison's GPU side from the GPU model (GPU MODEL), and the\n"
+            "descriptions they name; the tables are CSV in SI base units beside this\n"
+            "file.  The hardware, the model and the GPU as this report resolved them\n"
+            "(files, overlay and --set applied) are `%s`, `%s` and\n"
+            "`%s`; from this folder\n\n    %s\n\n"
             "makes the same tables from them.  The claims, the validation and the\n"
             "cross-check use the descriptions as found on the search path, without this\n"
             "report's options.\n\n",
-            run->hw, run->model, run->again);
+            run->hw, run->model, run->cmp->file, run->again);
 }
 
 static void index_numbers(FILE *f, const struct report_run *run)
@@ -427,6 +441,8 @@ static void index_figures(FILE *f, const struct report_run *run)
                     "(systems, memoryx_servers, act_servers, swarmx_nodes) and at the fixed "
                     "count (the same names with fixed_ in front).",
                     run->s->hw.wse.max_systems, run->s->hw.wse.name, REPORT_FIXED_TOKENS / 1e9);
+        if (strcmp(g->name, "compare") == 0)
+            report_cmp_index(f, run->s, run->cmp);
         fprintf(f, "  Data: %s; script: `%s.gp`.\n\n", g->data, g->name);
     }
 }
@@ -461,12 +477,12 @@ static int write_index(const char *dir, const struct report_run *run,
     fprintf(f,
             "\n## Files\n\n- `estimate.csv`: the scenario above, the columns of "
             "`estimate --csv`.\n"
-            "- `names.csv`: the names of the model and the system (their `name` keys), "
+            "- `names.csv`: the names of the model, the system and the GPU (their `name` keys), "
             "for the figures' titles.\n"
-            "- `%s`, `%s`: the hardware and the model as resolved.\n"
+            "- `%s`, `%s`, `%s`: the hardware, the model and the GPU as resolved.\n"
             "- `*.csv`: the data of each figure; `*.gp`: the gnuplot script that draws it\n"
             "  from the CSV alone: `gnuplot -e \"fmt='svg'\" scaling.gp` (or `png`).\n",
-            run->hw, run->model);
+            run->hw, run->model, run->cmp->file);
     if (!run->rendered)
         fprintf(f, "\nThe figures were not rendered (gnuplot is not installed); run the "
                    "scripts above to draw them.\n");
@@ -482,8 +498,9 @@ static struct cli_opts plain_opts(const struct cli_opts *o)
         .csv = o->csv, .data_dir = o->data_dir, .dirs = o->dirs, .max_events = o->max_events};
 }
 
-/* The tables of the scenario, into tmp. */
-static int scenario_tables(struct cli_opts *o, struct scenario *s, const char *tmp)
+/* The tables of the scenario and the comparison x, into tmp. */
+static int scenario_tables(struct cli_opts *o, struct scenario *s, struct report_cmp *x,
+                           const char *tmp)
 {
     struct out_table t = {0};
     double ns[8];
@@ -491,7 +508,7 @@ static int scenario_tables(struct cli_opts *o, struct scenario *s, const char *t
     estimate_rows(s, &s->c.systems, 1, &t);
     int rc = write_table(tmp, "estimate.csv", &t);
     out_free(&t);
-    if (rc < 0 && (rc = names_table(s, &t)) < 0)
+    if (rc < 0 && (rc = names_table(s, x, &t)) < 0)
         rc = write_table(tmp, "names.csv", &t);
     out_free(&t);
     char list[512];
@@ -512,6 +529,9 @@ static int scenario_tables(struct cli_opts *o, struct scenario *s, const char *t
     out_free(&t);
     if (rc < 0 && (rc = sparsity_table(s, &t)) < 0)
         rc = write_table(tmp, "sparsity.csv", &t);
+    out_free(&t);
+    if (rc < 0 && (rc = report_cmp_table(s, x, &t)) < 0)
+        rc = write_table(tmp, "compare.csv", &t);
     out_free(&t);
     if (rc < 0) {
         int fits;
@@ -552,10 +572,12 @@ static int build(struct cli_opts *o, struct scenario *s, const char *tmp, struct
     struct train_result r;
     train_eval(&s->c, &r);
     run->s = s, run->r = &r;
-    int rc = report_write_descs(tmp, o, s);
+    int rc = report_write_descs(tmp, run->given, s);
+    if (rc < 0)
+        rc = report_write_gpu(tmp, run->cmp->file, run->given, &run->cmp->g, &run->cmp->src);
     o->csv = 1;
     if (rc < 0)
-        rc = scenario_tables(o, s, tmp);
+        rc = scenario_tables(o, s, run->cmp, tmp);
     struct cli_opts plain = plain_opts(o);
     if (rc < 0 && !interrupted && (rc = validate_table(&plain, &t)) < 0)
         rc = write_table(tmp, "validation.csv", &t);
@@ -608,8 +630,8 @@ static int build_in_place(struct cli_opts *o, struct scenario *s, struct report_
     char said[REPORT_PATH_MAX + 512];
     snprintf(said, sizeof said,
              "report written to %s/ (index.md, %zu figures as %s, their CSV data and gnuplot "
-             "scripts, the hardware and model as %s and %s)\n",
-             f->shown, NFIGURES, run->fmt, run->hw, run->model);
+             "scripts, the hardware, model and GPU as %s, %s and %s)\n",
+             f->shown, NFIGURES, run->fmt, run->hw, run->model, run->cmp->file);
     if (rc < 0)
         rc = report_folder_commit(f, said);
     report_folder_abort(f);
@@ -631,18 +653,26 @@ int cmd_report(struct cli_opts *o)
         return rc;
 
     static struct scenario s;
-    if ((rc = scenario_load(o, &s)) >= 0)
+    static struct cli_opts ws; /* o less the GPU's --set keys */
+    static struct report_cmp x;
+    const char *gsets[CLI_MAX_SETS];
+    size_t ng;
+    if ((rc = cmpo_load_ws(o, "report", &ws, &s, gsets, &ng)) >= 0)
         return rc;
     if (!o->nsys)
         s.c.systems = s.hw.wse.max_systems;
     struct cp_error err = {0};
     if (cluster_check(&s.c, &err) != CP_OK)
         return cli_error("%s", err.msg);
+    if ((rc = report_cmp_load(o, gsets, ng, &s, &x)) >= 0)
+        return rc;
+    run.given = o;
+    run.cmp = &x;
     char again[REPORT_PATH_MAX + 16];
     again_dir(f.shown, again, sizeof again);
-    report_cmdline(o, &s, REPORT_CMD_GIVEN, NULL, run.cmd, sizeof run.cmd);
-    report_cmdline(o, &s, REPORT_CMD_FILES, again, run.again, sizeof run.again);
+    report_cmdline(o, &s, REPORT_CMD_GIVEN, NULL, NULL, run.cmd, sizeof run.cmd);
+    report_cmdline(o, &s, REPORT_CMD_FILES, again, x.file, run.again, sizeof run.again);
     report_desc_paths(&s, run.hw, run.model, sizeof run.hw);
-    rc = build_in_place(o, &s, &f, &run);
+    rc = build_in_place(&ws, &s, &f, &run);
     return rc < 0 ? EXIT_OK : rc;
 }

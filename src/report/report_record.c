@@ -12,6 +12,7 @@
 #include "../base/dtoa.h"
 #include "../desc/hw.h"
 #include "../desc/wl.h"
+#include "../cli/cmp_opts.h"
 #include "../cli/out.h"
 
 /* Characters a POSIX shell leaves alone in a word. */
@@ -77,6 +78,24 @@ static void add_scenario(struct line *l, const struct cli_opts *o)
         add_word(l, "--batch-penalty");
 }
 
+/* The GPU options: gpu, the GPU as given or its recorded file (NULL: not
+ * given), then --gpu-price and the layout's figures. */
+static void add_gpu(struct line *l, const struct cli_opts *o, const char *gpu)
+{
+    const struct {
+        const char *flag, *value;
+    } opt[] = {
+        {"--gpu", gpu},
+        {"--gpu-price", o->gpu_price},
+        {"--precision", o->precision},
+        {"--tp", o->tp},
+        {"--pp", o->pp},
+        {"--mbs", o->mbs},
+    };
+    for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
+        add_opt(l, opt[i].flag, opt[i].value);
+}
+
 void report_desc_paths(const struct scenario *s, char *hw, char *model, size_t n)
 {
     snprintf(hw, n, "hw/%s.ini", s->system);
@@ -84,7 +103,7 @@ void report_desc_paths(const struct scenario *s, char *hw, char *model, size_t n
 }
 
 char *report_cmdline(const struct cli_opts *o, const struct scenario *s, enum report_cmd which,
-                     const char *out, char *buf, size_t n)
+                     const char *out, const char *gpu_file, char *buf, size_t n)
 {
     struct line l = {buf, n, 0};
     if (n)
@@ -97,6 +116,7 @@ char *report_cmdline(const struct cli_opts *o, const struct scenario *s, enum re
         add_opt(&l, "-s", hw);
         add_opt(&l, "-n", unit_format_exact(s->c.systems, ns, sizeof ns));
         add_scenario(&l, o);
+        add_gpu(&l, o, gpu_file);
         add_opt(&l, "-o", out);
         return buf;
     }
@@ -104,6 +124,7 @@ char *report_cmdline(const struct cli_opts *o, const struct scenario *s, enum re
     add_opt(&l, "-s", o->system);
     add_opt(&l, "-n", o->nsys);
     add_scenario(&l, o);
+    add_gpu(&l, o, o->gpu);
     for (size_t i = 0; i < o->nsets; i++)
         add_opt(&l, "--set", o->sets[i]);
     for (size_t i = 0; i < o->noverlays; i++)
@@ -119,11 +140,17 @@ char *report_cmdline(const struct cli_opts *o, const struct scenario *s, enum re
 
 /* ---- the description files ---- */
 
-/* The overrides of one kind (model sets or the others) in a comment. */
-static void sets_comment(FILE *f, const struct cli_opts *o, int model)
+/* The description an override is for. */
+enum set_for { SET_HW, SET_MODEL, SET_GPU };
+
+/* The overrides of one description in a comment. */
+static void sets_comment(FILE *f, const struct cli_opts *o, enum set_for which)
 {
     for (size_t i = 0; i < o->nsets; i++) {
-        if ((strncmp(o->sets[i], "model.", 6) == 0) != model)
+        enum set_for is = cmpo_gpu_set(o->sets[i])                ? SET_GPU
+                          : strncmp(o->sets[i], "model.", 6) == 0 ? SET_MODEL
+                                                                  : SET_HW;
+        if (is != which)
             continue;
         char line[512];
         snprintf(line, sizeof line, "then --set %s", o->sets[i]);
@@ -213,7 +240,7 @@ static int write_hw(const char *dir, const char *rel, const struct cli_opts *o,
             snprintf(line, sizeof line, "with the overlay %s", s->hw_src.overlays[i]);
         out_desc_comment(f, line);
     }
-    sets_comment(f, o, 0);
+    sets_comment(f, o, SET_HW);
     fputc('\n', f);
     put_keys(f, &hw_schema, &s->hw, &s->hw_src);
     return report_close(f, path);
@@ -239,7 +266,7 @@ static int write_model(const char *dir, const char *rel, const struct cli_opts *
     } else {
         out_desc_comment(f, arg);
     }
-    sets_comment(f, o, 1);
+    sets_comment(f, o, SET_MODEL);
     fputc('\n', f);
     put_keys(f, &wl_schema, &s->wl, NULL);
     return report_close(f, path);
@@ -257,4 +284,22 @@ int report_write_descs(const char *dir, const struct cli_opts *o, const struct s
     }
     int rc = write_hw(dir, hw, o, s);
     return rc < 0 ? write_model(dir, model, o, s) : rc;
+}
+
+int report_write_gpu(const char *dir, const char *rel, const struct cli_opts *o,
+                     const struct gpuhw_desc *g, const struct desc_src *src)
+{
+    char path[DESC_ORIGIN_MAX + 128];
+    FILE *f = open_in(dir, rel, path, sizeof path);
+    if (!f)
+        return EXIT_USAGE;
+    fprintf(f,
+            "# %s as the report resolved it: every key at its value, exact, in SI\n"
+            "# base units (format: cerebras-plan(5)).  Read from\n",
+            g->name);
+    out_desc_comment(f, src->origin);
+    sets_comment(f, o, SET_GPU);
+    fputc('\n', f);
+    put_keys(f, &gpuhw_schema, g, src);
+    return report_close(f, path);
 }

@@ -17,7 +17,7 @@ if ! PATH=/nonexistent "$CP" report -m gpt3-175b -s cs2 -n 16 -o "$tmp/r" >/dev/
     exit 1
 fi
 mkdir -p tests/golden/report || exit 2
-for f in scaling-weak.csv breakdown.csv sparsity.csv; do
+for f in scaling-weak.csv breakdown.csv sparsity.csv compare.csv; do
     cp "$tmp/r/$f" "tests/golden/report/$f" || exit 2
 done
-echo "tests/golden/report/: scaling-weak.csv breakdown.csv sparsity.csv"
+echo "tests/golden/report/: scaling-weak.csv breakdown.csv sparsity.csv compare.csv"
