@@ -40,7 +40,7 @@ CORE_SRC := $(wildcard src/base/*.c src/desc/*.c src/model/*.c src/sim/*.c src/p
 # report writer and the sweep.
 CLI_SRC  := $(wildcard src/cli/*.c src/explore/*.c src/report/*.c src/sweep/*.c)
 DATA     := $(wildcard hw/*.ini models/*.ini reports/*.gp) reports/claims.csv hw/measurements.csv \
-            hw/gpu-measurements.csv
+            hw/gpu-measurements.csv hw/gpu-measurements-holdout.csv
 TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 
 CORE_OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(CORE_SRC)) $(B)/obj/embedded.o
@@ -256,7 +256,8 @@ install: $(BIN)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/cerebras-plan
 	install -m 644 man/cerebras-plan.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/cerebras-plan.5 $(DESTDIR)$(MANDIR)/man5/
-	install -m 644 hw/*.ini hw/measurements.csv hw/gpu-measurements.csv $(DESTDIR)$(DATADIR)/hw/
+	install -m 644 hw/*.ini hw/measurements.csv hw/gpu-measurements.csv \
+	        hw/gpu-measurements-holdout.csv $(DESTDIR)$(DATADIR)/hw/
 	install -m 644 hw/calibration/*.csv $(DESTDIR)$(DATADIR)/hw/calibration/
 	install -m 644 models/*.ini $(DESTDIR)$(DATADIR)/models/
 	install -m 644 reports/claims.csv reports/*.gp $(DESTDIR)$(DATADIR)/reports/

@@ -72,8 +72,14 @@ check "text: energy at whole nodes" grep -q 'nodes at 10.2 kW each' "$T/out"
 expect_err "tp = 16 does not divide the NVLink domain of 8 GPUs" \
     "--tp 16 on an 8-GPU NVLink domain: exit 2 naming the figure" \
     estimate -m gpt3-175b -s h100 -n 1024 --tp 16
-expect_err "pp = 7 does not divide the 96 layers" \
-    "--pp 7 with 96 layers: exit 2 naming the figure" estimate -m gpt3-175b -s h100 -n 1008 --tp 8 --pp 7
+expect_err "pp = 5 divides neither the 96 layers nor 98" \
+    "--pp 5 with 96 layers: exit 2 naming the figure" estimate -m gpt3-175b -s h100 -n 1000 --tp 8 --pp 5
+run estimate -m llama2-70b -s h100 -n 1024 --set model.layers=126 --pp 8 --csv
+if [ "$rc" -eq 0 ] && [ "$(csv_col "$T/out" pp)" = 8 ]; then
+    ok "--pp 8 with 126 layers: Megatron's uneven split (128 with the embedding and the loss) runs"
+else
+    nok "--pp 8 with 126 layers runs" "exit $rc: $(head -c 300 "$T/err")"
+fi
 expect_err "does not divide the 1000 GPUs" "--tp 8 --pp 8 on 1000 GPUs: exit 2 (dp not whole)" \
     estimate -m gpt3-175b -s h100 -n 1000 --tp 8 --pp 8
 expect_err "no layout of 1024 GPUs divides the job" \
@@ -116,11 +122,33 @@ else
     nok "scale: a count nothing fits is a row with the reason, exit 1" "exit $rc: $(head -c 300 "$T/out")"
 fi
 
+# ---- plan: the fewest GPUs for a deadline ----
+run plan -m gpt3-175b -s h100 --deadline 30d --csv
+met=$(csv_col "$T/out" met) g=$(csv_col "$T/out" gpus) t=$(csv_col "$T/out" time_to_train_s)
+if [ "$rc" -eq 0 ] && [ "$met" = 1 ] && awk -v t="$t" 'BEGIN { exit !(t <= 30 * 86400) }'; then
+    # no smaller whole-node count may meet it: each one's fastest layout misses
+    small=
+    k=8
+    while [ "$k" -lt "$g" ]; do
+        r=$("$CP" estimate -m gpt3-175b -s h100 -n $k --csv 2>/dev/null | tr -d '\r' |
+            awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                     NR == 2 { print $c["time_to_train_s"] }')
+        [ -n "$r" ] && awk -v t="$r" 'BEGIN { exit !(t <= 30 * 86400) }' && small="$small $k"
+        k=$((k + 8))
+    done
+    if [ -z "$small" ]; then ok "plan --deadline 30d on H100: $g GPUs meet it, no smaller whole-node count does (by estimate)"; else nok "plan: smaller counts meet it" "$small"; fi
+else
+    nok "plan --deadline 30d on H100" "exit $rc met $met: $(head -c 300 "$T/err")"
+fi
+expect_rc 1 "plan --deadline 1h on H100: unreachable, exit 1" plan -m gpt3-175b -s h100 --deadline 1h
+expect_err "only --deadline is a target" "plan --energy on a GPU: exit 2" \
+    plan -m gpt3-175b -s h100 --energy 1GWh
+
 # ---- show, and the commands that take weight-streaming systems only ----
 run show h100 --csv
 check "show h100: kind gpu and the HBM" sh -c "tr -d '\r' <'$T/out' | grep -q '^system.kind,gpu' &&
     tr -d '\r' <'$T/out' | grep -q '^gpu.hbm,'"
-for c in "capacity" "simulate" "plan --deadline 30d" "sensitivity"; do
+for c in "capacity" "simulate" "sensitivity"; do
     # shellcheck disable=SC2086
     expect_err "h100.ini is a GPU system (kind = gpu)" "$c -s h100: exit 2 naming the kind" \
         $c -s h100

@@ -1,7 +1,7 @@
 #!/bin/sh
 # cli_sweep.sh - `sweep`: the grid's size, rows equal to estimate --csv,
 # -j and --shard that do not change the output, --where/--best/--group-by,
-# bad axes, and the issue's "done means" sweep.
+# bad axes, the issue's "done means" sweep, and sweeps over GPU systems.
 . "$(dirname "$0")/lib.sh"
 
 # body FILE: the rows without the header
@@ -216,6 +216,114 @@ expect_err "--group-by 'modle': no column 'modle' (did you mean model?)" \
     "--group-by: an unknown column gets the nearest" sweep --best systems --group-by modle
 expect_rc 2 "--columns does not apply to estimate" estimate --columns model
 
+# ---- GPU systems: models x GPU systems x GPU counts x precisions ----
+gpu="-m gpt3-175b,llama2-70b -s a100,h100 --systems 7,64,1024"
+run sweep $gpu
+cp "$T/out" "$T/gpu"
+ghead=model,system,kind,gpus,nodes,precision,rank,tp,pp,vp,dp,cp,micro_batch,recompute,recompute_layers,global_batch_seqs,micro_batches,step_time_s,tokens_per_s,time_to_train_s,mfu,bubble,bottleneck,mem_per_gpu_B,mem_usable_B,power_W,energy_J,cost,feasible,reason
+if [ "$rc" -eq 0 ] && [ "$(head -n 1 "$T/gpu" | tr -d '\r')" = "$ghead" ] && [ "$(body "$T/gpu" | wc -l)" -eq 12 ] &&
+    [ "$(body "$T/gpu" | cut -d, -f1-4 | tr '\n\r' ' ')" = "$(for m in gpt3-175b llama2-70b; do for s in a100 h100; do for c in 7 64 1024; do printf '%s,%s,gpu,%s ' $m $s $c; done; done; done)" ]; then
+    ok "GPU sweep: 2 models x 2 GPUs x 3 counts, one row per point in order, the GPU header"
+else
+    nok "GPU sweep: 2 models x 2 GPUs x 3 counts, one row per point in order, the GPU header" "rc $rc: $(head -n 3 "$T/gpu") $(head -c 300 "$T/err")"
+fi
+run sweep $gpu --columns gpus,tp,pp,dp,cp,feasible,precision
+bad=$(tr -d '\r' <"$T/out" | awk -F, 'NR > 1 && $6 == 1 && ($2 * $3 * $4 * $5 != $1 || $7 != "bf16") { print }')
+nfeas=$(tr -d '\r' <"$T/out" | awk -F, 'NR > 1 && $6 == 1' | wc -l)
+[ "$rc" -eq 0 ] && [ -z "$bad" ] && [ "$nfeas" -eq 8 ] && ok "GPU sweep: every feasible row's tp x pp x dp x cp is its GPUs (bf16 by default)" ||
+    nok "GPU sweep: every feasible row's tp x pp x dp x cp is its GPUs (bf16 by default)" "rc $rc feasible $nfeas: $bad"
+n7=$(grep -c '^[^,]*,[^,]*,gpu,7,.*,0,"no layout of 7 GPUs divides the job: tp a divisor of the' "$T/gpu")
+nf0=$(body "$T/gpu" | grep -c ',0,"')
+[ "$n7" -eq 4 ] && [ "$nf0" -eq 4 ] && ok "GPU sweep: a count no layout divides (7) is a row with feasible 0 and the reason" ||
+    nok "GPU sweep: a count no layout divides (7) is a row with feasible 0 and the reason" "$n7 $nf0: $(grep ',7,' "$T/gpu" | head -n 1)"
+# the row of a point is estimate --csv's first row, column by column
+"$CP" estimate -m llama2-70b -s h100 -n 1024 --csv >"$T/gest"
+grep '^llama2-70b,h100,gpu,1024,' "$T/gpu" >"$T/grow"
+far=""
+for name in $(head -n 1 "$T/gest" | tr -d '\r' | tr ',' ' '); do
+    [ "$(csv_col "$T/gest" "$name")" = "$({ head -n 1 "$T/gpu"; cat "$T/grow"; } | csv_col /dev/stdin "$name")" ] || far="$far $name"
+done
+[ -z "$far" ] && [ "$(wc -l <"$T/grow")" -eq 1 ] && ok "a GPU sweep row holds estimate --csv's best layout, column by column" ||
+    nok "a GPU sweep row holds estimate --csv's best layout, column by column" "differ:$far"
+# --best over the GPU columns
+run sweep $gpu --best time_to_train_s --group-by model --columns model,system,gpus,time_to_train_s
+"$CP" sweep $gpu --columns model,time_to_train_s | tr -d '\r' |
+    awk -F, 'NR > 1 && $2 != "" { if (!($1 in m) || $2 + 0 < m[$1]) m[$1] = $2 + 0 } END { for (k in m) printf "%s %.17g\n", k, m[k] }' | sort >"$T/want"
+tr -d '\r' <"$T/out" | awk -F, 'NR > 1 { printf "%s %.17g\n", $1, $4 }' | sort >"$T/got"
+if [ "$rc" -eq 0 ] && [ "$(body "$T/out" | wc -l)" -eq 2 ] && [ -s "$T/want" ] && cmp -s "$T/want" "$T/got"; then
+    ok "GPU sweep --best time_to_train_s --group-by model: one row per model, its minimum"
+else
+    nok "GPU sweep --best time_to_train_s --group-by model: one row per model, its minimum" "$(cat "$T/out") $(cat "$T/want")"
+fi
+run sweep $gpu --where precision=bf16 --where 'mem_per_gpu_B<=80e9' --where recompute=none --columns recompute,mem_per_gpu_B
+[ "$rc" -eq 0 ] && [ "$(body "$T/out" | wc -l)" -gt 0 ] &&
+    [ -z "$(tr -d '\r' <"$T/out" | awk -F, 'NR > 1 && ($1 != "none" || $2 > 80e9)')" ] &&
+    ok "GPU sweep --where on text (precision, recompute) and memory columns" ||
+    nok "GPU sweep --where on text (precision, recompute) and memory columns" "rc $rc: $(head -c 300 "$T/err")"
+# -j and --shard
+"$CP" sweep $gpu -j 3 >"$T/gj3"
+for k in 1 2 3; do "$CP" sweep $gpu --shard $k/3 -j 2 | tail -n +2 >"$T/gb$k"; done
+{ head -n 1 "$T/gpu"; paste -d '\n' "$T/gb1" "$T/gb2" "$T/gb3" | grep -v '^$'; } >"$T/gorder"
+cmp -s "$T/gj3" "$T/gpu" && cmp -s "$T/gorder" "$T/gpu" && ok "GPU sweep: -j 3 and 3 shards interleaved write what -j 1 writes" ||
+    nok "GPU sweep: -j 3 and 3 shards interleaved write what -j 1 writes"
+# precisions: a GPU without one is flagged on its rows, refused when no system has it
+run sweep -m gpt3-175b -s a100,h100 -n 64 --precision bf16,fp8 --columns system,precision,feasible,reason
+if [ "$rc" -eq 0 ] && [ "$(tr -d '\r' <"$T/out" | tail -n +2 | tr '\n' ' ')" = "a100,bf16,1, a100,fp8,0,a100 has no fp8 tensor rate (gpu.peak_fp8 is 0) h100,bf16,1, h100,fp8,1, " ]; then
+    ok "--precision bf16,fp8 on a100 and h100: an axis; a100's fp8 row is feasible 0 with the reason"
+else
+    nok "--precision bf16,fp8 on a100 and h100: an axis; a100's fp8 row is feasible 0 with the reason" "rc $rc: $(cat "$T/out")"
+fi
+expect_err "--precision fp8: a100 has no fp8 tensor rate (gpu.peak_fp8 is 0)" \
+    "--precision fp8 on a100 alone is refused, naming the figure" sweep -s a100 --precision bf16,fp8
+expect_err "--precision 'bf16,fp16': 'fp16' must be bf16, fp8 or fp4" "an unknown precision is refused" \
+    sweep -s h100 --precision bf16,fp16
+expect_err "-s: cs3 is a weight-streaming system and h100 a GPU system; one sweep runs on one kind" \
+    "a sweep mixing weight-streaming and GPU systems is refused naming -s" sweep -s cs3,h100
+expect_err "sweep: --memoryx applies to weight-streaming systems; h100 is a GPU system" \
+    "a weight-streaming option on a GPU sweep is refused by name" sweep -s h100 --memoryx 12TB
+expect_err "--systems '8,2.5': 2.5 is not a whole number of GPUs" "a fraction of a GPU is refused" \
+    sweep -s h100 --systems 8,2.5
+expect_err "--layouts '17': must be a whole number from 1 to 16" "--layouts past 16 is refused" \
+    sweep -s h100 --layouts 17
+# --layouts K: the K fastest, ranked; the first is the default row
+run sweep $gpu --layouts 3 --columns model,system,gpus,rank,step_time_s,feasible
+bad=$(tr -d '\r' <"$T/out" | awk -F, 'NR > 1 && $6 == 1 { k = $1 "," $2 "," $3; if (k == last) { if ($4 != r + 1 || $5 < t) print } else if ($4 != 1) print; last = k; r = $4; t = $5 }')
+"$CP" sweep $gpu --columns model,system,gpus,rank,step_time_s,feasible >"$T/one"
+if [ "$rc" -eq 0 ] && [ -z "$bad" ] && [ "$(body "$T/out" | wc -l)" -eq $((4 + 8 * 3)) ] &&
+    [ "$(grep -v ',[23],' "$T/out")" = "$(cat "$T/one")" ]; then
+    ok "--layouts 3: three layouts a point, ranked, slowest last; rank 1 is the default row"
+else
+    nok "--layouts 3: three layouts a point, ranked, slowest last; rank 1 is the default row" "rc $rc: $bad"
+fi
+run sweep $gpu --tp 4 --columns tp,feasible
+[ "$rc" -eq 0 ] && [ "$(tr -d '\r' <"$T/out" | awk -F, 'NR > 1 && $2 == 1 { print $1 }' | sort -u)" = 4 ] &&
+    ok "--tp 4 fixes tp at every GPU point" || nok "--tp 4 fixes tp at every GPU point" "$(head -c 300 "$T/err")"
+run sweep -m gpt3-xl -s h100,gb200 --columns system,gpus,nodes
+[ "$rc" -eq 0 ] && [ "$(tr -d '\r' <"$T/out" | tail -n +2 | tr '\n' ' ')" = "h100,$(show_val h100 system.gpus_per_node),1 gb200,$(show_val gb200 system.gpus_per_node),1 " ] &&
+    ok "a GPU sweep without --systems or -n: one node of each system" ||
+    nok "a GPU sweep without --systems or -n: one node of each system" "$(cat "$T/out")"
+# a GPU sweep file: precision, layouts and a GPU key axis
+printf '%s\n' '[sweep]' 'model = gpt3-175b' 'system = h100,b200' 'systems = 64,128' 'precision = bf16,fp8' \
+    'layouts = 2' 'gpu.hbm = 80GB,141GB' 'where = feasible=1' >"$T/gpu.ini"
+"$CP" sweep -m gpt3-175b -s h100,b200 --systems 64,128 --precision bf16,fp8 --layouts 2 \
+    --set gpu.hbm=80GB,141GB --where feasible=1 >"$T/cli"
+run sweep "$T/gpu.ini"
+[ "$rc" -eq 0 ] && [ "$(body "$T/out" | wc -l)" -eq 32 ] && cmp -s "$T/out" "$T/cli" &&
+    [ "$(head -n 1 "$T/out" | tr -d '\r' | awk -F, '{ print $NF }')" = gpu.hbm ] &&
+    ok "a GPU sweep file (precision, layouts, a gpu key axis) writes the CSV of the same options" ||
+    nok "a GPU sweep file (precision, layouts, a gpu key axis) writes the CSV of the same options" "rc $rc: $(head -c 300 "$T/err")"
+printf '[sweep]\nsystem = h100\ngpu.hbm = 80GB,abc\n' >"$T/bad.ini"
+expect_err "$T/bad.ini:3: gpu.hbm: 'abc' is not a number" "a sweep file's bad GPU key value is refused with FILE:LINE" \
+    sweep "$T/bad.ini"
+# GPU options on weight-streaming systems: ignored, as by estimate, with a warning
+run sweep $g --precision fp8 --layouts 2
+if [ "$rc" -eq 0 ] && cmp -s "$T/out" "$T/full" && grep -q 'warning: --precision is ignored: it is for GPU systems' "$T/err" &&
+    grep -q 'warning: --layouts is ignored' "$T/err"; then
+    ok "--precision and --layouts on weight-streaming systems: a warning, the same rows"
+else
+    nok "--precision and --layouts on weight-streaming systems: a warning, the same rows" "rc $rc: $(head -c 300 "$T/err")"
+fi
+
 # ---- to a terminal: a table for people; --csv or a pipe: the CSV ----
 # tty ARGS...: the binary on a pseudo-terminal (script from util-linux),
 # its output in $T/tty without the terminal's carriage returns
@@ -225,7 +333,7 @@ tty_run() {
     tr -d '\r' <"$T/tty.raw" >"$T/tty"
 }
 if ! script -qec true /dev/null </dev/null >/dev/null 2>&1; then
-    for what in "table on a terminal" "table aligned" "table units" "--csv on a terminal" "--columns table"; do
+    for what in "table on a terminal" "table aligned" "table units" "--csv on a terminal" "GPU table" "--columns table"; do
         ok "# SKIP $what: no script(1) to make a terminal"
     done
 else
@@ -265,6 +373,14 @@ else
         ok "--csv on a terminal writes the CSV a pipe gets"
     else
         nok "--csv on a terminal writes the CSV a pipe gets" "$(head -c 300 "$T/tty")"
+    fi
+    tty_run sweep $gpu --precision bf16,fp8 --layouts 2
+    head -n 1 "$T/tty" | tr -s ' ' >"$T/head"
+    if [ "$rc" -eq 0 ] && [ "$(cat "$T/head")" = "model system precision gpus rank tp pp vp dp micro_batch recompute feasible step_time[s] time_to_train[d] mfu mem_per_gpu[GB] power[MW] energy[MWh] bottleneck reason" ] &&
+        grep -q '^gpt3-175b  *a100  *fp8  *64  .*a100 has no fp8 tensor rate' "$T/tty"; then
+        ok "a GPU sweep to a terminal: the layout's columns in units, the reason last"
+    else
+        nok "a GPU sweep to a terminal: the layout's columns in units, the reason last" "rc $rc: $(head -n 3 "$T/tty")"
     fi
     tty_run sweep $g --where feasible=1 --best time_to_train_s --group-by model
     [ "$rc" -eq 0 ] && [ "$(wc -l <"$T/tty")" -eq 3 ] && head -n 1 "$T/tty" | grep -q '^model ' &&

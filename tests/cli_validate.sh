@@ -150,4 +150,15 @@ check "--fit with GPU runs only: exit 2" [ "$rc" -eq 2 ]
 run validate --help
 check "validate --help" grep -q '^usage: cerebras-plan validate' "$T/out"
 
+# ---- the held-out GPU runs: every one read and predicted ----
+run validate hw/gpu-measurements-holdout.csv --csv
+rows=$(tr -d '\r' <"$T/out" | awk -F, 'NR > 1 && $1 == "gpu"' | wc -l)
+bad=$(tr -d '\r' <"$T/out" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $1 == "gpu" && ($c["predicted"] == "" || $c["predicted"] !~ /^[0-9.e+-]+$/) { print $c["id"] }')
+if [ "$rc" -le 1 ] && [ "$rows" -eq 36 ] && [ -z "$bad" ]; then
+    ok "validate hw/gpu-measurements-holdout.csv: all 36 held-out runs predicted (exit $rc)"
+else
+    nok "validate hw/gpu-measurements-holdout.csv" "exit $rc rows $rows bad $bad: $(head -c 300 "$T/err")"
+fi
+
 echo "# cli_validate done"

@@ -340,7 +340,7 @@ static void test_refusals(void **state)
     l.tp = 16;
     expect_refused("a100.ini", &l, "tp = 16 does not divide the NVLink domain of 8 GPUs");
     l = gpu_layout_default(8, 5, 24, 1);
-    expect_refused("a100.ini", &l, "pp = 5 does not divide the 96 layers");
+    expect_refused("a100.ini", &l, "pp = 5 divides neither the 96 layers nor 98");
     l = gpu_layout_default(8, 8, 24, 1);
     l.vp = 5;
     expect_refused("a100.ini", &l, "vp = 5 does not divide the 12 layers of a stage");
@@ -359,14 +359,78 @@ static void test_refusals(void **state)
     l = gpu_layout_default(8, 8, 24, 1);
     l.recompute = GPU_RC_BLOCK;
     l.recompute_layers = 13;
-    expect_refused("a100.ini", &l,
-                   "recompute_layers = 13 is not a whole number from 0 to the 12 layers of a stage");
+    expect_refused(
+        "a100.ini", &l,
+        "recompute_layers = 13 is not a whole number from 0 to the 12 layers of a stage");
     l.recompute_layers = 1.5;
     expect_refused("a100.ini", &l, "recompute_layers = 1.5 is not a whole number");
     l.recompute_layers = -1;
     expect_refused("a100.ini", &l, "recompute_layers = -1 is not a whole number");
     l.recompute_layers = 12;
     assert_ok(gpu_check(&g, &w, &l, &err), err);
+}
+
+/* Llama 3.1 405B's 126 layers on 8 stages (NeMo and MLPerf v5.0 ran
+ * PP = 8 with the embedding and the loss counted as a layer each: 128 /
+ * 8 = 16 a middle stage): the split runs, a stage holds 16 layers, and the
+ * step lies between the even splits of 120 and 128 layers. */
+static void test_uneven_split(void **state)
+{
+    (void)state;
+    struct gpuhw_desc g;
+    load_gpu("h100.ini", &g);
+    struct wl_desc w = gpt3();
+    struct gpu_layout l = gpu_layout_default(8, 8, 16, 1);
+    struct cp_error err = {0};
+    struct gpu_result r[3];
+    const double layers[] = {120, 126, 128};
+    for (int i = 0; i < 3; i++) {
+        w.layers = layers[i];
+        l.vp = 1;
+        check_ok(gpu_check(&g, &w, &l, &err), &err, __FILE__, __LINE__);
+        gpu_eval(&g, &w, &l, &r[i]);
+    }
+    assert_true(r[0].step_s < r[1].step_s && r[1].step_s <= r[2].step_s);
+    assert_true(r[1].mem_total <= r[2].mem_total);
+    w.layers = 126;
+    l.vp = 16; /* divides the 16 layers of a stage */
+    check_ok(gpu_check(&g, &w, &l, &err), &err, __FILE__, __LINE__);
+    l.vp = 6; /* does not divide 16 */
+    assert_int_equal(gpu_check(&g, &w, &l, &err), CP_EINPUT);
+    assert_non_null(strstr(err.msg, "vp = 6 does not divide the 16 layers of a stage"));
+}
+
+/* FP4 against FP8 on one layout: Megatron-Bridge's performance summary
+ * (26.02.01 container) gives Llama 3 70B on 64 GB200 (TP 2, PP 4, VP 5, DP
+ * 8, micro-batch 1, GBS 256, 8192 tokens) 4,557 tokens/s/GPU in NVFP4 and
+ * 3,837 in MXFP8: the step ratio is 1.188 (fp4_efficiency was set from
+ * this pair; the test keeps the two precisions' arithmetic tied to it). */
+static void test_fp4_pair(void **state)
+{
+    (void)state;
+    struct gpuhw_desc g;
+    load_gpu("gb200.ini", &g);
+    struct gmeas_row r = {.id = "MBR",
+                          .model = "LLAMA3-70B",
+                          .layers = 80,
+                          .hidden = 8192,
+                          .heads = 64,
+                          .kv_heads = 8,
+                          .ffn = 28672,
+                          .seq_len = 8192,
+                          .vocab = 128256,
+                          .batch_seqs = 256,
+                          .params = 70.6e9};
+    struct wl_desc w;
+    gpu_run_workload(&r, &w);
+    struct gpu_layout l = gpu_layout_default(2, 4, 8, 1);
+    l.vp = 5;
+    struct gpu_result fp8, fp4;
+    l.precision = GPUHW_FP8;
+    gpu_eval(&g, &w, &l, &fp8);
+    l.precision = GPUHW_FP4;
+    gpu_eval(&g, &w, &l, &fp4);
+    assert_rel(fp8.step_s / fp4.step_s, 4557.0 / 3837.0, 0.02);
 }
 
 /* Layouts evaluated per second on one core (printed, not asserted: the
@@ -400,7 +464,8 @@ int main(void)
         cmocka_unit_test(test_descriptions), cmocka_unit_test(test_corpus),
         cmocka_unit_test(test_memory),       cmocka_unit_test(test_block),
         cmocka_unit_test(test_bubble),       cmocka_unit_test(test_dropout),
-        cmocka_unit_test(test_refusals),     cmocka_unit_test(test_speed),
+        cmocka_unit_test(test_refusals),     cmocka_unit_test(test_uneven_split),
+        cmocka_unit_test(test_fp4_pair),     cmocka_unit_test(test_speed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,7 +32,8 @@ enum cli_opt {
     OPT_UNC = 1u << 8,      /* --uncertainty[=SAMPLES] --seed */
     OPT_OUTPUT = 1u << 9,   /* -o */
     OPT_REPORT = 1u << 10,  /* --format --force */
-    OPT_SWEEP = 1u << 11,   /* --best --group-by --where -j/--jobs --shard --max-points --columns */
+    OPT_SWEEP = 1u << 11,   /* --best --group-by --where -j/--jobs --shard --max-points --columns
+                               --layouts */
     OPT_VALID = 1u << 12,   /* --tolerance */
     OPT_EVENTS = 1u << 13,  /* --max-events (simulate, crosscheck) */
     OPT_GPU = 1u << 14,     /* --tp --pp --mbs --precision (GPU systems) */
@@ -69,6 +70,7 @@ struct cli_opts {
     int force;
     const char *best, *group_by, *jobs, *shard, *max_points; /* sweep */
     const char *columns;                                     /* sweep --columns LIST */
+    const char *layouts; /* sweep on GPU systems: the layouts of each point */
     const char *where[CLI_MAX_WHERE];
     size_t nwhere;
     /* A GPU system's layout, as given; NULL: searched (gpu_search). */

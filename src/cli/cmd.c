@@ -129,8 +129,11 @@ const struct cli_cmd cli_cmds[] = {
      "Exit status 1 when the target cannot be reached: the best achievable is\n"
      "shown with its bill of materials, and the nearest target it meets (such\n"
      "as --deadline TIME), or the limit with its numbers when no cluster size\n"
-     "is feasible.\n",
-     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_PLAN | OPT_UNC, 0, 0, cmd_plan},
+     "is feasible.  On a GPU system (-s h100) --deadline is the only target:\n"
+     "the fewest GPUs whose fastest layout meets it, every count of whole\n"
+     "nodes searched upward.\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_PLAN | OPT_UNC | OPT_GPU, 0, 0,
+     cmd_plan},
     {"compare",
      "compare [-m MODEL] [-s SYSTEM] --gpu GPU\n"
      "       --deadline TIME | -n N [--tokens T] [--price P] [--gpu-price G]\n"
@@ -255,6 +258,7 @@ const struct cli_cmd cli_cmds[] = {
     {"sweep",
      "sweep [FILE.ini] [-m MODELS|all] [-s SYSTEMS|all] [--systems LIST]\n"
      "       [--sparsity LIST] [--memoryx TIERS|all] [--set section.key=A,B,...]...\n"
+     "       [--precision LIST] [--layouts K] [--tp N] [--pp N] [--mbs N]\n"
      "       [scenario options]\n"
      "       [--where COL<=V]... [--best COL [--group-by COLS]] [-j N] [--shard K/N]\n"
      "       [--max-points N] [--columns LIST] [--csv] [--hw-overlay FILE] [--data-dir DIR]",
@@ -287,10 +291,26 @@ const struct cli_cmd cli_cmds[] = {
      "whatever the verdicts; 2 for a bad axis or option, before any output.\n"
      "FILE.ini, a sweep file, gives the axes as keys of one section [sweep],\n"
      "named as the options (model, system, systems, sparsity, memoryx, where,\n"
-     "best, group_by, and section.key for a --set axis) with the same values;\n"
-     "where takes COND; COND.  An option on the command line overrides the\n"
-     "file's key.  See cerebras-plan(5), SWEEP FILES.\n",
-     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SCALE | OPT_SWEEP, 0, 1, cmd_sweep},
+     "best, group_by, precision, layouts, and section.key for a --set axis)\n"
+     "with the same values; where takes COND; COND.  An option on the command\n"
+     "line overrides the file's key.  See cerebras-plan(5), SWEEP FILES.\n"
+     "GPU systems (-s a100,h100,h200,b200,gb200; a run takes one kind, and -s\n"
+     "all means the weight-streaming systems): the axes are -m, -s, --systems\n"
+     "(GPU counts; default one node of each system), --precision (a list of\n"
+     "bf16, fp8, fp4; default bf16) and --set, the counts fastest; each point\n"
+     "is a layout search (as estimate -s h100 -n N), the global batch fixed.\n"
+     "Its rows are the --layouts K fastest layouts that fit (default 1), with\n"
+     "the columns model, system, kind, gpus, nodes, precision, rank, tp, pp,\n"
+     "vp, dp, cp, micro_batch, recompute, recompute_layers, global_batch_seqs,\n"
+     "micro_batches, step_time_s, tokens_per_s, time_to_train_s, mfu, bubble,\n"
+     "bottleneck, mem_per_gpu_B, mem_usable_B, power_W, energy_J, cost (--price\n"
+     "per GPU-hour), feasible and reason.  A point no layout divides or fits\n"
+     "in, or on a GPU without the precision, is one row with feasible 0 and\n"
+     "the reason; a precision no system of the run has is refused.  --tp,\n"
+     "--pp and --mbs fix a figure at every point.  --max-points defaults to\n"
+     "2e7 there (a point takes about 70 us).\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SCALE | OPT_SWEEP | OPT_GPU, 0, 1,
+     cmd_sweep},
     {"help", "help [COMMAND]", "describe the program or one command", "", 0, 0, 1, cmd_help},
 };
 
@@ -366,7 +386,9 @@ static const struct cli_opt_help opt_help[] = {
     {"group-by", 0, OPT_SWEEP, "COLS", "with --best: the comma list of columns of a group"},
     {"jobs", 'j', OPT_SWEEP, "N", "compute with N threads, 1 to 256 (default 1)"},
     {"shard", 0, OPT_SWEEP, "K/N", "compute only the points i with i mod N = K-1"},
-    {"max-points", 0, OPT_SWEEP, "N", "refuse a run of more than N points (default 1e9)"},
+    {"max-points", 0, OPT_SWEEP, "N",
+     "refuse a run of more than N points (default 1e9; 2e7 on GPU systems)"},
+    {"layouts", 0, OPT_SWEEP, "K", "GPU systems: the K fastest layouts of each point (default 1)"},
     {"set", 0, OPT_SET, "SECTION.KEY=VALUE", "override a description key (repeatable)"},
     {"hw-overlay", 0, OPT_SET, "FILE",
      "apply a hardware overlay (as calibrate -o writes); repeatable, applied in order"},
@@ -423,8 +445,10 @@ static const struct cli_opt_note cmd_notes[] = {
     {"compare", "verbose", NULL, NULL},
     {"sweep", "model", "MODELS|all", "an axis: a comma list of models, or all"},
     {"sweep", "system", "SYSTEMS|all", "an axis: a comma list of systems, or all"},
-    {"sweep", "nsystems", "N", "the cluster size when --systems is not given (default 1)"},
-    {"sweep", "systems", "LIST", "an axis: cluster sizes, 1,2,4 or A..B or A..BxF"},
+    {"sweep", "nsystems", "N",
+     "the cluster size when --systems is not given (default 1; GPUs: one node)"},
+    {"sweep", "systems", "LIST", "an axis: cluster sizes (GPUs), 1,2,4 or A..B or A..BxF"},
+    {"sweep", "precision", "LIST", "GPU systems: an axis, a comma list of bf16, fp8, fp4"},
     {"sweep", "memoryx", "TIERS|all", "an axis: tiers or capacities, or all (default sized)"},
     {"sweep", "sparsity", "LIST", "an axis: a comma list of sparsities"},
     {"sweep", "set", "SECTION.KEY=A[,B...]", "an override, or with a comma list an axis"},

@@ -260,7 +260,7 @@ static const char *layout_text(const struct gpu_layout *l, char *buf, size_t n)
     if (l->recompute == GPU_RC_BLOCK)
         snprintf(rc, sizeof rc, "block recompute of %.0f layers a stage", l->recompute_layers);
     else
-        snprintf(rc, sizeof rc, "%s recompute", gpu_recompute_name[l->recompute]);
+        snprintf(rc, sizeof rc, "recompute %s", gpu_recompute_name[l->recompute]);
     snprintf(buf, n, "tp %.0f pp %.0f%s dp %.0f mbs %.0f vp %.0f, %s, %s", l->tp, l->pp, cp, l->dp,
              l->mbs, l->vp, gpuhw_prec_name[l->precision], rc);
     return buf;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gscen.h"
 #include "../model/mx.h"
 #include "../plan/plan.h"
 #include "est.h"
@@ -268,6 +269,8 @@ int cmd_plan(struct cli_opts *o)
 {
     if (o->nsys)
         return cli_error("plan: -n does not apply (plan chooses the number of systems)");
+    if (gscen_is_gpu(o))
+        return gpu_plan(o);
     static struct scenario s;
     struct plan_opts po;
     int rc = parse_targets(o, &po);

@@ -8,37 +8,9 @@
 #include <string.h>
 
 #include "../base/units.h"
+#include "gpu_cells.h"
 #include "gscen.h"
 #include "out.h"
-
-static const char *const gpu_header[] = {"rank",
-                                         "model",
-                                         "system",
-                                         "gpus",
-                                         "nodes",
-                                         "precision",
-                                         "tp",
-                                         "pp",
-                                         "vp",
-                                         "dp",
-                                         "cp",
-                                         "micro_batch",
-                                         "recompute",
-                                         "recompute_layers",
-                                         "global_batch_seqs",
-                                         "micro_batches",
-                                         "step_time_s",
-                                         "tokens_per_s",
-                                         "time_to_train_s",
-                                         "mfu",
-                                         "bubble",
-                                         "bottleneck",
-                                         "mem_per_gpu_B",
-                                         "mem_usable_B",
-                                         "power_W",
-                                         "energy_J",
-                                         "cost"};
-#define GPU_NCOLS (sizeof gpu_header / sizeof gpu_header[0])
 
 /* With fixed figures, check them on their own first so a layout that
  * cannot divide is named by its figure (gpu_check), not by the search. */
@@ -60,73 +32,16 @@ static int check_fixed(const struct gscen *s)
     return -1;
 }
 
-static void csv_row(struct out_table *t, const struct gscen *s, size_t rank,
-                    const struct gpu_search_hit *h)
-{
-    const struct gpu_layout *l = &h->layout;
-    const struct gpu_result *r = &h->result;
-    double ttt = s->tokens / r->tokens_per_s, power = gscen_power_W(s);
-    char c[GPU_NCOLS][32];
-    const double num[] = {(double)rank,
-                          s->spec.gpus,
-                          gscen_nodes(s),
-                          l->tp,
-                          l->pp,
-                          l->vp,
-                          l->dp,
-                          l->cp,
-                          l->mbs,
-                          l->recompute_layers,
-                          s->spec.batch,
-                          r->micro_batches,
-                          r->step_s,
-                          r->tokens_per_s,
-                          ttt,
-                          r->mfu,
-                          r->bubble,
-                          r->mem_total,
-                          r->mem_capacity,
-                          power,
-                          power * ttt,
-                          s->price * s->spec.gpus * ttt / UNIT_HOUR_S};
-    for (size_t i = 0; i < sizeof num / sizeof num[0]; i++)
-        out_num(1, num[i], UNIT_COUNT, c[i], 32);
-    out_row(t, (const char *[]){c[0],
-                                s->model,
-                                s->system,
-                                c[1],
-                                c[2],
-                                gpuhw_prec_name[l->precision],
-                                c[3],
-                                c[4],
-                                c[5],
-                                c[6],
-                                c[7],
-                                c[8],
-                                gpu_recompute_name[l->recompute],
-                                c[9],
-                                c[10],
-                                c[11],
-                                c[12],
-                                c[13],
-                                c[14],
-                                c[15],
-                                c[16],
-                                gpu_part_name[r->bottleneck],
-                                c[17],
-                                c[18],
-                                c[19],
-                                c[20],
-                                isnan(s->price) ? "" : c[21]});
-}
-
 static int emit_csv(const struct cli_opts *o, const struct gscen *s,
                     const struct gpu_search_result *sr)
 {
     struct out_table t;
-    out_init(&t, GPU_NCOLS, gpu_header);
-    for (size_t i = 0; i < sr->n; i++)
-        csv_row(&t, s, i + 1, &sr->hit[i]);
+    out_init(&t, GC_NCOLS, gpu_col_name);
+    static struct gpu_cells w;
+    for (size_t i = 0; i < sr->n; i++) {
+        gpu_cells_hit(&w, s, &s->spec, i + 1, &sr->hit[i]);
+        out_row(&t, w.cell);
+    }
     int rc = cli_emit(o, &t);
     out_free(&t);
     return rc;

@@ -41,9 +41,10 @@ int gscen_load(const struct cli_opts *o, const char *cmd, struct gscen *s);
 double gscen_nodes(const struct gscen *s);
 double gscen_power_W(const struct gscen *s);
 
-/* `estimate` and `scale` on a GPU system (gpu_est.c, gpu_scale.c): the
- * command's exit code. */
+/* `estimate`, `scale` and `plan` on a GPU system (gpu_est.c, gpu_scale.c,
+ * gpu_plan.c): the command's exit code. */
 int gpu_estimate(struct cli_opts *o);
 int gpu_scale(struct cli_opts *o);
+int gpu_plan(struct cli_opts *o);
 
 #endif

@@ -22,7 +22,8 @@ int scenario_load_hw(const struct cli_opts *o, const struct cat_entry *e, const 
     size_t n = 0;
     if (gpuhw_kind_of(e->text) == GPUHW_GPU)
         return cli_error("%s is a GPU system (kind = gpu); this command models weight-streaming "
-                         "clusters only (GPU systems: estimate, scale, compare, validate, show, list)",
+                         "clusters only (GPU systems: estimate, scale, plan, sweep, compare, "
+                         "validate, show, list)",
                          e->origin);
     for (; st == CP_OK && n < o->noverlays; n++) {
         if ((st = cat_read_file(o->overlays[n], &ov[n], &err)) != CP_OK)

@@ -50,8 +50,9 @@ struct gpu_fit {
     double elementwise;       /* HBM bytes the non-matmul kernels move per
                                  token and per hidden unit of one layer, for
                                  forward and backward                       */
-    double lowp_eff;          /* FP8 and FP4 matmuls reach this fraction of
-                                 the 16-bit efficiency                      */
+    double lowp_eff;          /* FP8 matmuls reach this fraction of the
+                                 16-bit efficiency                          */
+    double fp4_eff;           /* FP4 matmuls: the same                      */
     double comm_eff;          /* achieved fraction of link bandwidth          */
     double tp_overlap;        /* fraction of tensor-parallel communication
                                  hidden behind matmuls when overlap is on   */

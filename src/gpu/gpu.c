@@ -84,7 +84,9 @@ static void layer_compute(const struct gpuhw_desc *g, const struct wl_desc *w,
     double att = att_train + (l->recompute == GPU_RC_SELECTIVE ? 1 : whole) * att_fwd;
     double e = gpu_matmul_eff(&g->fit, h / tp);
     double p16 = g->chip.peak_flops[GPUHW_BF16], pp = g->chip.peak_flops[l->precision];
-    double e_lin = l->precision == GPUHW_BF16 ? e : e * g->fit.lowp_eff;
+    double e_lin = l->precision == GPUHW_BF16  ? e
+                   : l->precision == GPUHW_FP8 ? e * g->fit.lowp_eff
+                                               : e * g->fit.fp4_eff;
     t[GPU_MATMUL] = lin_passes * 2 * p_mat * T / tp / (pp * e_lin) + att * T / tp / (p16 * e);
     double ew = g->fit.elementwise * T * h / (l->seq_parallel ? tp : 1);
     t[GPU_ELEMENTWISE] = ew * lin_passes / TRAIN_PASSES / g->chip.hbm_Bps;
@@ -108,21 +110,29 @@ static double layer_comm(const struct gpuhw_desc *g, const struct wl_desc *w,
     return tp_s + fmax(0, cp_s - t_matmul);
 }
 
-/* One micro-batch on the last (slowest) stage: its layers, the logits,
- * and the activations sent to and from its neighbours; split into parts. */
+/* One micro-batch on the slowest stage (the last: its layers and the
+ * logits; with the uneven split a middle one if that is slower), and the
+ * activations sent to and from its neighbours; split into parts. */
 static double micro_batch(const struct gpuhw_desc *g, const struct wl_desc *w,
                           const struct gpu_layout *l, double part[GPU_NPARTS])
 {
-    double T = l->mbs * w->seq_len / l->cp, layers = w->layers / l->pp;
+    double T = l->mbs * w->seq_len / l->cp, layers = gpu_stage_layers(w, l);
     double t[GPU_NPARTS] = {0};
     layer_compute(g, w, l, T, t);
-    part[GPU_MATMUL] = layers * t[GPU_MATMUL];
+    double e = gpu_matmul_eff(&g->fit, w->hidden / l->tp);
+    double logits = TRAIN_PASSES * tfm_logits_flops(w, TFM_FWD) * T / l->tp /
+                    (g->chip.peak_flops[GPUHW_BF16] * e);
+    /* with the uneven split the last stage has a layer fewer: the slower of
+     * it (with the logits) and a middle stage (without) sets the pace */
+    int last = !gpu_uneven_split(w, l) || logits > t[GPU_MATMUL] + t[GPU_ELEMENTWISE];
+    if (!last)
+        logits = 0;
+    else if (gpu_uneven_split(w, l))
+        layers -= 1;
+    part[GPU_MATMUL] = layers * t[GPU_MATMUL] + logits;
     part[GPU_ELEMENTWISE] = layers * t[GPU_ELEMENTWISE];
     /* attention's share of the matmul time hides the context ring */
     part[GPU_TP_COMM] = layers * layer_comm(g, w, l, T, t[GPU_MATMUL]);
-    double e = gpu_matmul_eff(&g->fit, w->hidden / l->tp);
-    part[GPU_MATMUL] += TRAIN_PASSES * tfm_logits_flops(w, TFM_FWD) * T / l->tp /
-                        (g->chip.peak_flops[GPUHW_BF16] * e);
     if (l->pp > 1) {
         /* each tensor-parallel rank sends its 1/tp slice (sequence
          * parallelism, or the scatter/gather of Narayanan et al. sec. 4.1) */

@@ -19,7 +19,7 @@
  *                them there), so FP8 gains less than 2x;
  *                e = matmul_efficiency x w / (w + half_width), w = hidden /
  *                tp, the width of the GPU's slice of each matmul; e_p = e
- *                at 16 bits, e x lowp_efficiency at FP8 and FP4;
+ *                at 16 bits, e x lowp_efficiency at FP8, e x fp4_efficiency at FP4;
  *   elementwise  elementwise_bytes x T x hidden (/ tp with sequence
  *                parallelism) x passes / 3 / HBM bandwidth: norms,
  *                activations, dropout, residuals are bound by memory;

@@ -54,14 +54,16 @@ static cp_status tp_check(const struct gpuhw_desc *g, const struct wl_desc *w, d
 
 static cp_status pp_check(const struct wl_desc *w, const struct gpu_layout *l, struct cp_error *err)
 {
-    if (!divides(l->pp, w->layers))
-        return cp_fail(err, CP_EINPUT, "pp = %.0f does not divide the %.0f layers", l->pp,
-                       w->layers);
+    if (!divides(l->pp, w->layers) && !gpu_uneven_split(w, l))
+        return cp_fail(err, CP_EINPUT,
+                       "pp = %.0f divides neither the %.0f layers nor %.0f (the layers with the "
+                       "embedding and the loss counted as one each)",
+                       l->pp, w->layers, w->layers + 2);
     if (l->vp > 1 && l->pp == 1)
         return cp_fail(err, CP_EINPUT, "vp = %.0f interleaves a pipeline, but pp = 1", l->vp);
-    if (!divides(l->vp, w->layers / l->pp))
+    if (!divides(l->vp, gpu_stage_layers(w, l)))
         return cp_fail(err, CP_EINPUT, "vp = %.0f does not divide the %.0f layers of a stage",
-                       l->vp, w->layers / l->pp);
+                       l->vp, gpu_stage_layers(w, l));
     return CP_OK;
 }
 
@@ -72,7 +74,7 @@ static cp_status recompute_check(const struct wl_desc *w, const struct gpu_layou
     if ((int)l->recompute < 0 || (int)l->recompute >= GPU_NRECOMPUTES)
         return cp_fail(err, CP_EINPUT, "recompute = %d is not one of none, selective, full, block",
                        (int)l->recompute);
-    double k = l->recompute_layers, stage = w->layers / l->pp;
+    double k = l->recompute_layers, stage = gpu_stage_layers(w, l);
     if (l->recompute == GPU_RC_BLOCK && !(k >= 0 && k <= stage && k == floor(k)))
         return cp_fail(err, CP_EINPUT,
                        "recompute_layers = %g is not a whole number from 0 to the %.0f layers "

@@ -109,7 +109,7 @@ static cp_status rows_check(const struct gpu_fit_data *d, const unsigned char *u
         if (*nrows == 0)
             *first = i;
         ++*nrows;
-        *lowp |= r->precision != GMEAS_P16;
+        *lowp |= r->precision == GMEAS_FP8; /* FP4 has its own fp4_efficiency */
     }
     return CP_OK;
 }

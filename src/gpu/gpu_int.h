@@ -20,6 +20,18 @@ double gpu_matmul_eff(const struct gpu_fit *f, double width);
  * bytes / Bps, plus 2 (n-1) steps of latency_s; 0 for one GPU. */
 double gpu_ring_allreduce(double bytes, double n, double Bps, double latency_s);
 
+/* Whether pp splits the layers unevenly: pp divides not L but L + 2, as
+ * Megatron splits them when the embedding and the loss count as a layer
+ * each (--account-for-embedding-in-pipeline-split and
+ * --account-for-loss-in-pipeline-split; Llama 3.1 405B's 126 layers on 8 or
+ * 16 stages). */
+int gpu_uneven_split(const struct wl_desc *w, const struct gpu_layout *l);
+
+/* Transformer layers of the busiest stage: L / pp, or (L + 2) / pp with
+ * the uneven split (the middle stages; the first and the last hold one
+ * fewer, with the embedding and the logits). */
+double gpu_stage_layers(const struct wl_desc *w, const struct gpu_layout *l);
+
 /* Parameters on one GPU of the stage that holds the most: its L / pp
  * blocks and the embedding (first stage) or the logits layer (last stage;
  * a copy of the embedding when tied), both with pp = 1; split over tp. */

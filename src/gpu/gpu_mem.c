@@ -37,9 +37,22 @@
 /* The logits kept in 32 bits for the loss (Korthikanti et al., sec. 4.3). */
 #define LOGIT_BYTES 4.0
 
+int gpu_uneven_split(const struct wl_desc *w, const struct gpu_layout *l)
+{
+    return l->pp > 1 && fmod(w->layers, l->pp) != 0 && fmod(w->layers + 2, l->pp) == 0;
+}
+
+double gpu_stage_layers(const struct wl_desc *w, const struct gpu_layout *l)
+{
+    return gpu_uneven_split(w, l) ? (w->layers + 2) / l->pp : w->layers / l->pp;
+}
+
 double gpu_stage_params(const struct wl_desc *w, const struct gpu_layout *l)
 {
-    double blocks = w->layers / l->pp * tfm_block_params(w);
+    /* the first or last stage: one layer fewer than the middle ones with
+     * the uneven split, and the embedding or the logits */
+    double layers = gpu_stage_layers(w, l) - (gpu_uneven_split(w, l) ? 1 : 0);
+    double blocks = layers * tfm_block_params(w);
     double embed = tfm_embed_params(w);
     double head = w->tied_embeddings ? w->vocab * w->hidden : tfm_head_params(w);
     double ends = l->pp > 1 ? fmax(embed, head) : tfm_embed_params(w) + tfm_head_params(w);
@@ -51,7 +64,7 @@ double gpu_recomputed_share(const struct wl_desc *w, const struct gpu_layout *l)
     if (l->recompute == GPU_RC_FULL)
         return 1;
     if (l->recompute == GPU_RC_BLOCK)
-        return l->recompute_layers / (w->layers / l->pp);
+        return l->recompute_layers / gpu_stage_layers(w, l);
     return 0;
 }
 
@@ -81,7 +94,7 @@ static double layer_act(const struct wl_desc *w, const struct gpu_layout *l)
  * and the whole activations of the rest. */
 static double stage_layers_act(const struct wl_desc *w, const struct gpu_layout *l)
 {
-    double layers = w->layers / l->pp;
+    double layers = gpu_stage_layers(w, l);
     if (l->recompute != GPU_RC_BLOCK)
         return layers * layer_act(w, l);
     struct gpu_layout part = *l;

@@ -3,6 +3,8 @@
  * a row into a workload and a layout.  See gpu_run.h. */
 #include "gpu_run.h"
 
+#include "gpu_int.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -131,7 +133,7 @@ static void least_recompute(const struct gpuhw_desc *g, const struct wl_desc *w,
         if (res.fits)
             return;
     }
-    double stage = w->layers / l->pp;
+    double stage = gpu_stage_layers(w, l);
     l->recompute = GPU_RC_BLOCK;
     for (l->recompute_layers = l->vp; l->recompute_layers < stage; l->recompute_layers += l->vp) {
         gpu_memory(g, w, l, &res);
@@ -155,7 +157,7 @@ struct gpu_layout gpu_run_layout(const struct gpuhw_desc *g, const struct wl_des
     l.cp = r->cp;
     if (!isnan(r->micro_batch))
         l.mbs = r->micro_batch;
-    l.vp = !isnan(r->vp) ? r->vp : r->pp > 1 ? r->layers / r->pp : 1;
+    l.vp = !isnan(r->vp) ? r->vp : r->pp > 1 ? gpu_stage_layers(w, &l) : 1;
     l.precision = (enum gpuhw_prec)r->precision;
     if (run_is_2021(r)) {
         l.shard_optimizer = l.seq_parallel = l.flash_attention = 0;

@@ -4,6 +4,8 @@
  * fastest kept in a fixed array by insertion. */
 #include "gpu_search.h"
 
+#include "gpu_int.h"
+
 #include <math.h>
 
 /* Largest figure (GPUs, heads, layers, sequence, batch) the search takes:
@@ -21,6 +23,8 @@ struct ctx {
     double div_heads[GPU_SEARCH_DIVISORS_MAX], div_layers[GPU_SEARCH_DIVISORS_MAX];
     double div_seq[GPU_SEARCH_DIVISORS_MAX], div_batch[GPU_SEARCH_DIVISORS_MAX];
     size_t n_heads, n_layers, n_seq, n_batch;
+    double div_stage[GPU_SEARCH_DIVISORS_MAX]; /* of the current pp's stage */
+    size_t n_stage;
 };
 
 struct gpu_search_spec gpu_search_spec_default(double gpus)
@@ -149,7 +153,7 @@ static void try_recompute(struct ctx *c)
                 return;
         }
     int full = rc_allowed(c, GPU_RC_FULL), block = rc_allowed(c, GPU_RC_BLOCK);
-    double stage = c->w.layers / c->l.pp, n = stage / c->l.vp - 1; /* block settings */
+    double stage = gpu_stage_layers(&c->w, &c->l), n = stage / c->l.vp - 1; /* block settings */
     if (!(full || block) || !(full ? fits(c, GPU_RC_FULL, 0) : fits(c, GPU_RC_BLOCK, stage)))
         return;
     if (block)
@@ -165,15 +169,15 @@ static void try_recompute(struct ctx *c)
 /* The micro-batch and interleaving of the current tp, pp, cp, dp. */
 static void search_mbs_vp(struct ctx *c)
 {
-    double local = c->w.batch / c->l.dp, stage = c->w.layers / c->l.pp;
+    double local = c->w.batch / c->l.dp;
     for (size_t i = 0; i < c->n_batch && c->div_batch[i] <= local; i++) {
         double mbs = c->div_batch[i];
         if (!divides(mbs, local) || (c->s->mbs != GPU_SEARCH_FREE && mbs != c->s->mbs))
             continue;
         c->l.mbs = mbs;
-        for (size_t j = 0; j < c->n_layers && c->div_layers[j] <= stage; j++) {
-            double vp = c->div_layers[j];
-            if (!divides(vp, stage) || (vp > 1 && c->l.pp == 1))
+        for (size_t j = 0; j < c->n_stage; j++) {
+            double vp = c->div_stage[j];
+            if (vp > 1 && c->l.pp == 1)
                 continue;
             c->l.vp = vp;
             c->r->divided++;
@@ -182,28 +186,42 @@ static void search_mbs_vp(struct ctx *c)
     }
 }
 
+/* Context and data parallelism of the current tp and pp. */
+static void search_cp(struct ctx *c, double per_tp)
+{
+    double pp = c->l.pp;
+    c->n_stage = divisors(gpu_stage_layers(&c->w, &c->l), c->div_stage);
+    size_t ncp = c->s->allow_cp ? c->n_seq : 1;
+    for (size_t j = 0; j < ncp; j++) {
+        double cp = c->div_seq[j]; /* the first divisor is 1 */
+        if (!divides(cp, per_tp / pp))
+            continue;
+        double dp = per_tp / pp / cp;
+        if (!divides(dp, c->w.batch))
+            continue;
+        c->l.cp = cp;
+        c->l.dp = dp;
+        search_mbs_vp(c);
+    }
+}
+
 /* The pipeline and context parallelism of the current tp, and dp of what
- * remains of the GPUs. */
+ * remains of the GPUs.  A free pp runs over the divisors of the layers; a
+ * fixed one may also split them unevenly (gpu_uneven_split). */
 static void search_pp_cp(struct ctx *c)
 {
     double per_tp = c->s->gpus / c->l.tp;
+    if (c->s->pp != GPU_SEARCH_FREE) {
+        c->l.pp = c->s->pp;
+        if (divides(c->s->pp, per_tp) &&
+            (divides(c->s->pp, c->w.layers) || gpu_uneven_split(&c->w, &c->l)))
+            search_cp(c, per_tp);
+        return;
+    }
     for (size_t i = 0; i < c->n_layers; i++) {
-        double pp = c->div_layers[i];
-        if (!divides(pp, per_tp) || (c->s->pp != GPU_SEARCH_FREE && pp != c->s->pp))
-            continue;
-        c->l.pp = pp;
-        size_t ncp = c->s->allow_cp ? c->n_seq : 1;
-        for (size_t j = 0; j < ncp; j++) {
-            double cp = c->div_seq[j]; /* the first divisor is 1 */
-            if (!divides(cp, per_tp / pp))
-                continue;
-            double dp = per_tp / pp / cp;
-            if (!divides(dp, c->w.batch))
-                continue;
-            c->l.cp = cp;
-            c->l.dp = dp;
-            search_mbs_vp(c);
-        }
+        c->l.pp = c->div_layers[i];
+        if (divides(c->l.pp, per_tp))
+            search_cp(c, per_tp);
     }
 }
 

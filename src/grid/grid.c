@@ -46,10 +46,9 @@ size_t grid_share(size_t total, const struct grid_sched *s)
 }
 
 /* A worker's block: the points p0..p1 of those taken; taken point p is
- * grid point j0 + p * step. */
+ * point j0 + p * step. */
 struct block {
-    const struct grid *g;
-    grid_visit_fn visit;
+    grid_point_fn visit;
     void *ctx;
     size_t p0, p1, j0, step;
     pthread_t tid;
@@ -59,30 +58,28 @@ struct block {
 static void *block_run(void *arg)
 {
     struct block *bk = arg;
-    for (size_t p = bk->p0; p < bk->p1; p++) {
-        struct cluster c;
-        struct train_result r;
-        size_t j = bk->j0 + p * bk->step;
-        grid_eval(bk->g, j, &c, &r);
-        bk->visit(bk->ctx, j, &c, &r);
-    }
+    for (size_t p = bk->p0; p < bk->p1; p++)
+        bk->visit(bk->ctx, bk->j0 + p * bk->step);
     return NULL;
 }
 
-size_t grid_run(const struct grid *g, const struct grid_sched *s, void *const *ctx,
-                grid_visit_fn visit, grid_round_fn round, void *arg)
+size_t grid_run_points(size_t npoints, const struct grid_sched *s, void *const *ctx,
+                       grid_point_fn visit, grid_round_fn round, void *arg)
 {
-    size_t np = grid_share(grid_size(g), s);
+    size_t np = grid_share(npoints, s), per = s->block ? s->block : GRID_BLOCK;
     unsigned jobs = s->jobs < 1 ? 1 : s->jobs > GRID_MAX_JOBS ? GRID_MAX_JOBS : s->jobs;
-    size_t per_round = (size_t)jobs * GRID_BLOCK;
+    size_t per_round = (size_t)jobs * per;
     struct block bk[GRID_MAX_JOBS];
     for (size_t b = 0; b < np; b += per_round) {
         unsigned used = 0;
-        for (unsigned t = 0; t < jobs && b + t * (size_t)GRID_BLOCK < np; t++, used++) {
-            size_t p0 = b + t * (size_t)GRID_BLOCK;
-            bk[t] = (struct block){.g = g, .visit = visit, .ctx = ctx[t], .p0 = p0,
-                                   .p1 = p0 + GRID_BLOCK < np ? p0 + GRID_BLOCK : np,
-                                   .j0 = first_taken(s), .step = s->shard_n};
+        for (unsigned t = 0; t < jobs && b + t * per < np; t++, used++) {
+            size_t p0 = b + t * per;
+            bk[t] = (struct block){.visit = visit,
+                                   .ctx = ctx[t],
+                                   .p0 = p0,
+                                   .p1 = p0 + per < np ? p0 + per : np,
+                                   .j0 = first_taken(s),
+                                   .step = s->shard_n};
             bk[t].threaded = t > 0 && pthread_create(&bk[t].tid, NULL, block_run, &bk[t]) == 0;
         }
         for (unsigned t = 0; t < used; t++)
@@ -94,4 +91,48 @@ size_t grid_run(const struct grid *g, const struct grid_sched *s, void *const *c
         round(arg, ctx, used, bk[used - 1].p1 - b);
     }
     return np;
+}
+
+/* grid_run() over grid_run_points(): each worker's context is the grid,
+ * the caller's visit and its ctx. */
+struct eval_ctx {
+    const struct grid *g;
+    grid_visit_fn visit;
+    void *ctx;
+};
+
+static void eval_point(void *arg, size_t j)
+{
+    struct eval_ctx *e = arg;
+    struct cluster c;
+    struct train_result r;
+    grid_eval(e->g, j, &c, &r);
+    e->visit(e->ctx, j, &c, &r);
+}
+
+struct eval_round {
+    grid_round_fn round;
+    void *arg;
+    void *const *ctx;
+};
+
+static void eval_round(void *arg, void *const *ctx, unsigned used, size_t done)
+{
+    (void)ctx;
+    struct eval_round *er = arg;
+    er->round(er->arg, er->ctx, used, done);
+}
+
+size_t grid_run(const struct grid *g, const struct grid_sched *s, void *const *ctx,
+                grid_visit_fn visit, grid_round_fn round, void *arg)
+{
+    struct eval_ctx e[GRID_MAX_JOBS];
+    void *ectx[GRID_MAX_JOBS];
+    unsigned jobs = s->jobs < 1 ? 1 : s->jobs > GRID_MAX_JOBS ? GRID_MAX_JOBS : s->jobs;
+    for (unsigned t = 0; t < jobs; t++) {
+        e[t] = (struct eval_ctx){g, visit, ctx[t]};
+        ectx[t] = &e[t];
+    }
+    struct eval_round er = {round, arg, ctx};
+    return grid_run_points(grid_size(g), s, ectx, eval_point, eval_round, &er);
 }

@@ -56,9 +56,10 @@ void grid_eval(const struct grid *g, size_t j, struct cluster *c, struct train_r
  * grid (from 0; the grid's first point is at base) belongs to the run when
  * i mod shard_n = shard_k. */
 struct grid_sched {
-    unsigned jobs; /* threads, 1..GRID_MAX_JOBS */
+    unsigned jobs;           /* threads, 1..GRID_MAX_JOBS */
     size_t shard_k, shard_n; /* 0 <= shard_k < shard_n */
     size_t base;
+    size_t block; /* points per thread per round; 0: GRID_BLOCK */
 };
 
 /* The points of a grid of total points (its first at s->base) that the
@@ -75,9 +76,17 @@ typedef void (*grid_round_fn)(void *arg, void *const *ctx, unsigned used, size_t
 
 /* Evaluate every point of g that s takes: s->jobs workers (worker t with
  * ctx[t]; a thread that cannot start computes on the calling thread, with
- * the same result) visit a block of GRID_BLOCK points each, then round()
- * sees the round.  Returns the points taken. */
+ * the same result) visit a block of s->block (0: GRID_BLOCK) points each,
+ * then round() sees the round.  Returns the points taken. */
 size_t grid_run(const struct grid *g, const struct grid_sched *s, void *const *ctx,
                 grid_visit_fn visit, grid_round_fn round, void *arg);
+
+/* The scheduling of grid_run() alone, for points another model
+ * evaluates (the GPU sweep: a layout search per point, so a block of a
+ * few points): visit(ctx[t], j) for each point j of the npoints that s
+ * takes, in rounds of s->block points a thread, round() after each. */
+typedef void (*grid_point_fn)(void *ctx, size_t j);
+size_t grid_run_points(size_t npoints, const struct grid_sched *s, void *const *ctx,
+                       grid_point_fn visit, grid_round_fn round, void *arg);
 
 #endif

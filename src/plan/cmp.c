@@ -145,8 +145,8 @@ static void scan_why(const struct cmp_scan *st, char *buf, size_t n)
  * time-to-train is at most r->target_s: every count searched upward, the
  * first that meets it kept in r->g (gpu_ok), the largest smaller count
  * that runs in r->below; when none meets it, the fastest in r->g. */
-static void gpu_fewest(const struct cmp_spec *s, const struct wl_desc *w, double steps,
-                       struct cmp_result *r)
+void cmp_gpu_fewest(const struct cmp_spec *s, const struct wl_desc *w, double steps,
+                    struct cmp_result *r)
 {
     double step = cmp_count_step(s->gpu), max = floor(CMP_GPU_MAX / step) * step;
     struct cmp_scan *st = &r->scan;
@@ -167,6 +167,8 @@ static void gpu_fewest(const struct cmp_spec *s, const struct wl_desc *w, double
         r->gpu_ran = r->has_below = 1;
     }
     r->has_below = 0;
+    if (!r->gpu_ran)
+        scan_why(st, r->gpu_why, sizeof r->gpu_why);
 }
 
 /* The fastest GPU count whose nodes draw at most r->eq_power_W. */
@@ -253,9 +255,7 @@ cp_status cmp_run(const struct cmp_spec *s, struct cmp_result *r, struct cp_erro
     double steps = job_steps(s->ws);
     r->target_s = s->mode == CMP_DEADLINE ? s->deadline_s : r->ws_ok ? r->w.time_s : 0;
     if (r->target_s > 0) {
-        gpu_fewest(s, &w, steps, r);
-        if (!r->gpu_ran)
-            scan_why(&r->scan, r->gpu_why, sizeof r->gpu_why);
+        cmp_gpu_fewest(s, &w, steps, r);
     } else {
         snprintf(r->gpu_why, sizeof r->gpu_why,
                  "not searched: the weight-streaming cluster has no time to match");

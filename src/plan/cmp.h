@@ -142,6 +142,15 @@ cp_status cmp_check(const struct cmp_spec *s, struct cp_error *err);
 cp_status cmp_gpu_at(const struct cmp_spec *s, double gpus, struct cmp_gpu *g,
                      struct cp_error *err);
 
+/* The GPU side alone (s->gpu, s->layout and s->gpu_price; s->ws is not
+ * read): the fewest GPUs that run w, at its batch, for steps whole steps
+ * within r->target_s, scanned as above, into r->gpu_ok, g, gpu_ran,
+ * below, has_below, scan and, when no count ran, gpu_why (the caller
+ * zeroes r and sets target_s; the layout spec as cmp_check() would pass
+ * it). */
+void cmp_gpu_fewest(const struct cmp_spec *s, const struct wl_desc *w, double steps,
+                    struct cmp_result *r);
+
 /* Compare under s (cmp_check()ed here first).  CP_OK with r filled, the
  * answers found or not (ws_ok, gpu_ok, eq_ok with their reasons);
  * CP_EINPUT when s is wrong.  r is large (three train results in the

@@ -9,15 +9,28 @@
 
 #include "../base/xalloc.h"
 #include "../desc/catalog.h"
+#include "../desc/gpuhw.h"
 #include "../desc/hw.h"
 #include "../desc/wl.h"
 
-enum { K_MODEL, K_SYSTEM, K_SYSTEMS, K_SPARSITY, K_MEMORYX, K_WHERE, K_BEST, K_GROUP_BY, K_N };
-static const char *const key_name[K_N] = {"model",   "system", "systems", "sparsity",
-                                          "memoryx", "where",  "best",    "group_by"};
+enum {
+    K_MODEL,
+    K_SYSTEM,
+    K_SYSTEMS,
+    K_SPARSITY,
+    K_MEMORYX,
+    K_WHERE,
+    K_BEST,
+    K_GROUP_BY,
+    K_PRECISION,
+    K_LAYOUTS,
+    K_N
+};
+static const char *const key_name[K_N] = {"model", "system", "systems",  "sparsity",  "memoryx",
+                                          "where", "best",   "group_by", "precision", "layouts"};
 #define KNOWN_KEYS                                                                                 \
-    "model, system, systems, sparsity, memoryx, where, best, group_by, or section.key for a "      \
-    "hardware or model key axis"
+    "model, system, systems, sparsity, memoryx, where, best, group_by, precision, layouts, or "    \
+    "section.key for a hardware or model key axis"
 
 struct sf {
     const char *path;
@@ -66,6 +79,20 @@ static int fail(struct sf *p, const char *key, const char *why)
     return 0;
 }
 
+/* The schema of key name: the model's for model.KEY, else the
+ * weight-streaming system's unless only a GPU system has the key. */
+static const struct desc_schema *set_schema(const char *name)
+{
+    if (strncmp(name, "model.", 6) == 0)
+        return &wl_schema;
+    char sec[64];
+    const char *dot = strchr(name, '.');
+    snprintf(sec, sizeof sec, "%.*s", (int)(dot - name), name);
+    if (desc_find(&hw_schema, sec, dot + 1) < 0 && desc_find(&gpuhw_schema, sec, dot + 1) >= 0)
+        return &gpuhw_schema;
+    return &hw_schema;
+}
+
 /* A section.key axis is checked here, each comma item applied to a scratch
  * description of its kind, so that a bad value is reported at its line. */
 static int check_set(struct sf *p, const char *name, const char *value)
@@ -73,8 +100,9 @@ static int check_set(struct sf *p, const char *name, const char *value)
     static union {
         struct hw_desc hw;
         struct wl_desc wl;
+        struct gpuhw_desc gpu;
     } scratch;
-    const struct desc_schema *s = strncmp(name, "model.", 6) == 0 ? &wl_schema : &hw_schema;
+    const struct desc_schema *s = set_schema(name);
     size_t skip = strlen("--set ") + strlen(name) + strlen(": ");
     for (const char *q = value; q;) {
         const char *comma = strchr(q, ',');
@@ -166,6 +194,8 @@ void sweep_labels_init(struct sweep_labels *lab, const struct cli_opts *o)
     lab->memoryx = "--memoryx";
     lab->best = "--best";
     lab->group_by = "--group-by";
+    lab->precision = "--precision";
+    lab->layouts = "--layouts";
     for (size_t i = 0; i < CLI_MAX_WHERE; i++)
         lab->where[i] = "--where";
 }
@@ -271,6 +301,8 @@ int sweep_file_load(const char *path, struct cli_opts *o, struct sweep_labels *l
     take(p, K_SPARSITY, &o->sparsity, &lab->sparsity);
     take(p, K_BEST, &o->best, &lab->best);
     take(p, K_GROUP_BY, &o->group_by, &lab->group_by);
+    take(p, K_PRECISION, &o->precision, &lab->precision);
+    take(p, K_LAYOUTS, &o->layouts, &lab->layouts);
     if (p->val[K_MEMORYX] && !o->memoryx) {
         o->memoryx = p->val[K_MEMORYX];
         lab->file_scenario = 1;

@@ -1,6 +1,7 @@
 /* sweep_file.h - a sweep file: the axes of `sweep` in an INI file with one
  * section, [sweep], one axis per key (the options' names and value
- * syntax; section.key for a --set axis).  The command line's options
+ * syntax; section.key for a --set axis, of a weight-streaming or a GPU
+ * description).  The command line's options
  * override the file's. */
 #ifndef CP_SWEEP_FILE_H
 #define CP_SWEEP_FILE_H
@@ -10,7 +11,8 @@
 /* What to name a value in a message: the option ("--sparsity"), or for a
  * value from the file "FILE:LINE: sparsity". */
 struct sweep_labels {
-    const char *model, *system, *systems, *sparsity, *memoryx, *best, *group_by;
+    const char *model, *system, *systems, *sparsity, *memoryx, *best, *group_by, *precision,
+        *layouts;
     const char *where[CLI_MAX_WHERE];
     int file_scenario; /* the file gave memoryx or a section.key axis */
     const char *path;  /* the file, or NULL */

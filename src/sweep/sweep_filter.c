@@ -61,12 +61,14 @@ int sweep_columns_parse(const char *flag, const char *arg, const char *const *na
     return -1;
 }
 
-int sweep_col_is_text(const char *const *names, size_t col, size_t est_ncols)
+int sweep_col_is_text(const char *const *names, size_t col, size_t nbase)
 {
-    static const char *const text[] = {"model",           "system",           "memoryx",
-                                       "bottleneck",      "activations",      "warnings",
-                                       "stream_bound_by", "gradient_bound_by"};
-    if (col >= est_ncols)
+    /* the weight-streaming columns' (est.h), then the GPU columns' */
+    static const char *const text[] = {
+        "model",       "system",    "memoryx",         "bottleneck",
+        "activations", "warnings",  "stream_bound_by", "gradient_bound_by",
+        "kind",        "precision", "recompute",       "reason"};
+    if (col >= nbase)
         return 1;
     for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
         if (strcmp(names[col], text[i]) == 0)
@@ -75,7 +77,7 @@ int sweep_col_is_text(const char *const *names, size_t col, size_t est_ncols)
 }
 
 int sweep_where_parse(const char *flag, const char *arg, const char *const *names, size_t ncols,
-                      size_t est_ncols, struct sweep_where *w)
+                      size_t nbase, struct sweep_where *w)
 {
     static const struct {
         const char *s;
@@ -98,7 +100,7 @@ int sweep_where_parse(const char *flag, const char *arg, const char *const *name
     w->col = (size_t)col;
     w->op = ops[i].op;
     w->text = arg + at + strlen(ops[i].s);
-    if (sweep_col_is_text(names, w->col, est_ncols)) {
+    if (sweep_col_is_text(names, w->col, nbase)) {
         if (w->op != SWEEP_EQ)
             return cli_error("%s '%s': column '%s' holds text; only = applies", flag, arg, name);
         return -1;

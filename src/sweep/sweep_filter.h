@@ -1,8 +1,9 @@
 /* sweep_filter.h - what a sweep keeps: the --columns it writes and the
  * --where filters on a row's cells (the --best row of each --group-by
  * group: grid_best.h).
- * Rows are the formatted cells of est_cells() plus the --set axis values;
- * columns are named by the CSV header of the whole row. */
+ * Rows are the formatted cells of est_cells() (weight streaming) or of
+ * gpu_cells() (GPU systems) plus the --set axis values; columns are named
+ * by the CSV header of the whole row. */
 #ifndef CP_SWEEP_FILTER_H
 #define CP_SWEEP_FILTER_H
 
@@ -25,8 +26,8 @@ int sweep_columns_parse(const char *flag, const char *arg, const char *const *na
                         size_t *sel, size_t max, size_t *nsel);
 
 /* Whether column col holds text (names, verdict words, --set values as
- * given) rather than numbers; est_ncols is the first --set column. */
-int sweep_col_is_text(const char *const *names, size_t col, size_t est_ncols);
+ * given) rather than numbers; nbase is the first --set column. */
+int sweep_col_is_text(const char *const *names, size_t col, size_t nbase);
 
 enum sweep_op { SWEEP_LE, SWEEP_LT, SWEEP_GE, SWEEP_GT, SWEEP_EQ };
 
@@ -37,11 +38,11 @@ struct sweep_where {
     const char *text; /* the value as given (points into the argument) */
 };
 
-/* Parse "COL<=V" (or < >= > =) against the columns; -1 on success, else
- * an exit code after a message naming flag ("--where", or a sweep file's
- * "FILE:LINE: where"). */
+/* Parse "COL<=V" (or < >= > =) against the columns (nbase: the first
+ * --set column); -1 on success, else an exit code after a message naming
+ * flag ("--where", or a sweep file's "FILE:LINE: where"). */
 int sweep_where_parse(const char *flag, const char *arg, const char *const *names, size_t ncols,
-                      size_t est_ncols, struct sweep_where *w);
+                      size_t nbase, struct sweep_where *w);
 
 /* Whether the row's cells satisfy w.  An empty numeric cell (cost without
  * --price) satisfies nothing. */

@@ -101,6 +101,7 @@ static const struct {
     {"_s", "_s", "s"},
     {"offload_bytes", "_bytes", "GB"},
     {"_bytes", "_bytes", "TB"},
+    {"_B", "_B", "GB"}, /* memory per GPU */
     {"_W", "_W", "MW"},
     {"_J", "_J", "MWh"},
 };

@@ -55,7 +55,8 @@ struct sweep_disp {
 /* The display of the column named name (a CSV header name): a time of
  * the whole run in days, a step's latency terms in ms and its other times
  * in s, power in MW, energy in MWh, the state in TB, a step's activations
- * in GB, tokens/s and cost as they are; text (text set) as it is. */
+ * and a GPU's memory (_B) in GB, tokens/s and cost as they are; text (text
+ * set) as it is. */
 void sweep_disp_init(struct sweep_disp *d, const char *name, int text);
 
 /* v (SI) as d shows it, into buf (n bytes): in the column's unit with four
