@@ -153,13 +153,13 @@ run show "$T/bel-hw.ini"
 no_raw "a system name with BEL: exit 2, not printed"
 
 head -n 1 reports/claims.csv >"$T/claims.csv"
-printf 'x1,"Holds on %s[31mred%s",src,capacity,gpt3-xl,cs2,1,auto,0,365 d,"cond"\n' "$ESC" "$BEL" >>"$T/claims.csv"
+printf 'x1,"Holds on %s[31mred%s",src,capacity,gpt3-xl,cs2,1,auto,0,365 d,"cond",,,,,\n' "$ESC" "$BEL" >>"$T/claims.csv"
 run claims "$T/claims.csv"
 no_raw "a claim's text with ESC and BEL: exit 2, not printed"
 check "... the message names FILE:LINE: claim" \
     grep -q "claims.csv:2: claim: control character 0x1B at byte 10" "$T/err"
 head -n 1 reports/claims.csv >"$T/claims2.csv"
-printf 'x1,"ok",src,capacity,gpt3-xl,cs2,1,auto,0,365 d,"cond%s"\n' "$BEL" >>"$T/claims2.csv"
+printf 'x1,"ok",src,capacity,gpt3-xl,cs2,1,auto,0,365 d,"cond%s",,,,,\n' "$BEL" >>"$T/claims2.csv"
 run claims "$T/claims2.csv"
 no_raw "a claim's condition with BEL: exit 2, not printed"
 

@@ -16,10 +16,12 @@ run() {
 
 # The numeric keys of a hardware description: every key `show --csv` lists
 # (those the file gives and the optional ones it leaves out, such as
-# memoryx.server_flash_bandwidth) except system.name and the tiers, sorted.
+# memoryx.server_flash_bandwidth) except system.name, the tiers and the
+# [chip] figures (only claims reads them: no parameters), sorted.
 file_keys() {
     "$CP" show "$1" --csv | tr -d '\r' |
-        awk -F, 'NR > 1 && $1 ~ /^[a-z]+\.[a-z_]+$/ && $1 != "system.name" && $1 != "system.kind" { print $1 }' | sort
+        awk -F, 'NR > 1 && $1 ~ /^[a-z]+\.[a-z_0-9]+$/ && $1 != "system.name" && $1 != "system.kind" &&
+            $1 !~ /^chip\./ { print $1 }' | sort
 }
 
 # ---- GPT-3 175B on 192 CS-2 at two sequences each (compute and streams

@@ -68,10 +68,13 @@ const struct cli_cmd cli_cmds[] = {
     {"claims", "claims [FILE] [options]", "the vendor's headline claims, each run and judged",
      "Reads the claims file (default: reports/claims.csv from the search path,\n"
      "else the built-in copy; format in cerebras-plan(5)) and evaluates each\n"
-     "claim with the analytic model: the model's figure, a verdict (holds, holds\n"
-     "only under stated conditions, does not hold) and the reason with its\n"
-     "numbers.  --set overrides apply to every scenario.  A claim that does not\n"
-     "hold is a finding, not an error: the exit status is 0.\n",
+     "claim with the analytic model, or a claim that compares with GPUs (chip\n"
+     "ratios, GPU time, GPU count, power) with the descriptions' chip figures,\n"
+     "the GPU model and compare's job on both: the model's figure, a verdict\n"
+     "(holds, holds only under stated conditions, does not hold) and the reason\n"
+     "with its numbers.  --set overrides apply to every scenario (gpu., network.,\n"
+     "fit. and gpu:KEY ones to every GPU).  A claim that does not hold is a\n"
+     "finding, not an error: the exit status is 0.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR, 0, 1, cmd_claims},
     {"simulate",
      "simulate [-m MODEL] [-s SYSTEM] [-n N] [--steps K]\n"

@@ -24,6 +24,11 @@ struct gpu_chip {
     double hbm_bytes;                /* HBM capacity                           */
     double hbm_Bps;                  /* HBM bandwidth                          */
     double power_W;                  /* GPU board power (TDP)                  */
+    /* Published figures the vendors' comparisons quote, optional (0 when
+     * not given); only `claims` reads them. */
+    double cores;        /* FP32 CUDA cores                              */
+    double l2_bytes;     /* L2 cache                                     */
+    double die_area_mm2; /* die area, square millimetres                 */
 };
 
 /* Nodes and their network. */

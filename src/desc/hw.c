@@ -11,6 +11,7 @@
 #define SWX(f) offsetof(struct hw_desc, swx.f)
 #define SP(f) offsetof(struct hw_desc, sp.f)
 #define BAT(f) offsetof(struct hw_desc, batch.f)
+#define CHIP(f) offsetof(struct hw_desc, chip.f)
 #define REQ DESC_REQUIRED
 
 static const struct desc_key hw_keys[] = {
@@ -37,6 +38,14 @@ static const struct desc_key hw_keys[] = {
      "fixed time per training step that nothing overlaps"},
     {"system", "jitter", DESC_NUM, UNIT_FRACTION, DESC_ZERO_OK | DESC_AT_MOST_1, SYS(jitter), 0,
      NULL, 0, "relative standard deviation of one system's compute time (slowest sets pace)"},
+    {HW_CHIP_SECTION, "cores", DESC_NUM, UNIT_COUNT, DESC_INTEGER, CHIP(cores), 0, NULL, 0,
+     "compute cores on the wafer (claims only)"},
+    {HW_CHIP_SECTION, "memory_bandwidth", DESC_NUM, UNIT_BYTE_RATE, 0, CHIP(mem_bw_Bps), 0, NULL, 0,
+     "SRAM bandwidth on the wafer (claims only)"},
+    {HW_CHIP_SECTION, "fabric_bandwidth", DESC_NUM, UNIT_BYTE_RATE, 0, CHIP(fabric_Bps), 0, NULL, 0,
+     "fabric bandwidth on the wafer (claims only)"},
+    {HW_CHIP_SECTION, "die_area_mm2", DESC_NUM, UNIT_COUNT, 0, CHIP(die_area_mm2), 0, NULL, 0,
+     "silicon area in square millimetres (claims only)"},
     {"memoryx", "server_memory", DESC_NUM, UNIT_BYTES, REQ, MX(server_dram_bytes), 0, NULL, 0,
      "DRAM of one MemoryX server"},
     {"memoryx", "server_flash", DESC_NUM, UNIT_BYTES, DESC_ZERO_OK, MX(server_flash_bytes), 0, NULL,

@@ -35,6 +35,18 @@ struct wse_spec {
     double jitter;           /* relative std. deviation of a system's compute */
 };
 
+/* The published figures of the chip that the vendor's comparisons with
+ * GPUs quote ([chip] section, every key optional, 0 when not given): the
+ * model does not use them, so they are not parameters (param.h), and only
+ * `claims` reads them. */
+#define HW_CHIP_SECTION "chip"
+struct chip_figs {
+    double cores;        /* compute cores on the wafer                    */
+    double mem_bw_Bps;   /* SRAM (memory) bandwidth on the wafer, bytes/s */
+    double fabric_Bps;   /* on-wafer fabric bandwidth, bytes/s            */
+    double die_area_mm2; /* silicon area, square millimetres              */
+};
+
 /* MemoryX: off-wafer store of weights and optimizer state, runs the
  * update.  A cluster has some number of identical servers; the state is
  * sharded evenly across them, so capacity, bandwidth out and in, and
@@ -89,6 +101,7 @@ struct batch_spec {
 
 struct hw_desc {
     struct wse_spec wse;
+    struct chip_figs chip;
     struct mx_spec mx;
     struct act_spec act;
     struct swx_spec swx;

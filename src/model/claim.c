@@ -14,8 +14,17 @@
 #include "mx.h"
 #include "train.h"
 
-const char *const claim_kind_name[CLAIM_NKINDS] = {"capacity", "weak_scaling", "speedup",
-                                                   "sparsity_speedup", "time_to_train"};
+const char *const claim_kind_name[CLAIM_NKINDS] = {"capacity",         "weak_scaling",  "speedup",
+                                                   "sparsity_speedup", "time_to_train", "ratio",
+                                                   "gpu_time",         "gpu_count",     "power"};
+const char *const claim_figure_name[CLAIM_NFIGURES] = {
+    "",        "cores", "on_chip_memory", "memory_bandwidth", "fabric_bandwidth", "die_area",
+    "memoryx", "chips", "nodes"};
+
+int claim_kind_is_gpu(enum claim_kind kind)
+{
+    return kind >= CLAIM_RATIO && kind < CLAIM_NKINDS;
+}
 const char *const claim_verdict_name[3] = {"holds", "conditional", "does not hold"};
 const char *const claim_verdict_text[3] = {"holds", "holds only under stated conditions",
                                            "does not hold"};
@@ -486,8 +495,13 @@ void claim_eval(const struct claim *cl, const struct cluster *base, struct claim
     case CLAIM_SPARSITY_SPEEDUP:
         judge_sparsity(cl, &c, r);
         break;
-    default:
+    case CLAIM_TIME_TO_TRAIN:
         judge_time(cl, &c, r);
+        break;
+    default: /* a GPU claim: gclaim_eval() judges it */
+        r->verdict = CLAIM_FAILS;
+        snprintf(r->reason, sizeof r->reason, "a %s claim compares with GPUs: not judged here",
+                 claim_kind_name[cl->kind]);
         break;
     }
 }

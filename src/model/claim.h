@@ -17,6 +17,23 @@
  *                     model must predict it within CLAIM_MEASURED_TOL
  *   sparsity_speedup  speedup at `sparsity` against dense >= target
  *   time_to_train     time-to-train on `systems` <= target (a duration)
+ * A claims file may go on with five more columns for the claims that
+ * compare with GPUs, gpu,gpus,precision,figure,deadline (empty for the
+ * kinds above), and four more kinds, judged outside the weight-streaming
+ * model (src/plan/gclaim.h says how):
+ *   ratio             a figure of `system`'s chip over the same figure of
+ *                     the GPU's (figure: cores, on_chip_memory,
+ *                     memory_bandwidth, fabric_bandwidth, die_area), or
+ *                     the GPUs whose HBM holds the `memoryx` tier (figure
+ *                     memoryx) >= target; model is "-"
+ *   gpu_time          time-to-train of the model on `gpus` GPUs >= target
+ *                     (a duration: the claim says GPUs take that long)
+ *   gpu_count         the GPUs the model needs >= target (a count): to fit
+ *                     at all, or to train within `deadline`
+ *   power             power of `systems` (or of the systems a `deadline`
+ *                     needs) over that of the GPUs (`gpus`, or as many as
+ *                     the same job needs) <= target (a fraction); figure
+ *                     says whose power: chips or nodes
  * Verdicts: holds; holds only under stated conditions (the reason names
  * them); does not hold. */
 #ifndef CP_CLAIM_H
@@ -24,6 +41,7 @@
 
 #include <stddef.h>
 
+#include "../desc/gpuhw.h"
 #include "cluster.h"
 
 /* Relative band within which a prediction reproduces a measurement.
@@ -43,9 +61,37 @@ enum claim_kind {
     CLAIM_SPEEDUP,
     CLAIM_SPARSITY_SPEEDUP,
     CLAIM_TIME_TO_TRAIN,
+    CLAIM_RATIO, /* the kinds from here on compare with GPUs (gclaim.h) */
+    CLAIM_GPU_TIME,
+    CLAIM_GPU_COUNT,
+    CLAIM_POWER,
     CLAIM_NKINDS
 };
 extern const char *const claim_kind_name[CLAIM_NKINDS];
+
+/* Whether kind compares with GPUs: judged by gclaim_eval() (src/plan), not
+ * claim_eval(). */
+int claim_kind_is_gpu(enum claim_kind kind);
+
+/* What a GPU claim compares (the figure column): a chip figure or the
+ * MemoryX tier of a ratio claim, whose power a power claim counts. */
+enum claim_figure {
+    CLAIM_FIG_NONE, /* empty: the kinds that take none */
+    CLAIM_FIG_CORES,
+    CLAIM_FIG_ON_CHIP_MEMORY,
+    CLAIM_FIG_MEMORY_BANDWIDTH,
+    CLAIM_FIG_FABRIC_BANDWIDTH,
+    CLAIM_FIG_DIE_AREA,
+    CLAIM_FIG_MEMORYX,
+    CLAIM_FIG_CHIPS, /* power: the systems alone against the GPUs' boards */
+    CLAIM_FIG_NODES, /* power: all the model counts against whole nodes   */
+    CLAIM_NFIGURES
+};
+extern const char *const claim_figure_name[CLAIM_NFIGURES]; /* "", "cores", ... */
+
+/* Most GPUs a claim may name: 2^20, the largest count `compare` searches
+ * (CMP_GPU_MAX in src/plan/cmp.h; gclaim.c checks they agree). */
+#define CLAIM_MAX_GPUS 1048576.0
 
 #define CLAIM_TEXT_MAX 256
 #define CLAIM_WORD_MAX 64
@@ -57,6 +103,12 @@ struct claim {
     char model[CLAIM_WORD_MAX], system[CLAIM_WORD_MAX], memoryx[CLAIM_WORD_MAX];
     double systems, sparsity, target; /* target in SI units for its kind */
     char condition[CLAIM_TEXT_MAX];
+    /* GPU claims (empty or 0 for the others) */
+    char gpu[CLAIM_WORD_MAX]; /* the GPU system                            */
+    double gpus;              /* GPUs; 0: as many as the claim's job needs */
+    enum gpuhw_prec precision;
+    enum claim_figure figure;
+    double deadline; /* s; 0: none */
 };
 
 struct claim_list {

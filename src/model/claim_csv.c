@@ -26,21 +26,31 @@ enum col {
     C_SPARSITY,
     C_TARGET,
     C_CONDITION,
+    C_NBASE, /* the columns every claims file has; then the GPU columns */
+    C_GPU = C_NBASE,
+    C_GPUS,
+    C_PRECISION,
+    C_FIGURE,
+    C_DEADLINE,
     C_NCOLS
 };
-static const char *const col_name[C_NCOLS] = {"id",       "claim",  "source",   "kind",
-                                              "model",    "system", "systems",  "memoryx",
-                                              "sparsity", "target", "condition"};
+static const char *const col_name[C_NCOLS] = {
+    "id",       "claim",  "source",    "kind", "model", "system",    "systems", "memoryx",
+    "sparsity", "target", "condition", "gpu",  "gpus",  "precision", "figure",  "deadline"};
 
 /* Dimension of the target column per kind. */
-static const unit_dim target_dim[CLAIM_NKINDS] = {UNIT_TIME, UNIT_FRACTION, UNIT_COUNT, UNIT_COUNT,
-                                                  UNIT_TIME};
+static const unit_dim target_dim[CLAIM_NKINDS] = {UNIT_TIME,  UNIT_FRACTION, UNIT_COUNT,
+                                                  UNIT_COUNT, UNIT_TIME,     UNIT_COUNT,
+                                                  UNIT_TIME,  UNIT_COUNT,    UNIT_FRACTION};
+
+#define GPU_KINDS "ratio, gpu_time, gpu_count, power"
+#define GPU_COLS "gpu,gpus,precision,figure,deadline"
 
 struct parse {
     const char *origin;
     struct claim_list *out;
     size_t cap;
-    int line, col;
+    int line, col, ncols; /* ncols: C_NBASE or C_NCOLS, as the header says */
     char cell[C_NCOLS][CLAIM_TEXT_MAX];
     int truncated;
     cp_status st;
@@ -89,24 +99,137 @@ static cp_status number(struct parse *p, int col, unit_dim d, double *v)
 
 static cp_status header(struct parse *p)
 {
-    for (int c = 0; c < C_NCOLS; c++)
+    for (int c = 0; c < p->ncols; c++)
         if (strcmp(p->cell[c], col_name[c]) != 0)
             return row_fail(p, c, "header cell is '%s', expected '%s'", p->cell[c], col_name[c]);
     return CP_OK;
 }
 
+/* The figures each GPU kind takes (1 << figure); CLAIM_FIG_NONE alone
+ * means the column stays empty. */
+static unsigned kind_figures(enum claim_kind k)
+{
+    if (k == CLAIM_RATIO) /* cores .. memoryx */
+        return ((1u << (CLAIM_FIG_MEMORYX + 1)) - 1) & ~1u;
+    if (k == CLAIM_POWER)
+        return 1u << CLAIM_FIG_CHIPS | 1u << CLAIM_FIG_NODES;
+    return 1u << CLAIM_FIG_NONE;
+}
+
+/* The GPU columns of a row of a weight-streaming kind: empty. */
+static cp_status no_gpu_cols(struct parse *p)
+{
+    for (int col = C_NBASE; col < p->ncols; col++)
+        if (p->cell[col][0] != '\0')
+            return row_fail(p, col, "'%s': only the GPU kinds (" GPU_KINDS ") take it",
+                            p->cell[col]);
+    return CP_OK;
+}
+
+/* gpus: empty or "auto" (0), or a whole number of GPUs. */
+static cp_status gpus_col(struct parse *p, struct claim *c)
+{
+    const char *v = p->cell[C_GPUS];
+    if (v[0] == '\0' || strcmp(v, "auto") == 0)
+        return CP_OK;
+    cp_status st = number(p, C_GPUS, UNIT_COUNT, &c->gpus);
+    if (st == CP_OK && !(c->gpus >= 1 && c->gpus <= CLAIM_MAX_GPUS && c->gpus == floor(c->gpus)))
+        return row_fail(p, C_GPUS, "'%s' is not a whole number of GPUs from 1 to %.0f (or auto)", v,
+                        CLAIM_MAX_GPUS);
+    return st;
+}
+
+/* precision and figure: a word of their lists, or empty. */
+static cp_status choice_cols(struct parse *p, struct claim *c)
+{
+    const char *v = p->cell[C_PRECISION];
+    int i = 0;
+    while (v[0] && i < GPUHW_NPRECS && strcmp(v, gpuhw_prec_name[i]) != 0)
+        i++;
+    if (i == GPUHW_NPRECS)
+        return row_fail(p, C_PRECISION, "'%s' is not a precision (bf16, fp8, fp4, or empty: bf16)",
+                        v);
+    c->precision = (enum gpuhw_prec)i;
+    unsigned ok = kind_figures(c->kind);
+    char list[160] = "";
+    for (i = 0; i < CLAIM_NFIGURES; i++)
+        if (ok >> i & 1)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? ", " : "",
+                     i ? claim_figure_name[i] : "empty");
+    v = p->cell[C_FIGURE];
+    for (i = 0; i < CLAIM_NFIGURES && strcmp(v, claim_figure_name[i]) != 0; i++)
+        ;
+    if (i == CLAIM_NFIGURES || !(ok >> i & 1))
+        return row_fail(p, C_FIGURE, "'%s' is not a figure of a %s claim (%s)", v,
+                        claim_kind_name[c->kind], list);
+    c->figure = (enum claim_figure)i;
+    return CP_OK;
+}
+
+/* What each GPU kind needs of model, gpus and deadline. */
+static cp_status kind_rules(struct parse *p, struct claim *c)
+{
+    int ratio = c->kind == CLAIM_RATIO;
+    if (c->sparsity > 0)
+        return row_fail(p, C_SPARSITY, "'%s': the GPU claims are dense (0)", p->cell[C_SPARSITY]);
+    if (ratio != (strcmp(c->model, "-") == 0))
+        return row_fail(p, C_MODEL,
+                        ratio ? "'%s': a ratio claim compares chips, its model is -"
+                              : "'%s': only a ratio claim goes without a model",
+                        c->model);
+    if ((ratio || c->kind == CLAIM_GPU_COUNT) && c->gpus > 0)
+        return row_fail(p, C_GPUS, "'%s': a %s claim finds its GPUs, leave it empty",
+                        p->cell[C_GPUS], claim_kind_name[c->kind]);
+    if (c->kind == CLAIM_GPU_TIME && !(c->gpus > 0))
+        return row_fail(p, C_GPUS, "'%s': a gpu_time claim runs on a given number of GPUs",
+                        p->cell[C_GPUS]);
+    if ((c->kind == CLAIM_GPU_COUNT) != (c->deadline > 0) && c->kind != CLAIM_POWER)
+        return row_fail(p, C_DEADLINE,
+                        c->kind == CLAIM_GPU_COUNT
+                            ? "'%s': a gpu_count claim needs the time to train within"
+                            : "'%s': only gpu_count and power claims take a deadline",
+                        p->cell[C_DEADLINE]);
+    if (c->kind == CLAIM_POWER && c->deadline > 0 && c->gpus > 0)
+        return row_fail(p, C_DEADLINE,
+                        "'%s': a power claim at a deadline finds its GPUs (leave gpus empty)",
+                        p->cell[C_DEADLINE]);
+    return CP_OK;
+}
+
+/* The GPU columns of a row of kind c->kind. */
+static cp_status gpu_cols(struct parse *p, struct claim *c)
+{
+    if (!claim_kind_is_gpu(c->kind))
+        return no_gpu_cols(p);
+    if (p->ncols < C_NCOLS)
+        return row_fail(p, C_KIND,
+                        "'%s' compares with GPUs: the file needs the columns " GPU_COLS
+                        " after condition",
+                        claim_kind_name[c->kind]);
+    cp_status st;
+    if ((st = word(p, C_GPU, c->gpu)) || (st = gpus_col(p, c)) || (st = choice_cols(p, c)))
+        return st;
+    if (p->cell[C_DEADLINE][0] && (st = number(p, C_DEADLINE, UNIT_TIME, &c->deadline)))
+        return st;
+    if (p->cell[C_DEADLINE][0] && !(c->deadline > 0))
+        return row_fail(p, C_DEADLINE, "'%s' must be positive", p->cell[C_DEADLINE]);
+    return kind_rules(p, c);
+}
+
 static cp_status record(struct parse *p)
 {
-    if (p->col != C_NCOLS) {
+    if (p->line == 1)
+        p->ncols = p->col == C_NCOLS ? C_NCOLS : C_NBASE;
+    if (p->col != p->ncols) {
         char n[32];
         snprintf(n, sizeof n, "%d", p->col);
-        return cp_fail(p->err, CP_EINPUT, "%s:%d: %s fields, expected %d", p->origin, p->line, n,
-                       C_NCOLS);
+        return cp_fail(p->err, CP_EINPUT, "%s:%d: %s fields, expected %d%s", p->origin, p->line, n,
+                       p->ncols, p->line == 1 ? " (or 16 with the GPU columns " GPU_COLS ")" : "");
     }
     if (p->truncated)
         return row_fail(p, p->truncated - 1, "longer than %d bytes", CLAIM_TEXT_MAX - 1);
     char why[160];
-    for (int col = 0; col < C_NCOLS; col++) /* every cell may be printed */
+    for (int col = 0; col < p->ncols; col++) /* every cell may be printed */
         if (desc_text_check(p->cell[col], why, sizeof why) != 0)
             return row_fail(p, col, "%s", why);
     if (p->line == 1)
@@ -120,7 +243,7 @@ static cp_status record(struct parse *p)
     if (k == CLAIM_NKINDS)
         return row_fail(p, C_KIND,
                         "'%s' is not a kind (capacity, weak_scaling, speedup, sparsity_speedup, "
-                        "time_to_train)",
+                        "time_to_train, " GPU_KINDS ")",
                         p->cell[C_KIND]);
     c.kind = (enum claim_kind)k;
     if ((st = word(p, C_ID, c.id)) || (st = word(p, C_SOURCE, c.source)) ||
@@ -141,6 +264,8 @@ static cp_status record(struct parse *p)
                         CLUSTER_MAX_SPARSITY);
     if (!(c.target > 0))
         return row_fail(p, C_TARGET, "'%s' must be positive", p->cell[C_TARGET]);
+    if ((st = gpu_cols(p, &c)))
+        return st;
     snprintf(c.text, sizeof c.text, "%s", p->cell[C_CLAIM]);
     snprintf(c.condition, sizeof c.condition, "%s", p->cell[C_CONDITION]);
     if (p->out->n == p->cap) {

@@ -496,6 +496,11 @@ cp_status calib_parse_keys(const char *list, struct calib_spec *out, size_t *n,
             tok = colon + 1;
         }
         k.key = param_find(tok);
+        if (k.key < 0 && strncmp(tok, HW_CHIP_SECTION ".", sizeof HW_CHIP_SECTION) == 0)
+            return cp_fail(err, CP_EINPUT,
+                           "'%s': a [chip] figure, which only claims reads; the model does not "
+                           "use it, so it cannot be fitted",
+                           tok);
         if (k.key < 0)
             return cp_fail(err, CP_EINPUT,
                            "'%s': not a numeric hardware key (section.key, or SYSTEM:section.key; "

@@ -5,6 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Whether schema key k is a parameter: a number outside [chip], whose
+ * figures the model does not use. */
+static int is_param(size_t k)
+{
+    return hw_schema.keys[k].type == DESC_NUM &&
+           strcmp(hw_schema.keys[k].section, HW_CHIP_SECTION) != 0;
+}
+
 int param_find(const char *name)
 {
     const char *dot = strchr(name, '.');
@@ -13,21 +21,21 @@ int param_find(const char *name)
     char sec[64];
     snprintf(sec, sizeof sec, "%.*s", (int)(dot - name), name);
     int k = desc_find(&hw_schema, sec, dot + 1);
-    return k >= 0 && hw_schema.keys[k].type == DESC_NUM ? k : -1;
+    return k >= 0 && is_param((size_t)k) ? k : -1;
 }
 
 size_t param_count(void)
 {
     size_t n = 0;
     for (size_t i = 0; i < hw_schema.nkeys; i++)
-        n += hw_schema.keys[i].type == DESC_NUM;
+        n += is_param(i);
     return n;
 }
 
 int param_key(size_t i)
 {
     for (size_t k = 0; k < hw_schema.nkeys; k++)
-        if (hw_schema.keys[k].type == DESC_NUM && i-- == 0)
+        if (is_param(k) && i-- == 0)
             return (int)k;
     return -1;
 }

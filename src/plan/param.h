@@ -10,10 +10,11 @@
 #include "../model/train.h"
 
 /* Index into hw_schema of the DESC_NUM key "section.key", or -1 (also for
- * a key that is not a number). */
+ * a key that is not a number or is in [chip]). */
 int param_find(const char *name);
 
-/* Number of DESC_NUM keys in hw_schema, and the schema index of the i-th. */
+/* Number of DESC_NUM keys in hw_schema outside [chip] (HW_CHIP_SECTION:
+ * figures the model does not use), and the schema index of the i-th. */
 size_t param_count(void);
 int param_key(size_t i);
 
