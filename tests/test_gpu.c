@@ -341,6 +341,11 @@ static void test_refusals(void **state)
     expect_refused("a100.ini", &l, "tp = 16 does not divide the NVLink domain of 8 GPUs");
     l = gpu_layout_default(8, 5, 24, 1);
     expect_refused("a100.ini", &l, "pp = 5 divides neither the 96 layers nor 98");
+    /* interleaving with fewer micro-batches than stages: batch 1536 over dp
+     * 512 x mbs 1 is 3 micro-batches on 8 stages */
+    l = gpu_layout_default(2, 8, 512, 1);
+    l.vp = 2;
+    expect_refused("h100.ini", &l, "vp = 2 interleaving needs at least pp = 8 micro-batches");
     l = gpu_layout_default(8, 8, 24, 1);
     l.vp = 5;
     expect_refused("a100.ini", &l, "vp = 5 does not divide the 12 layers of a stage");

@@ -131,7 +131,8 @@ const struct cli_cmd cli_cmds[] = {
      "as --deadline TIME), or the limit with its numbers when no cluster size\n"
      "is feasible.  On a GPU system (-s h100) --deadline is the only target:\n"
      "the fewest GPUs whose fastest layout meets it, every count of whole\n"
-     "nodes searched upward.\n",
+     "nodes searched upward; --csv is then one row (deadline_s, met, gpus, nodes,\n"
+     "the layout, time_to_train_s, power_W, energy_J, cost).\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_PLAN | OPT_UNC | OPT_GPU, 0, 0,
      cmd_plan},
     {"compare",
@@ -357,7 +358,7 @@ static const struct cli_opt_help opt_help[] = {
     {"tokens", 0, OPT_SCENARIO, "COUNT|chinchilla",
      "training tokens (default the model's; chinchilla: 20 per parameter)"},
     {"overlap", 0, OPT_SCENARIO, "FRACTION", "how early a layer's next forward starts, 0 to 1"},
-    {"price", 0, OPT_SCENARIO, "P", "the price of a system-hour; gives a cost"},
+    {"price", 0, OPT_SCENARIO, "P", "the price of a system-hour (GPU-hour on a GPU); gives a cost"},
     {"batch-penalty", 0, OPT_SCENARIO, "",
      "charge the extra tokens of a batch other than the model's"},
     {"tp", 0, OPT_GPU, "N", "GPU systems: tensor-parallel ways (default searched)"},

@@ -66,7 +66,7 @@ void gpu_cells_hit(struct gpu_cells *w, const struct gscen *s, const struct gpu_
     const struct gpu_layout *l = &h->layout;
     const struct gpu_result *r = &h->result;
     gpu_cells_point(w, s, p, l->precision, r->mem_total, r->mem_capacity);
-    double ttt = s->tokens / r->tokens_per_s;
+    double ttt = gscen_steps(s->tokens, p->batch, s->wl.seq_len) * r->step_s;
     const struct {
         enum gpu_col c;
         double v;
@@ -85,7 +85,7 @@ void gpu_cells_hit(struct gpu_cells *w, const struct gscen *s, const struct gpu_
                {GC_MFU, r->mfu},
                {GC_BUBBLE, r->bubble},
                {GC_ENERGY, w->value[GC_POWER] * ttt},
-               {GC_COST, s->price * p->gpus * ttt / UNIT_HOUR_S}};
+               {GC_COST, s->price * gscen_charged_gpus(&s->g, p->gpus) * ttt / UNIT_HOUR_S}};
     for (size_t i = 0; i < sizeof num / sizeof num[0]; i++)
         put(w, num[i].c, num[i].v);
     w->cell[GC_RECOMPUTE] = gpu_recompute_name[l->recompute];

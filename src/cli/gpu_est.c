@@ -20,10 +20,14 @@ static int check_fixed(const struct gscen *s)
     if (p->tp == GPU_SEARCH_FREE && p->pp == GPU_SEARCH_FREE)
         return -1; /* a micro-batch alone: the search says which dp it fails */
     double tp = p->tp ? p->tp : 1, pp = p->pp ? p->pp : 1;
-    if (fmod(p->gpus, tp * pp) != 0)
-        return cli_error("--tp %g x --pp %g = %g GPUs per pipeline does not divide the %g GPUs "
-                         "(-n)",
-                         tp, pp, tp * pp, p->gpus);
+    if (fmod(p->gpus, tp * pp) != 0) {
+        char fixed[64];
+        if (p->tp && p->pp)
+            snprintf(fixed, sizeof fixed, "--tp %g x --pp %g = %g GPUs", tp, pp, tp * pp);
+        else
+            snprintf(fixed, sizeof fixed, "%s %g", p->tp ? "--tp" : "--pp", p->tp ? tp : pp);
+        return cli_error("%s does not divide the %g GPUs (-n)", fixed, p->gpus);
+    }
     struct gpu_layout l = gpu_layout_default(tp, pp, p->gpus / (tp * pp), 1);
     l.precision = p->precision;
     struct cp_error err = {0};
@@ -108,7 +112,9 @@ static void print_best(const struct gscen *s, const struct gpu_search_result *sr
     const struct gpu_layout *l = &sr->hit[0].layout;
     const struct gpu_result *r = &sr->hit[0].result;
     char a[64], b[64], c[64], lay[200];
-    double ttt = s->tokens / r->tokens_per_s, power = gscen_power_W(s);
+    double steps = gscen_steps(s->tokens, s->spec.batch, s->wl.seq_len);
+    double ttt = steps * r->step_s, power = gscen_power_W(s);
+    double gpu_h = gscen_charged_gpus(&s->g, s->spec.gpus) * ttt / UNIT_HOUR_S;
     printf("%s on %g x %s (%g node%s of %g), %s\n\n", s->wl.name, s->spec.gpus, s->g.name,
            gscen_nodes(s), gscen_nodes(s) == 1 ? "" : "s", s->g.net.gpus_per_node,
            gpuhw_prec_name[l->precision]);
@@ -130,17 +136,16 @@ static void print_best(const struct gscen *s, const struct gpu_search_result *sr
     printf("step time  %s   bottleneck: %s\n\n", out_num(0, r->step_s, UNIT_TIME, a, 64),
            gpu_part_name[r->bottleneck]);
     print_parts(r);
-    printf("\ntraining   %.4g tokens in %.0f steps: %s\n", s->tokens,
-           ceil(s->tokens / (s->spec.batch * s->wl.seq_len)), out_duration(ttt, a, 64));
+    printf("\ntraining   %.4g tokens in %.0f steps: %s\n", s->tokens, steps,
+           out_duration(ttt, a, 64));
     printf("throughput %.6g tokens/s (%.4g per GPU), MFU %.1f %% of the %s peak\n", r->tokens_per_s,
            r->tokens_per_s / s->spec.gpus, 100 * r->mfu, gpuhw_prec_name[l->precision]);
-    printf("energy     %s at %s (%g nodes at %s each, the vendor's maximum)\n",
+    printf("energy     %s at %s (%g node%s at %s each, the vendor's maximum)\n",
            out_energy(power * ttt, a, 64), out_num(0, power, UNIT_POWER, b, 64), gscen_nodes(s),
-           out_num(0, s->g.net.node_power_W, UNIT_POWER, c, 64));
+           gscen_nodes(s) == 1 ? "" : "s", out_num(0, s->g.net.node_power_W, UNIT_POWER, c, 64));
     if (!isnan(s->price))
-        printf("cost       %.6g (%.6g GPU-hours at %g)\n",
-               s->price * s->spec.gpus * ttt / UNIT_HOUR_S, s->spec.gpus * ttt / UNIT_HOUR_S,
-               s->price);
+        printf("cost       %.6g (%.6g GPU-hours of the nodes' GPUs at %g)\n", s->price * gpu_h,
+               gpu_h, s->price);
     printf("\n");
     print_runners(sr);
 }

@@ -15,10 +15,10 @@ static void print_side(const char *what, const struct cmp_gpu *g)
 {
     const struct gpu_layout *l = &g->layout;
     char a[32], b[32], c[32];
-    printf("%-9s %.0f GPUs (%.0f nodes): tp %g pp %g vp %g dp %g mbs %g, recompute %s; %s, "
+    printf("%-9s %.0f GPUs (%.0f node%s): tp %g pp %g vp %g dp %g mbs %g, recompute %s; %s, "
            "%s at %s\n",
-           what, g->s.units, g->s.nodes, l->tp, l->pp, l->vp, l->dp, l->mbs,
-           gpu_recompute_name[l->recompute], out_duration(g->s.time_s, a, sizeof a),
+           what, g->s.units, g->s.nodes, g->s.nodes == 1 ? "" : "s", l->tp, l->pp, l->vp, l->dp,
+           l->mbs, gpu_recompute_name[l->recompute], out_duration(g->s.time_s, a, sizeof a),
            out_energy(g->s.energy_J, b, sizeof b), out_num(0, g->s.power_W, UNIT_POWER, c, 32));
 }
 
@@ -62,9 +62,10 @@ int gpu_plan(struct cli_opts *o)
         return rc;
     static struct cmp_result r;
     char why[256];
-    if (unit_parse(o->deadline, UNIT_TIME, &r.target_s, why, sizeof why) != 0 || !(r.target_s > 0))
-        return cli_error("--deadline '%s': %s", o->deadline,
-                         r.target_s > 0 ? why : "must be a time greater than zero");
+    if (unit_parse(o->deadline, UNIT_TIME, &r.target_s, why, sizeof why) != 0)
+        return cli_error("--deadline '%s': %s", o->deadline, why);
+    if (!(r.target_s > 0) || !isfinite(r.target_s))
+        return cli_error("--deadline '%s': must be a finite time greater than zero", o->deadline);
     struct cmp_spec spec = {.mode = CMP_DEADLINE,
                             .deadline_s = r.target_s,
                             .gpu = &s.g,

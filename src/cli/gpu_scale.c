@@ -61,9 +61,10 @@ static int scale_row(const struct cli_opts *o, struct gscen *s, double n, double
     out_num(o->csv, speedup, UNIT_COUNT, c[5], 64);
     out_num(o->csv, speedup * ref->n / n, UNIT_FRACTION, c[6], 64);
     if (o->csv)
-        unit_format_exact(s->tokens / r->tokens_per_s, c[7], 64);
+        unit_format_exact(gscen_steps(s->tokens, s->spec.batch, s->wl.seq_len) * r->step_s, c[7],
+                          64);
     else
-        out_duration(s->tokens / r->tokens_per_s, c[7], 64);
+        out_duration(gscen_steps(s->tokens, s->spec.batch, s->wl.seq_len) * r->step_s, c[7], 64);
     out_num(o->csv, r->mfu, UNIT_FRACTION, c[8], 64);
     out_num(o->csv, r->mem_total, UNIT_BYTES, c[9], 64);
     out_row(t, (const char *[]){c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9],
@@ -99,9 +100,11 @@ int gpu_scale(struct cli_opts *o)
     free(ns);
     if (rc < 0) {
         if (!o->csv)
-            printf("%s on %s, %s, %s scaling (%s); speedup against %g GPUs\n\n", s.wl.name,
-                   s.g.name, gpuhw_prec_name[s.spec.precision], weak ? "weak" : "strong",
-                   weak ? "sequences per GPU fixed" : "global batch fixed", ref.n);
+            printf("%s on %s, %s, %s scaling (%s); %s\n\n", s.wl.name, s.g.name,
+                   gpuhw_prec_name[s.spec.precision], weak ? "weak" : "strong",
+                   weak ? "sequences per GPU fixed" : "global batch fixed",
+                   ref.n > 0 ? "speedup against the first count that runs"
+                             : "no count runs a layout");
         rc = cli_emit(o, &t);
     }
     out_free(&t);

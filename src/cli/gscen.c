@@ -134,3 +134,13 @@ double gscen_power_W(const struct gscen *s)
 {
     return gscen_nodes(s) * s->g.net.node_power_W;
 }
+
+double gscen_steps(double tokens, double batch, double seq_len)
+{
+    return ceil(tokens / (batch * seq_len));
+}
+
+double gscen_charged_gpus(const struct gpuhw_desc *g, double gpus)
+{
+    return ceil(gpus / g->net.gpus_per_node) * g->net.gpus_per_node;
+}

@@ -41,6 +41,12 @@ int gscen_load(const struct cli_opts *o, const char *cmd, struct gscen *s);
 double gscen_nodes(const struct gscen *s);
 double gscen_power_W(const struct gscen *s);
 
+/* Whole steps of batch sequences of seq_len tokens that train tokens
+ * tokens (as compare and plan count them: cmp.h), and the GPUs charged for
+ * gpus GPUs of g: every GPU of the whole nodes they fill. */
+double gscen_steps(double tokens, double batch, double seq_len);
+double gscen_charged_gpus(const struct gpuhw_desc *g, double gpus);
+
 /* `estimate`, `scale` and `plan` on a GPU system (gpu_est.c, gpu_scale.c,
  * gpu_plan.c): the command's exit code. */
 int gpu_estimate(struct cli_opts *o);

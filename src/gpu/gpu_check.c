@@ -97,6 +97,15 @@ cp_status gpu_check(const struct gpuhw_desc *g, const struct wl_desc *w, const s
                        "dp x mbs = %.0f x %.0f does not divide the global batch of %.0f "
                        "sequences",
                        l->dp, l->mbs, w->batch);
+    /* Megatron's interleaved schedule runs only with at least pp
+     * micro-batches (it fills the pipeline with the first chunk of pp of
+     * them); the bubble (pp-1)/(m vp) of gpu.h holds only there. */
+    double m = w->batch / (l->dp * l->mbs);
+    if (l->vp > 1 && m < l->pp)
+        return cp_fail(err, CP_EINPUT,
+                       "vp = %.0f interleaving needs at least pp = %.0f micro-batches; the "
+                       "global batch of %.0f over dp x mbs = %.0f x %.0f gives %.0f",
+                       l->vp, l->pp, w->batch, l->dp, l->mbs, m);
     if (!(g->chip.peak_flops[l->precision] > 0))
         return cp_fail(err, CP_EINPUT, "%s has no %s tensor cores (gpu.peak_%s = 0)", g->name,
                        gpuhw_prec_name[l->precision], gpuhw_prec_name[l->precision]);

@@ -175,9 +175,11 @@ static void search_mbs_vp(struct ctx *c)
         if (!divides(mbs, local) || (c->s->mbs != GPU_SEARCH_FREE && mbs != c->s->mbs))
             continue;
         c->l.mbs = mbs;
+        /* interleaving needs at least pp micro-batches (gpu_check) */
+        int interleave = c->l.pp > 1 && local / mbs >= c->l.pp;
         for (size_t j = 0; j < c->n_stage; j++) {
             double vp = c->div_stage[j];
-            if (vp > 1 && c->l.pp == 1)
+            if (vp > 1 && !interleave)
                 continue;
             c->l.vp = vp;
             c->r->divided++;
