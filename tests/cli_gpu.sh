@@ -97,6 +97,10 @@ expect_err "--sparsity applies to weight-streaming systems" "--sparsity on a GPU
     estimate -s h100 -n 8 --sparsity 0.5
 expect_err "--memoryx applies to weight-streaming systems" "--memoryx on a GPU: exit 2" \
     estimate -s h100 -n 8 --memoryx 12TB
+expect_err "--tp applies to GPU systems; cs3 is a weight-streaming system" \
+    "--tp on a weight-streaming system: exit 2" estimate -s cs3 --tp 4
+expect_err "--precision applies to GPU systems" "--precision on cs2 (plan): exit 2" \
+    plan -s cs2 --deadline 30d --precision fp8
 expect_err "-n '0.5': must be a whole number" "-n 0.5 GPUs: exit 2" estimate -s h100 -n 0.5
 run estimate -m gpt3-175b -s h100 -n 8
 if [ "$rc" -eq 1 ] && grep -q "no layout of 8 GPUs fits in memory" "$T/err" &&

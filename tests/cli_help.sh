@@ -50,6 +50,9 @@ companion() {
     case $1:$2 in
     *:seed) echo --uncertainty=5 ;; *:group-by) echo --best systems ;;
     *:budget) echo --price 1 ;; simulate:optimizer) echo --functional ;;
+    estimate:tp | estimate:pp | estimate:mbs | estimate:precision) echo -s h100 -n 64 ;;
+    scale:tp | scale:pp | scale:mbs | scale:precision) echo -s h100 --systems 64 ;;
+    plan:tp | plan:pp | plan:mbs | plan:precision) echo -s h100 ;;
     esac
 }
 printf '[system]\nutilization = 0.4\n' >"$T/ov.ini"

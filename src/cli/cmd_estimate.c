@@ -10,6 +10,9 @@ int cmd_estimate(struct cli_opts *o)
 {
     if (gscen_is_gpu(o))
         return gpu_estimate(o);
+    int refused = scenario_refuse_gpu_opts(o, "estimate");
+    if (refused >= 0)
+        return refused;
     static struct scenario s;
     struct unc_opt uo;
     int rc = unc_opt_parse(o, &uo);

@@ -271,6 +271,9 @@ int cmd_plan(struct cli_opts *o)
         return cli_error("plan: -n does not apply (plan chooses the number of systems)");
     if (gscen_is_gpu(o))
         return gpu_plan(o);
+    int refused = scenario_refuse_gpu_opts(o, "plan");
+    if (refused >= 0)
+        return refused;
     static struct scenario s;
     struct plan_opts po;
     int rc = parse_targets(o, &po);

@@ -82,6 +82,9 @@ int cmd_scale(struct cli_opts *o)
         return cli_error("scale: give the cluster sizes with --systems, not -n");
     if (gscen_is_gpu(o))
         return gpu_scale(o);
+    int refused = scenario_refuse_gpu_opts(o, "scale");
+    if (refused >= 0)
+        return refused;
     static struct scenario s;
     struct unc_opt uo;
     int rc = unc_opt_parse(o, &uo);

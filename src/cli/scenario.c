@@ -320,6 +320,18 @@ int scenario_price(const char *flag, const char *arg, double *price)
     return -1;
 }
 
+int scenario_refuse_gpu_opts(const struct cli_opts *o, const char *cmd)
+{
+    const struct {
+        const char *flag, *value;
+    } g[] = {{"--tp", o->tp}, {"--pp", o->pp}, {"--mbs", o->mbs}, {"--precision", o->precision}};
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++)
+        if (g[i].value)
+            return cli_error("%s: %s applies to GPU systems; %s is a weight-streaming system", cmd,
+                             g[i].flag, o->system ? o->system : SCENARIO_DEFAULT_SYSTEM);
+    return -1;
+}
+
 int scenario_load(const struct cli_opts *o, struct scenario *s)
 {
     int rc = scenario_load_names(o, o->model ? o->model : SCENARIO_DEFAULT_MODEL,
