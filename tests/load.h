@@ -7,6 +7,7 @@
 #define CP_TEST_LOAD_H
 
 #include "desc/catalog.h"
+#include "desc/gpuhw.h"
 #include "desc/hw.h"
 #include "desc/wl.h"
 
@@ -48,6 +49,20 @@ static inline void load_hw(const char *name, const char *const *sets, size_t nse
     cat_entry_free(&e);
     if (st != CP_OK) {
         print_error("hw_load(%s): %s\n", name, err.msg);
+        fail();
+    }
+}
+
+/* A shipped GPU system by name ("h100"), from the built-in copies. */
+static inline void load_gpu(const char *name, struct gpuhw_desc *g)
+{
+    struct cat_entry e;
+    struct cp_error err = {0};
+    builtin_text(name, CAT_HW, &e);
+    cp_status st = gpuhw_load(e.text, e.origin, NULL, 0, g, NULL, &err);
+    cat_entry_free(&e);
+    if (st != CP_OK) {
+        print_error("gpuhw_load(%s): %s\n", name, err.msg);
         fail();
     }
 }

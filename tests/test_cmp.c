@@ -42,16 +42,6 @@ struct fx {
     struct cmp_result r;
 };
 
-static void load_gpu(const char *name, struct gpuhw_desc *g)
-{
-    struct cat_entry e;
-    struct cp_error err = {0};
-    builtin_text(name, CAT_HW, &e);
-    cp_status st = gpuhw_load(e.text, e.origin, NULL, 0, g, NULL, &err);
-    cat_entry_free(&e);
-    assert_ok(st, err);
-}
-
 /* model on systems of hw (MemoryX and activation servers sized for the
  * run) against gpu, at bf16 with every layout figure free. */
 static struct fx *fx_new(const char *model, const char *hw, const char *gpu)

@@ -36,16 +36,6 @@
 
 #define DAY_S 86400.0
 
-static void load_gpu(const char *name, struct gpuhw_desc *g)
-{
-    struct cat_entry e;
-    struct cp_error err = {0};
-    builtin_text(name, CAT_HW, &e);
-    cp_status st = gpuhw_load(e.text, e.origin, NULL, 0, g, NULL, &err);
-    cat_entry_free(&e);
-    assert_ok(st, err);
-}
-
 /* Every shipped GPU description. */
 static const char *const gpu_names[] = {"a100", "h100", "h200", "b200", "gb200"};
 #define NGPUS (sizeof gpu_names / sizeof gpu_names[0])

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "check.h"
+#include "load.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -36,18 +37,7 @@
 #define TARGET_MAX 0.25
 #define CORPUS_ROWS 39
 
-static const char *const gpu_files[GMEAS_NGPUS] = {"a100.ini", "h100.ini", "h200.ini", "b200.ini",
-                                                   "gb200.ini"};
-
-static void load_gpu(const char *file, struct gpuhw_desc *g)
-{
-    struct cat_dirs dirs = {.dir = {"."}, .n = 1};
-    struct cat_entry e;
-    struct cp_error err = {0};
-    check_ok(cat_find_data(&dirs, "hw", file, &e, &err), &err, __FILE__, __LINE__);
-    check_ok(gpuhw_load(e.text, e.origin, NULL, 0, g, NULL, &err), &err, __FILE__, __LINE__);
-    cat_entry_free(&e);
-}
+static const char *const gpu_names[GMEAS_NGPUS] = {"a100", "h100", "h200", "b200", "gb200"};
 
 static void load_corpus(struct gmeas_list *l)
 {
@@ -87,13 +77,13 @@ static void test_descriptions(void **state)
     (void)state;
     for (int i = 0; i < GMEAS_NGPUS; i++) {
         struct gpuhw_desc g;
-        load_gpu(gpu_files[i], &g);
+        load_gpu(gpu_names[i], &g);
         assert_int_equal(g.kind, GPUHW_GPU);
         assert_true(g.chip.peak_flops[GPUHW_BF16] > 0);
     }
     struct gpuhw_desc a100, gb200;
-    load_gpu("a100.ini", &a100);
-    load_gpu("gb200.ini", &gb200);
+    load_gpu("a100", &a100);
+    load_gpu("gb200", &gb200);
     assert_rel(a100.chip.peak_flops[GPUHW_BF16], 312e12, 0); /* Narayanan et al. 2021 */
     assert_rel(a100.chip.peak_flops[GPUHW_FP8], 0, 0);
     assert_rel(gb200.net.nvlink_domain, 72, 0);
@@ -136,7 +126,7 @@ static void test_corpus(void **state)
     (void)state;
     struct gpuhw_desc gs[GMEAS_NGPUS];
     for (int i = 0; i < GMEAS_NGPUS; i++)
-        load_gpu(gpu_files[i], &gs[i]);
+        load_gpu(gpu_names[i], &gs[i]);
     struct gmeas_list l;
     load_corpus(&l);
     assert_int_equal(l.n, CORPUS_ROWS);
@@ -201,7 +191,7 @@ static void test_memory(void **state)
 {
     (void)state;
     struct gpuhw_desc a100;
-    load_gpu("a100.ini", &a100);
+    load_gpu("a100", &a100);
     struct wl_desc w = gpt3();
     assert_rel(tfm_params(&w), 175e9, 0.02);
     struct gpu_result r;
@@ -233,7 +223,7 @@ static void test_dropout(void **state)
 {
     (void)state;
     struct gpuhw_desc h100;
-    load_gpu("h100.ini", &h100);
+    load_gpu("h100", &h100);
     struct wl_desc w = gpt3();
     struct gpu_layout l = gpu_layout_default(8, 1, 1, 1); /* 96 layers, one stage */
     l.seq_parallel = l.flash_attention = 0;
@@ -261,7 +251,7 @@ static void test_block(void **state)
 {
     (void)state;
     struct gpuhw_desc h100;
-    load_gpu("h100.ini", &h100);
+    load_gpu("h100", &h100);
     struct wl_desc w = gpt3();
     struct gpu_layout l = gpu_layout_default(8, 8, 16, 1); /* 12 layers a stage */
     struct gpu_result none, full, r;
@@ -293,7 +283,7 @@ static void test_bubble(void **state)
 {
     (void)state;
     struct gpuhw_desc h100;
-    load_gpu("h100.ini", &h100);
+    load_gpu("h100", &h100);
     struct wl_desc w = gpt3();
     struct gpu_layout l = gpu_layout_default(8, 8, 16, 1); /* m = 1536 / 16 = 96 */
     struct gpu_result r;
@@ -333,44 +323,44 @@ static void test_refusals(void **state)
     struct gpuhw_desc g;
     struct wl_desc w = gpt3();
     struct cp_error err = {0};
-    load_gpu("a100.ini", &g);
+    load_gpu("a100", &g);
     assert_ok(gpu_check(&g, &w, &l, &err), err);
     l.tp = 5;
-    expect_refused("a100.ini", &l, "tp = 5 does not divide the 96 attention heads");
+    expect_refused("a100", &l, "tp = 5 does not divide the 96 attention heads");
     l.tp = 16;
-    expect_refused("a100.ini", &l, "tp = 16 does not divide the NVLink domain of 8 GPUs");
+    expect_refused("a100", &l, "tp = 16 does not divide the NVLink domain of 8 GPUs");
     l = gpu_layout_default(8, 5, 24, 1);
-    expect_refused("a100.ini", &l, "pp = 5 divides neither the 96 layers nor 98");
+    expect_refused("a100", &l, "pp = 5 divides neither the 96 layers nor 98");
     /* interleaving with fewer micro-batches than stages: batch 1536 over dp
      * 512 x mbs 1 is 3 micro-batches on 8 stages */
     l = gpu_layout_default(2, 8, 512, 1);
     l.vp = 2;
-    expect_refused("h100.ini", &l, "vp = 2 interleaving needs at least pp = 8 micro-batches");
+    expect_refused("h100", &l, "vp = 2 interleaving needs at least pp = 8 micro-batches");
     l = gpu_layout_default(8, 8, 24, 1);
     l.vp = 5;
-    expect_refused("a100.ini", &l, "vp = 5 does not divide the 12 layers of a stage");
+    expect_refused("a100", &l, "vp = 5 does not divide the 12 layers of a stage");
     l = gpu_layout_default(8, 8, 24, 5);
-    expect_refused("a100.ini", &l, "dp x mbs = 24 x 5 does not divide the global batch of 1536");
+    expect_refused("a100", &l, "dp x mbs = 24 x 5 does not divide the global batch of 1536");
     l = gpu_layout_default(8, 8, 24, 1);
     l.dp = 2.5;
-    expect_refused("a100.ini", &l, "dp = 2.5 is not a whole number");
+    expect_refused("a100", &l, "dp = 2.5 is not a whole number");
     l.dp = 24;
     l.precision = GPUHW_FP8;
-    expect_refused("a100.ini", &l, "no fp8 tensor cores (gpu.peak_fp8 = 0)");
+    expect_refused("a100", &l, "no fp8 tensor cores (gpu.peak_fp8 = 0)");
     l.precision = GPUHW_FP4;
-    expect_refused("h100.ini", &l, "no fp4 tensor cores (gpu.peak_fp4 = 0)");
-    load_gpu("b200.ini", &g);
+    expect_refused("h100", &l, "no fp4 tensor cores (gpu.peak_fp4 = 0)");
+    load_gpu("b200", &g);
     assert_ok(gpu_check(&g, &w, &l, &err), err);
     l = gpu_layout_default(8, 8, 24, 1);
     l.recompute = GPU_RC_BLOCK;
     l.recompute_layers = 13;
     expect_refused(
-        "a100.ini", &l,
+        "a100", &l,
         "recompute_layers = 13 is not a whole number from 0 to the 12 layers of a stage");
     l.recompute_layers = 1.5;
-    expect_refused("a100.ini", &l, "recompute_layers = 1.5 is not a whole number");
+    expect_refused("a100", &l, "recompute_layers = 1.5 is not a whole number");
     l.recompute_layers = -1;
-    expect_refused("a100.ini", &l, "recompute_layers = -1 is not a whole number");
+    expect_refused("a100", &l, "recompute_layers = -1 is not a whole number");
     l.recompute_layers = 12;
     assert_ok(gpu_check(&g, &w, &l, &err), err);
 }
@@ -383,7 +373,7 @@ static void test_uneven_split(void **state)
 {
     (void)state;
     struct gpuhw_desc g;
-    load_gpu("h100.ini", &g);
+    load_gpu("h100", &g);
     struct wl_desc w = gpt3();
     struct gpu_layout l = gpu_layout_default(8, 8, 16, 1);
     struct cp_error err = {0};
@@ -414,7 +404,7 @@ static void test_fp4_pair(void **state)
 {
     (void)state;
     struct gpuhw_desc g;
-    load_gpu("gb200.ini", &g);
+    load_gpu("gb200", &g);
     struct gmeas_row r = {.id = "MBR",
                           .model = "LLAMA3-70B",
                           .layers = 80,
@@ -444,7 +434,7 @@ static void test_speed(void **state)
 {
     (void)state;
     struct gpuhw_desc g;
-    load_gpu("h100.ini", &g);
+    load_gpu("h100", &g);
     struct wl_desc w = gpt3();
     const double tps[] = {1, 2, 4, 8}, pps[] = {1, 2, 4, 8, 16, 32};
     struct gpu_result r;

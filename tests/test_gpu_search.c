@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "check.h"
+#include "load.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -26,16 +27,6 @@
 #include "desc/gpuhw.h"
 #include "gpu/gpu.h"
 #include "gpu/gpu_search.h"
-
-static void load_gpu(const char *file, struct gpuhw_desc *g)
-{
-    struct cat_dirs dirs = {.dir = {"."}, .n = 1};
-    struct cat_entry e;
-    struct cp_error err = {0};
-    check_ok(cat_find_data(&dirs, "hw", file, &e, &err), &err, __FILE__, __LINE__);
-    check_ok(gpuhw_load(e.text, e.origin, NULL, 0, g, NULL, &err), &err, __FILE__, __LINE__);
-    cat_entry_free(&e);
-}
 
 /* GPT-3 175B as MLPerf Training v3.1 runs it: 96 layers, hidden 12288, 96
  * heads, sequence 2048, GPT-3's vocabulary of 50257 (Brown et al. 2020; the
@@ -109,7 +100,7 @@ static void test_mlperf(void **state)
 {
     (void)state;
     struct gpuhw_desc g;
-    load_gpu("h100.ini", &g);
+    load_gpu("h100", &g);
     struct wl_desc w = gpt3_mlperf();
     struct gpu_layout pub = gpu_layout_default(4, 8, 16, 1);
     pub.vp = 12;
@@ -260,7 +251,7 @@ static void test_brute_force(void **state)
 {
     (void)state;
     struct gpuhw_desc g;
-    load_gpu("gb200.ini", &g);
+    load_gpu("gb200", &g);
     g.chip.hbm_bytes = SMALL_HBM;
     struct wl_desc w = small_job();
     static struct brute b;
@@ -295,7 +286,7 @@ static void test_fixed_recompute(void **state)
 {
     (void)state;
     struct gpuhw_desc g;
-    load_gpu("gb200.ini", &g);
+    load_gpu("gb200", &g);
     g.chip.hbm_bytes = SMALL_HBM;
     struct wl_desc w = small_job();
     static struct brute b;
@@ -329,7 +320,7 @@ static void test_nothing_fits(void **state)
 {
     (void)state;
     struct gpuhw_desc g;
-    load_gpu("h100.ini", &g);
+    load_gpu("h100", &g);
     struct wl_desc w = gpt3_mlperf();
     struct gpu_search_spec s = gpu_search_spec_default(8);
     static struct gpu_search_result r;
@@ -355,7 +346,7 @@ static void test_nothing_fits(void **state)
 static void expect_refused(const struct gpu_search_spec *s, const char *what)
 {
     struct gpuhw_desc g;
-    load_gpu("h100.ini", &g);
+    load_gpu("h100", &g);
     struct wl_desc w = gpt3_mlperf();
     static struct gpu_search_result r;
     struct cp_error err = {0};
