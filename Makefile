@@ -169,7 +169,12 @@ FUZZ_LEN_fuzz_meas := 4096
 FUZZ_LEN_fuzz_set  := 2048
 FUZZ_LEN_fuzz_cli  := 512
 FUZZ_LEN_fuzz_run  := 512
-fuzz_opts = -max_len=$(FUZZ_LEN_$(1)) -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
+# libFuzzer's slow-run watchdog is a process-wide SIGALRM, which the program
+# rightly takes as a scheduler's warning to stop; libFuzzer's own threads do
+# not block it, so fuzz_run (the program writing files) runs without the
+# watchdog and the whole run is bounded by timeout(1) instead.
+FUZZ_TIMEOUT_fuzz_run := 0
+fuzz_opts = -max_len=$(FUZZ_LEN_$(1)) -timeout=$(or $(FUZZ_TIMEOUT_$(1)),10) -rss_limit_mb=2048 -malloc_limit_mb=512 \
             -artifact_prefix=$(B)/fuzz-artifacts/$(1)/ \
             $(if $(wildcard tests/fuzz/$(1).dict),-dict=tests/fuzz/$(1).dict)
 FUZZ_NEED = command -v $(FUZZ_CC) >/dev/null 2>&1 || { \
@@ -208,11 +213,12 @@ $(B)/fuzz-logs/%.run: $(B)/% FORCE
 	@cp tests/fuzz/$*/* $(FUZZ_CORPUS)/$*/
 	@set -- $$(find tests/fuzz/regress/$* -type f 2>/dev/null | LC_ALL=C sort); nreg=$$#; \
 	log=$(B)/fuzz-logs/$*.log; \
-	if [ $$# -gt 0 ] && ! $(B)/$* $(call fuzz_opts,$*) "$$@" >$$log 2>&1; then \
+	if [ $$# -gt 0 ] && ! timeout -s KILL 600 $(B)/$* $(call fuzz_opts,$*) "$$@" >$$log 2>&1; then \
 	    tail -n 40 $$log; \
 	    echo "$*: FAILED replaying tests/fuzz/regress/$* (log: $$log)"; exit 1; \
 	fi; \
-	if $(B)/$* $(call fuzz_opts,$*) -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
+	if timeout -s KILL $$(( $(FUZZ_TIME) + 600 )) $(B)/$* $(call fuzz_opts,$*) \
+	        -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
 	        $(FUZZ_CORPUS)/$* >$$log 2>&1; then \
 	    awk -v t=$* -v r=$$nreg '/^stat::number_of_executed_units:/ { n = $$2 } \
 	        /^stat::average_exec_per_sec:/ { s = $$2 } /(DONE|INITED).*cov: / { c = $$0 } \

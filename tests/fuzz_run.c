@@ -301,12 +301,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     optind = 0;
     (void)getopt(1, none, "");
 
-    /* libFuzzer's -timeout watchdog is a SIGALRM every second or so, and
-     * the program takes SIGALRM as a scheduler's warning to stop (a report
+    /* The program takes SIGALRM as a scheduler's warning to stop (a report
      * stops, a file being written is removed and the process ends of the
-     * signal): held back while the program runs, the tick reaches
-     * libFuzzer's handler after it, which still reports a run that took too
-     * long.  The harness's limits above keep every run short. */
+     * signal).  libFuzzer's -timeout watchdog ticks with SIGALRM, and a tick
+     * can reach one of libFuzzer's own threads, which do not block it, so
+     * the Makefile runs this target with -timeout=0 and bounds it with
+     * timeout(1); an alarm from elsewhere is still held back while the
+     * program runs.  The harness's limits above keep every run short. */
     sigset_t alrm, was;
     sigemptyset(&alrm);
     sigaddset(&alrm, SIGALRM);
