@@ -337,6 +337,8 @@ static cp_status row_parse(struct gparse *p, struct gmeas_row *r)
         shape_parse(p, r) || measure_parse(p, r))
         return p->st;
     r->vp = notes_vp(p->cell[C_NOTES]);
+    r->fsdp = r->fp8_params = r->optimizer_precision = -1;
+    r->sequence_parallel = r->flash_attention = r->tp_overlap = r->distributed_optimizer = -1;
     /* the source is kept as far as it fits, cut at a UTF-8 character */
     size_t n = strlen(p->cell[C_SOURCE]);
     if (n >= GMEAS_TEXT_MAX) {

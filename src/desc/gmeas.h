@@ -81,6 +81,14 @@ struct gmeas_row {
     double cp; /* context parallelism: gpus / (tp * pp * dp), whole */
     double vp; /* interleaved pipeline chunks per GPU, from "VP=N" in the
                   notes (NeMo, MLPerf); NaN when the notes do not say      */
+    /* How the run's software ran it, from the optional columns (fsdp,
+     * fp8_params, optimizer_precision, sequence_parallel, flash_attention,
+     * tp_overlap, distributed_optimizer): 1 on, 0 off, -1 where the file
+     * has no such column or the cell is empty (the source's recipe, or the
+     * model's default, decides).  optimizer_precision: -1, or an enum
+     * wl_optprec (0 fp32, 1 bf16). */
+    int fsdp, fp8_params, optimizer_precision;
+    int sequence_parallel, flash_attention, tp_overlap, distributed_optimizer;
     /* The measurement and what it converts to (SI units). */
     double value;           /* as published, in SI: FLOP/s per GPU, tokens/s
                                per GPU or seconds                            */

@@ -58,6 +58,19 @@ static const struct desc_key wl_keys[] = {
      "optimizer state per parameter (Adam, two FP32 moments: 8 B)"},
     {"model", "act_bytes", DESC_NUM, UNIT_BYTES, 0, F(act_bytes), 2, NULL, 0,
      "bytes per stored activation (16-bit: 2 B)"},
+    {"model", "sequence_parallel", DESC_BOOL, UNIT_COUNT, 0, F(sequence_parallel), 1, NULL, 0,
+     "GPUs: norms and dropout split over the tensor-parallel ranks"},
+    {"model", "flash_attention", DESC_BOOL, UNIT_COUNT, 0, F(flash_attention), 1, NULL, 0,
+     "GPUs: fused attention that never stores the scores"},
+    {"model", "tp_overlap", DESC_BOOL, UNIT_COUNT, 0, F(tp_overlap), 1, NULL, 0,
+     "GPUs: tensor-parallel communication overlapped with the matmuls"},
+    {"model", "distributed_optimizer", DESC_BOOL, UNIT_COUNT, 0, F(distributed_optimizer), 1, NULL,
+     0, "GPUs: optimizer state sharded over the data-parallel ranks (ZeRO-1)"},
+    {"model", "fp8_params", DESC_BOOL, UNIT_COUNT, 0, F(fp8_params), 0, NULL, 0,
+     "GPUs: weights kept in 8 bits (no 16-bit copy) when the matmuls run in FP8"},
+    {"model", "optimizer_precision", DESC_CHOICE, UNIT_COUNT, 0, F(optimizer_precision),
+     WL_OPT_FP32, "fp32|bf16", 0,
+     "optimizer state type: fp32 (4 + 8 B per parameter) or bf16 (2 + 4 B)"},
 };
 
 const struct desc_schema wl_schema = {
@@ -131,9 +144,20 @@ cp_status wl_load(const char *text, const char *origin, const char *const *sets,
         wl->predictions = wl->seq_len;
     if (wl->recompute > WL_RC_SELECTIVE) /* the boolean spellings, false first */
         wl->recompute = (wl->recompute - WL_RC_SELECTIVE) % 2 ? WL_RC_NONE : WL_RC_FULL;
+    int opt_given = 0;
     for (size_t i = 0; i < wl_schema.nkeys; i++)
-        if (wl_schema.keys[i].off == offsetof(struct wl_desc, attention_dropout) &&
-            src->line[i] == 0)
+        if (wl_schema.keys[i].off == offsetof(struct wl_desc, optimizer_precision))
+            opt_given = src->line[i] != 0;
+    for (size_t i = 0; i < wl_schema.nkeys; i++) {
+        size_t off = wl_schema.keys[i].off;
+        if (off == offsetof(struct wl_desc, attention_dropout) && src->line[i] == 0)
             wl->attention_dropout = wl->dropout; /* not given: as dropout */
+        /* the optimizer state's type sets the bytes the file leaves out */
+        int bf16 = wl->optimizer_precision == WL_OPT_BF16;
+        if (opt_given && off == offsetof(struct wl_desc, master_bytes) && src->line[i] == 0)
+            wl->master_bytes = bf16 ? 2 : 4;
+        if (opt_given && off == offsetof(struct wl_desc, optimizer_bytes) && src->line[i] == 0)
+            wl->optimizer_bytes = bf16 ? 4 : 8;
+    }
     return wl_check(wl, src, err);
 }

@@ -39,7 +39,20 @@ struct wl_desc {
     double master_bytes;    /* bytes per master copy of a weight (MemoryX)   */
     double optimizer_bytes; /* bytes of optimizer state per parameter        */
     double act_bytes;       /* bytes per stored activation value             */
+    /* How the software runs the job on GPUs (the GPU model only; the
+     * weight-streaming model ignores them).  Each is on or off. */
+    int sequence_parallel;     /* norms and dropout split over tensor ranks  */
+    int flash_attention;       /* attention scores never stored              */
+    int tp_overlap;            /* tensor-parallel traffic under the matmuls  */
+    int distributed_optimizer; /* optimizer state sharded over data ranks    */
+    int fp8_params;            /* weights kept in 8 bits when matmuls are FP8 */
+    int optimizer_precision;   /* enum wl_optprec: the optimizer state's type */
 };
+
+/* The optimizer state's type: fp32 (master weights 4 B, Adam's two
+ * moments 8 B per parameter) or bf16 (2 B and 4 B).  Setting it sets
+ * master_bytes and optimizer_bytes unless the file gives them. */
+enum wl_optprec { WL_OPT_FP32, WL_OPT_BF16 };
 
 /* Activation recompute (Korthikanti et al. 2022): none; full (every
  * block's forward pass again, only its input kept); selective (the

@@ -42,6 +42,15 @@ struct gpu_layout gpu_layout_default(double tp, double pp, double dp, double mbs
     return l;
 }
 
+void gpu_layout_switches(struct gpu_layout *l, const struct wl_desc *w)
+{
+    l->seq_parallel = w->sequence_parallel;
+    l->flash_attention = w->flash_attention;
+    l->overlap_tp = w->tp_overlap;
+    l->shard_optimizer = w->distributed_optimizer;
+    l->fp8_params = w->fp8_params;
+}
+
 double gpu_matmul_eff(const struct gpu_fit *f, double width)
 {
     return f->matmul_eff * width / (width + f->half_width);

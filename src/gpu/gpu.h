@@ -88,6 +88,10 @@ struct gpu_layout {
     double recompute_layers; /* with GPU_RC_BLOCK: layers of a stage (of its
                                 L / pp) recomputed whole, 0 to L / pp      */
     int shard_optimizer; /* optimizer state split over dp (ZeRO-1)            */
+    int fsdp;            /* weights, gradients and optimizer state split over
+                            dp, each layer's weights gathered before use and
+                            its gradients reduce-scattered (FSDP, ZeRO-3)   */
+    int fp8_params;      /* weights kept in 8 bits only (with FP8 matmuls)   */
     int seq_parallel;    /* norms and dropout split over tp (Korthikanti)     */
     int flash_attention; /* attention scores never stored                     */
     int overlap_grad;    /* gradient reduce overlapped with the backward pass */
@@ -95,8 +99,14 @@ struct gpu_layout {
 };
 
 /* A layout with the modern defaults: sharded optimizer, sequence
- * parallelism, flash attention, both overlaps on, vp 1, bf16, no recompute. */
+ * parallelism, flash attention, both overlaps on, vp 1, cp 1, no FSDP,
+ * 16-bit weights, bf16, no recompute. */
 struct gpu_layout gpu_layout_default(double tp, double pp, double dp, double mbs);
+
+/* The software switches of workload w into l: sequence_parallel,
+ * flash_attention, tp_overlap, distributed_optimizer and fp8_params (the
+ * model keys of cerebras-plan(5)). */
+void gpu_layout_switches(struct gpu_layout *l, const struct wl_desc *w);
 
 enum gpu_part {
     GPU_MATMUL,      /* matmuls of the blocks and the logits              */

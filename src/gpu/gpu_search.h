@@ -34,6 +34,8 @@
 #define GPU_SEARCH_DIVISORS_MAX 1024
 /* A fixed figure of 0 (tp, pp, mbs) leaves it free. */
 #define GPU_SEARCH_FREE 0
+/* fsdp of GPU_SEARCH_ANY_FSDP tries the layouts with and without FSDP. */
+#define GPU_SEARCH_ANY_FSDP (-1)
 /* recompute of GPU_SEARCH_ANY_RC leaves the recompute setting free. */
 #define GPU_SEARCH_ANY_RC (-1)
 
@@ -42,6 +44,8 @@ struct gpu_search_spec {
     double batch;              /* global batch, sequences (0: the workload's) */
     enum gpuhw_prec precision; /* of the matmuls                             */
     double tp, pp, mbs;        /* fixed figures, or GPU_SEARCH_FREE          */
+    double cp, vp;             /* fixed figures, or GPU_SEARCH_FREE          */
+    int fsdp;                  /* 0 off, 1 on, GPU_SEARCH_ANY_FSDP: both     */
     int recompute;             /* an enum gpu_recompute, or GPU_SEARCH_ANY_RC;
                                   a fixed block tries k = vp, 2 vp, ...      */
     int each_recompute;        /* 1: every recompute setting that fits;
