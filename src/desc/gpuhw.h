@@ -24,6 +24,8 @@ struct gpu_chip {
     double hbm_bytes;                /* HBM capacity                           */
     double hbm_Bps;                  /* HBM bandwidth                          */
     double power_W;                  /* GPU board power (TDP)                  */
+    double sm_count;                 /* streaming multiprocessors; 0: matmuls
+                                        taken as not quantised into waves    */
     /* Published figures the vendors' comparisons quote, optional (0 when
      * not given); only `claims` reads them. */
     double cores;        /* FP32 CUDA cores                              */
@@ -45,8 +47,19 @@ struct gpu_net {
  * (gpu.h states where each enters). */
 struct gpu_fit {
     double matmul_eff;        /* achieved fraction of peak on wide matmuls    */
-    double half_width;        /* per-GPU matmul width h/tp at which the
-                                 efficiency is half of matmul_eff           */
+    double attention_eff;     /* achieved fraction of the 16-bit peak on the
+                                 attention's score and value matmuls        */
+    double tile_m, tile_n;    /* output tile of one SM's share of a large
+                                 matmul (rows x columns); 0: no tile or
+                                 wave quantisation                         */
+    double score_bytes;       /* HBM bytes per attention score per layer
+                                 (forward and backward) when the scores are
+                                 stored (no flash attention)               */
+    double score_dropout_bytes; /* more with attention dropout            */
+    double kernels_per_layer; /* kernels one layer runs forward and
+                                 backward                                  */
+    double kernel_overhead_s; /* time each kernel adds beyond its work
+                                 (launch gap, ramp and tail)               */
     double elementwise;       /* HBM bytes the non-matmul kernels move per
                                  token and per hidden unit of one layer, for
                                  forward and backward                       */

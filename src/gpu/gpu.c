@@ -51,9 +51,47 @@ void gpu_layout_switches(struct gpu_layout *l, const struct wl_desc *w)
     l->fp8_params = w->fp8_params;
 }
 
-double gpu_matmul_eff(const struct gpu_fit *f, double width)
+double gpu_gemm_quant(const struct gpuhw_desc *g, double rows, double cols)
 {
-    return f->matmul_eff * width / (width + f->half_width);
+    double tm = g->fit.tile_m, tn = g->fit.tile_n, sms = g->chip.sm_count;
+    if (!(tm > 0 && tn > 0 && sms > 0))
+        return 1;
+    double tr = ceil(rows / tm), tc = ceil(cols / tn), tiles = tr * tc;
+    double padded = rows * cols / (tr * tm * tc * tn);
+    return padded * tiles / (ceil(tiles / sms) * sms);
+}
+
+/* Tile and wave quantisation of one matmul of a rows x cols output: the
+ * better of the two orientations (a library may compute the transpose). */
+static double gemm_q(const struct gpuhw_desc *g, double a, double b)
+{
+    return fmax(gpu_gemm_quant(g, a, b), gpu_gemm_quant(g, b, a));
+}
+
+/* Seconds per FLOP, summed over the three passes of one matmul of T
+ * tokens, n outputs and k inputs per token: the forward (T x n output),
+ * the delta (T x k) and the weight gradient (k x n), each at the
+ * quantisation of its output; fwd_only: the forward alone. */
+static double gemm_s(const struct gpuhw_desc *g, double T, double n, double k, double rate,
+                     double recompute)
+{
+    double f = 2 * T * n * k, fwd = f / (rate * gemm_q(g, T, n));
+    return (1 + recompute) * fwd + f / (rate * gemm_q(g, T, k)) + f / (rate * gemm_q(g, k, n));
+}
+
+double gpu_linear_s(const struct gpuhw_desc *g, const struct wl_desc *w,
+                    const struct gpu_layout *l, double T, double recompute)
+{
+    double tp = l->tp, h = w->hidden, dh = h / w->heads;
+    double rate = g->chip.peak_flops[l->precision] * g->fit.matmul_eff *
+                  (l->precision == GPUHW_BF16  ? 1
+                   : l->precision == GPUHW_FP8 ? g->fit.lowp_eff
+                                               : g->fit.fp4_eff);
+    double ffn_in = (w->gated_ffn ? 2 : 1) * w->ffn;
+    return gemm_s(g, T, (h + 2 * w->kv_heads * dh) / tp, h, rate, recompute) /* QKV */
+           + gemm_s(g, T, h, h / tp, rate, recompute)                         /* projection */
+           + gemm_s(g, T, ffn_in / tp, h, rate, recompute)                    /* FFN in */
+           + gemm_s(g, T, h, w->ffn / tp, rate, recompute);                   /* FFN out */
 }
 
 double gpu_ring_allreduce(double bytes, double n, double Bps, double latency_s)
@@ -63,12 +101,7 @@ double gpu_ring_allreduce(double bytes, double n, double Bps, double latency_s)
     return 2 * (n - 1) / n * bytes / Bps + 2 * (n - 1) * latency_s;
 }
 
-/* Achieved bandwidth per GPU of a collective over n GPUs stride apart
- * (ranks are numbered tp fastest, then cp, dp, pp, as in Megatron): NVLink
- * when the group lies in one NVLink domain; else the scale-out network,
- * where the group's ranks in one node pool their NICs (a hierarchical
- * ring crosses each node once), up to NVLink's own rate. */
-static double group_Bps(const struct gpuhw_desc *g, double n, double stride)
+double gpu_group_Bps(const struct gpuhw_desc *g, double n, double stride)
 {
     double dom = g->net.nvlink_domain, bw = g->net.nvlink_Bps;
     if ((n - 1) * stride + 1 > dom) {
@@ -78,8 +111,8 @@ static double group_Bps(const struct gpuhw_desc *g, double n, double stride)
     return bw * g->fit.comm_eff;
 }
 
-/* Matmul and elementwise time of one layer for one micro-batch of T local
- * tokens on one GPU. */
+/* Matmul, elementwise and per-kernel time of one layer for one
+ * micro-batch of T local tokens on one GPU. */
 static void layer_compute(const struct gpuhw_desc *g, const struct wl_desc *w,
                           const struct gpu_layout *l, double T, double t[GPU_NPARTS])
 {
@@ -89,16 +122,16 @@ static void layer_compute(const struct gpuhw_desc *g, const struct wl_desc *w,
     double att_train = tfm_block_flops(w, TFM_FWD) + tfm_block_flops(w, TFM_DELTA) +
                        tfm_block_flops(w, TFM_WGRAD) - TRAIN_PASSES * 2 * p_mat;
     double whole = gpu_recomputed_share(w, l); /* layers recomputed whole */
-    double lin_passes = TRAIN_PASSES + whole;
+    double passes = (TRAIN_PASSES + whole) / TRAIN_PASSES;
     double att = att_train + (l->recompute == GPU_RC_SELECTIVE ? 1 : whole) * att_fwd;
-    double e = gpu_matmul_eff(&g->fit, h / tp);
-    double p16 = g->chip.peak_flops[GPUHW_BF16], pp = g->chip.peak_flops[l->precision];
-    double e_lin = l->precision == GPUHW_BF16  ? e
-                   : l->precision == GPUHW_FP8 ? e * g->fit.lowp_eff
-                                               : e * g->fit.fp4_eff;
-    t[GPU_MATMUL] = lin_passes * 2 * p_mat * T / tp / (pp * e_lin) + att * T / tp / (p16 * e);
+    double p_att = g->chip.peak_flops[GPUHW_BF16] * g->fit.attention_eff;
+    t[GPU_MATMUL] = gpu_linear_s(g, w, l, T, whole) + att * T / tp / p_att;
     double ew = g->fit.elementwise * T * h / (l->seq_parallel ? tp : 1);
-    t[GPU_ELEMENTWISE] = ew * lin_passes / TRAIN_PASSES / g->chip.hbm_Bps;
+    if (!l->flash_attention) /* the stored scores: softmax (and dropout) */
+        ew += (g->fit.score_bytes + (w->attention_dropout ? g->fit.score_dropout_bytes : 0)) *
+              T * w->seq_len / l->cp * w->heads / tp;
+    t[GPU_ELEMENTWISE] = ew * passes / g->chip.hbm_Bps;
+    t[GPU_OVERHEAD] = g->fit.kernels_per_layer * g->fit.kernel_overhead_s * passes;
 }
 
 /* Exposed tensor- and context-parallel communication of one layer. */
@@ -108,15 +141,44 @@ static double layer_comm(const struct gpuhw_desc *g, const struct wl_desc *w,
     double lat = g->net.link_latency_s;
     double ncoll = TP_COLLECTIVES + gpu_recomputed_share(w, l) * TP_RECOMPUTE_COLLECTIVES;
     double tp_s = ncoll * gpu_ring_allreduce(T * w->hidden * GPU_BYTES_16, l->tp,
-                                             group_Bps(g, l->tp, 1), lat);
+                                             gpu_group_Bps(g, l->tp, 1), lat);
     tp_s *= 1 - (l->overlap_tp ? g->fit.tp_overlap : 0);
     if (l->cp <= 1)
         return tp_s;
     /* Ring attention: each GPU's K and V blocks go round the cp ring in the
      * forward pass, and K, V and their gradients in the backward. */
     double kv_bytes = 2 * T * w->kv_heads * (w->hidden / w->heads) * GPU_BYTES_16 / l->tp;
-    double cp_s = TRAIN_PASSES * (l->cp - 1) * (kv_bytes / group_Bps(g, l->cp, l->tp) + lat);
+    double cp_s = TRAIN_PASSES * (l->cp - 1) * (kv_bytes / gpu_group_Bps(g, l->cp, l->tp) + lat);
     return tp_s + fmax(0, cp_s - t_matmul);
+}
+
+/* FSDP's traffic of one layer for one micro-batch and its exposed part:
+ * the layer's weights gathered over dp before its forward pass and again
+ * before its backward (and its recomputed forward), its gradients
+ * reduce-scattered after; all overlapped with the layer's compute
+ * (prefetched a layer ahead). */
+static double fsdp_comm(const struct gpuhw_desc *g, const struct wl_desc *w,
+                        const struct gpu_layout *l, double t_compute)
+{
+    if (!l->fsdp || l->dp <= 1)
+        return 0;
+    double p = tfm_block_params(w) / l->tp, n = l->dp;
+    double wb = l->fp8_params && l->precision != GPUHW_BF16 ? 1 : w->weight_bytes;
+    double gathers = 2 + gpu_recomputed_share(w, l);
+    double bytes = gathers * p * wb + p * w->grad_bytes;
+    double s = (n - 1) / n * bytes / gpu_group_Bps(g, n, l->tp * l->cp) +
+               (gathers + 1) * (n - 1) * g->net.link_latency_s;
+    return fmax(0, s - t_compute);
+}
+
+/* The logits of one micro-batch (forward, delta, weight gradient) at
+ * 16 bits, for the positions that are predicted. */
+static double logits_s(const struct gpuhw_desc *g, const struct wl_desc *w,
+                       const struct gpu_layout *l, double T)
+{
+    double rate = g->chip.peak_flops[GPUHW_BF16] * g->fit.matmul_eff;
+    double Tp = T * w->predictions / w->seq_len;
+    return gemm_s(g, Tp, w->vocab / l->tp, w->hidden, rate, 0);
 }
 
 /* One micro-batch on the slowest stage (the last: its layers and the
@@ -128,25 +190,26 @@ static double micro_batch(const struct gpuhw_desc *g, const struct wl_desc *w,
     double T = l->mbs * w->seq_len / l->cp, layers = gpu_stage_layers(w, l);
     double t[GPU_NPARTS] = {0};
     layer_compute(g, w, l, T, t);
-    double e = gpu_matmul_eff(&g->fit, w->hidden / l->tp);
-    double logits = TRAIN_PASSES * tfm_logits_flops(w, TFM_FWD) * T / l->tp /
-                    (g->chip.peak_flops[GPUHW_BF16] * e);
+    double logits = logits_s(g, w, l, T);
+    double layer_s = t[GPU_MATMUL] + t[GPU_ELEMENTWISE] + t[GPU_OVERHEAD];
     /* with the uneven split the last stage has a layer fewer: the slower of
      * it (with the logits) and a middle stage (without) sets the pace */
-    int last = !gpu_uneven_split(w, l) || logits > t[GPU_MATMUL] + t[GPU_ELEMENTWISE];
+    int last = !gpu_uneven_split(w, l) || logits > layer_s;
     if (!last)
         logits = 0;
     else if (gpu_uneven_split(w, l))
         layers -= 1;
     part[GPU_MATMUL] = layers * t[GPU_MATMUL] + logits;
     part[GPU_ELEMENTWISE] = layers * t[GPU_ELEMENTWISE];
+    part[GPU_OVERHEAD] = layers * t[GPU_OVERHEAD];
     /* attention's share of the matmul time hides the context ring */
     part[GPU_TP_COMM] = layers * layer_comm(g, w, l, T, t[GPU_MATMUL]);
+    part[GPU_DP_COMM] = layers * fsdp_comm(g, w, l, layer_s);
     if (l->pp > 1) {
         /* each tensor-parallel rank sends its 1/tp slice (sequence
          * parallelism, or the scatter/gather of Narayanan et al. sec. 4.1) */
         double bytes = T * w->hidden * GPU_BYTES_16 / l->tp;
-        double bw = group_Bps(g, 2, l->tp * l->cp * l->dp);
+        double bw = gpu_group_Bps(g, 2, l->tp * l->cp * l->dp);
         part[GPU_PP_COMM] = 2 * l->vp * (bytes / bw + g->net.link_latency_s);
     }
     double s = 0;
@@ -155,18 +218,22 @@ static double micro_batch(const struct gpuhw_desc *g, const struct wl_desc *w,
     return s;
 }
 
-/* The gradient reduction over dp that the backward pass does not hide,
- * and the optimizer step on the local parameters (their shard). */
+/* The gradient reduction over dp that the backward pass does not hide
+ * (with FSDP it ran with each micro-batch), and the optimizer step on the
+ * local parameters (their shard). */
 static void step_tail(const struct gpuhw_desc *g, const struct wl_desc *w,
                       const struct gpu_layout *l, double micro_s, double part[GPU_NPARTS])
 {
     double p_local = gpu_stage_params(w, l);
-    double bw = group_Bps(g, l->dp, l->tp * l->cp);
-    double dp_s = gpu_ring_allreduce(p_local * w->grad_bytes, l->dp, bw, g->net.link_latency_s);
-    part[GPU_DP_COMM] = l->overlap_grad ? fmax(0, dp_s - micro_s) : dp_s;
-    double updated = p_local / (l->shard_optimizer ? l->dp : 1);
+    if (!l->fsdp) {
+        double bw = gpu_group_Bps(g, l->dp, l->tp * l->cp);
+        double dp_s =
+            gpu_ring_allreduce(p_local * w->grad_bytes, l->dp, bw, g->net.link_latency_s);
+        part[GPU_DP_COMM] += l->overlap_grad ? fmax(0, dp_s - micro_s) : dp_s;
+    }
+    double updated = p_local / (l->shard_optimizer || l->fsdp ? l->dp : 1);
     part[GPU_OPTIMIZER] = g->fit.optimizer_traffic * updated / g->chip.hbm_Bps;
-    part[GPU_OVERHEAD] = g->fit.step_overhead_s;
+    part[GPU_OVERHEAD] += g->fit.step_overhead_s;
 }
 
 void gpu_eval(const struct gpuhw_desc *g, const struct wl_desc *w, const struct gpu_layout *l,

@@ -44,21 +44,15 @@ static cp_status tp_check(const struct gpuhw_desc *g, const struct wl_desc *w, d
         return cp_fail(err, CP_EINPUT,
                        "tp = %.0f and the %.0f key/value heads do not divide one another", tp,
                        w->kv_heads);
-    if (tp > g->net.nvlink_domain || !divides(tp, g->net.nvlink_domain))
-        return cp_fail(err, CP_EINPUT,
-                       "tp = %.0f does not divide the NVLink domain of %.0f GPUs "
-                       "(network.nvlink_domain)",
-                       tp, g->net.nvlink_domain);
+    (void)g; /* a group wider than the NVLink domain runs at the scale-out rate */
     return CP_OK;
 }
 
 static cp_status pp_check(const struct wl_desc *w, const struct gpu_layout *l, struct cp_error *err)
 {
-    if (!divides(l->pp, w->layers) && !gpu_uneven_split(w, l))
-        return cp_fail(err, CP_EINPUT,
-                       "pp = %.0f divides neither the %.0f layers nor %.0f (the layers with the "
-                       "embedding and the loss counted as one each)",
-                       l->pp, w->layers, w->layers + 2);
+    if (l->pp > w->layers)
+        return cp_fail(err, CP_EINPUT, "pp = %.0f stages exceed the %.0f layers", l->pp,
+                       w->layers);
     if (l->vp > 1 && l->pp == 1)
         return cp_fail(err, CP_EINPUT, "vp = %.0f interleaves a pipeline, but pp = 1", l->vp);
     if (!divides(l->vp, gpu_stage_layers(w, l)))

@@ -15,7 +15,8 @@
 #include "gpu_run.h"
 
 const char *const gpu_fit_key_name[GPU_FIT_NKEYS] = {
-    "fit.matmul_efficiency", "fit.elementwise_bytes", "fit.step_overhead", "fit.lowp_efficiency"};
+    "fit.matmul_efficiency", "fit.elementwise_bytes", "fit.step_overhead", "fit.lowp_efficiency",
+    "fit.kernel_overhead", "fit.attention_efficiency"};
 
 /* The simplex's first step in the searched coordinates: a value times
  * about e^0.3 (1.35), or its odds so, for a fraction. */
@@ -34,6 +35,10 @@ static double *key_field(struct gpu_fit *f, int k)
         return &f->elementwise;
     case GPU_FIT_OVERHEAD:
         return &f->step_overhead_s;
+    case GPU_FIT_KERNEL:
+        return &f->kernel_overhead_s;
+    case GPU_FIT_ATTENTION:
+        return &f->attention_eff;
     default:
         return &f->lowp_eff;
     }
@@ -41,7 +46,7 @@ static double *key_field(struct gpu_fit *f, int k)
 
 static int key_is_fraction(int k)
 {
-    return k == GPU_FIT_MATMUL || k == GPU_FIT_LOWP;
+    return k == GPU_FIT_MATMUL || k == GPU_FIT_LOWP || k == GPU_FIT_ATTENTION;
 }
 
 /* Value to searched coordinate and back: logit for a fraction, log else. */

@@ -23,6 +23,8 @@ enum gpu_fit_key {
     GPU_FIT_ELEMENTWISE, /* fit.elementwise_bytes  (bytes)      */
     GPU_FIT_OVERHEAD,    /* fit.step_overhead      (seconds)    */
     GPU_FIT_LOWP,        /* fit.lowp_efficiency    (a fraction) */
+    GPU_FIT_KERNEL,      /* fit.kernel_overhead    (seconds)    */
+    GPU_FIT_ATTENTION,   /* fit.attention_efficiency (a fraction) */
     GPU_FIT_NKEYS
 };
 extern const char *const gpu_fit_key_name[GPU_FIT_NKEYS]; /* "fit.matmul_efficiency" ... */

@@ -12,24 +12,44 @@
  * with full recompute, recompute_layers / (L / pp) with block, else 0. */
 double gpu_recomputed_share(const struct wl_desc *w, const struct gpu_layout *l);
 
-/* Achieved fraction of peak of a matmul whose per-GPU slice is width wide:
- * matmul_efficiency x width / (width + half_width). */
-double gpu_matmul_eff(const struct gpu_fit *f, double width);
+/* Tile and wave quantisation of a matmul whose output is rows x cols on
+ * one GPU: the useful share of the tiles' work (the output over the tiles
+ * that cover it, tile_rows x tile_columns each) times the share of the
+ * SMs busy over the waves (tiles / (waves x sm_count)); 1 when the
+ * description gives no tile or SM count. */
+double gpu_gemm_quant(const struct gpuhw_desc *g, double rows, double cols);
+
+/* Seconds of the block's four linear layers (QKV, projection, FFN in and
+ * out) for T local tokens, forward, delta and weight gradient, plus
+ * recompute (0 to 1) forward passes again, each at the peak of the
+ * layout's precision x its efficiency x its quantisation. */
+double gpu_linear_s(const struct gpuhw_desc *g, const struct wl_desc *w,
+                    const struct gpu_layout *l, double T, double recompute);
+
+/* Achieved bandwidth per GPU, bytes/s, of a collective over n GPUs stride
+ * apart (ranks numbered tp fastest, then cp, dp, pp, as in Megatron):
+ * NVLink when the group lies in one NVLink domain; else the scale-out
+ * network, where the group's ranks in one node pool their NICs (a
+ * hierarchical ring crosses each node once), up to NVLink's own rate;
+ * times comm_efficiency. */
+double gpu_group_Bps(const struct gpuhw_desc *g, double n, double stride);
 
 /* Time of a ring all-reduce of bytes over n GPUs at Bps each: 2 (n-1)/n x
  * bytes / Bps, plus 2 (n-1) steps of latency_s; 0 for one GPU. */
 double gpu_ring_allreduce(double bytes, double n, double Bps, double latency_s);
 
-/* Whether pp splits the layers unevenly: pp divides not L but L + 2, as
- * Megatron splits them when the embedding and the loss count as a layer
- * each (--account-for-embedding-in-pipeline-split and
- * --account-for-loss-in-pipeline-split; Llama 3.1 405B's 126 layers on 8 or
- * 16 stages). */
+/* Whether pp splits the layers unevenly: pp does not divide L.  Megatron
+ * then counts the embedding and the loss as a layer each
+ * (--account-for-embedding-in-pipeline-split and
+ * --account-for-loss-in-pipeline-split: Llama 3.1 405B's 126 layers on 8
+ * or 16 stages), or sets the first and last stages' layers
+ * (--decoder-first-pipeline-num-layers, --decoder-last-pipeline-num-layers):
+ * either way the L + 2 are spread as evenly as they go. */
 int gpu_uneven_split(const struct wl_desc *w, const struct gpu_layout *l);
 
-/* Transformer layers of the busiest stage: L / pp, or (L + 2) / pp with
- * the uneven split (the middle stages; the first and the last hold one
- * fewer, with the embedding and the logits). */
+/* Transformer layers of the busiest stage: L / pp, or with the uneven
+ * split ceil((L + 2) / pp) (a middle stage; the first and the last hold
+ * one fewer, with the embedding and the logits). */
 double gpu_stage_layers(const struct wl_desc *w, const struct gpu_layout *l);
 
 /* Parameters on one GPU of the stage that holds the most: its L / pp

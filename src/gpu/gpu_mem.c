@@ -34,17 +34,26 @@
 #define ACT_ATT_DROPOUT 3.0
 /* Full recompute keeps a layer's 16-bit input only. */
 #define ACT_CKPT GPU_BYTES_16
+/* An FP8 weight. */
+#define FP8_BYTES 1.0
+/* Layers whose weights FSDP holds gathered at once: the one running and
+ * the next, prefetched (PyTorch FSDP's forward and backward prefetch). */
+#define FSDP_GATHERED_LAYERS 2.0
 /* The logits kept in 32 bits for the loss (Korthikanti et al., sec. 4.3). */
 #define LOGIT_BYTES 4.0
 
 int gpu_uneven_split(const struct wl_desc *w, const struct gpu_layout *l)
 {
-    return l->pp > 1 && fmod(w->layers, l->pp) != 0 && fmod(w->layers + 2, l->pp) == 0;
+    return l->pp > 1 && fmod(w->layers, l->pp) != 0;
 }
 
 double gpu_stage_layers(const struct wl_desc *w, const struct gpu_layout *l)
 {
-    return gpu_uneven_split(w, l) ? (w->layers + 2) / l->pp : w->layers / l->pp;
+    if (!gpu_uneven_split(w, l))
+        return w->layers / l->pp;
+    if (fmod(w->layers + 2, l->pp) == 0)
+        return (w->layers + 2) / l->pp;
+    return ceil((w->layers + 2) / l->pp);
 }
 
 double gpu_stage_params(const struct wl_desc *w, const struct gpu_layout *l)
@@ -106,14 +115,16 @@ static double stage_layers_act(const struct wl_desc *w, const struct gpu_layout 
 
 /* Activations on the fuller of the first and the last stage.  1F1B keeps
  * min(m, pp) micro-batches of L / pp layers in flight on the first stage,
- * 1 + (pp-1)/(pp vp) times more with interleaving; the last stage keeps
+ * 1 + (pp-1)/(pp vp) times more with interleaving (vp > 1 only: Narayanan
+ * et al. 2021 sec. 2.2.2; plain 1F1B has no such factor); the last stage keeps
  * one, and the logits.  Full or block recompute also needs one layer's
  * whole working set while the layer is recomputed. */
 static double stage_act(const struct wl_desc *w, const struct gpu_layout *l)
 {
     double stage = stage_layers_act(w, l);
     double m = w->batch / (l->dp * l->mbs);
-    double flight = fmin(m, l->pp) * (1 + (l->pp - 1) / (l->pp * l->vp));
+    double interleave = l->vp > 1 ? 1 + (l->pp - 1) / (l->pp * l->vp) : 1;
+    double flight = fmin(m, l->pp) * interleave;
     double first = stage * flight;
     double logits = LOGIT_BYTES * l->mbs * w->seq_len / l->cp * w->vocab / l->tp;
     double last = stage + logits;
@@ -126,14 +137,32 @@ static double stage_act(const struct wl_desc *w, const struct gpu_layout *l)
     return fmax(first, last) + work;
 }
 
+/* Bytes per weight held: 1 with fp8_params under FP8 or FP4 matmuls
+ * (Transformer Engine's fp8_model_params: no 16-bit copy), else the
+ * workload's weight_bytes. */
+static double weight_bytes(const struct wl_desc *w, const struct gpu_layout *l)
+{
+    return l->fp8_params && l->precision != GPUHW_BF16 ? FP8_BYTES : w->weight_bytes;
+}
+
 void gpu_memory(const struct gpuhw_desc *g, const struct wl_desc *w, const struct gpu_layout *l,
                 struct gpu_result *r)
 {
-    double p = gpu_stage_params(w, l);
-    r->mem_weights = p * w->weight_bytes;
-    r->mem_grads = p * w->grad_bytes;
-    r->mem_optimizer =
-        p * (w->master_bytes + w->optimizer_bytes) / (l->shard_optimizer ? l->dp : 1);
+    double p = gpu_stage_params(w, l), wb = weight_bytes(w, l);
+    double state = w->master_bytes + w->optimizer_bytes;
+    if (l->fsdp) {
+        /* everything sharded over dp; a layer's weights gathered whole for
+         * the layer running and the next (prefetch), its gradients whole
+         * until they are reduce-scattered */
+        double layer = tfm_block_params(w) / l->tp;
+        r->mem_weights = p * wb / l->dp + FSDP_GATHERED_LAYERS * layer * wb;
+        r->mem_grads = p * w->grad_bytes / l->dp + layer * w->grad_bytes;
+        r->mem_optimizer = p * state / l->dp;
+    } else {
+        r->mem_weights = p * wb;
+        r->mem_grads = p * w->grad_bytes;
+        r->mem_optimizer = p * state / (l->shard_optimizer ? l->dp : 1);
+    }
     r->mem_act = stage_act(w, l);
     r->mem_total = r->mem_weights + r->mem_grads + r->mem_optimizer + r->mem_act;
     r->mem_capacity = g->chip.hbm_bytes * g->fit.hbm_usable;

@@ -6,9 +6,13 @@
 #include "gpu_int.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../desc/tfm.h"
+
+/* The first year of the modern stack (run_is_legacy). */
+#define LEGACY_BEFORE 2023
 
 /* What a source's software ran, by source and recipe: the first entry
  * whose id and model prefixes match the row's (the empty prefix matches
@@ -21,6 +25,9 @@ static const struct gpu_recipe {
     double hidden_dropout, attention_dropout;
     double master, moments; /* bytes per parameter */
 } recipes[] = {
+    /* Korthikanti et al. 2022 ran Megatron-LM with its defaults (dropout
+     * 0.1 and 0.1) and fp32 master weights and moments. */
+    {"KOR", "", 0.1, 0.1, 4, 8},
     /* Narayanan et al. 2021 name no rates: Megatron-LM's defaults
      * (--hidden-dropout 0.1, --attention-dropout 0.1), GPT-3's setting;
      * mixed precision with fp32 master weights and moments. */
@@ -69,6 +76,58 @@ static const struct gpu_recipe *recipe_of(const struct gmeas_row *r)
     return &recipes[n - 1];
 }
 
+/* The year of a row's date ("2021-04": 2021), 0 when it does not start
+ * with one. */
+static int row_year(const struct gmeas_row *r)
+{
+    char *end;
+    long y = strtol(r->date, &end, 10);
+    return end == r->date + 4 && y > 1900 ? (int)y : 0;
+}
+
+/* Runs published before 2023 ran the Megatron-LM (or Megatron-DeepSpeed)
+ * of their day: before sequence parallelism and selective recompute were
+ * released (Korthikanti et al. 2022, Megatron-LM v3.0 of mid-2022), flash
+ * attention (Dao et al. 2022, in Megatron-LM from 2023), the distributed
+ * optimizer (late 2022) and the overlap of the gradient reduction and of
+ * the tensor-parallel traffic (Megatron-Core, 2023): their gradients were
+ * all-reduced after the backward pass.  Narayanan et al. 2021 and Korthikanti et al. 2022 are
+ * such runs; a row's columns may say otherwise (Korthikanti's runs with
+ * sequence parallelism). */
+static int run_is_legacy(const struct gmeas_row *r)
+{
+    int y = row_year(r);
+    return (y > 0 && y < LEGACY_BEFORE) || strstr(r->source, "Narayanan") != NULL ||
+           strstr(r->source, "Korthikanti") != NULL;
+}
+
+/* The software switches of the row's stack into w, then the row's own
+ * columns where it gives them. */
+static void run_switches(const struct gmeas_row *r, struct wl_desc *w)
+{
+    int legacy = run_is_legacy(r);
+    w->distributed_optimizer = w->sequence_parallel = w->flash_attention = !legacy;
+    w->tp_overlap = !legacy;
+    w->fp8_params = 0;
+    const struct {
+        int v, *to;
+    } col[] = {
+        {r->sequence_parallel, &w->sequence_parallel},
+        {r->flash_attention, &w->flash_attention},
+        {r->tp_overlap, &w->tp_overlap},
+        {r->distributed_optimizer, &w->distributed_optimizer},
+        {r->fp8_params, &w->fp8_params},
+    };
+    for (size_t i = 0; i < sizeof col / sizeof col[0]; i++)
+        if (col[i].v >= 0)
+            *col[i].to = col[i].v;
+    if (r->optimizer_precision >= 0) {
+        int bf16 = r->optimizer_precision == WL_OPT_BF16;
+        w->master_bytes = bf16 ? 2 : 4;
+        w->optimizer_bytes = bf16 ? 4 : 8;
+    }
+}
+
 /* The corpus does not say whether the FFN is gated: the count whose
  * parameters come nearer the published figure is taken (Llama 2 7B: 6.7e9
  * gated, 5.3e9 not).  Gated models are Llama-style (no biases, RMSNorm,
@@ -98,23 +157,12 @@ void gpu_run_workload(const struct gmeas_row *r, struct wl_desc *w)
     w->gated_ffn = 1;
     double gated = tfm_params(w);
     w->gated_ffn = !isnan(r->params) && fabs(gated - r->params) < fabs(plain - r->params);
+    run_switches(r, w);
     if (w->gated_ffn) {
         w->bias = 0;
         w->norm = WL_RMSNORM;
         w->positions = WL_POS_ROTARY;
     }
-}
-
-/* Narayanan et al. 2021 ran Megatron-LM of early 2021: before sequence
- * parallelism and selective recompute (Korthikanti et al. 2022), flash
- * attention (Dao et al. 2022) and the distributed optimizer, with the
- * gradient all-reduce after the backward pass and tensor-parallel
- * communication not overlapped.  The other sources ran 2023-24 stacks
- * with all of them (the Megatron-Core notes list overlap-grad-reduce,
- * overlap-param-gather and tp-comm-overlap). */
-static int run_is_2021(const struct gmeas_row *r)
-{
-    return strstr(r->source, "Narayanan") != NULL;
 }
 
 /* The least recompute whose memory fits among those a framework can run,
@@ -133,15 +181,24 @@ static void least_recompute(const struct gpuhw_desc *g, const struct wl_desc *w,
         if (res.fits)
             return;
     }
-    double stage = gpu_stage_layers(w, l);
+    /* block of j vp layers, j = 1 .. n: memory falls as j grows, so the
+     * least j that fits is found by bisection (n + 1: none fits) */
+    double n = gpu_stage_layers(w, l) / l->vp - 1, lo = 1, hi = n + 1;
     l->recompute = GPU_RC_BLOCK;
-    for (l->recompute_layers = l->vp; l->recompute_layers < stage; l->recompute_layers += l->vp) {
+    while (lo < hi) {
+        double mid = floor((lo + hi) / 2);
+        l->recompute_layers = mid * l->vp;
         gpu_memory(g, w, l, &res);
         if (res.fits)
-            return;
+            hi = mid;
+        else
+            lo = mid + 1;
     }
-    l->recompute = GPU_RC_FULL;
-    l->recompute_layers = 0;
+    l->recompute_layers = lo * l->vp;
+    if (lo > n) {
+        l->recompute = GPU_RC_FULL;
+        l->recompute_layers = 0;
+    }
 }
 
 /* Where the corpus says "unknown": micro-batch 1 (Narayanan et al. used 1
@@ -154,15 +211,15 @@ struct gpu_layout gpu_run_layout(const struct gpuhw_desc *g, const struct wl_des
                                  const struct gmeas_row *r)
 {
     struct gpu_layout l = gpu_layout_default(r->tp, r->pp, r->dp, 1);
+    gpu_layout_switches(&l, w);
+    l.overlap_grad = w->tp_overlap; /* the same stack overlaps both */
+    l.fsdp = r->fsdp > 0;
     l.cp = r->cp;
     if (!isnan(r->micro_batch))
         l.mbs = r->micro_batch;
-    l.vp = !isnan(r->vp) ? r->vp : r->pp > 1 ? gpu_stage_layers(w, &l) : 1;
+    int interleave = r->pp > 1 && w->batch / (r->dp * l.mbs) >= r->pp;
+    l.vp = !isnan(r->vp) ? r->vp : interleave ? gpu_stage_layers(w, &l) : 1;
     l.precision = (enum gpuhw_prec)r->precision;
-    if (run_is_2021(r)) {
-        l.shard_optimizer = l.seq_parallel = l.flash_attention = 0;
-        l.overlap_grad = l.overlap_tp = 0;
-    }
     if (r->recompute != GMEAS_RC_UNKNOWN)
         l.recompute = (enum gpu_recompute)r->recompute;
     else

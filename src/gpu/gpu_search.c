@@ -25,6 +25,10 @@ struct ctx {
     size_t n_heads, n_layers, n_seq, n_batch;
     double div_stage[GPU_SEARCH_DIVISORS_MAX]; /* of the current pp's stage */
     size_t n_stage;
+    /* pipeline depths: the divisors of L and of L + 2 (the uneven split),
+     * merged in increasing order */
+    double pps[2 * GPU_SEARCH_DIVISORS_MAX];
+    size_t n_pps;
 };
 
 struct gpu_search_spec gpu_search_spec_default(double gpus)
@@ -38,10 +42,10 @@ struct gpu_search_spec gpu_search_spec_default(double gpus)
         .mbs = GPU_SEARCH_FREE,
         .cp = GPU_SEARCH_FREE,
         .vp = GPU_SEARCH_FREE,
-        .fsdp = 0,
+        .fsdp = GPU_SEARCH_ANY_FSDP,
         .recompute = GPU_SEARCH_ANY_RC,
         .each_recompute = 0,
-        .allow_cp = 0,
+        .allow_cp = 1,
         .keep = 6,
         .options = gpu_layout_default(1, 1, 1, 1),
     };
@@ -182,11 +186,18 @@ static void search_mbs_vp(struct ctx *c)
         int interleave = c->l.pp > 1 && local / mbs >= c->l.pp;
         for (size_t j = 0; j < c->n_stage; j++) {
             double vp = c->div_stage[j];
-            if (vp > 1 && !interleave)
+            if ((vp > 1 && !interleave) || (c->s->vp != GPU_SEARCH_FREE && vp != c->s->vp))
                 continue;
             c->l.vp = vp;
-            c->r->divided++;
-            try_recompute(c);
+            for (int fsdp = 0; fsdp <= 1; fsdp++) {
+                /* FSDP shards over dp: nothing to shard with one replica */
+                if ((c->s->fsdp != GPU_SEARCH_ANY_FSDP && fsdp != c->s->fsdp) ||
+                    (fsdp && c->l.dp == 1))
+                    continue;
+                c->l.fsdp = fsdp;
+                c->r->divided++;
+                try_recompute(c);
+            }
         }
     }
 }
@@ -196,10 +207,14 @@ static void search_cp(struct ctx *c, double per_tp)
 {
     double pp = c->l.pp;
     c->n_stage = divisors(gpu_stage_layers(&c->w, &c->l), c->div_stage);
-    size_t ncp = c->s->allow_cp ? c->n_seq : 1;
+    size_t ncp = c->s->allow_cp || c->s->cp != GPU_SEARCH_FREE ? c->n_seq : 1;
     for (size_t j = 0; j < ncp; j++) {
         double cp = c->div_seq[j]; /* the first divisor is 1 */
-        if (!divides(cp, per_tp / pp))
+        if (!divides(cp, per_tp / pp) || (c->s->cp != GPU_SEARCH_FREE && cp != c->s->cp))
+            continue;
+        /* ring attention splits each sequence into 2 cp chunks (Megatron's
+         * load balancing): cp > 1 needs an even share */
+        if (cp > 1 && !divides(2 * cp, c->w.seq_len))
             continue;
         double dp = per_tp / pp / cp;
         if (!divides(dp, c->w.batch))
@@ -211,21 +226,21 @@ static void search_cp(struct ctx *c, double per_tp)
 }
 
 /* The pipeline and context parallelism of the current tp, and dp of what
- * remains of the GPUs.  A free pp runs over the divisors of the layers; a
- * fixed one may also split them unevenly (gpu_uneven_split). */
+ * remains of the GPUs.  A free pp runs over the divisors of the layers and
+ * of the layers + 2 (Megatron's uneven split, gpu_uneven_split); a fixed
+ * one may split them in any way (at most one stage per layer). */
 static void search_pp_cp(struct ctx *c)
 {
     double per_tp = c->s->gpus / c->l.tp;
     if (c->s->pp != GPU_SEARCH_FREE) {
         c->l.pp = c->s->pp;
-        if (divides(c->s->pp, per_tp) &&
-            (divides(c->s->pp, c->w.layers) || gpu_uneven_split(&c->w, &c->l)))
+        if (divides(c->s->pp, per_tp) && c->s->pp <= c->w.layers)
             search_cp(c, per_tp);
         return;
     }
-    for (size_t i = 0; i < c->n_layers; i++) {
-        c->l.pp = c->div_layers[i];
-        if (divides(c->l.pp, per_tp))
+    for (size_t i = 0; i < c->n_pps; i++) {
+        c->l.pp = c->pps[i];
+        if (divides(c->l.pp, per_tp) && c->l.pp <= c->w.layers)
             search_cp(c, per_tp);
     }
 }
@@ -258,12 +273,15 @@ static cp_status spec_check(const struct gpuhw_desc *g, const struct wl_desc *w,
     if (s->keep < 1 || s->keep > GPU_SEARCH_KEEP_MAX)
         return cp_fail(err, CP_EINPUT, "keep = %zu layouts is not from 1 to %d", s->keep,
                        GPU_SEARCH_KEEP_MAX);
-    const double fixed[] = {s->tp, s->pp, s->mbs};
-    static const char *const name[] = {"tp", "pp", "mbs"};
-    for (int i = 0; i < 3; i++)
+    const double fixed[] = {s->tp, s->pp, s->mbs, s->cp, s->vp};
+    static const char *const name[] = {"tp", "pp", "mbs", "cp", "vp"};
+    for (int i = 0; i < 5; i++)
         if (!(fixed[i] == GPU_SEARCH_FREE || whole(fixed[i])))
             return cp_fail(err, CP_EINPUT, "%s = %g is neither free (0) nor a whole number",
                            name[i], fixed[i]);
+    if (s->fsdp < GPU_SEARCH_ANY_FSDP || s->fsdp > 1)
+        return cp_fail(err, CP_EINPUT, "fsdp = %d is neither 0, 1 nor both (%d)", s->fsdp,
+                       GPU_SEARCH_ANY_FSDP);
     if (s->recompute < GPU_SEARCH_ANY_RC || s->recompute >= GPU_NRECOMPUTES)
         return cp_fail(err, CP_EINPUT, "recompute = %d is not free nor one of %d settings",
                        s->recompute, GPU_NRECOMPUTES);
@@ -296,6 +314,16 @@ static cp_status list_divisors(struct ctx *c, struct cp_error *err)
             return cp_fail(err, CP_EINPUT,
                            "the %s of %.0f has more than %d divisors: too many to search", name[i],
                            fig[i], GPU_SEARCH_DIVISORS_MAX);
+    double more[GPU_SEARCH_DIVISORS_MAX];
+    size_t n_more = divisors(c->w.layers + 2, more), i = 0, j = 0;
+    c->n_pps = 0;
+    while (i < c->n_layers || j < n_more) { /* merge, each value once */
+        double a = i < c->n_layers ? c->div_layers[i] : INFINITY;
+        double b = j < n_more ? more[j] : INFINITY;
+        c->pps[c->n_pps++] = fmin(a, b);
+        i += a <= b;
+        j += b <= a;
+    }
     return CP_OK;
 }
 
@@ -343,6 +371,7 @@ cp_status gpu_search(const struct gpuhw_desc *g, const struct wl_desc *w,
     if (list_divisors(&c, err) != CP_OK)
         return CP_EINPUT;
     c.l.precision = s->precision;
+    gpu_layout_switches(&c.l, w); /* the workload's software switches */
     search_all(&c);
     return r->n > 0 ? CP_OK : refusal(&c, err);
 }
