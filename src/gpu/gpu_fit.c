@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
 #include <gsl/gsl_multimin.h>
 
 #include "../base/xalloc.h"
@@ -15,8 +16,8 @@
 #include "gpu_run.h"
 
 const char *const gpu_fit_key_name[GPU_FIT_NKEYS] = {
-    "fit.matmul_efficiency", "fit.elementwise_bytes", "fit.step_overhead", "fit.lowp_efficiency",
-    "fit.kernel_overhead", "fit.attention_efficiency"};
+    "fit.matmul_efficiency", "fit.attention_efficiency", "fit.step_overhead",
+    "fit.lowp_efficiency"};
 
 /* The simplex's first step in the searched coordinates: a value times
  * about e^0.3 (1.35), or its odds so, for a fraction. */
@@ -31,12 +32,8 @@ static double *key_field(struct gpu_fit *f, int k)
     switch (k) {
     case GPU_FIT_MATMUL:
         return &f->matmul_eff;
-    case GPU_FIT_ELEMENTWISE:
-        return &f->elementwise;
     case GPU_FIT_OVERHEAD:
         return &f->step_overhead_s;
-    case GPU_FIT_KERNEL:
-        return &f->kernel_overhead_s;
     case GPU_FIT_ATTENTION:
         return &f->attention_eff;
     default:
@@ -94,6 +91,76 @@ static double objective(const gsl_vector *x, void *params)
         sum += e * e;
     }
     return isfinite(sum) ? fmin(sum, GPU_FIT_PENALTY) : GPU_FIT_PENALTY;
+}
+
+/* The residuals ln(model / measured) of the rows used at the values v
+ * (one per searched key) into e; 0 when every row gives a finite step. */
+static int residuals(struct fit_state *s, const double *v, double *e)
+{
+    for (size_t j = 0; j < s->nkeys; j++)
+        for (int k = 0; k < GMEAS_NGPUS; k++)
+            *key_field(&s->g[k].fit, s->key[j]) = v[j];
+    size_t n = 0;
+    for (size_t i = 0; i < s->d->n; i++) {
+        if (s->use && !s->use[i])
+            continue;
+        const struct gmeas_row *r = &s->d->rows[i];
+        struct gpu_result res;
+        if (gpu_run_eval(&s->g[r->gpu], r, &res, NULL) != CP_OK || !(res.step_s > 0))
+            return -1;
+        e[n++] = log(res.step_s / r->step_time_s);
+    }
+    return 0;
+}
+
+/* Standard errors of the fitted values: the residuals' Jacobian J by
+ * central differences (a relative step of GPU_FIT_SE_STEP), the
+ * covariance sigma^2 (J^T J)^-1 with sigma^2 = cost / (rows - keys); NaN
+ * when the rows do not exceed the keys or J^T J is singular. */
+static void standard_errors(struct fit_state *s, struct gpu_fit_result *res)
+{
+    size_t n = res->rows, m = s->nkeys;
+    for (int k = 0; k < GPU_FIT_NKEYS; k++)
+        res->se[k] = NAN;
+    if (n <= m)
+        return;
+    double v[GPU_FIT_NKEYS], *ep = xmalloc(n * sizeof *ep), *em = xmalloc(n * sizeof *em);
+    gsl_matrix *J = gsl_matrix_alloc(n, m), *A = gsl_matrix_alloc(m, m);
+    int ok = J && A;
+    for (size_t j = 0; ok && j < m; j++) {
+        for (size_t q = 0; q < m; q++)
+            v[q] = res->value[s->key[q]];
+        double h = GPU_FIT_SE_STEP * v[j];
+        v[j] += h;
+        ok = residuals(s, v, ep) == 0;
+        v[j] -= 2 * h;
+        ok = ok && residuals(s, v, em) == 0;
+        for (size_t i = 0; ok && i < n; i++)
+            gsl_matrix_set(J, i, j, (ep[i] - em[i]) / (2 * h));
+    }
+    gsl_permutation *p = ok ? gsl_permutation_alloc(m) : NULL;
+    int sign;
+    if (ok && p) {
+        gsl_matrix *inv = gsl_matrix_alloc(m, m);
+        for (size_t a = 0; a < m; a++)
+            for (size_t b = 0; b < m; b++) {
+                double sum = 0;
+                for (size_t i = 0; i < n; i++)
+                    sum += gsl_matrix_get(J, i, a) * gsl_matrix_get(J, i, b);
+                gsl_matrix_set(A, a, b, sum);
+            }
+        double sigma2 = res->cost / (double)(n - m);
+        if (inv && gsl_linalg_LU_decomp(A, p, &sign) == GSL_SUCCESS &&
+            gsl_linalg_LU_invert(A, p, inv) == GSL_SUCCESS)
+            for (size_t j = 0; j < m; j++)
+                res->se[s->key[j]] = sqrt(sigma2 * gsl_matrix_get(inv, j, j));
+        gsl_matrix_free(inv);
+    }
+    gsl_permutation_free(p);
+    gsl_matrix_free(J);
+    gsl_matrix_free(A);
+    free(ep);
+    free(em);
 }
 
 /* Check the rows used (a description each, a layout that divides) and
@@ -208,6 +275,10 @@ cp_status gpu_fit_run(const struct gpu_fit_data *d, const unsigned char *use,
                      res->rows == 1 ? "" : "s", s->nkeys);
     if (st == CP_OK)
         st = search(s, res, err);
+    for (int k = 0; k < GPU_FIT_NKEYS; k++)
+        res->se[k] = NAN;
+    if (st == CP_OK && res->converged)
+        standard_errors(s, res);
     free(s);
     return st;
 }

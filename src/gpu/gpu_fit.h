@@ -19,12 +19,10 @@
 
 /* The keys fitted, in the order of gpu_fit_key_name. */
 enum gpu_fit_key {
-    GPU_FIT_MATMUL,      /* fit.matmul_efficiency  (a fraction) */
-    GPU_FIT_ELEMENTWISE, /* fit.elementwise_bytes  (bytes)      */
-    GPU_FIT_OVERHEAD,    /* fit.step_overhead      (seconds)    */
-    GPU_FIT_LOWP,        /* fit.lowp_efficiency    (a fraction) */
-    GPU_FIT_KERNEL,      /* fit.kernel_overhead    (seconds)    */
-    GPU_FIT_ATTENTION,   /* fit.attention_efficiency (a fraction) */
+    GPU_FIT_MATMUL,    /* fit.matmul_efficiency    (a fraction) */
+    GPU_FIT_ATTENTION, /* fit.attention_efficiency (a fraction) */
+    GPU_FIT_OVERHEAD,  /* fit.step_overhead        (seconds)    */
+    GPU_FIT_LOWP,      /* fit.lowp_efficiency      (a fraction) */
     GPU_FIT_NKEYS
 };
 extern const char *const gpu_fit_key_name[GPU_FIT_NKEYS]; /* "fit.matmul_efficiency" ... */
@@ -34,6 +32,8 @@ extern const char *const gpu_fit_key_name[GPU_FIT_NKEYS]; /* "fit.matmul_efficie
  * or after GPU_FIT_MAX_ITER iterations (then not converged). */
 #define GPU_FIT_SIZE 1e-6
 #define GPU_FIT_MAX_ITER 5000
+/* Relative step of the central differences behind the standard errors. */
+#define GPU_FIT_SE_STEP 1e-3
 
 /* The runs and the descriptions they run on: gpu[k] for the rows whose
  * gpu is k (enum gmeas_gpu); NULL where no row needs one. */
@@ -52,6 +52,9 @@ struct gpu_fit_result {
     double cost;                 /* sum of ln(model / measured)^2 over them */
     size_t iterations;
     int converged; /* the simplex shrank below GPU_FIT_SIZE */
+    double se[GPU_FIT_NKEYS]; /* standard error of each fitted value (its
+                                 units), from the residuals' Jacobian;
+                                 NaN where not fitted or not defined     */
 };
 
 /* Fit the keys on the rows i with use[i] != 0 (use NULL: every row),
