@@ -2,12 +2,15 @@
  * published MLPerf Training v3.1 GPT-3 175B run on 512 H100 (TP 4, PP 8,
  * VP 12, micro-batch 1, FP8, no recompute: NVIDIA eos_n64, in
  * hw/gpu-measurements.csv) it finds a layout at least as fast per the
- * model and reaches the published one; every layout it returns passes
- * gpu_check, fits and comes fastest first; its counts and its best
- * layouts equal an independent brute force over every figure on a small
- * job; GPT-3 175B on 8 GPUs is refused naming the bytes, and a GPU count
- * nothing divides and wrong specs are refused.  Runs from the top of the
- * source tree. */
+ * model and reaches the published one (with cp, vp and FSDP fixed too);
+ * on Llama 3.1 405B as MLPerf Training v5.0 runs it on 512 H100 (TP 8, PP
+ * 8 of the 128 = 126 + 2, CP 2, VP 8) the same; every layout it returns
+ * passes gpu_check, fits, runs the workload's software switches and comes
+ * fastest first; its counts and its best layouts equal an independent
+ * brute force over every figure (cp, FSDP and the uneven split included)
+ * on a small job; GPT-3 175B on 8 GPUs is refused naming the bytes, and a
+ * GPU count nothing divides and wrong specs are refused.  Runs from the
+ * top of the source tree. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,7 +36,12 @@
  * benchmark's C4 SentencePiece is "~50k"), global batch 2048 on 512 GPUs,
  * dropout off (the reference's run_gpt3.sh: --attention-dropout 0.0
  * --hidden-dropout 0.0), 16-bit weights and gradients, 32-bit master
- * weights and Adam moments. */
+ * weights and Adam moments; sequence parallelism, tensor-parallel overlap
+ * and the distributed optimizer on (training_results_v3.1 NVIDIA
+ * benchmarks/gpt3/implementations/pytorch: TP_COMM_OVERLAP=True,
+ * USE_DIST_OPTIMIZER=True, sequence_parallel True, as the corpus rows
+ * note), flash attention on (the stack of 2023, as src/gpu/gpu_run.c
+ * reads those rows). */
 static struct wl_desc gpt3_mlperf(void)
 {
     struct wl_desc w = {.layers = 96,
@@ -50,7 +58,11 @@ static struct wl_desc gpt3_mlperf(void)
                         .grad_bytes = 2,
                         .master_bytes = 4,
                         .optimizer_bytes = 8,
-                        .act_bytes = 2};
+                        .act_bytes = 2,
+                        .sequence_parallel = 1,
+                        .flash_attention = 1,
+                        .tp_overlap = 1,
+                        .distributed_optimizer = 1};
     return w;
 }
 
@@ -87,10 +99,11 @@ static void print_hits(const char *what, const struct gpu_search_result *r)
     for (size_t i = 0; i < r->n; i++) {
         const struct gpu_layout *l = &r->hit[i].layout;
         const struct gpu_result *x = &r->hit[i].result;
-        printf("#  %zu: tp %2.0f pp %2.0f cp %.0f dp %3.0f mbs %.0f vp %2.0f %-9s %2.0f  %.4f s  "
-               "MFU %4.1f %%  %.1f GB\n",
-               i, l->tp, l->pp, l->cp, l->dp, l->mbs, l->vp, gpu_recompute_name[l->recompute],
-               l->recompute_layers, x->step_s, 100 * x->mfu, x->mem_total / 1e9);
+        printf("#  %zu: tp %2.0f pp %2.0f cp %.0f dp %3.0f mbs %.0f vp %2.0f fsdp %d %-9s %2.0f  "
+               "%.4f s  MFU %4.1f %%  %.1f GB\n",
+               i, l->tp, l->pp, l->cp, l->dp, l->mbs, l->vp, l->fsdp,
+               gpu_recompute_name[l->recompute], l->recompute_layers, x->step_s, 100 * x->mfu,
+               x->mem_total / 1e9);
     }
 }
 
@@ -103,6 +116,7 @@ static void test_mlperf(void **state)
     load_gpu("h100", &g);
     struct wl_desc w = gpt3_mlperf();
     struct gpu_layout pub = gpu_layout_default(4, 8, 16, 1);
+    gpu_layout_switches(&pub, &w);
     pub.vp = 12;
     pub.precision = GPUHW_FP8;
     struct cp_error err = {0};
@@ -123,18 +137,28 @@ static void test_mlperf(void **state)
     assert_true(r.evaluated >= (double)r.n && r.evaluated <= r.tried && r.divided <= r.tried);
     check_hits(&g, &w, 512, &r);
 
-    /* tp, pp and mbs fixed: vp runs over the 6 divisors of the 12 layers
-     * of a stage, the published one among them, none recompute fitting */
+    /* every layout the search keeps runs the workload's switches */
+    for (size_t i = 0; i < r.n; i++) {
+        const struct gpu_layout *l = &r.hit[i].layout;
+        assert_true(l->seq_parallel && l->flash_attention && l->overlap_tp && l->shard_optimizer);
+    }
+
+    /* tp, pp and mbs fixed, cp 1 and no FSDP as published: vp runs over the
+     * 6 divisors of the 12 layers of a stage, the published one among
+     * them, none recompute fitting */
     s.tp = 4;
     s.pp = 8;
     s.mbs = 1;
+    s.cp = 1;
+    s.fsdp = 0;
     s.keep = GPU_SEARCH_KEEP_MAX;
     assert_ok(gpu_search(&g, &w, &s, &r, &err), err);
     assert_rel(r.divided, 6, 0);
     int found = 0;
     for (size_t i = 0; i < r.n; i++) {
         const struct gpu_layout *l = &r.hit[i].layout;
-        assert_true(l->tp == 4 && l->pp == 8 && l->mbs == 1 && l->dp == 16);
+        assert_true(l->tp == 4 && l->pp == 8 && l->mbs == 1 && l->dp == 16 && l->cp == 1);
+        assert_false(l->fsdp);
         if (l->vp == 12 && l->recompute == GPU_RC_NONE) {
             assert_rel(r.hit[i].result.step_s, p.step_s, 0);
             found = 1;
@@ -142,6 +166,85 @@ static void test_mlperf(void **state)
     }
     assert_true(found);
     check_hits(&g, &w, 512, &r);
+
+    /* vp fixed too: the published layout alone */
+    s.vp = 12;
+    assert_ok(gpu_search(&g, &w, &s, &r, &err), err);
+    assert_rel(r.divided, 1, 0);
+    assert_int_equal(r.n, 1);
+    assert_rel(r.hit[0].layout.vp, 12, 0);
+    assert_rel(r.hit[0].result.step_s, p.step_s, 0);
+    /* FSDP free as well: the layout with and without it */
+    s.fsdp = GPU_SEARCH_ANY_FSDP;
+    assert_ok(gpu_search(&g, &w, &s, &r, &err), err);
+    assert_rel(r.divided, 2, 0);
+    check_hits(&g, &w, 512, &r);
+}
+
+/* Llama 3.1 405B as MLPerf Training v5.0 trains it (llama31_405b: the
+ * shape of models/llama31-405b.ini, 126 layers, hidden 16384, 128 heads, 8
+ * key/value heads, gated FFN 53248, sequence 8192, no dropout, RMSNorm,
+ * rotary, untied; the benchmark's Mixtral tokenizer of 32768 and global
+ * batch 1152) on 512 H100 in FP8: NVIDIA's submission ran TP 8, PP 8, CP 2,
+ * VP 8, micro-batch 1, dp 4 (mlcommons/training_results_v5.0
+ * NVIDIA/benchmarks/llama31_405b/implementations/eos-dfw_n64_ngc25.01_nemo/
+ * config_DGXH100_64x8x288xtp8pp8cp2.sh: 64 nodes of 8, 288 sequences per
+ * data-parallel group; the round's configs set INTERLEAVED_PIPELINE=8 and
+ * count the embedding and the loss as pipeline layers, 128 = 8 x 16).
+ * That layout passes gpu_check and fits in memory; the default search
+ * (cp, FSDP and the uneven split free) finds a layout at least as fast;
+ * with tp 8, pp 8, cp 2 and vp 8 fixed it finds that layout. */
+static void test_llama405b_mlperf(void **state)
+{
+    (void)state;
+    struct gpuhw_desc g;
+    load_gpu("h100", &g);
+    const char *const sets[] = {"model.vocab=32768", "model.batch=1152"};
+    struct wl_desc w;
+    load_model("llama31-405b", sets, 2, &w);
+    assert_rel(w.layers, 126, 0);
+    assert_rel(w.kv_heads, 8, 0);
+    assert_true(w.gated_ffn && !w.dropout && !w.tied_embeddings);
+    struct gpu_layout pub = gpu_layout_default(8, 8, 4, 1);
+    gpu_layout_switches(&pub, &w);
+    pub.cp = 2;
+    pub.vp = 8;
+    pub.precision = GPUHW_FP8;
+    struct cp_error err = {0};
+    assert_ok(gpu_check(&g, &w, &pub, &err), err);
+    struct gpu_result p;
+    gpu_eval(&g, &w, &pub, &p);
+    printf("# Llama 3.1 405B, published tp 8 pp 8 cp 2 dp 4 vp 8 none: %.3f s, %.1f GB of %.1f\n",
+           p.step_s, p.mem_total / 1e9, p.mem_capacity / 1e9);
+    assert_true(p.fits);
+
+    struct gpu_search_spec s = gpu_search_spec_default(512);
+    s.precision = GPUHW_FP8;
+    static struct gpu_search_result r;
+    assert_ok(gpu_search(&g, &w, &s, &r, &err), err);
+    print_hits("Llama 3.1 405B on 512 H100, FP8", &r);
+    assert_true(r.n >= 1);
+    assert_true(r.hit[0].result.step_s <= p.step_s);
+    check_hits(&g, &w, 512, &r);
+
+    s.tp = 8;
+    s.pp = 8;
+    s.cp = 2;
+    s.vp = 8;
+    s.keep = GPU_SEARCH_KEEP_MAX;
+    assert_ok(gpu_search(&g, &w, &s, &r, &err), err);
+    print_hits("tp 8 pp 8 cp 2 vp 8 fixed", &r);
+    check_hits(&g, &w, 512, &r);
+    int found = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        const struct gpu_layout *l = &r.hit[i].layout;
+        assert_true(l->tp == 8 && l->pp == 8 && l->cp == 2 && l->vp == 8 && l->dp == 4);
+        if (l->mbs == 1 && !l->fsdp && l->recompute == GPU_RC_NONE) {
+            assert_rel(r.hit[i].result.step_s, p.step_s, 0);
+            found = 1;
+        }
+    }
+    assert_true(found);
 }
 
 /* A small job for the brute force: GQA (4 key/value heads of 12, so tp 3
@@ -173,17 +276,25 @@ struct brute {
     double least[STEPS_MAX], each[STEPS_MAX]; /* step times */
 };
 
+/* Transformer layers of the busiest stage: L / pp, or the L + 2 (the
+ * embedding and the loss counted as a layer each) spread as evenly as
+ * they go (gpu.h). */
+static double stage_layers(const struct wl_desc *w, double pp)
+{
+    return fmod(w->layers, pp) == 0 ? w->layers / pp : ceil((w->layers + 2) / pp);
+}
+
 /* The recompute settings of one layout in the search's order: none,
- * selective, block of every k from 1 to L / pp - 1 that vp divides, full
- * (only those of setting only unless GPU_SEARCH_ANY_RC); each evaluated
- * whole, those that fit counted. */
+ * selective, block of every k from 1 to a stage's layers - 1 that vp
+ * divides, full (only those of setting only unless GPU_SEARCH_ANY_RC);
+ * each evaluated whole, those that fit counted. */
 static void brute_recompute(const struct gpuhw_desc *g, const struct wl_desc *w,
                             struct gpu_layout l, int only, struct brute *b)
 {
     enum gpu_recompute rc[64] = {GPU_RC_NONE, GPU_RC_SELECTIVE};
     double k[64] = {0};
     int n = 2, first_fit = -1;
-    for (double layers = 1; layers < w->layers / l.pp; layers++)
+    for (double layers = 1; layers < stage_layers(w, l.pp); layers++)
         if (fmod(layers, l.vp) == 0) {
             rc[n] = GPU_RC_BLOCK;
             k[n++] = layers;
@@ -211,8 +322,12 @@ static void brute_recompute(const struct gpuhw_desc *g, const struct wl_desc *w,
 }
 
 /* Every tp, pp, cp from 1 to the GPUs whose product divides them, every
- * micro-batch up to the global batch and vp up to the layers: those
- * gpu_check accepts, with the default options, at 16 bits. */
+ * micro-batch up to the global batch, vp up to the layers, FSDP off and
+ * on: those gpu_check accepts, with the default options and the
+ * workload's switches, at 16 bits, in the search's space (gpu_search.h):
+ * tp dividing the NVLink domain, pp dividing the layers or the layers + 2,
+ * cp > 1 only where 2 cp divides the sequence (Megatron's load-balanced
+ * ring), FSDP only with dp > 1. */
 static void brute_force(const struct gpuhw_desc *g, const struct wl_desc *w, double n, int allow_cp,
                         int only, struct brute *b)
 {
@@ -220,18 +335,26 @@ static void brute_force(const struct gpuhw_desc *g, const struct wl_desc *w, dou
     for (double tp = 1; tp <= n; tp++)
         for (double pp = 1; pp <= n; pp++)
             for (double cp = 1; cp <= (allow_cp ? n : 1); cp++) {
-                if (fmod(n, tp * pp * cp) != 0)
+                if (fmod(n, tp * pp * cp) != 0 || fmod(g->net.nvlink_domain, tp) != 0)
                     continue;
+                if (fmod(w->layers, pp) != 0 && fmod(w->layers + 2, pp) != 0)
+                    continue;
+                if (cp > 1 && fmod(w->seq_len, 2 * cp) != 0)
+                    continue;
+                double dp = n / (tp * pp * cp);
                 for (double mbs = 1; mbs <= w->batch; mbs++)
-                    for (double vp = 1; vp <= w->layers; vp++) {
-                        struct gpu_layout l = gpu_layout_default(tp, pp, n / (tp * pp * cp), mbs);
-                        l.cp = cp;
-                        l.vp = vp;
-                        if (gpu_check(g, w, &l, NULL) != CP_OK)
-                            continue;
-                        b->divided++;
-                        brute_recompute(g, w, l, only, b);
-                    }
+                    for (double vp = 1; vp <= w->layers; vp++)
+                        for (int fsdp = 0; fsdp <= (dp > 1); fsdp++) {
+                            struct gpu_layout l = gpu_layout_default(tp, pp, dp, mbs);
+                            gpu_layout_switches(&l, w);
+                            l.cp = cp;
+                            l.vp = vp;
+                            l.fsdp = fsdp;
+                            if (gpu_check(g, w, &l, NULL) != CP_OK)
+                                continue;
+                            b->divided++;
+                            brute_recompute(g, w, l, only, b);
+                        }
             }
 }
 
@@ -358,13 +481,18 @@ static void expect_refused(const struct gpu_search_spec *s, const char *what)
     assert_int_equal(r.n, 0);
 }
 
-/* 7 GPUs: tp and pp 1 (7 divides neither 96 heads nor 96 layers), and
- * dp = 7 does not divide the batch of 2048; wrong specs. */
+/* 11 GPUs: tp, pp and cp 1 (11 divides neither the 96 heads, the 96
+ * layers, the 98 of the uneven split nor the sequence of 2048), and dp =
+ * 11 does not divide the batch of 2048.  7 GPUs divide it now: a pipeline
+ * of 7 stages (98 = 7 x 14, the embedding and the loss counted as a
+ * layer each), but GPT-3 175B does not fit on 7 GPUs.  Wrong specs. */
 static void test_refusals(void **state)
 {
     (void)state;
-    struct gpu_search_spec s = gpu_search_spec_default(7);
-    expect_refused(&s, "no layout of 7 GPUs divides the job");
+    struct gpu_search_spec s = gpu_search_spec_default(11);
+    expect_refused(&s, "no layout of 11 GPUs divides the job");
+    s = gpu_search_spec_default(7);
+    expect_refused(&s, "no layout of 7 GPUs fits in memory: the least, tp 1 pp 7 cp 1 dp 1");
     s = gpu_search_spec_default(512);
     s.keep = 0;
     expect_refused(&s, "keep = 0 layouts is not from 1 to 16");
@@ -394,7 +522,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mlperf),          cmocka_unit_test(test_brute_force),
         cmocka_unit_test(test_fixed_recompute), cmocka_unit_test(test_nothing_fits),
-        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_refusals),        cmocka_unit_test(test_llama405b_mlperf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
