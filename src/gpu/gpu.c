@@ -129,7 +129,7 @@ static void layer_compute(const struct gpuhw_desc *g, const struct wl_desc *w,
     double ew = g->fit.elementwise * T * h / (l->seq_parallel ? tp : 1);
     if (!l->flash_attention) /* the stored scores: softmax (and dropout) */
         ew += (g->fit.score_bytes + (w->attention_dropout ? g->fit.score_dropout_bytes : 0)) *
-              T * w->seq_len / l->cp * w->heads / tp;
+              T * w->seq_len * w->heads / tp; /* T queries x all s keys */
     t[GPU_ELEMENTWISE] = ew * passes / g->chip.hbm_Bps;
     t[GPU_OVERHEAD] = g->fit.kernels_per_layer * g->fit.kernel_overhead_s * passes;
 }
