@@ -19,10 +19,11 @@ if [ "$rc" -eq 0 ]; then ok "validate: the shipped corpora meet the targets"; el
 check "text: both kinds in one table" \
     sh -c "grep -q '^weight-streaming  *M05 ' '$T/out' && grep -q '^gpu  *NAR-T1-01 ' '$T/out'"
 check "text: a summary row per kind" \
-    sh -c "grep -q '^weight-streaming  *all  *10 ' '$T/out' && grep -q '^gpu  *all  *39 ' '$T/out'"
+    sh -c "grep -q '^weight-streaming  *all  *10 ' '$T/out' && grep -q '^gpu  *all  *49 ' '$T/out'"
 check "text: per system" grep -q '^weight-streaming  *cs3  *5 ' "$T/out"
 check "text: per GPU system and source" \
-    sh -c "grep -q '^gpu  *h100  *29 ' '$T/out' && grep -q '^gpu  *source MLP3.1  *8 ' '$T/out'"
+    sh -c "grep -q '^gpu  *h100  *29 ' '$T/out' && grep -q '^gpu  *source MLP3.1  *8 ' '$T/out' &&
+        grep -q '^gpu  *a100  *20 ' '$T/out' && grep -q '^gpu  *source KOR22  *10 ' '$T/out'"
 check "text: the targets of both kinds" \
     sh -c "grep -q '^weight-streaming targets:' '$T/out' && grep -q '^gpu targets:' '$T/out'"
 
@@ -36,17 +37,19 @@ kcol() { # kcol KIND NAME: column NAME of the rows of KIND in $T/all.csv
         $1 == k { print $c }' "$T/all.csv"
 }
 check "csv: ten weight-streaming rows" [ "$(kcol weight-streaming id | wc -l)" -eq 10 ]
-check "csv: 39 GPU rows" [ "$(kcol gpu id | wc -l)" -eq 39 ]
+check "csv: 49 GPU rows" [ "$(kcol gpu id | wc -l)" -eq 49 ]
 # the measured figures as published (ALCF logs; seed 004)
 m=$(kcol weight-streaming measured | tr '\n' ' ')
 check "csv: weight-streaming measured values as published ($m)" \
     [ "$m" = "43.67 20.45 494.4 4047.95 6727.92 31.99 32.44 31.35 28.51 15.3 " ]
 # the GPU figures as published: Narayanan et al. 2021 Table 1 (TFLOP/s per
 # GPU), the Megatron-Core table, NeMo 24.07 (tokens/s per GPU), MLPerf
-# Training v3.1 (median step times, which are the measured step times)
-p=$(kcol gpu published | sed -n '1p;11p;20p' | tr '\n' ' ')
-check "csv: GPU figures as published ($p)" [ "$p" = "137000000000000 408800000000000 23406 " ]
-mp=$(kcol gpu measured | tail -n 8 | tr '\n' ' ')
+# Training v3.1 (median step times, which are the measured step times),
+# Korthikanti et al. 2022 (iteration times; MFU x 312 TFLOP/s for one run)
+p=$(kcol gpu published | sed -n '1p;11p;20p;40p;49p' | tr '\n' ' ')
+check "csv: GPU figures as published ($p)" \
+    [ "$p" = "137000000000000 408800000000000 23406 1.42 131352000000000 " ]
+mp=$(kcol gpu measured | sed -n '32,39p' | tr '\n' ' ')
 check "csv: MLPerf step times as logged ($mp)" \
     [ "$mp" = "0.9451 1.6192 0.9256 0.9296 1.6084 1.6152 11.0539 11.0754 " ]
 # error is predicted / measured - 1, and every row has a leave-out figure
@@ -98,8 +101,8 @@ check "a scoped key on a system with no point: exit 2" [ "$rc" -eq 2 ]
 run validate hw/gpu-measurements.csv --csv
 tr -d '\r' <"$T/out" >"$T/all.csv"
 check "a GPU corpus as FILE: exit 0" [ "$rc" -eq 0 ]
-check "a GPU corpus as FILE: its 39 rows, all gpu" \
-    [ "$(kcol gpu id | wc -l)/$(wc -l <"$T/all.csv")" = "39/40" ]
+check "a GPU corpus as FILE: its 49 rows, all gpu" \
+    [ "$(kcol gpu id | wc -l)/$(wc -l <"$T/all.csv")" = "49/50" ]
 head -n 1 hw/gpu-measurements.csv >"$T/ghead.csv"
 { cat "$T/ghead.csv"; grep '^NM24-\|^MLP3' hw/gpu-measurements.csv; } >"$T/gtwo.csv"
 run validate "$T/gtwo.csv" "$T/two.csv" --csv

@@ -3,10 +3,11 @@
  * The text goes to libcsv one line at a time, so the line where a record
  * starts is known (a quoted field may run over several lines).  Each
  * record becomes a row: text kept, numbers parsed ("unknown" kept as NaN
- * where allowed), the GPU, precision and recompute normalised, and the
- * measured quantity converted to a step time and cluster tokens/s by the
- * convention table below, which says for each quantity and source how the
- * source counted. */
+ * where allowed), the GPU, precision and recompute normalised, the
+ * optional columns (cp, vp, the software switches) read or defaulted, and
+ * the measured quantity converted to a step time and cluster tokens/s by
+ * the convention table below, which says for each quantity and source how
+ * the source counted. */
 #include "gmeas.h"
 
 #include <csv.h>
@@ -21,6 +22,7 @@
 #include "../base/units.h"
 #include "../base/xalloc.h"
 #include "desc.h"
+#include "wl.h"
 
 const char *const gmeas_gpu_name[GMEAS_NGPUS] = {"a100", "h100", "h200", "b200", "gb200"};
 const char *const gmeas_precision_name[GMEAS_NPRECISIONS] = {"bf16", "fp8", "fp4"};
@@ -30,15 +32,22 @@ const char *const gmeas_quantity_name[GMEAS_NQUANTITIES] = {
     "achieved_tflops_per_gpu", "tokens_per_s_per_gpu", "step_time_median"};
 
 /* clang-format off */
+/* The columns every file has (C_ID ... C_NOTES), then the optional ones
+ * (C_CP ... C_DISTOPT): a file may leave those out, and an empty cell
+ * takes the default. */
 enum gm_col {
     C_ID, C_SOURCE, C_DATE, C_STATUS, C_GPU, C_GPUS, C_MODEL, C_PARAMS, C_LAYERS, C_HIDDEN,
     C_HEADS, C_KV_HEADS, C_FFN, C_SEQ_LEN, C_VOCAB, C_BATCH, C_MICRO_BATCH, C_TP, C_PP, C_DP,
-    C_PRECISION, C_RECOMPUTE, C_QUANTITY, C_VALUE, C_UNIT, C_NOTES, C_NCOLS
+    C_PRECISION, C_RECOMPUTE, C_QUANTITY, C_VALUE, C_UNIT, C_NOTES, C_NREQUIRED,
+    C_CP = C_NREQUIRED, C_VP, C_FSDP, C_FP8_PARAMS, C_OPTPREC, C_SEQPAR, C_FLASH, C_TPOVERLAP,
+    C_DISTOPT, C_NCOLS
 };
 static const char *const col_name[C_NCOLS] = {
     "id", "source", "date", "status", "gpu", "gpus", "model", "params", "layers", "hidden",
     "heads", "kv_heads", "ffn", "seq_len", "vocab", "global_batch_seqs", "micro_batch", "tp",
-    "pp", "dp", "precision", "recompute", "quantity", "value", "unit", "notes"};
+    "pp", "dp", "precision", "recompute", "quantity", "value", "unit", "notes",
+    "cp", "vp", "fsdp", "fp8_params", "optimizer_precision", "sequence_parallel",
+    "flash_attention", "tp_overlap", "distributed_optimizer"};
 /* clang-format on */
 
 /* The longest cell read; longer ones are cut (the notes, the source) or
@@ -47,7 +56,7 @@ static const char *const col_name[C_NCOLS] = {
 
 /* ---- the conventions ---- */
 
-enum gm_flops { GM_NO_FLOPS, GM_NARAYANAN, GM_MCORE };
+enum gm_flops { GM_NO_FLOPS, GM_NARAYANAN, GM_MCORE, GM_KORTHIKANTI };
 
 struct gm_conv {
     enum gmeas_quantity quantity;
@@ -71,11 +80,24 @@ static const struct gm_conv conv[] = {
      * MHA likely" fill ffn = 4h and kv_heads = heads when unknown. */
     {GMEAS_TFLOPS_PER_GPU, "Megatron-Core", "TFLOP/s/GPU", 1e12, GM_MCORE,
      "Megatron-Core model FLOP (no recompute) / (gpus * FLOP/s per GPU)"},
+    /* Korthikanti et al. 2022 give model FLOPs utilization: their
+     * appendix A eq. 7 counts model FLOPs per iteration (no recompute), and
+     * sec. 6.3 divides them by the iteration time and the accelerator's
+     * peak.  A KOR22 row states the MFU times the A100's 312 TFLOP/s (the
+     * peak that turns the paper's Table 5 iteration times into its MFU
+     * column), i.e. achieved model FLOP/s per GPU. */
+    {GMEAS_TFLOPS_PER_GPU, "Korthikanti", "TFLOP/s/GPU", 1e12, GM_KORTHIKANTI,
+     "Korthikanti eq. 7 model FLOP (no recompute) / (gpus * FLOP/s per GPU)"},
     /* NM24 rows publish tokens/s per GPU (their "model TFLOP/s/GPU" in the
      * notes changed formula between releases and is not used): cluster
      * tokens/s = gpus * value; step = global batch tokens / that. */
     {GMEAS_TOKENS_PER_GPU, "", "tokens/s/GPU", 1, GM_NO_FLOPS,
      "global batch tokens / (gpus * tokens/s per GPU)"},
+    /* Korthikanti et al. 2022, Table 5 and sec. 6.3: "end-to-end
+     * iteration time" in seconds, one optimizer step, as printed (the
+     * paper does not say over how many iterations it is taken). */
+    {GMEAS_STEP_TIME, "Korthikanti", "s/step", 1, GM_NO_FLOPS,
+     "iteration time as published (end to end)"},
     /* MLPerf rows: "median logged train_step_time" in seconds per step; the
      * notes' tokens/s/GPU is global batch tokens / step / gpus. */
     {GMEAS_STEP_TIME, "", "s/step", 1, GM_NO_FLOPS, "step time as logged"},
@@ -99,6 +121,15 @@ static double flop_mcore(const struct gmeas_row *r)
     double ffn = isnan(r->ffn) ? 4 * h : r->ffn;
     double kv = isnan(r->kv_heads) ? r->heads : r->kv_heads;
     return 12 * B * s * l * h * h * ((1 + kv / r->heads + s / h) + ffn / h + V / (2 * l * h));
+}
+
+/* FLOP per step, Korthikanti et al. 2022 appendix A eq. 7 (model FLOPs:
+ * forward and backward, 72 = 3 x 24; the logit layer 6*B*s*h*V; no
+ * recompute, whatever the run recomputed). */
+static double flop_korthikanti(const struct gmeas_row *r)
+{
+    double B = r->batch_seqs, s = r->seq_len, l = r->layers, h = r->hidden, V = r->vocab;
+    return 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
 }
 
 /* ---- the parser ---- */
@@ -236,10 +267,20 @@ static cp_status shape_parse(struct gparse *p, struct gmeas_row *r)
         if (num_cell(p, &num_cols[i], (double *)((char *)r + num_cols[i].off)) != CP_OK)
             return p->st;
     double ways = r->tp * r->pp * r->dp;
-    r->cp = r->gpus / ways;
-    if (r->cp != floor(r->cp))
-        return cell_fail(p, C_GPUS, "%.0f GPUs are not a whole number of tp x pp x dp = %.0f",
-                         r->gpus, ways);
+    if (p->cell[C_CP][0] != '\0') {
+        /* given: it must be what the layout leaves */
+        const struct num_col cc = {C_CP, 0, 0, 1};
+        if (num_cell(p, &cc, &r->cp) != CP_OK)
+            return p->st;
+        if (r->cp * ways != r->gpus)
+            return cell_fail(p, C_CP, "'%.64s' is not gpus / (tp x pp x dp) = %.0f / %.0f = %g",
+                             p->cell[C_CP], r->gpus, ways, r->gpus / ways);
+    } else {
+        r->cp = r->gpus / ways;
+        if (r->cp != floor(r->cp))
+            return cell_fail(p, C_GPUS, "%.0f GPUs are not a whole number of tp x pp x dp = %.0f",
+                             r->gpus, ways);
+    }
     if (fmod(r->batch_seqs, r->dp) != 0)
         return cell_fail(p, C_BATCH, "%.0f sequences do not divide among dp = %.0f", r->batch_seqs,
                          r->dp);
@@ -266,7 +307,7 @@ static cp_status conv_find(struct gparse *p, struct gmeas_row *r, const struct g
         }
     return cell_fail(p, C_QUANTITY,
                      "%s from this source: no known way it counts FLOP (sources naming "
-                     "Narayanan or Megatron-Core)",
+                     "Narayanan, Megatron-Core or Korthikanti)",
                      gmeas_quantity_name[q]);
 }
 
@@ -279,7 +320,9 @@ static cp_status flop_count(struct gparse *p, const struct gm_conv *cv, struct g
     if (isnan(r->vocab))
         return cell_fail(p, C_VOCAB, "unknown, but %s counts FLOP with it",
                          gmeas_quantity_name[r->quantity]);
-    r->flop_per_step = cv->flops == GM_NARAYANAN ? flop_narayanan(r) : flop_mcore(r);
+    r->flop_per_step = cv->flops == GM_NARAYANAN ? flop_narayanan(r)
+                       : cv->flops == GM_MCORE   ? flop_mcore(r)
+                                                 : flop_korthikanti(r);
     return CP_OK;
 }
 
@@ -329,16 +372,80 @@ static double notes_vp(const char *notes)
     return at && end != at + 3 && v >= 1 && v == floor(v) ? v : NAN;
 }
 
+/* The vp column, else the notes' "VP=N"; both given, they must agree. */
+static cp_status vp_parse(struct gparse *p, struct gmeas_row *r)
+{
+    double in_notes = notes_vp(p->cell[C_NOTES]);
+    const struct num_col vc = {C_VP, 0, 0, 1};
+    r->vp = in_notes;
+    if (p->cell[C_VP][0] == '\0')
+        return CP_OK;
+    if (num_cell(p, &vc, &r->vp) != CP_OK)
+        return p->st;
+    if (!isnan(in_notes) && in_notes != r->vp)
+        return cell_fail(p, C_VP, "'%.64s' disagrees with the notes, which say VP=%.0f",
+                         p->cell[C_VP], in_notes);
+    return CP_OK;
+}
+
+/* A switch cell: 1 on, 0 off, -1 empty (not given). */
+static cp_status switch_cell(struct gparse *p, int c, int *out)
+{
+    static const char *const on[] = {"on", "true", "yes", "1"};
+    static const char *const off[] = {"off", "false", "no", "0"};
+    const char *s = p->cell[c];
+    *out = -1;
+    if (*s == '\0')
+        return CP_OK;
+    for (size_t i = 0; i < sizeof on / sizeof on[0]; i++) {
+        if (strcasecmp(s, on[i]) == 0)
+            return *out = 1, CP_OK;
+        if (strcasecmp(s, off[i]) == 0)
+            return *out = 0, CP_OK;
+    }
+    return cell_fail(p, c,
+                     "'%.64s' is not on, off, true, false, yes, no, 1 or 0 (or empty: not "
+                     "given)",
+                     s);
+}
+
+/* The optional software columns: the switches and the optimizer state's
+ * type (an enum wl_optprec), -1 where empty. */
+static cp_status software_parse(struct gparse *p, struct gmeas_row *r)
+{
+    static const struct {
+        enum gm_col col;
+        size_t off;
+    } sw[] = {
+        {C_FSDP, offsetof(struct gmeas_row, fsdp)},
+        {C_FP8_PARAMS, offsetof(struct gmeas_row, fp8_params)},
+        {C_SEQPAR, offsetof(struct gmeas_row, sequence_parallel)},
+        {C_FLASH, offsetof(struct gmeas_row, flash_attention)},
+        {C_TPOVERLAP, offsetof(struct gmeas_row, tp_overlap)},
+        {C_DISTOPT, offsetof(struct gmeas_row, distributed_optimizer)},
+    };
+    for (size_t i = 0; i < sizeof sw / sizeof sw[0]; i++)
+        if (switch_cell(p, sw[i].col, (int *)((char *)r + sw[i].off)) != CP_OK)
+            return p->st;
+    const char *s = p->cell[C_OPTPREC];
+    if (*s == '\0')
+        r->optimizer_precision = -1;
+    else if (strcasecmp(s, "fp32") == 0)
+        r->optimizer_precision = WL_OPT_FP32;
+    else if (strcasecmp(s, "bf16") == 0)
+        r->optimizer_precision = WL_OPT_BF16;
+    else
+        return cell_fail(p, C_OPTPREC, "'%.64s' is not fp32 or bf16 (or empty: not given)", s);
+    return CP_OK;
+}
+
 static cp_status row_parse(struct gparse *p, struct gmeas_row *r)
 {
     if (cells_check(p) || text_cell(p, C_ID, r->id) || id_check(p, r) ||
         text_cell(p, C_DATE, r->date) || text_cell(p, C_STATUS, r->status) ||
         text_cell(p, C_GPU, r->gpu_text) || text_cell(p, C_MODEL, r->model) || kinds_parse(p, r) ||
-        shape_parse(p, r) || measure_parse(p, r))
+        shape_parse(p, r) || vp_parse(p, r) || software_parse(p, r) || measure_parse(p, r))
         return p->st;
-    r->vp = notes_vp(p->cell[C_NOTES]);
-    r->fsdp = r->fp8_params = r->optimizer_precision = -1;
-    r->sequence_parallel = r->flash_attention = r->tp_overlap = r->distributed_optimizer = -1;
     /* the source is kept as far as it fits, cut at a UTF-8 character */
     size_t n = strlen(p->cell[C_SOURCE]);
     if (n >= GMEAS_TEXT_MAX) {
@@ -371,7 +478,7 @@ static void header_end(struct gparse *p)
         has[c] = 1;
         p->hdr[i] = c;
     }
-    for (int c = 0; c < C_NCOLS; c++)
+    for (int c = 0; c < C_NREQUIRED; c++)
         if (!has[c]) {
             fail_line(p, p->header_line, "header: missing column '%s'", col_name[c]);
             return;
@@ -408,8 +515,16 @@ static void on_field(void *data, size_t len, void *p_)
     int i = p->nfield++;
     if (p->st != CP_OK)
         return;
+    if (p->have_header && i >= p->nhdr) {
+        fail_line(p, p->rec_line, "too many fields: the header on line %d names %d columns",
+                  p->header_line, p->nhdr);
+        return;
+    }
     if (i >= C_NCOLS) {
-        fail_line(p, p->rec_line, "too many fields: there are %d columns", C_NCOLS);
+        fail_line(p, p->rec_line,
+                  "header: too many fields: there are %d columns (%d of them optional), each "
+                  "named at most once",
+                  C_NCOLS, C_NCOLS - C_NREQUIRED);
         return;
     }
     int c = p->have_header ? p->hdr[i] : i;

@@ -2,15 +2,29 @@
  * clusters (hw/gpu-measurements.csv), read strictly with libcsv and
  * normalised so a GPU model can be checked against them.
  *
- * The file has a header row naming all of its columns (any order, each
- * once): id, source, date, status, gpu, gpus, model, params, layers, hidden,
- * heads, kv_heads, ffn, seq_len, vocab, global_batch_seqs, micro_batch, tp,
- * pp, dp, precision, recompute, quantity, value, unit, notes.  One row per
- * measured run.  Sources count differently (Narayanan et al. 2021 count the
- * recomputed forward pass, Megatron-Core counts model FLOPs, NeMo publishes
- * tokens/s, MLPerf logs step times), so each row's measured quantity is
- * turned into a step time and cluster tokens/s with the formula its notes
- * give: the conventions are one table in gmeas.c.
+ * The file has a header row naming its columns (any order, each at most
+ * once).  Every file has id, source, date, status, gpu, gpus, model,
+ * params, layers, hidden, heads, kv_heads, ffn, seq_len, vocab,
+ * global_batch_seqs, micro_batch, tp, pp, dp, precision, recompute,
+ * quantity, value, unit and notes; a file may add the optional columns cp,
+ * vp, fsdp, fp8_params, optimizer_precision, sequence_parallel,
+ * flash_attention, tp_overlap and distributed_optimizer, where an empty cell
+ * (or a column left out) means the source does not say:
+ *   cp, vp       whole, at least 1.  cp, when given, must be gpus / (tp pp
+ *                dp); else it is that quotient.  vp, when given, overrides
+ *                a "VP=N" in the notes, and must agree with it when both
+ *                are there; else it is the notes' figure, or NaN.
+ *   fsdp, fp8_params, sequence_parallel, flash_attention, tp_overlap,
+ *   distributed_optimizer
+ *                on, off, true, false, yes, no, 1 or 0 (any case): 1 or 0.
+ *   optimizer_precision
+ *                fp32 or bf16 (any case): an enum wl_optprec.
+ * One row per measured run.  Sources count differently (Narayanan et al.
+ * 2021 count the recomputed forward pass, Megatron-Core and Korthikanti et
+ * al. 2022 count model FLOPs, NeMo publishes tokens/s, MLPerf logs step
+ * times), so each row's measured quantity is turned into a step time and
+ * cluster tokens/s with the formula its notes give: the conventions are one
+ * table in gmeas.c.
  *
  * The reader does no I/O and never exits; the first error is reported as
  * "origin:line: column: message" (the line where the record starts), or
@@ -78,9 +92,10 @@ struct gmeas_row {
     double batch_seqs;  /* global batch, sequences                          */
     double micro_batch; /* sequences                                        */
     double tp, pp, dp;
-    double cp; /* context parallelism: gpus / (tp * pp * dp), whole */
-    double vp; /* interleaved pipeline chunks per GPU, from "VP=N" in the
-                  notes (NeMo, MLPerf); NaN when the notes do not say      */
+    double cp; /* context parallelism: the cp column, else gpus / (tp *
+                  pp * dp); whole, and the two agree                       */
+    double vp; /* interleaved pipeline chunks per GPU: the vp column, else
+                  "VP=N" in the notes (NeMo, MLPerf); NaN when neither says */
     /* How the run's software ran it, from the optional columns (fsdp,
      * fp8_params, optimizer_precision, sequence_parallel, flash_attention,
      * tp_overlap, distributed_optimizer): 1 on, 0 off, -1 where the file
@@ -109,9 +124,11 @@ struct gmeas_list {
  * CSV, an unknown, repeated or missing column, a field too many or too
  * few, a bad or negative number, "unknown" where the conversion needs the
  * figure, an unknown GPU, precision, recompute or quantity, a unit that is
- * not the quantity's, a layout that does not divide, a repeated id, no
- * rows, a file too large); CP_ENOMEM if the parser cannot start.  On
- * failure out is empty. */
+ * not the quantity's, a layout that does not divide, a cp other than gpus /
+ * (tp pp dp), a vp that disagrees with the notes, a switch or
+ * optimizer_precision word not known, a repeated id, no rows, a file too
+ * large); CP_ENOMEM if the parser cannot start.  On failure out is
+ * empty. */
 cp_status gmeas_parse(const char *text, const char *origin, struct gmeas_list *out,
                       struct cp_error *err);
 
