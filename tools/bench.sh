@@ -25,6 +25,13 @@ figures() {
     done
     t1=$(date +%s.%N)
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "cli_estimate_wall_ms %.3g ms\n", (b - a) * 10 }'
+    # the same on GPUs: the layout search over 1024 H100 inside (issue 29)
+    t0=$(date +%s.%N)
+    for i in $(seq 1 100); do
+        "$CP" estimate -s h100 -n 1024 >/dev/null || return 1
+    done
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "cli_estimate_gpu_wall_ms %.3g ms\n", (b - a) * 10 }'
 }
 
 out=$(figures) || { printf '%s\n' "$out"; echo "bench: a benchmark failed" >&2; exit 1; }
