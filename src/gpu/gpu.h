@@ -5,32 +5,36 @@
  * no I/O; shares only the descriptions and the transformer arithmetic
  * (tfm.h) with the weight-streaming model.
  *
- * The model, stated once.  Per GPU and per micro-batch of b sequences of s
- * tokens (T = b s / cp tokens on a GPU), each of the L / pp layers a GPU
- * holds costs
- *   matmuls      F_lin / (peak[precision] e_p) + F_att / (peak[bf16] e)
- *                F_lin = 3 x 2 P_mat T / tp (forward, delta, weight
- *                gradient; + 1 forward in each layer recomputed whole:
- *                all with full recompute, k of the L / pp with block),
- *                F_att the attention scores and values of tfm.h (+ 1
- *                forward with selective recompute and in each layer
- *                recomputed whole); attention and the logits run at 16
- *                bits whatever the precision (Transformer Engine keeps
- *                them there), so FP8 gains less than 2x;
- *                e = matmul_efficiency x w / (w + half_width), w = hidden /
- *                tp, the width of the GPU's slice of each matmul; e_p = e
- *                at 16 bits, e x lowp_efficiency at FP8, e x fp4_efficiency at FP4;
+ * The model, stated once (man cerebras-plan(1), GPU MODEL, in prose).  Per
+ * GPU and per micro-batch of b sequences of s tokens (T = b s / cp tokens
+ * on a GPU), each layer of the busiest stage costs
+ *   linear       for QKV, projection, FFN in and out (N outputs, K inputs
+ *                per token, split by tp): forward (T x N output), delta
+ *                (T x K) and weight gradient (K x N), 2 T N K FLOP each
+ *                (the forward again when recomputed whole), at
+ *                peak[precision] x matmul_efficiency (x lowp_efficiency at
+ *                FP8, x fp4_efficiency at FP4) x q(output), q the tile and
+ *                wave quantisation over sm_count SMs (gpu_gemm_quant);
+ *   attention    the score and value FLOP of tfm.h (+ 1 forward with
+ *                selective recompute and in each layer recomputed whole)
+ *                at peak[bf16] x attention_efficiency: attention and the
+ *                logits run at 16 bits whatever the precision;
  *   elementwise  elementwise_bytes x T x hidden (/ tp with sequence
- *                parallelism) x passes / 3 / HBM bandwidth: norms,
- *                activations, dropout, residuals are bound by memory;
+ *                parallelism) x passes / 3 / HBM bandwidth, plus without
+ *                flash attention (score_bytes [+ score_dropout_bytes]) per
+ *                stored score, T s / cp x heads / tp of them;
+ *   kernels      kernels_per_layer x kernel_overhead (x passes / 3);
  *   tensor comm  4 collectives (6 in a layer recomputed whole) of T
  *                hidden 16-bit values, ring cost 2 (tp-1)/tp x bytes /
- *                (NVLink x comm_efficiency) + 2 (tp-1) latencies each,
+ *                (group rate x comm_efficiency) + 2 (tp-1) latencies each,
  *                of which tp_overlap is hidden when overlap is on;
  *   context comm the K and V blocks passed round the cp ring, hidden
- *                behind the attention matmuls where they suffice.
- * The last stage adds the logits (3 x 2 hidden vocab T / tp FLOP at 16
- * bits), and each micro-batch sends its activations (1/tp of them per GPU)
+ *                behind the attention matmuls where they suffice;
+ *   FSDP         the layer's weights gathered twice (three times when
+ *                recomputed) and its gradients reduce-scattered over dp,
+ *                exposed beyond the layer's compute.
+ * The last stage adds the logits (three matmuls of T x vocab / tp x hidden
+ * at 16 bits, quantised as above), and each micro-batch sends its activations (1/tp of them per GPU)
  * between stages, vp times with interleaving, over NVLink or the scale-out
  * network.  With m = global batch / (dp b) micro-batches, the pipeline
  * takes
@@ -42,14 +46,16 @@
  * NVLink's rate; one spread over nodes at the scale-out rate times the
  * group's GPUs in one node (they pool their NICs), at most NVLink's.  The
  * optimizer moves optimizer_bytes per local parameter (its shard when
- * sharded) through HBM; a fixed step_overhead is added.
+ * sharded or with FSDP) through HBM; a fixed step_overhead is added.
  *
  * Memory per GPU (Korthikanti et al. 2022): weights and gradients at the
  * workload's weight_bytes and grad_bytes, master weights and Adam moments
  * (master_bytes + optimizer_bytes, divided by dp when sharded) per local
  * parameter; activations of one micro-batch for all L layers on the first
  * stage (1F1B keeps pp micro-batches of L / pp layers in flight), times
- * 1 + (pp-1)/(pp vp) with interleaving: per layer s b hidden (10 + 24 / tp
+ * 1 + (pp-1)/(pp vp) only with interleaving (vp > 1); with FSDP weights,
+ * gradients and optimizer state over dp plus two layers' weights gathered
+ * and one layer's gradients; weights at 1 byte with fp8_params under FP8: per layer s b hidden (10 + 24 / tp
  * + 5 heads s / (hidden tp)) bytes / cp with the workload's dropouts on,
  * the 10 split by tp too with sequence parallelism, 2 of them the hidden
  * dropout masks (none without dropout), the 5 a s / h attention scores 2
