@@ -184,13 +184,55 @@ static double logits_s(const struct gpuhw_desc *g, const struct wl_desc *w,
 /* One micro-batch on the slowest stage (the last: its layers and the
  * logits; with the uneven split a middle one if that is slower), and the
  * activations sent to and from its neighbours; split into parts. */
+/* One layer's compute and the logits of a micro-batch of T tokens, from
+ * the memo when its key matches. */
+static void compute_parts(const struct gpuhw_desc *g, const struct wl_desc *w,
+                          const struct gpu_layout *l, double T, struct gpu_memo *memo,
+                          double t[GPU_NPARTS], double *logits)
+{
+    struct gpu_memo_entry key = {.valid = 1,
+                                 .tp = l->tp,
+                                 .T = T,
+                                 .whole = gpu_recomputed_share(w, l),
+                                 .precision = (int)l->precision,
+                                 .seq_parallel = l->seq_parallel,
+                                 .flash_attention = l->flash_attention,
+                                 .selective = l->recompute == GPU_RC_SELECTIVE};
+    /* a hash of the key's figures (whole counts and a share in [0, 1]) */
+    double hv = key.tp * 131 + key.T * 7 + key.whole * 1021 + key.precision * 3 +
+                key.selective * 5 + key.seq_parallel * 11 + key.flash_attention * 13;
+    unsigned long long h = hv < GPU_MEMO_HASH_MAX ? (unsigned long long)hv : 0;
+    h = (h ^ (h >> 29)) * 0x9E3779B97F4A7C15ULL; /* Fibonacci hashing: mix */
+    h >>= 40;
+    struct gpu_memo_entry *slot = memo ? &memo->e[h % GPU_MEMO_ENTRIES] : NULL;
+    if (slot) {
+        const struct gpu_memo_entry *e = slot;
+        if (e->valid && e->tp == key.tp && e->T == key.T && e->whole == key.whole &&
+            e->precision == key.precision && e->seq_parallel == key.seq_parallel &&
+            e->flash_attention == key.flash_attention && e->selective == key.selective) {
+            for (int j = 0; j < GPU_NPARTS; j++)
+                t[j] = e->t[j];
+            *logits = e->logits_s;
+            return;
+        }
+    }
+    layer_compute(g, w, l, T, t);
+    *logits = logits_s(g, w, l, T);
+    if (!memo)
+        return;
+    key.logits_s = *logits;
+    for (int j = 0; j < GPU_NPARTS; j++)
+        key.t[j] = t[j];
+    *slot = key;
+}
+
 static double micro_batch(const struct gpuhw_desc *g, const struct wl_desc *w,
-                          const struct gpu_layout *l, double part[GPU_NPARTS])
+                          const struct gpu_layout *l, struct gpu_memo *memo,
+                          double part[GPU_NPARTS])
 {
     double T = l->mbs * w->seq_len / l->cp, layers = gpu_stage_layers(w, l);
-    double t[GPU_NPARTS] = {0};
-    layer_compute(g, w, l, T, t);
-    double logits = logits_s(g, w, l, T);
+    double t[GPU_NPARTS] = {0}, logits;
+    compute_parts(g, w, l, T, memo, t, &logits);
     double layer_s = t[GPU_MATMUL] + t[GPU_ELEMENTWISE] + t[GPU_OVERHEAD];
     /* with the uneven split the last stage has a layer fewer: the slower of
      * it (with the logits) and a middle stage (without) sets the pace */
@@ -222,9 +264,9 @@ static double micro_batch(const struct gpuhw_desc *g, const struct wl_desc *w,
  * (with FSDP it ran with each micro-batch), and the optimizer step on the
  * local parameters (their shard). */
 static void step_tail(const struct gpuhw_desc *g, const struct wl_desc *w,
-                      const struct gpu_layout *l, double micro_s, double part[GPU_NPARTS])
+                      const struct gpu_layout *l, double p_local, double micro_s,
+                      double part[GPU_NPARTS])
 {
-    double p_local = gpu_stage_params(w, l);
     if (!l->fsdp) {
         double bw = gpu_group_Bps(g, l->dp, l->tp * l->cp);
         double dp_s =
@@ -239,15 +281,22 @@ static void step_tail(const struct gpuhw_desc *g, const struct wl_desc *w,
 void gpu_eval(const struct gpuhw_desc *g, const struct wl_desc *w, const struct gpu_layout *l,
               struct gpu_result *r)
 {
+    gpu_eval_memo(g, w, l, NULL, NULL, r);
+}
+
+void gpu_eval_memo(const struct gpuhw_desc *g, const struct wl_desc *w,
+                   const struct gpu_layout *l, struct gpu_memo *memo,
+                   const struct gpu_result *mem, struct gpu_result *r)
+{
     double micro[GPU_NPARTS] = {0};
-    r->micro_s = micro_batch(g, w, l, micro);
+    r->micro_s = micro_batch(g, w, l, memo, micro);
     r->micro_batches = w->batch / (l->dp * l->mbs);
     double m = r->micro_batches;
     for (int i = 0; i < GPU_NPARTS; i++)
         r->part_s[i] = m * micro[i];
     r->part_s[GPU_BUBBLE] = (l->pp - 1) / l->vp * r->micro_s;
     r->bubble = (l->pp - 1) / (m * l->vp);
-    step_tail(g, w, l, r->micro_s, r->part_s);
+    step_tail(g, w, l, mem ? mem->stage_params : gpu_stage_params(w, l), r->micro_s, r->part_s);
     r->step_s = 0;
     r->bottleneck = GPU_MATMUL;
     for (int i = 0; i < GPU_NPARTS; i++) {
@@ -259,5 +308,16 @@ void gpu_eval(const struct gpuhw_desc *g, const struct wl_desc *w, const struct 
     r->tokens_per_s = tokens / r->step_s;
     r->model_flops = tfm_train_flops_per_token(w, 0) * tokens;
     r->mfu = r->model_flops / (r->step_s * gpus * g->chip.peak_flops[l->precision]);
-    gpu_memory(g, w, l, r);
+    if (!mem) {
+        gpu_memory(g, w, l, r);
+        return;
+    }
+    r->mem_weights = mem->mem_weights;
+    r->mem_grads = mem->mem_grads;
+    r->mem_optimizer = mem->mem_optimizer;
+    r->mem_act = mem->mem_act;
+    r->mem_total = mem->mem_total;
+    r->mem_capacity = mem->mem_capacity;
+    r->stage_params = mem->stage_params;
+    r->fits = mem->fits;
 }

@@ -140,6 +140,7 @@ struct gpu_result {
     /* Memory per GPU, bytes. */
     double mem_weights, mem_grads, mem_optimizer, mem_act, mem_total;
     double mem_capacity; /* HBM x hbm_usable                             */
+    double stage_params; /* parameters on one GPU of the fullest stage    */
     int fits;            /* mem_total <= mem_capacity                    */
 };
 

@@ -57,4 +57,39 @@ double gpu_stage_layers(const struct wl_desc *w, const struct gpu_layout *l);
  * a copy of the embedding when tied), both with pp = 1; split over tp. */
 double gpu_stage_params(const struct wl_desc *w, const struct gpu_layout *l);
 
+/* The last layer's compute a search evaluated, kept so the layouts that
+ * differ only in pp, dp, vp, FSDP or the recompute of other layers need
+ * not recompute it: valid for the same g and w, tp, tokens per
+ * micro-batch, precision, switches and recompute share. */
+struct gpu_memo_entry {
+    int valid;
+    double tp, T, whole;
+    int precision, seq_parallel, flash_attention, selective;
+    double t[GPU_NPARTS]; /* one layer: matmul, elementwise, overhead */
+    double logits_s;      /* the logits of one micro-batch               */
+};
+/* Entries kept, a power of two: direct-mapped by the key's hash, enough
+ * for the tensor widths, micro-batch sizes and recompute settings one
+ * search visits again under each pipeline depth. */
+#define GPU_MEMO_ENTRIES 256
+struct gpu_memo {
+    struct gpu_memo_entry e[GPU_MEMO_ENTRIES];
+    int params_valid; /* the workload's parameter counts below are set */
+    double block_params, embed_params, head_params;
+};
+
+/* gpu_memory with the memo of gpu_eval_memo (NULL: none). */
+void gpu_memory_memo(const struct gpuhw_desc *g, const struct wl_desc *w,
+                     const struct gpu_layout *l, struct gpu_memo *memo, struct gpu_result *r);
+
+/* Keys hashed above this are all put in the first entry (no overflow). */
+#define GPU_MEMO_HASH_MAX 1e15
+
+/* gpu_eval with a memo (NULL: none) the caller keeps for one g and w, and
+ * the layout's memory already computed by gpu_memory (NULL: computed
+ * here). */
+void gpu_eval_memo(const struct gpuhw_desc *g, const struct wl_desc *w,
+                   const struct gpu_layout *l, struct gpu_memo *memo,
+                   const struct gpu_result *mem, struct gpu_result *r);
+
 #endif

@@ -29,6 +29,11 @@ struct ctx {
      * merged in increasing order */
     double pps[2 * GPU_SEARCH_DIVISORS_MAX];
     size_t n_pps;
+    struct gpu_memo memo;  /* layers' compute already timed (gpu_int.h) */
+    struct gpu_result mem; /* the memory fits() computed last ...       */
+    int mem_valid;         /* ... for this layout                       */
+    enum gpu_recompute mem_rc;
+    double mem_k; /* ... and this recompute setting               */
 };
 
 struct gpu_search_spec gpu_search_spec_default(double gpus)
@@ -103,7 +108,11 @@ static int fits(struct ctx *c, enum gpu_recompute rc, double k)
     c->l.recompute = rc;
     c->l.recompute_layers = k;
     struct gpu_result res;
-    gpu_memory(c->g, &c->w, &c->l, &res);
+    gpu_memory_memo(c->g, &c->w, &c->l, &c->memo, &res);
+    c->mem = res; /* evaluate() of this setting reuses it */
+    c->mem_valid = 1;
+    c->mem_rc = rc;
+    c->mem_k = k;
     c->r->tried++;
     if (!(res.mem_total >= c->r->least_mem)) {
         c->r->least_mem = res.mem_total;
@@ -118,7 +127,8 @@ static void evaluate(struct ctx *c, enum gpu_recompute rc, double k)
     c->l.recompute = rc;
     c->l.recompute_layers = k;
     struct gpu_result res;
-    gpu_eval(c->g, &c->w, &c->l, &res);
+    int same = c->mem_valid && c->mem_rc == rc && c->mem_k == k;
+    gpu_eval_memo(c->g, &c->w, &c->l, &c->memo, same ? &c->mem : NULL, &res);
     c->r->evaluated++;
     offer(c->r, c->s->keep, &c->l, &res);
 }
@@ -152,13 +162,21 @@ static double least_block(struct ctx *c, double n)
  * fit, or the first that fits. */
 static void try_recompute(struct ctx *c)
 {
-    int each = c->s->each_recompute;
-    for (enum gpu_recompute rc = GPU_RC_NONE; rc <= GPU_RC_SELECTIVE; rc++)
-        if (rc_allowed(c, rc) && fits(c, rc, 0)) {
+    int each = c->s->each_recompute, none_short = 0;
+    for (enum gpu_recompute rc = GPU_RC_NONE; rc <= GPU_RC_SELECTIVE; rc++) {
+        if (!rc_allowed(c, rc))
+            continue;
+        /* with flash attention selective recompute keeps what none keeps
+         * (the scores are never stored): no need to ask again */
+        if (rc == GPU_RC_SELECTIVE && none_short && c->l.flash_attention)
+            continue;
+        if (fits(c, rc, 0)) {
             evaluate(c, rc, 0);
             if (!each)
                 return;
-        }
+        } else
+            none_short = rc == GPU_RC_NONE;
+    }
     int full = rc_allowed(c, GPU_RC_FULL), block = rc_allowed(c, GPU_RC_BLOCK);
     double stage = gpu_stage_layers(&c->w, &c->l), n = stage / c->l.vp - 1; /* block settings */
     if (!(full || block) || !(full ? fits(c, GPU_RC_FULL, 0) : fits(c, GPU_RC_BLOCK, stage)))
