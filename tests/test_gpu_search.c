@@ -28,6 +28,7 @@
 
 #include "desc/catalog.h"
 #include "desc/gpuhw.h"
+#include "desc/tfm.h"
 #include "gpu/gpu.h"
 #include "gpu/gpu_search.h"
 
@@ -181,13 +182,14 @@ static void test_mlperf(void **state)
     check_hits(&g, &w, 512, &r);
 }
 
-/* Llama 3.1 405B as MLPerf Training v5.0 trains it (llama31_405b: the
- * shape of models/llama31-405b.ini, 126 layers, hidden 16384, 128 heads, 8
- * key/value heads, gated FFN 53248, sequence 8192, no dropout, RMSNorm,
- * rotary, untied; the benchmark's Mixtral tokenizer of 32768 and global
- * batch 1152) on 512 H100 in FP8: NVIDIA's submission ran TP 8, PP 8, CP 2,
- * VP 8, micro-batch 1, dp 4 (mlcommons/training_results_v5.0
- * NVIDIA/benchmarks/llama31_405b/implementations/eos-dfw_n64_ngc25.01_nemo/
+/* Llama 3.1 405B as MLPerf Training v5.0 trains it (llama31_405b: Meta's
+ * shape, Grattafiori et al. 2024 Table 3 and the released config.json, 126
+ * layers, hidden 16384, 128 heads, 8 key/value heads, gated FFN 53248,
+ * sequence 8192, no dropout, RMSNorm, rotary, untied; the benchmark's
+ * Mixtral tokenizer of 32768 and global batch 1152) on 512 H100 in FP8:
+ * NVIDIA's submission ran TP 8, PP 8, CP 2, VP 8, micro-batch 1, dp 4
+ * (mlcommons/training_results_v5.0 NVIDIA/benchmarks/llama31_405b/
+ * implementations/eos-dfw_n64_ngc25.01_nemo/
  * config_DGXH100_64x8x288xtp8pp8cp2.sh: 64 nodes of 8, 288 sequences per
  * data-parallel group; the round's configs set INTERLEAVED_PIPELINE=8 and
  * count the embedding and the loss as pipeline layers, 128 = 8 x 16).
@@ -199,12 +201,20 @@ static void test_llama405b_mlperf(void **state)
     (void)state;
     struct gpuhw_desc g;
     load_gpu("h100", &g);
-    const char *const sets[] = {"model.vocab=32768", "model.batch=1152"};
+    static const char llama405b[] = "[model]\nname = Llama 3.1 405B (MLPerf)\n"
+                                    "layers = 126\nhidden = 16384\nheads = 128\nkv_heads = 8\n"
+                                    "ffn = 53248\ngated_ffn = true\nseq_len = 8192\n"
+                                    "vocab = 32768\nbias = false\nnorm = rmsnorm\n"
+                                    "positions = rotary\ntied_embeddings = false\n"
+                                    "dropout = false\ntokens = 2.4e12\nbatch = 1152\n";
     struct wl_desc w;
-    load_model("llama31-405b", sets, 2, &w);
+    load_text(llama405b, NULL, 0, &w);
     assert_rel(w.layers, 126, 0);
     assert_rel(w.kv_heads, 8, 0);
     assert_true(w.gated_ffn && !w.dropout && !w.tied_embeddings);
+    assert_rel(tfm_params(&w), 405e9, 0.01); /* 405.9e9 with the 128256 vocabulary */
+    assert_true(w.sequence_parallel && w.flash_attention && w.tp_overlap &&
+                w.distributed_optimizer); /* the model keys' defaults */
     struct gpu_layout pub = gpu_layout_default(8, 8, 4, 1);
     gpu_layout_switches(&pub, &w);
     pub.cp = 2;
