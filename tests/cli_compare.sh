@@ -111,6 +111,10 @@ check "-n: GPU cost = 4.5 x GPUs of the nodes x hours" near "$(val "$T/n.csv" co
 check "--set gpu:system.node_power reaches the GPU" near "$(val "$T/s.csv" power 4)" "$(awk -v n="$(val "$T/s.csv" nodes 4)" 'BEGIN { printf "%.17g", n * 6850 }')" 1e-12
 cmpr -m gpt3-175b -s cs3 --gpu h100 -n 8 --precision fp8
 check "--precision fp8 runs the GPU at fp8" sh -c "[ $rc -eq 0 ] && grep -q '^layout .*, fp8, ' '$T/out'"
+cmpr -m gpt3-175b -s cs3 --gpu h100 -n 8 --cp 2
+check "--cp 2: the GPU layout has cp 2" sh -c "[ $rc -eq 0 ] && grep -q '^layout .* tp [0-9]* pp [0-9]* cp 2 ' '$T/out'"
+cmpr -m gpt3-175b -s cs3 --gpu h100 -n 8 --fsdp
+check "--fsdp: the GPU layout is FSDP" sh -c "[ $rc -eq 0 ] && grep -q '^layout .*, FSDP, bf16, ' '$T/out'"
 
 # ---- no answer: exit 1 with the reason ----
 cmpr -m gpt3-175b -s cs3 --gpu h100 --deadline 1h
@@ -131,6 +135,10 @@ expect_err "--precision 'fp4': " "a precision the GPU lacks" compare -s cs3 --gp
 expect_err "--precision 'int8': must be bf16, fp8 or fp4" "an unknown precision" compare -s cs3 --gpu h100 -n 4 --precision int8
 expect_err "--tp '3': tp = 3 does not divide" "a tp that does not divide" compare -s cs3 --gpu h100 -n 4 --tp 3
 expect_err "--pp '5': pp = 5 divides neither the 96 layers nor 98" "a pp that does not divide" compare -m gpt3-175b -s cs3 --gpu h100 -n 4 --pp 5
+expect_err "--cp 3 on GPT-3 175B: cp = 3 does not divide the sequence of 2048 tokens" \
+    "a cp that does not divide the sequence" compare -m gpt3-175b -s cs3 --gpu h100 -n 4 --cp 3
+expect_err "--vp 2 with --pp 1 on GPT-3 175B: vp = 2 interleaves a pipeline, but pp = 1" \
+    "a vp without a pipeline" compare -m gpt3-175b -s cs3 --gpu h100 -n 4 --pp 1 --vp 2
 expect_err "--mbs '5': " "a micro-batch that does not divide the batch" compare -m gpt3-175b -s cs3 --gpu h100 -n 4 --mbs 5
 expect_err "--deadline '5 GB'" "a deadline that is not a time" compare -s cs3 --gpu h100 --deadline '5 GB'
 expect_err "--deadline '0s': must be greater than zero" "a deadline of zero" compare -s cs3 --gpu h100 --deadline 0s

@@ -5,11 +5,14 @@
 # codes of the issue (2: a layout that does not divide, a precision the GPU
 # lacks, a weight-streaming option; 1: nothing fits, with the bytes), list
 # and show on GPU descriptions, and the weight-streaming commands refusing
-# them by name.  Prints "ok N - what" or "not ok N - what" per check and
-# "# cli_gpu done".
+# them by name; issue 29: --cp, --vp and --fsdp kept on every row and
+# shown, refused naming the flag when they cannot divide and on
+# weight-streaming systems, and model.flash_attention=off costing memory.
+# Prints "ok N - what" or "not ok N - what" per check and "# cli_gpu done".
 . "$(dirname "$0")/lib.sh"
 
 NANINF='-?(nan|inf|infinity)'
+gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a + 0 > b + 0) }'; }
 gpus=$("$CP" list hw --csv | tr -d '\r' | awk -F, 'NR > 1 && $3 == "gpu" { print $1 }')
 models=$("$CP" list models --csv | tr -d '\r' | tail -n +2 | cut -d, -f1)
 if [ "$(echo $gpus)" = "a100 b200 gb200 h100 h200" ]; then
@@ -152,6 +155,91 @@ fi
 expect_rc 1 "plan --deadline 1h on H100: unreachable, exit 1" plan -m gpt3-175b -s h100 --deadline 1h
 expect_err "only --deadline is a target" "plan --energy on a GPU: exit 2" \
     plan -m gpt3-175b -s h100 --energy 1GWh
+
+# ---- issue 29: the layouts published runs used (--cp, --vp, --fsdp) and
+# the software switches (model keys) ----
+# every_row FILE CONDITION: every data row of estimate --csv FILE meets the
+# awk CONDITION on c["column"] (at least one row)
+every_row() {
+    tr -d '\r' <"$1" | awk -F, "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+        { rows++ } !($2) { bad = 1 } END { exit bad || rows == 0 }"
+}
+run estimate -m gpt3-175b -s h100 -n 1024 --csv
+check "--csv: an fsdp column right after cp" sh -c "head -n 1 '$T/out' | grep -q ',dp,cp,fsdp,micro_batch,'"
+run estimate -m gpt3-175b -s h100 -n 1024 --cp 2 --csv
+if [ "$rc" -eq 0 ] && every_row "$T/out" '$c["cp"] == 2 && $c["tp"] * $c["pp"] * $c["dp"] * 2 == 1024'; then
+    ok "--cp 2: every row keeps cp 2, tp pp cp dp = N"
+else
+    nok "--cp 2: every row keeps cp 2 (the core's search must honour spec.cp)" "exit $rc: $(head -n 3 "$T/out") $(head -c 300 "$T/err")"
+fi
+run estimate -m gpt3-175b -s h100 -n 1024 --cp 2
+check "text: --cp 2 is shown in the layout" grep -q '^layout .*, CP 2, ' "$T/out"
+expect_err "--cp 16 does not divide the 24 GPUs (-n)" \
+    "--cp 16 on 24 GPUs: exit 2 naming --cp" estimate -m gpt3-175b -s h100 -n 24 --cp 16
+expect_err "--tp 8 x --cp 16 = 128 GPUs does not divide the 192 GPUs (-n)" \
+    "--tp 8 --cp 16 on 192 GPUs: exit 2 naming both" estimate -m gpt3-175b -s h100 -n 192 --tp 8 --cp 16
+expect_err "--cp 3 on GPT-3 175B: cp = 3 does not divide the sequence of 2048 tokens" \
+    "--cp 3 with a 2048-token sequence: exit 2 naming --cp" estimate -m gpt3-175b -s h100 -n 24 --cp 3
+expect_err "--vp 2 with --pp 1 on GPT-3 175B: vp = 2 interleaves a pipeline, but pp = 1" \
+    "--vp 2 with --pp 1: exit 2 naming --vp" estimate -m gpt3-175b -s h100 -n 1024 --pp 1 --vp 2
+expect_err "--vp 5 with --pp 8 on GPT-3 175B: vp = 5 does not divide the 12 layers of a stage" \
+    "--vp 5 with --pp 8 (12 layers a stage): exit 2 naming --vp" \
+    estimate -m gpt3-175b -s h100 -n 1024 --pp 8 --vp 5
+run estimate -m gpt3-175b -s h100 -n 1024 --tp 8 --pp 8 --vp 4 --csv
+if [ "$rc" -eq 0 ] && every_row "$T/out" '$c["vp"] == 4 && $c["pp"] == 8 && $c["tp"] == 8'; then
+    ok "--tp 8 --pp 8 --vp 4: every row keeps vp 4"
+else
+    nok "--tp 8 --pp 8 --vp 4: every row keeps vp 4 (the core's search must honour spec.vp)" "exit $rc: $(head -n 3 "$T/out") $(head -c 300 "$T/err")"
+fi
+run estimate -m gpt3-175b -s h100 -n 1024 --vp 3 --csv
+if [ "$rc" -eq 0 ] && every_row "$T/out" '$c["vp"] == 3 && $c["pp"] > 1'; then
+    ok "--vp 3 alone: every row interleaves 3 chunks on a pipeline the search picks"
+else
+    nok "--vp 3 alone: every row keeps vp 3 (the core's search must honour spec.vp)" "exit $rc: $(head -n 3 "$T/out") $(head -c 300 "$T/err")"
+fi
+run estimate -m llama2-7b -s h100 -n 64 --fsdp --csv
+if [ "$rc" -eq 0 ] && every_row "$T/out" '$c["fsdp"] == 1'; then
+    ok "--fsdp: every row is FSDP (fsdp 1)"
+else
+    nok "--fsdp: every row is FSDP (the core's search must honour spec.fsdp)" "exit $rc: $(head -n 3 "$T/out") $(head -c 300 "$T/err")"
+fi
+run estimate -m llama2-7b -s h100 -n 64 --fsdp
+if [ "$rc" -eq 0 ] && grep -q '^layout .*, FSDP$' "$T/out" && grep -Eq '^rank +tp +pp +vp +dp +cp +mbs +fsdp ' "$T/out"; then
+    ok "text: --fsdp is shown in the layout and in the runners-up"
+else
+    nok "text: --fsdp is shown in the layout and in the runners-up" "exit $rc: $(grep -E '^(layout|rank)' "$T/out") $(head -c 300 "$T/err")"
+fi
+run estimate -m llama2-70b -s h100 -n 512 --tp 8 --pp 4 --vp 5 --cp 2 --fsdp
+if [ "$rc" -eq 0 ] && grep -q '^layout  *TP 8 x PP 4 (VP 5) x DP 8, CP 2, .*, FSDP$' "$T/out"; then
+    ok "a published run's whole layout (tp 8 pp 4 vp 5 cp 2, FSDP) is written and shown"
+else
+    nok "a published run's whole layout (tp 8 pp 4 vp 5 cp 2, FSDP) is written and shown" "exit $rc: $(grep '^layout' "$T/out") $(head -c 300 "$T/err")"
+fi
+for o in "--cp 2" "--vp 2" "--fsdp"; do
+    # shellcheck disable=SC2086
+    expect_err "estimate: ${o%% *} applies to GPU systems; cs3 is a weight-streaming system" \
+        "$o on a weight-streaming system: exit 2 naming it" estimate -s cs3 $o
+done
+expect_err "scale: --cp applies to GPU systems" "--cp on cs2 (scale): exit 2" scale -s cs2 --cp 2
+expect_err "plan: --fsdp applies to GPU systems" "--fsdp on cs2 (plan): exit 2" \
+    plan -s cs2 --deadline 30d --fsdp
+# mem FLASH: memory per GPU of one fixed layout of Llama 2 7B on 8 H100
+# with model.flash_attention=FLASH
+mem() {
+    "$CP" estimate -m llama2-7b -s h100 -n 8 --tp 2 --pp 1 --mbs 1 --set model.recompute=none \
+        --set model.flash_attention="$1" --csv 2>/dev/null | tr -d '\r' |
+        awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } NR == 2 { print $c["mem_per_gpu_B"] }'
+}
+m_on=$(mem on) m_off=$(mem off)
+if gt "$m_off" "$m_on"; then
+    ok "--set model.flash_attention=off: more memory per GPU ($m_off B against $m_on B)"
+else
+    nok "--set model.flash_attention=off: more memory per GPU" "on '$m_on' off '$m_off'"
+fi
+run estimate -m llama2-7b -s h100 -n 8 --tp 2 --pp 1 --mbs 1 --set model.recompute=none --set model.flash_attention=off
+check "text: model.flash_attention=off shows the larger memory" grep -q "^memory  *$(awk -v b="$m_off" 'BEGIN { printf "%.4g", b / 1e9 }') GB per GPU" "$T/out"
+expect_err "flash_attention" "--set model.flash_attention=maybe: exit 2 naming the key" \
+    estimate -s h100 -n 8 --set model.flash_attention=maybe
 
 # ---- show, and the commands that take weight-streaming systems only ----
 run show h100 --csv

@@ -36,7 +36,7 @@ value() {
     fit) echo system.utilization ;; tolerance) echo 0.5 ;; output) echo "$T/o.ini" ;;
     seed) echo 3 ;; format) echo svg ;; best) echo systems ;; group-by) echo model ;;
     where) echo 'systems<=4' ;; jobs) echo 1 ;; shard) echo 1/1 ;; columns) echo systems ;;
-    set) echo system.utilization=0.4 ;; data-dir) echo "$T" ;; *) echo x ;;
+    set) echo system.utilization=0.4 ;; data-dir) echo "$T" ;; cp | vp) echo 2 ;; *) echo x ;;
     esac
 }
 # What a command needs to run at all, and what an option needs beside it.
@@ -50,9 +50,11 @@ companion() {
     case $1:$2 in
     *:seed) echo --uncertainty=5 ;; *:group-by) echo --best systems ;;
     *:budget) echo --price 1 ;; simulate:optimizer) echo --functional ;;
-    estimate:tp | estimate:pp | estimate:mbs | estimate:precision) echo -s h100 -n 64 ;;
-    scale:tp | scale:pp | scale:mbs | scale:precision) echo -s h100 --systems 64 ;;
-    plan:tp | plan:pp | plan:mbs | plan:precision) echo -s h100 ;;
+    estimate:tp | estimate:pp | estimate:cp | estimate:vp | estimate:mbs | estimate:fsdp | \
+        estimate:precision) echo -s h100 -n 64 ;;
+    scale:tp | scale:pp | scale:cp | scale:vp | scale:mbs | scale:fsdp | scale:precision)
+        echo -s h100 --systems 64 ;;
+    plan:tp | plan:pp | plan:cp | plan:vp | plan:mbs | plan:fsdp | plan:precision) echo -s h100 ;;
     esac
 }
 printf '[system]\nutilization = 0.4\n' >"$T/ov.ini"

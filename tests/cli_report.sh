@@ -387,7 +387,7 @@ printf '[swarmx]\nhop_latency = 3 us\n' >"$P/overlay.ini"
 SETS="--set system.utilization=0.4 --set 'system.io_bandwidth=2.4 Tb/s'"
 ALL="--memoryx-servers 12 --act-servers 24 --activations offload --batch-tokens 4M --tokens 2e12 \
 --overlap 0.5 --price 2 --batch-penalty --hw-overlay overlay.ini --data-dir data --force --max-events 2e8 \
---gpu mygpu.ini --gpu-price 3 --precision bf16 --tp 8 --pp 8 --mbs 1"
+--gpu mygpu.ini --gpu-price 3 --precision bf16 --tp 8 --pp 8 --cp 2 --vp 2 --mbs 1 --fsdp"
 (cd "$P" && eval "\"\$CP\" report -m mymodel.ini -s myhw.ini -n 64 --sparsity 0.75 $ALL $SETS -o r --format svg") \
     >"$T/out" 2>"$T/err"
 rc=$?
@@ -433,7 +433,7 @@ rerun() {
 rerun "the recorded command, run again, gives the same tables" "$P" "$given -o again --force" "$P/again"
 files=$(recorded 2 "$RP")
 case "$files" in
-*"-m models/mymodel.ini -s hw/myhw.ini -n 64"*"--sparsity 0.75"*"--batch-tokens 4M"*"--gpu hw/mygpu.ini --gpu-price 3 --precision bf16 --tp 8 --pp 8 --mbs 1"*)
+*"-m models/mymodel.ini -s hw/myhw.ini -n 64"*"--sparsity 0.75"*"--batch-tokens 4M"*"--gpu hw/mygpu.ini --gpu-price 3 --precision bf16 --tp 8 --pp 8 --cp 2 --vp 2 --mbs 1 --fsdp"*)
     case "$files" in *--set* | *--hw-overlay* | *--data-dir*) nok "index.md: the command on the recorded files has no --set" "$files" ;;
     *) ok "index.md: the command on the recorded files ($files)" ;; esac ;;
 *) nok "index.md: the command on the recorded files" "recorded: $files" ;;

@@ -164,11 +164,13 @@ if [ "$HAVE_GP" -eq 1 ]; then
     fi
 fi
 for bad in "--gpu cs3|--gpu 'cs3'" "-s h100|-s 'h100'" "--tp 3|--tp '3'" "--precision fp4|--precision 'fp4'" \
-    "--gpu-price -1|--gpu-price '-1'"; do
+    "--gpu-price -1|--gpu-price '-1'" "--cp 3|--cp 3 on" "--pp 1 --vp 2|--vp 2 with --pp 1"; do
     args=${bad%%|*} msg=${bad#*|}
-    # shellcheck disable=SC2086 # $args is two words
-    report -m gpt3-175b $args -o "$T/a100/bad"
-    if [ "$rc" -eq 2 ] && [ ! -e "$T/a100/bad" ] && grep -qF -- "$msg" "$T/err" && [ ! -s "$T/out" ]; then
+    # a folder of its own: one case that wrongly runs leaves the next's empty
+    dir=$T/a100/bad-$(echo "$args" | tr -c 'a-z0-9\n' '_')
+    # shellcheck disable=SC2086 # $args is two words or more
+    report -m gpt3-175b $args -o "$dir"
+    if [ "$rc" -eq 2 ] && [ ! -e "$dir" ] && grep -qF -- "$msg" "$T/err" && [ ! -s "$T/out" ]; then
         ok "report $args: exit 2, the message names the flag, no DIR"
     else
         nok "report $args: exit 2, the message names the flag, no DIR" "exit $rc: $(head -c 300 "$T/err")"

@@ -220,7 +220,7 @@ expect_rc 2 "--columns does not apply to estimate" estimate --columns model
 gpu="-m gpt3-175b,llama2-70b -s a100,h100 --systems 7,64,1024"
 run sweep $gpu
 cp "$T/out" "$T/gpu"
-ghead=model,system,kind,gpus,nodes,precision,rank,tp,pp,vp,dp,cp,micro_batch,recompute,recompute_layers,global_batch_seqs,micro_batches,step_time_s,tokens_per_s,time_to_train_s,mfu,bubble,bottleneck,mem_per_gpu_B,mem_usable_B,power_W,energy_J,cost,feasible,reason
+ghead=model,system,kind,gpus,nodes,precision,rank,tp,pp,vp,dp,cp,fsdp,micro_batch,recompute,recompute_layers,global_batch_seqs,micro_batches,step_time_s,tokens_per_s,time_to_train_s,mfu,bubble,bottleneck,mem_per_gpu_B,mem_usable_B,power_W,energy_J,cost,feasible,reason
 if [ "$rc" -eq 0 ] && [ "$(head -n 1 "$T/gpu" | tr -d '\r')" = "$ghead" ] && [ "$(body "$T/gpu" | wc -l)" -eq 12 ] &&
     [ "$(body "$T/gpu" | cut -d, -f1-4 | tr '\n\r' ' ')" = "$(for m in gpt3-175b llama2-70b; do for s in a100 h100; do for c in 7 64 1024; do printf '%s,%s,gpu,%s ' $m $s $c; done; done; done)" ]; then
     ok "GPU sweep: 2 models x 2 GPUs x 3 counts, one row per point in order, the GPU header"
@@ -298,6 +298,32 @@ fi
 run sweep $gpu --tp 4 --columns tp,feasible
 [ "$rc" -eq 0 ] && [ "$(tr -d '\r' <"$T/out" | awk -F, 'NR > 1 && $2 == 1 { print $1 }' | sort -u)" = 4 ] &&
     ok "--tp 4 fixes tp at every GPU point" || nok "--tp 4 fixes tp at every GPU point" "$(head -c 300 "$T/err")"
+run sweep $gpu --cp 2 --fsdp --columns gpus,tp,pp,dp,cp,fsdp,feasible
+bad=$(tr -d '\r' <"$T/out" | awk -F, 'NR > 1 && $7 == 1 && ($5 != 2 || $6 != 1 || $2 * $3 * $4 * $5 != $1) { print }')
+nfeas=$(tr -d '\r' <"$T/out" | awk -F, 'NR > 1 && $7 == 1' | wc -l)
+[ "$rc" -eq 0 ] && [ -z "$bad" ] && [ "$nfeas" -gt 0 ] &&
+    ok "--cp 2 --fsdp fix cp 2 and FSDP at every GPU point" ||
+    nok "--cp 2 --fsdp fix cp 2 and FSDP at every GPU point (the core's search must honour spec.cp and spec.fsdp)" "rc $rc feasible $nfeas: $bad $(head -c 300 "$T/err")"
+run sweep -m gpt3-175b -s h100 --systems 1024 --tp 8 --pp 8 --vp 4 --columns vp,feasible
+[ "$rc" -eq 0 ] && [ "$(tr -d '\r' <"$T/out" | tail -n +2)" = "4,1" ] &&
+    ok "--vp 4 with --pp 8 fixes vp at the GPU point" ||
+    nok "--vp 4 with --pp 8 fixes vp at the GPU point (the core's search must honour spec.vp)" "rc $rc: $(cat "$T/out") $(head -c 300 "$T/err")"
+run sweep -m gpt3-175b -s h100 --systems 64 --set model.flash_attention=on,off --tp 8 --pp 8 --mbs 1 \
+    --set model.recompute=none --columns model.flash_attention,mem_per_gpu_B,feasible
+m_on=$(tr -d '\r' <"$T/out" | awk -F, '$1 == "on" { print $2 }')
+m_off=$(tr -d '\r' <"$T/out" | awk -F, '$1 == "off" { print $2 }')
+if [ "$rc" -eq 0 ] && [ -n "$m_on" ] && [ -n "$m_off" ] && awk -v a="$m_off" -v b="$m_on" 'BEGIN { exit !(a > b) }'; then
+    ok "--set model.flash_attention=on,off is an axis; off needs more memory per GPU"
+else
+    nok "--set model.flash_attention=on,off is an axis; off needs more memory per GPU" "rc $rc: $(cat "$T/out") $(head -c 300 "$T/err")"
+fi
+run sweep -s cs2 --cp 2 --fsdp --columns systems
+if [ "$rc" -eq 0 ] && grep -q "warning: --cp is ignored: it is for GPU systems" "$T/err" &&
+    grep -q "warning: --fsdp is ignored" "$T/err"; then
+    ok "--cp and --fsdp on a weight-streaming sweep: ignored with a warning, as --tp"
+else
+    nok "--cp and --fsdp on a weight-streaming sweep: ignored with a warning, as --tp" "rc $rc: $(head -c 300 "$T/err")"
+fi
 run sweep -m gpt3-xl -s h100,gb200 --columns system,gpus,nodes
 [ "$rc" -eq 0 ] && [ "$(tr -d '\r' <"$T/out" | tail -n +2 | tr '\n' ' ')" = "h100,$(show_val h100 system.gpus_per_node),1 gb200,$(show_val gb200 system.gpus_per_node),1 " ] &&
     ok "a GPU sweep without --systems or -n: one node of each system" ||
@@ -376,7 +402,7 @@ else
     fi
     tty_run sweep $gpu --precision bf16,fp8 --layouts 2
     head -n 1 "$T/tty" | tr -s ' ' >"$T/head"
-    if [ "$rc" -eq 0 ] && [ "$(cat "$T/head")" = "model system precision gpus rank tp pp vp dp micro_batch recompute feasible step_time[s] time_to_train[d] mfu mem_per_gpu[GB] power[MW] energy[MWh] bottleneck reason" ] &&
+    if [ "$rc" -eq 0 ] && [ "$(cat "$T/head")" = "model system precision gpus rank tp pp vp dp cp fsdp micro_batch recompute feasible step_time[s] time_to_train[d] mfu mem_per_gpu[GB] power[MW] energy[MWh] bottleneck reason" ] &&
         grep -q '^gpt3-175b  *a100  *fp8  *64  .*a100 has no fp8 tensor rate' "$T/tty"; then
         ok "a GPU sweep to a terminal: the layout's columns in units, the reason last"
     else

@@ -36,7 +36,7 @@ enum cli_opt {
                                --layouts */
     OPT_VALID = 1u << 12,   /* --tolerance */
     OPT_EVENTS = 1u << 13,  /* --max-events (simulate, crosscheck) */
-    OPT_GPU = 1u << 14,     /* --tp --pp --mbs --precision (GPU systems) */
+    OPT_GPU = 1u << 14,     /* --tp --pp --cp --vp --mbs --fsdp --precision (GPU systems) */
     OPT_COMPARE = 1u << 15, /* --gpu --gpu-price (compare) */
 };
 
@@ -75,6 +75,8 @@ struct cli_opts {
     size_t nwhere;
     /* A GPU system's layout, as given; NULL: searched (gpu_search). */
     const char *tp, *pp, *mbs, *precision;
+    const char *cp, *vp;         /* context-parallel ways, interleaved chunks per GPU */
+    int fsdp;                    /* every layout FSDP (else the search's default)    */
     const char *gpu, *gpu_price; /* compare: the GPU system, its price per GPU-hour */
 };
 

@@ -27,9 +27,13 @@ const struct cli_cmd cli_cmds[] = {
      "MODEL (default gpt3-175b) on N (default 1) systems of SYSTEM (default cs2).\n"
      "On a GPU system (-s h100, a100, h200, b200, gb200) the job runs on N GPUs\n"
      "(default one node) under the GPU model (cerebras-plan(1), GPU MODEL): every\n"
-     "layout that divides and fits is searched unless --tp/--pp/--mbs fix it, and\n"
-     "the fastest is printed with its runners-up; exit 2 if no layout divides,\n"
-     "1 if none fits in HBM (the message gives the bytes).\n"
+     "layout that divides and fits is searched unless --tp, --pp, --cp, --vp or\n"
+     "--mbs fix a figure (--fsdp: every layout FSDP), and the fastest is printed\n"
+     "with its runners-up (cp, vp and FSDP among its figures); exit 2 if no\n"
+     "layout divides (a fixed figure that cannot is named by its flag), 1 if none\n"
+     "fits in HBM (the message gives the bytes).  The software the job runs\n"
+     "(flash attention, sequence parallelism, ...) is a model key each, given\n"
+     "with --set model.KEY=VALUE or in a model file: see the switches below.\n"
      "Prints the step time by resource (busy time, and the time each resource\n"
      "set the pace), the exposed latency, the time-to-train, throughput and\n"
      "energy, and each verdict with the numbers behind it.  Exit status 1 when\n"
@@ -51,7 +55,8 @@ const struct cli_cmd cli_cmds[] = {
      "(--batch-penalty charges the extra tokens in time_to_train_s).  Exit\n"
      "status 1 if any point is infeasible.  On a GPU system (-s h100) the sizes\n"
      "are GPU counts (default 8..1024x2 for 8-GPU nodes) and each row is the\n"
-     "fastest layout the search finds at that count.\n",
+     "fastest layout the search finds at that count (--tp, --pp, --cp, --vp,\n"
+     "--mbs and --fsdp fix it as for estimate).\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SCALE | OPT_UNC | OPT_GPU, 0, 0,
      cmd_scale},
     {"capacity", "capacity [-m MODEL] [-s SYSTEM] [options]",
@@ -130,39 +135,42 @@ const struct cli_cmd cli_cmds[] = {
      "shown with its bill of materials, and the nearest target it meets (such\n"
      "as --deadline TIME), or the limit with its numbers when no cluster size\n"
      "is feasible.  On a GPU system (-s h100) --deadline is the only target:\n"
-     "the fewest GPUs whose fastest layout meets it, every count of whole\n"
-     "nodes searched upward; --csv is then one row (deadline_s, met, gpus, nodes,\n"
-     "the layout, time_to_train_s, power_W, energy_J, cost).\n",
+     "the fewest GPUs whose fastest layout (--tp, --pp, --cp, --vp, --mbs and\n"
+     "--fsdp fix it as for estimate) meets it, every count of whole nodes\n"
+     "searched upward; --csv is then one row (deadline_s, met, gpus, nodes, the\n"
+     "layout: tp, pp, vp, dp, cp, fsdp, mbs, recompute; time_to_train_s,\n"
+     "power_W, energy_J, cost).\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_PLAN | OPT_UNC | OPT_GPU, 0, 0,
      cmd_plan},
     {"compare",
      "compare [-m MODEL] [-s SYSTEM] --gpu GPU\n"
      "       --deadline TIME | -n N [--tokens T] [--price P] [--gpu-price G]\n"
-     "       [--precision bf16|fp8|fp4] [--tp N] [--pp N] [--mbs N] [options]",
+     "       [--precision bf16|fp8|fp4] [--tp N] [--pp N] [--cp N] [--vp N]\n"
+     "       [--mbs N] [--fsdp] [options]",
      "one training job on a weight-streaming cluster and on a GPU cluster",
-     "Runs the same job (model, global batch, training tokens, so the same\n"
-     "number of steps) on SYSTEM, a weight-streaming system, and on GPU, a GPU\n"
-     "system (cerebras-plan(1), COMPARE).  With --deadline: the fewest systems\n"
-     "that meet it (as plan finds them) and the fewest GPUs that do.  With -n:\n"
-     "N systems, and the fewest GPUs as fast.  Each GPU count runs its fastest\n"
-     "layout (tp, pp, dp, micro-batch, interleaving and the least recompute that\n"
-     "fits; --tp, --pp, --mbs fix one, --precision sets the matmuls' precision,\n"
-     "default bf16); GPU counts are searched upward in steps of whole 8-GPU\n"
-     "nodes (of 8 on a 72-GPU NVL72 rack), every one up to 1,048,576 GPUs\n"
-     "until one meets the time.  One row per quantity: the cluster, nodes,\n"
-     "layout, step time, time-to-train, throughput, power (the systems with\n"
-     "their MemoryX, activation and SwarmX servers; the GPU nodes whole at\n"
-     "their maximum power), energy, cost with --price (per system-hour) and\n"
-     "--gpu-price (per GPU-hour), one fewer of each, and at equal power: the\n"
-     "fastest GPU cluster whose nodes draw at most the weight-streaming\n"
-     "cluster's power, and its time-to-train.  A column per side and the ratio\n"
-     "GPU / weight streaming.  --set gpu:section.key=value (or a key of the\n"
-     "gpu, network or fit sections) overrides the GPU's description.  --csv:\n"
-     "quantity, unit, weight_streaming, gpu, gpu_over_weight_streaming in SI\n"
-     "units.  Exit status 1 when a side has no answer: the deadline out of reach\n"
-     "within the largest cluster searched (system.max_systems; 1,048,576 GPUs),\n"
-     "the systems given infeasible, or no GPU count holds the model (the least\n"
-     "bytes per GPU are named).\n",
+     "Runs the same job (model, global batch, training tokens, so the same number\n"
+     "of steps) on SYSTEM, a weight-streaming system, and on GPU, a GPU system\n"
+     "(cerebras-plan(1), COMPARE).  With --deadline: the fewest systems that meet\n"
+     "it (as plan finds them) and the fewest GPUs that do.  With -n: N systems,\n"
+     "and the fewest GPUs as fast.  Each GPU count runs its fastest layout (tp,\n"
+     "pp, dp, micro-batch, interleaving and the least recompute that fits; --tp,\n"
+     "--pp, --cp, --vp, --mbs fix one, --fsdp makes every layout FSDP,\n"
+     "--precision sets the matmuls' precision, default bf16); GPU counts are\n"
+     "searched upward in steps of whole 8-GPU nodes (of 8 on a 72-GPU NVL72\n"
+     "rack), every one up to 1,048,576 GPUs until one meets the time.  One row\n"
+     "per quantity: the cluster, nodes, layout, step time, time-to-train,\n"
+     "throughput, power (the systems with their MemoryX, activation and SwarmX\n"
+     "servers; the GPU nodes whole at their maximum power), energy, cost with\n"
+     "--price (per system-hour) and --gpu-price (per GPU-hour), one fewer of\n"
+     "each, and at equal power: the fastest GPU cluster whose nodes draw at most\n"
+     "the weight-streaming cluster's power, and its time-to-train.  A column per\n"
+     "side and the ratio GPU / weight streaming.  --set gpu:section.key=value (or\n"
+     "a key of the gpu, network or fit sections) overrides the GPU's description.\n"
+     "--csv: quantity, unit, weight_streaming, gpu, gpu_over_weight_streaming in\n"
+     "SI units.  Exit status 1 when a side has no answer: the deadline out of\n"
+     "reach within the largest cluster searched (system.max_systems; 1,048,576\n"
+     "GPUs), the systems given infeasible, or no GPU count holds the model (the\n"
+     "least bytes per GPU are named).\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_PLAN | OPT_GPU | OPT_COMPARE, 0, 0,
      cmd_compare},
     {"calibrate",
@@ -198,7 +206,7 @@ const struct cli_cmd cli_cmds[] = {
      "(--fit, default the ones the shipped files say were fitted: cs2: and\n"
      "cs3:system.utilization and system.step_overhead, and system.jitter)\n"
      "refitted on every other point; a GPU run with the GPU model's fitted\n"
-     "constants (fit.matmul_efficiency, elementwise_bytes, step_overhead,\n"
+     "constants (fit.matmul_efficiency, attention_efficiency, step_overhead,\n"
      "lowp_efficiency) refitted on the runs of the other sources (the source\n"
      "is the id up to its first '-').  Prints one table of both kinds, then\n"
      "count, median and largest |error| per kind, per system, per GPU source\n"
@@ -227,7 +235,8 @@ const struct cli_cmd cli_cmds[] = {
     {"report",
      "report [-m MODEL] [-s SYSTEM] [-n N] [-o DIR]\n"
      "       [--gpu GPU] [--gpu-price G] [--precision bf16|fp8|fp4] [--tp N] [--pp N]\n"
-     "       [--mbs N] [--format png|svg] [--force] [options]",
+     "       [--cp N] [--vp N] [--mbs N] [--fsdp] [--format png|svg] [--force]\n"
+     "       [options]",
      "a folder of CSV tables, gnuplot scripts, figures and an index.md",
      "Writes DIR (default ./report): estimate.csv for the scenario (N defaults to\n"
      "the generation's max_systems), the data of eight figures (weak and strong\n"
@@ -243,13 +252,13 @@ const struct cli_cmd cli_cmds[] = {
      "job (model, global batch, training tokens) on 1, 2, 4, ... max_systems\n"
      "systems and on GPU (default h100) clusters of whole nodes, doubling up to\n"
      "the largest weight-streaming cluster's power, each count in its fastest\n"
-     "layout (--precision, --tp, --pp, --mbs as for compare; counts where no\n"
-     "layout runs are left out); power counts the systems with their MemoryX,\n"
-     "activation and SwarmX servers, and the GPU nodes whole at their maximum.\n"
-     "A GPU system given to -s, or a weight-streaming one to --gpu, is exit 2.\n"
-     "The folder is built beside DIR and renamed into place when complete; a\n"
-     "non-empty DIR is refused unless --force and it holds a report and nothing\n"
-     "else.\n",
+     "layout (--precision, --tp, --pp, --cp, --vp, --mbs, --fsdp as for compare;\n"
+     "counts where no layout runs are left out); power counts the systems with\n"
+     "their MemoryX, activation and SwarmX servers, and the GPU nodes whole at\n"
+     "their maximum.  A GPU system given to -s, or a weight-streaming one to\n"
+     "--gpu, is exit 2.  The folder is built beside DIR and renamed into place\n"
+     "when complete; a non-empty DIR is refused unless --force and it holds a\n"
+     "report and nothing else.\n",
      OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_OUTPUT | OPT_REPORT | OPT_EVENTS | OPT_GPU |
          OPT_COMPARE,
      0, 0, cmd_report},
@@ -270,7 +279,8 @@ const struct cli_cmd cli_cmds[] = {
     {"sweep",
      "sweep [FILE.ini] [-m MODELS|all] [-s SYSTEMS|all] [--systems LIST]\n"
      "       [--sparsity LIST] [--memoryx TIERS|all] [--set section.key=A,B,...]...\n"
-     "       [--precision LIST] [--layouts K] [--tp N] [--pp N] [--mbs N]\n"
+     "       [--precision LIST] [--layouts K] [--tp N] [--pp N] [--cp N] [--vp N]\n"
+     "       [--mbs N] [--fsdp]\n"
      "       [scenario options]\n"
      "       [--where COL<=V]... [--best COL [--group-by COLS]] [-j N] [--shard K/N]\n"
      "       [--max-points N] [--columns LIST] [--csv] [--hw-overlay FILE] [--data-dir DIR]",
@@ -313,14 +323,16 @@ const struct cli_cmd cli_cmds[] = {
      "is a layout search (as estimate -s h100 -n N), the global batch fixed.\n"
      "Its rows are the --layouts K fastest layouts that fit (default 1), with\n"
      "the columns model, system, kind, gpus, nodes, precision, rank, tp, pp,\n"
-     "vp, dp, cp, micro_batch, recompute, recompute_layers, global_batch_seqs,\n"
-     "micro_batches, step_time_s, tokens_per_s, time_to_train_s, mfu, bubble,\n"
-     "bottleneck, mem_per_gpu_B, mem_usable_B, power_W, energy_J, cost (--price\n"
-     "per GPU-hour), feasible and reason.  A point no layout divides or fits\n"
+     "vp, dp, cp, fsdp (0 or 1), micro_batch, recompute, recompute_layers,\n"
+     "global_batch_seqs, micro_batches, step_time_s, tokens_per_s,\n"
+     "time_to_train_s, mfu, bubble, bottleneck, mem_per_gpu_B, mem_usable_B,\n"
+     "power_W, energy_J, cost (--price per GPU-hour), feasible and reason.  A point no layout "
+     "divides or fits\n"
      "in, or on a GPU without the precision, is one row with feasible 0 and\n"
      "the reason; a precision no system of the run has is refused.  --tp,\n"
-     "--pp and --mbs fix a figure at every point.  --max-points defaults to\n"
-     "2e7 there (a point takes about 70 us).\n",
+     "--pp, --cp, --vp and --mbs fix a figure at every point, --fsdp makes\n"
+     "every layout FSDP.  --max-points defaults to 2e7 there (a point takes\n"
+     "about 70 us).\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SCALE | OPT_SWEEP | OPT_GPU, 0, 1,
      cmd_sweep},
     {"help", "help [COMMAND]", "describe the program or one command", "", 0, 0, 1, cmd_help},
@@ -363,7 +375,14 @@ static const struct cli_opt_help opt_help[] = {
      "charge the extra tokens of a batch other than the model's"},
     {"tp", 0, OPT_GPU, "N", "GPU systems: tensor-parallel ways (default searched)"},
     {"pp", 0, OPT_GPU, "N", "GPU systems: pipeline stages (default searched)"},
+    {"cp", 0, OPT_GPU, "N",
+     "GPU systems: context-parallel ways, the sequence split over N GPUs (default searched)"},
+    {"vp", 0, OPT_GPU, "N",
+     "GPU systems: interleaved pipeline chunks per GPU, with pp > 1 (default searched)"},
     {"mbs", 0, OPT_GPU, "N", "GPU systems: micro-batch in sequences (default searched)"},
+    {"fsdp", 0, OPT_GPU, "",
+     "GPU systems: every layout FSDP, weights, gradients and optimizer state sharded over dp "
+     "(ZeRO-3); default: the search tries both"},
     {"precision", 0, OPT_GPU, "bf16|fp8|fp4",
      "GPU systems: precision of the matmuls (default bf16)"},
     {"systems", 0, OPT_SCALE, "LIST", "cluster sizes: 1,2,4 or A..B or A..BxF (default 1..16)"},
@@ -513,7 +532,30 @@ static void put_wrapped(FILE *f, const char *text, int col)
     }
 }
 
-/* "options:" and one entry per option command c accepts. */
+/* The software switches of the GPU model: model keys (src/desc/wl.c), set
+ * with --set or in a model file, listed after the GPU options. */
+static const struct {
+    const char *key, *what;
+} gpu_switches[] = {
+    {"model.sequence_parallel=on|off", "norms and dropout split over tp"},
+    {"model.flash_attention=on|off", "fused attention, scores never stored"},
+    {"model.tp_overlap=on|off", "tp traffic hidden under the matmuls"},
+    {"model.distributed_optimizer=on|off", "optimizer state split over dp (ZeRO-1)"},
+    {"model.fp8_params=on|off", "weights in 8 bits only (FP8 matmuls)"},
+    {"model.optimizer_precision=fp32|bf16", "master weights, moments: 4+8 or 2+4 B"},
+};
+
+static void print_switches(FILE *f)
+{
+    fputs("  GPU software switches, model keys (--set model.KEY=VALUE or a model file;\n"
+          "  default: the first four on, fp8_params off, optimizer_precision fp32):\n",
+          f);
+    for (size_t i = 0; i < sizeof gpu_switches / sizeof gpu_switches[0]; i++)
+        fprintf(f, "    %-37s%s\n", gpu_switches[i].key, gpu_switches[i].what);
+}
+
+/* "options:" and one entry per option command c accepts; the GPU software
+ * switches after --precision. */
 static void print_options(FILE *f, const struct cli_cmd *c)
 {
     fputs("\noptions:\n", f);
@@ -534,6 +576,8 @@ static void print_options(FILE *f, const struct cli_cmd *c)
             fprintf(f, "%*s", HELP_COL - col, "");
         }
         put_wrapped(f, what, HELP_COL);
+        if (strcmp(h->name, "precision") == 0)
+            print_switches(f);
     }
 }
 

@@ -245,8 +245,8 @@ static void print_head(const struct cmp_cli *x)
                r->plan.max_systems);
     else
         printf("the systems given\n");
-    printf("GPUs: %s at %s, each count run in its fastest layout (tp, pp, dp, micro-batch, "
-           "interleaving, the least recompute that fits); ",
+    printf("GPUs: %s at %s, each count run in its fastest layout (tp, pp, cp, dp, micro-batch, "
+           "interleaving, FSDP or not, the least recompute that fits); ",
            x->g.name, gpuhw_prec_name[x->spec.layout.precision]);
     if (sc->counts > 0)
         printf(

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gscen.h"
+
 const char *cmpo_gpu_set(const char *set)
 {
     static const char *const own[] = {"gpu.", "network.", "fit."};
@@ -83,7 +85,8 @@ int cmpo_gpu_price(const struct cli_opts *o, double *price)
     return -1;
 }
 
-/* --precision, --tp, --pp, --mbs into l; -1 or an exit code. */
+/* --precision, --tp, --pp, --cp, --vp, --mbs, --fsdp into l; -1 or an
+ * exit code. */
 static int parse_layout(const struct cli_opts *o, struct gpu_search_spec *l)
 {
     *l = gpu_search_spec_default(0);
@@ -97,8 +100,12 @@ static int parse_layout(const struct cli_opts *o, struct gpu_search_spec *l)
     }
     int rc;
     if ((rc = scenario_whole_opt("--tp", o->tp, 1, CMP_GPU_MAX, &l->tp)) >= 0 ||
-        (rc = scenario_whole_opt("--pp", o->pp, 1, CMP_GPU_MAX, &l->pp)) >= 0)
+        (rc = scenario_whole_opt("--pp", o->pp, 1, CMP_GPU_MAX, &l->pp)) >= 0 ||
+        (rc = scenario_whole_opt("--cp", o->cp, 1, CMP_GPU_MAX, &l->cp)) >= 0 ||
+        (rc = scenario_whole_opt("--vp", o->vp, 1, CMP_GPU_MAX, &l->vp)) >= 0)
         return rc;
+    if (o->fsdp)
+        l->fsdp = 1;
     return scenario_whole_opt("--mbs", o->mbs, 1, CMP_GPU_MAX, &l->mbs);
 }
 
@@ -107,6 +114,7 @@ int cmpo_layout(const struct cli_opts *o, struct cmp_spec *sp)
     int rc = parse_layout(o, &sp->layout);
     if (rc >= 0)
         return rc;
+    gpu_layout_switches(&sp->layout.options, sp->ws->wl); /* model.sequence_parallel, ... */
     const struct gpu_search_spec want = sp->layout;
     const char *const flag[] = {"--precision", "--tp", "--pp", "--mbs"};
     const char *const arg[] = {o->precision ? o->precision : "bf16", o->tp, o->pp, o->mbs};
@@ -120,7 +128,10 @@ int cmpo_layout(const struct cli_opts *o, struct cmp_spec *sp)
         if (cmp_check(sp, &err) != CP_OK)
             return cli_error("%s '%s': %s", flag[i], arg[i], err.msg);
     }
-    return -1;
+    /* --cp and --vp, which cmp_check leaves at 1, against the job */
+    struct wl_desc w = *sp->ws->wl;
+    w.batch = sp->ws->global_seqs;
+    return gscen_fixed_check(&sp->layout, &w, sp->gpu);
 }
 
 const char *cmpo_layout_text(const struct gpu_layout *l, const char *sep, char *buf, size_t n)
@@ -132,7 +143,8 @@ const char *cmpo_layout_text(const struct gpu_layout *l, const char *sep, char *
         snprintf(rc, sizeof rc, "block recompute of %.0f layers a stage", l->recompute_layers);
     else
         snprintf(rc, sizeof rc, "recompute %s", gpu_recompute_name[l->recompute]);
-    snprintf(buf, n, "tp %.0f pp %.0f%s dp %.0f mbs %.0f vp %.0f%s%s%s%s", l->tp, l->pp, cp, l->dp,
-             l->mbs, l->vp, sep, gpuhw_prec_name[l->precision], sep, rc);
+    snprintf(buf, n, "tp %.0f pp %.0f%s dp %.0f mbs %.0f vp %.0f%s%s%s%s%s%s", l->tp, l->pp, cp,
+             l->dp, l->mbs, l->vp, l->fsdp ? sep : "", l->fsdp ? "FSDP" : "", sep,
+             gpuhw_prec_name[l->precision], sep, rc);
     return buf;
 }

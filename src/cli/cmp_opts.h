@@ -3,8 +3,9 @@
  * system of --gpu, each refused by the flag's name when it is of the other
  * kind; the --set keys split between them ("gpu:section.key=value", or a
  * key of the gpu, network or fit sections, goes to the GPU); --gpu-price;
- * and the GPU layout of --precision, --tp, --pp and --mbs, checked one by
- * one against the job so that a refusal names the flag. */
+ * and the GPU layout of --precision, --tp, --pp, --cp, --vp, --mbs and
+ * --fsdp, checked one by one against the job so that a refusal names the
+ * flag. */
 #ifndef CP_CMP_OPTS_H
 #define CP_CMP_OPTS_H
 
@@ -39,14 +40,15 @@ int cmpo_load_gpu(const struct cli_opts *o, const char *name, const char *const 
 /* --gpu-price into *price, -1 when not given.  -1 or an exit code. */
 int cmpo_gpu_price(const struct cli_opts *o, double *price);
 
-/* --precision, --tp, --pp and --mbs into sp->layout, checked against the
- * job of sp->ws on sp->gpu (both set) one figure at a time, so that a
- * figure the job or the GPU refuses is named by its flag.  -1 or an exit
- * code. */
+/* --precision, --tp, --pp, --cp, --vp, --mbs and --fsdp into sp->layout,
+ * checked against the job of sp->ws on sp->gpu (both set) one figure at a
+ * time, so that a figure the job or the GPU refuses is named by its flag.
+ * -1 or an exit code. */
 int cmpo_layout(const struct cli_opts *o, struct cmp_spec *sp);
 
 /* "tp 8 pp 4 dp 8 mbs 1 vp 12" SEP "bf16" SEP "recompute selective" (cp N
- * after pp when above 1) into buf; returns buf. */
+ * after pp when above 1, SEP "FSDP" after the figures when on) into buf;
+ * returns buf. */
 const char *cmpo_layout_text(const struct gpu_layout *l, const char *sep, char *buf, size_t n);
 
 #endif

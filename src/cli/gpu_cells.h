@@ -22,6 +22,7 @@ enum gpu_col {
     GC_VP,
     GC_DP,
     GC_CP,
+    GC_FSDP,
     GC_MBS,
     GC_RECOMPUTE,
     GC_RECOMPUTE_LAYERS,

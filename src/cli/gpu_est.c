@@ -12,23 +12,51 @@
 #include "gscen.h"
 #include "out.h"
 
+/* "--tp 8 x --cp 2 = 16 GPUs" (or "--cp 2" alone) of the fixed figures
+ * among tp, pp, cp into buf; their product. */
+static double fixed_product(const struct gpu_search_spec *p, char *buf, size_t n)
+{
+    const char *const flag[] = {"--tp", "--pp", "--cp"};
+    const double fig[] = {p->tp, p->pp, p->cp};
+    double prod = 1;
+    int k = 0;
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < 3; i++) {
+        if (fig[i] == GPU_SEARCH_FREE)
+            continue;
+        prod *= fig[i];
+        len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s %g", k++ ? " x " : "",
+                                flag[i], fig[i]);
+    }
+    if (k > 1 && len < n)
+        snprintf(buf + len, n - len, " = %g GPUs", prod);
+    return prod;
+}
+
 /* With fixed figures, check them on their own first so a layout that
- * cannot divide is named by its figure (gpu_check), not by the search. */
+ * cannot divide is named by its flag (gscen_fixed_check, the GPU count,
+ * gpu_check), not by the search. */
 static int check_fixed(const struct gscen *s)
 {
     const struct gpu_search_spec *p = &s->spec;
-    if (p->tp == GPU_SEARCH_FREE && p->pp == GPU_SEARCH_FREE)
+    int rc = gscen_fixed_check(p, &s->wl, &s->g);
+    if (rc >= 0)
+        return rc;
+    if (p->tp == GPU_SEARCH_FREE && p->pp == GPU_SEARCH_FREE && p->cp == GPU_SEARCH_FREE)
         return -1; /* a micro-batch alone: the search says which dp it fails */
-    double tp = p->tp ? p->tp : 1, pp = p->pp ? p->pp : 1;
-    if (fmod(p->gpus, tp * pp) != 0) {
-        char fixed[64];
-        if (p->tp && p->pp)
-            snprintf(fixed, sizeof fixed, "--tp %g x --pp %g = %g GPUs", tp, pp, tp * pp);
-        else
-            snprintf(fixed, sizeof fixed, "%s %g", p->tp ? "--tp" : "--pp", p->tp ? tp : pp);
+    char fixed[96];
+    double prod = fixed_product(p, fixed, sizeof fixed);
+    if (fmod(p->gpus, prod) != 0)
         return cli_error("%s does not divide the %g GPUs (-n)", fixed, p->gpus);
-    }
-    struct gpu_layout l = gpu_layout_default(tp, pp, p->gpus / (tp * pp), 1);
+    /* dp is known only when tp, pp and cp are all fixed (cp is 1 when the
+     * search does not try it); else 1, and the search says which dp fails */
+    int all = p->tp && p->pp && (p->cp || !p->allow_cp);
+    double tp = p->tp ? p->tp : 1, pp = p->pp ? p->pp : 1, cp = p->cp ? p->cp : 1;
+    struct gpu_layout l = gpu_layout_default(tp, pp, all ? p->gpus / prod : 1, 1);
+    l.cp = cp;
+    l.vp = p->pp && p->vp ? p->vp : 1;
+    l.fsdp = all && p->fsdp == 1;
     l.precision = p->precision;
     struct cp_error err = {0};
     if (gpu_check(&s->g, &s->wl, &l, &err) != CP_OK)
@@ -51,7 +79,8 @@ static int emit_csv(const struct cli_opts *o, const struct gscen *s,
     return rc;
 }
 
-/* "TP 8 x PP 8 (VP 12) x DP 16, CP 1, micro-batch 1, recompute none" */
+/* "TP 8 x PP 8 (VP 12) x DP 16, CP 1, micro-batch 1, recompute none", and
+ * ", FSDP" when the layout shards its weights over dp */
 static const char *layout_text(const struct gpu_layout *l, char *buf, size_t n)
 {
     char rc[64];
@@ -59,8 +88,8 @@ static const char *layout_text(const struct gpu_layout *l, char *buf, size_t n)
         snprintf(rc, sizeof rc, "block (%g layers a stage)", l->recompute_layers);
     else
         snprintf(rc, sizeof rc, "%s", gpu_recompute_name[l->recompute]);
-    snprintf(buf, n, "TP %g x PP %g (VP %g) x DP %g, CP %g, micro-batch %g, recompute %s", l->tp,
-             l->pp, l->vp, l->dp, l->cp, l->mbs, rc);
+    snprintf(buf, n, "TP %g x PP %g (VP %g) x DP %g, CP %g, micro-batch %g, recompute %s%s", l->tp,
+             l->pp, l->vp, l->dp, l->cp, l->mbs, rc, l->fsdp ? ", FSDP" : "");
     return buf;
 }
 
@@ -79,29 +108,44 @@ static void print_parts(const struct gpu_result *r)
     out_free(&t);
 }
 
+/* The kept layouts, one row each; the fsdp column when any is FSDP. */
 static void print_runners(const struct gpu_search_result *sr)
 {
+    enum { FSDP_COL = 7, NH = 12 };
+    static const char *const h[NH] = {"rank", "tp",   "pp",        "vp",   "dp",  "cp",
+                                      "mbs",  "fsdp", "recompute", "step", "MFU", "memory/GPU"};
+    int fsdp = 0;
+    for (size_t i = 0; i < sr->n; i++)
+        fsdp |= sr->hit[i].layout.fsdp;
+    const char *head[NH];
+    size_t nh = 0;
+    for (size_t k = 0; k < NH; k++)
+        if (k != FSDP_COL || fsdp)
+            head[nh++] = h[k];
     struct out_table t;
-    static const char *const h[] = {"rank", "tp",        "pp",   "vp",  "dp",        "cp",
-                                    "mbs",  "recompute", "step", "MFU", "memory/GPU"};
-    out_init(&t, sizeof h / sizeof h[0], h);
+    out_init(&t, nh, head);
     for (size_t i = 0; i < sr->n; i++) {
         const struct gpu_layout *l = &sr->hit[i].layout;
         const struct gpu_result *r = &sr->hit[i].result;
-        char c[10][32];
+        char c[NH][32];
         snprintf(c[0], 32, "%zu", i + 1);
         const double fig[] = {l->tp, l->pp, l->vp, l->dp, l->cp, l->mbs};
         for (size_t k = 0; k < 6; k++)
             snprintf(c[k + 1], 32, "%g", fig[k]);
+        snprintf(c[FSDP_COL], 32, "%s", l->fsdp ? "yes" : "no");
         if (l->recompute == GPU_RC_BLOCK)
-            snprintf(c[7], 32, "block %g", l->recompute_layers);
+            snprintf(c[8], 32, "block %g", l->recompute_layers);
         else
-            snprintf(c[7], 32, "%s", gpu_recompute_name[l->recompute]);
-        snprintf(c[9], 32, "%.1f %%", 100 * r->mfu);
-        char st[32], mem[32];
-        out_row(&t, (const char *[]){c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
-                                     out_num(0, r->step_s, UNIT_TIME, st, 32), c[9],
-                                     out_num(0, r->mem_total, UNIT_BYTES, mem, 32)});
+            snprintf(c[8], 32, "%s", gpu_recompute_name[l->recompute]);
+        out_num(0, r->step_s, UNIT_TIME, c[9], 32);
+        snprintf(c[10], 32, "%.1f %%", 100 * r->mfu);
+        out_num(0, r->mem_total, UNIT_BYTES, c[11], 32);
+        const char *row[NH];
+        size_t k = 0;
+        for (size_t j = 0; j < NH; j++)
+            if (j != FSDP_COL || fsdp)
+                row[k++] = c[j];
+        out_row(&t, row);
     }
     out_text.write(stdout, &t);
     out_free(&t);

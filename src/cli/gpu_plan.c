@@ -11,35 +11,43 @@
 #include "gscen.h"
 #include "out.h"
 
+/* "fewest 512 GPUs (64 nodes): tp 8 pp 8 cp 2 vp 8 dp 4 mbs 1, FSDP, recompute
+ * none; ..." (cp when above 1, FSDP when on) */
 static void print_side(const char *what, const struct cmp_gpu *g)
 {
     const struct gpu_layout *l = &g->layout;
-    char a[32], b[32], c[32];
-    printf("%-9s %.0f GPUs (%.0f node%s): tp %g pp %g vp %g dp %g mbs %g, recompute %s; %s, "
+    char a[32], b[32], c[32], cp[32] = "";
+    if (l->cp > 1)
+        snprintf(cp, sizeof cp, " cp %g", l->cp);
+    printf("%-9s %.0f GPUs (%.0f node%s): tp %g pp %g%s vp %g dp %g mbs %g%s, recompute %s; %s, "
            "%s at %s\n",
-           what, g->s.units, g->s.nodes, g->s.nodes == 1 ? "" : "s", l->tp, l->pp, l->vp, l->dp,
-           l->mbs, gpu_recompute_name[l->recompute], out_duration(g->s.time_s, a, sizeof a),
-           out_energy(g->s.energy_J, b, sizeof b), out_num(0, g->s.power_W, UNIT_POWER, c, 32));
+           what, g->s.units, g->s.nodes, g->s.nodes == 1 ? "" : "s", l->tp, l->pp, cp, l->vp, l->dp,
+           l->mbs, l->fsdp ? ", FSDP" : "", gpu_recompute_name[l->recompute],
+           out_duration(g->s.time_s, a, sizeof a), out_energy(g->s.energy_J, b, sizeof b),
+           out_num(0, g->s.power_W, UNIT_POWER, c, 32));
 }
 
 static int emit_csv(const struct cli_opts *o, const struct gscen *s, const struct cmp_result *r)
 {
     static const char *const h[] = {
-        "model",    "system", "deadline_s", "met", "gpus",      "nodes",           "tp",
-        "pp",       "vp",     "dp",         "mbs", "recompute", "time_to_train_s", "power_W",
-        "energy_J", "cost"};
+        "model",   "system",   "deadline_s", "met",       "gpus",
+        "nodes",   "tp",       "pp",         "vp",        "dp",
+        "cp",      "fsdp",     "mbs",        "recompute", "time_to_train_s",
+        "power_W", "energy_J", "cost"};
     struct out_table t;
     out_init(&t, sizeof h / sizeof h[0], h);
     const struct cmp_gpu *g = &r->g;
-    const double v[] = {r->target_s,  g->s.units,   g->s.nodes,    g->layout.tp,
-                        g->layout.pp, g->layout.vp, g->layout.dp,  g->layout.mbs,
-                        g->s.time_s,  g->s.power_W, g->s.energy_J, g->s.cost};
-    char c[12][32];
-    for (size_t i = 0; i < 12; i++)
+    const struct gpu_layout *l = &g->layout;
+    const double v[] = {r->target_s, g->s.units,   g->s.nodes,    l->tp,           l->pp,
+                        l->vp,       l->dp,        l->cp,         l->fsdp ? 1 : 0, l->mbs,
+                        g->s.time_s, g->s.power_W, g->s.energy_J, g->s.cost};
+    char c[14][32];
+    for (size_t i = 0; i < 14; i++)
         out_num(1, v[i], UNIT_COUNT, c[i], 32);
-    out_row(&t, (const char *[]){s->model, s->system, c[0], r->gpu_ok ? "1" : "0", c[1], c[2], c[3],
-                                 c[4], c[5], c[6], c[7], gpu_recompute_name[g->layout.recompute],
-                                 c[8], c[9], c[10], g->s.cost >= 0 ? c[11] : ""});
+    out_row(&t,
+            (const char *[]){s->model, s->system, c[0], r->gpu_ok ? "1" : "0", c[1], c[2], c[3],
+                             c[4], c[5], c[6], c[7], c[8], c[9], gpu_recompute_name[l->recompute],
+                             c[10], c[11], c[12], g->s.cost >= 0 ? c[13] : ""});
     int rc = cli_emit(o, &t);
     out_free(&t);
     return rc;
@@ -58,7 +66,7 @@ int gpu_plan(struct cli_opts *o)
         return cli_error("plan: give a target: --deadline TIME");
     static struct gscen s;
     int rc = gscen_load(o, "plan", &s);
-    if (rc >= 0)
+    if (rc >= 0 || (rc = gscen_fixed_check(&s.spec, &s.wl, &s.g)) >= 0)
         return rc;
     static struct cmp_result r;
     char why[256];

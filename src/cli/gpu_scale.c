@@ -20,11 +20,12 @@ static const char *const header[] = {"gpus",          "layout",          "global
                                      "reason"};
 #define NCOLS (sizeof header / sizeof header[0])
 
-/* "tp 8 pp 4 vp 12 dp 32 mbs 4 none" */
+/* "tp 8 pp 4 vp 12 dp 32 cp 1 mbs 4 none", and " fsdp" when the layout
+ * shards its weights over dp */
 static void layout_word(const struct gpu_layout *l, char *buf, size_t n)
 {
-    if (snprintf(buf, n, "tp %g pp %g vp %g dp %g cp %g mbs %g %s", l->tp, l->pp, l->vp, l->dp,
-                 l->cp, l->mbs, gpu_recompute_name[l->recompute]) >= (int)n)
+    if (snprintf(buf, n, "tp %g pp %g vp %g dp %g cp %g mbs %g %s%s", l->tp, l->pp, l->vp, l->dp,
+                 l->cp, l->mbs, gpu_recompute_name[l->recompute], l->fsdp ? " fsdp" : "") >= (int)n)
         buf[n - 1] = '\0'; /* cut: whole figures of a million GPUs fit in 96 */
 }
 
@@ -76,7 +77,7 @@ int gpu_scale(struct cli_opts *o)
 {
     static struct gscen s;
     int rc = gscen_load(o, "scale", &s);
-    if (rc >= 0)
+    if (rc >= 0 || (rc = gscen_fixed_check(&s.spec, &s.wl, &s.g)) >= 0)
         return rc;
     double *ns;
     size_t nn;

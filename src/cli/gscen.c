@@ -81,9 +81,47 @@ static int load_figures(const struct cli_opts *o, struct gscen *s)
     if ((rc = scenario_whole_opt("-n", o->nsys, 1, GSCEN_MAX_GPUS, &n)) >= 0 ||
         (rc = scenario_whole_opt("--tp", o->tp, 1, GSCEN_MAX_GPUS, &s->spec.tp)) >= 0 ||
         (rc = scenario_whole_opt("--pp", o->pp, 1, GSCEN_MAX_GPUS, &s->spec.pp)) >= 0 ||
+        (rc = scenario_whole_opt("--cp", o->cp, 1, GSCEN_MAX_GPUS, &s->spec.cp)) >= 0 ||
+        (rc = scenario_whole_opt("--vp", o->vp, 1, GSCEN_MAX_GPUS, &s->spec.vp)) >= 0 ||
         (rc = scenario_whole_opt("--mbs", o->mbs, 1, 1e9, &s->spec.mbs)) >= 0)
         return rc;
+    if (o->fsdp)
+        s->spec.fsdp = 1;
     s->spec.gpus = n;
+    return -1;
+}
+
+/* The layout of p's fixed figures, 1 for the free ones (vp 1 unless pp is
+ * fixed: a free pp may be one vp divides). */
+static struct gpu_layout fixed_layout(const struct gpu_search_spec *p)
+{
+    struct gpu_layout t = p->options;
+    t.tp = t.pp = t.dp = t.cp = t.mbs = t.vp = 1;
+    t.precision = p->precision;
+    t.recompute = GPU_RC_NONE;
+    t.recompute_layers = 0;
+    t.fsdp = 0; /* FSDP depends on dp, not known here */
+    return t;
+}
+
+int gscen_fixed_check(const struct gpu_search_spec *p, const struct wl_desc *w,
+                      const struct gpuhw_desc *g)
+{
+    struct gpu_layout t = fixed_layout(p);
+    struct cp_error err = {0};
+    if (p->cp != GPU_SEARCH_FREE) {
+        t.cp = p->cp;
+        if (gpu_check(g, w, &t, &err) != CP_OK)
+            return cli_error("--cp %g on %s: %s", p->cp, w->name, err.msg);
+    }
+    if (p->vp == GPU_SEARCH_FREE || p->pp == GPU_SEARCH_FREE)
+        return -1;
+    t.pp = p->pp;
+    if (gpu_check(g, w, &t, &err) != CP_OK)
+        return -1; /* --pp's own refusal, named where it is checked */
+    t.vp = p->vp;
+    if (gpu_check(g, w, &t, &err) != CP_OK)
+        return cli_error("--vp %g with --pp %g on %s: %s", p->vp, p->pp, w->name, err.msg);
     return -1;
 }
 
@@ -115,6 +153,7 @@ int gscen_load(const struct cli_opts *o, const char *cmd, struct gscen *s)
         (rc = load_figures(o, s)) >= 0 || (rc = load_precision(o, s)) >= 0)
         return rc;
     load_recompute(o, s);
+    gpu_layout_switches(&s->spec.options, &s->wl); /* model.sequence_parallel, ... */
     s->spec.batch = s->wl.batch;
     s->tokens = tfm_tokens(&s->wl);
     if ((rc = scenario_batch(o, s->wl.seq_len, &s->spec.batch)) >= 0 ||

@@ -1,5 +1,6 @@
 /* gscen.h - the scenario options on a GPU system: -m and -s (a description
- * with kind = gpu), -n GPUs, --tp --pp --mbs --precision, --batch or
+ * with kind = gpu), -n GPUs, --tp --pp --cp --vp --mbs --fsdp --precision
+ * (the search's fixed figures; --fsdp fixes FSDP on), --batch or
  * --batch-tokens, --tokens, --price (per GPU-hour), --set (model.KEY to the
  * workload, the rest to the GPU description), turned into a workload, a
  * GPU description and a layout search spec.  The options that describe a
@@ -35,6 +36,13 @@ int gscen_is_gpu(const struct cli_opts *o);
 /* Load and check everything for command cmd (for messages).  -1 on
  * success, else an exit code after the message. */
 int gscen_load(const struct cli_opts *o, const char *cmd, struct gscen *s);
+
+/* The fixed --cp and --vp of p against workload w on g, apart from the
+ * GPU count: a --cp that does not divide the sequence, a --vp that a
+ * fixed --pp cannot interleave (pp 1, or vp not dividing a stage's
+ * layers), refused naming the flag.  -1, or EXIT_USAGE after a message. */
+int gscen_fixed_check(const struct gpu_search_spec *p, const struct wl_desc *w,
+                      const struct gpuhw_desc *g);
 
 /* Nodes the GPUs fill (whole nodes), their power at the vendor's
  * maximum, and the GPU-hours of a run of time_s. */

@@ -324,7 +324,13 @@ int scenario_refuse_gpu_opts(const struct cli_opts *o, const char *cmd)
 {
     const struct {
         const char *flag, *value;
-    } g[] = {{"--tp", o->tp}, {"--pp", o->pp}, {"--mbs", o->mbs}, {"--precision", o->precision}};
+    } g[] = {{"--tp", o->tp},
+             {"--pp", o->pp},
+             {"--cp", o->cp},
+             {"--vp", o->vp},
+             {"--mbs", o->mbs},
+             {"--fsdp", o->fsdp ? "" : NULL},
+             {"--precision", o->precision}};
     for (size_t i = 0; i < sizeof g / sizeof g[0]; i++)
         if (g[i].value)
             return cli_error("%s: %s applies to GPU systems; %s is a weight-streaming system", cmd,

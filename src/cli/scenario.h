@@ -21,8 +21,9 @@ struct scenario {
     struct cluster c;
 };
 
-/* The GPU layout options (--tp --pp --mbs --precision) refused for
- * command cmd on a weight-streaming system; -1 when none is given. */
+/* The GPU layout options (--tp --pp --cp --vp --mbs --fsdp --precision)
+ * refused for command cmd on a weight-streaming system; -1 when none is
+ * given. */
 int scenario_refuse_gpu_opts(const struct cli_opts *o, const char *cmd);
 
 /* Load and check everything.  Returns -1 on success, else an exit code

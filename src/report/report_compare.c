@@ -147,13 +147,15 @@ static void count_list(const struct report_cmp *x, int want, char *buf, size_t n
 static void index_gpu(FILE *f, const struct report_cmp *x)
 {
     const struct gpu_search_spec *l = &x->spec.layout;
-    char fixed[128] = "", list[512], pw[64], wp[64];
-    const char *const flag[] = {"tp", "pp", "mbs"};
-    const double val[] = {l->tp, l->pp, l->mbs}, *c = x->gpus;
-    for (int i = 0; i < 3; i++)
+    char fixed[160] = "", list[512], pw[64], wp[64];
+    const char *const flag[] = {"tp", "pp", "cp", "vp", "mbs"};
+    const double val[] = {l->tp, l->pp, l->cp, l->vp, l->mbs}, *c = x->gpus;
+    for (int i = 0; i < 5; i++)
         if (val[i] != GPU_SEARCH_FREE)
             snprintf(fixed + strlen(fixed), sizeof fixed - strlen(fixed), ", %s fixed at %g",
                      flag[i], val[i]);
+    if (l->fsdp == 1)
+        snprintf(fixed + strlen(fixed), sizeof fixed - strlen(fixed), ", FSDP on");
     if (x->ngpus > 2)
         snprintf(list, sizeof list, "%.0f, %.0f, ... %.0f", c[0], c[1], c[x->ngpus - 1]);
     else
@@ -162,7 +164,8 @@ static void index_gpu(FILE *f, const struct report_cmp *x)
             "%s clusters of %s GPUs, doubling up to the first count whose nodes draw at least "
             "the largest %s cluster's %s (at most %.0f GPUs), in whole nodes of %g GPUs at %s "
             "each (`system.node_power`, the vendor's maximum), each count in its fastest layout "
-            "(tp, pp, dp, micro-batch, interleaving, the least recompute that fits) at %s%s.  "
+            "(tp, pp, cp, dp, micro-batch, interleaving, FSDP or not, the least recompute that "
+            "fits) at %s%s.  "
             "The GPU system is `%s`%s.  ",
             x->g.name, list, x->ws_feasible ? "feasible weight-streaming" : "weight-streaming",
             unit_format(x->power_W, UNIT_POWER, wp, sizeof wp), CMP_GPU_MAX, x->g.net.gpus_per_node,

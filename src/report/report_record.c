@@ -90,10 +90,14 @@ static void add_gpu(struct line *l, const struct cli_opts *o, const char *gpu)
         {"--precision", o->precision},
         {"--tp", o->tp},
         {"--pp", o->pp},
+        {"--cp", o->cp},
+        {"--vp", o->vp},
         {"--mbs", o->mbs},
     };
     for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
         add_opt(l, opt[i].flag, opt[i].value);
+    if (o->fsdp)
+        add_word(l, "--fsdp");
 }
 
 void report_desc_paths(const struct scenario *s, char *hw, char *model, size_t n)

@@ -166,6 +166,8 @@ static void table_cols(struct sweep *sw, const struct cli_opts *o)
                                       "pp",
                                       "vp",
                                       "dp",
+                                      "cp",
+                                      "fsdp",
                                       "micro_batch",
                                       "recompute",
                                       "feasible",

@@ -54,7 +54,10 @@ int sweep_ws_parse(struct sweep *sw, const struct cli_opts *o)
     } gpu[] = {{"--precision", o->precision},
                {"--tp", o->tp},
                {"--pp", o->pp},
+               {"--cp", o->cp},
+               {"--vp", o->vp},
                {"--mbs", o->mbs},
+               {"--fsdp", o->fsdp ? "" : NULL},
                {"--layouts", o->layouts}};
     /* ignored, as estimate ignores them on these systems, but said */
     for (size_t i = 0; i < sizeof gpu / sizeof gpu[0]; i++)
