@@ -209,6 +209,9 @@ if [ "$rc" -eq 0 ] && grep -q '^layout .*, FSDP$' "$T/out" && grep -Eq '^rank +t
 else
     nok "text: --fsdp is shown in the layout and in the runners-up" "exit $rc: $(grep -E '^(layout|rank)' "$T/out") $(head -c 300 "$T/err")"
 fi
+expect_err "--fsdp shards over the data-parallel GPUs, but --tp 8 x --pp 1 x --cp 1 = 8 GPUs of the 8 (-n) leave dp = 1" \
+    "--fsdp with tp pp cp filling the GPUs: exit 2 naming --fsdp" \
+    estimate -m llama2-7b -s h100 -n 8 --tp 8 --pp 1 --cp 1 --fsdp
 run estimate -m llama2-70b -s h100 -n 512 --tp 8 --pp 4 --vp 5 --cp 2 --fsdp
 if [ "$rc" -eq 0 ] && grep -q '^layout  *TP 8 x PP 4 (VP 5) x DP 8, CP 2, .*, FSDP$' "$T/out"; then
     ok "a published run's whole layout (tp 8 pp 4 vp 5 cp 2, FSDP) is written and shown"

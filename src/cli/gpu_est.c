@@ -52,6 +52,10 @@ static int check_fixed(const struct gscen *s)
     /* dp is known only when tp, pp and cp are all fixed (cp is 1 when the
      * search does not try it); else 1, and the search says which dp fails */
     int all = p->tp && p->pp && (p->cp || !p->allow_cp);
+    if (all && p->fsdp == 1 && p->gpus == prod)
+        return cli_error("--fsdp shards over the data-parallel GPUs, but %s of the %g (-n) "
+                         "leave dp = 1",
+                         fixed, p->gpus);
     double tp = p->tp ? p->tp : 1, pp = p->pp ? p->pp : 1, cp = p->cp ? p->cp : 1;
     struct gpu_layout l = gpu_layout_default(tp, pp, all ? p->gpus / prod : 1, 1);
     l.cp = cp;
