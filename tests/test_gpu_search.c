@@ -511,8 +511,20 @@ static void test_refusals(void **state)
     s.keep = 1;
     s.tp = 2.5;
     expect_refused(&s, "tp = 2.5 is neither free (0) nor a whole number");
-    s.tp = 16; /* beyond the NVLink domain of 8 */
+    s.tp = 5; /* divides neither the 96 heads nor 512 */
     expect_refused(&s, "no layout of 512 GPUs divides the job");
+    /* a fixed tp of 16, beyond the NVLink domain of 8, is searched: its
+     * traffic runs at the scale-out rate (gpu_check accepts it too) */
+    {
+        struct gpuhw_desc g;
+        load_gpu("h100", &g);
+        struct wl_desc w = gpt3_mlperf();
+        static struct gpu_search_result r;
+        struct cp_error err = {0};
+        s.tp = 16;
+        assert_int_equal(gpu_search(&g, &w, &s, &r, &err), CP_OK);
+        assert_true(r.n >= 1 && r.hit[0].layout.tp == 16);
+    }
     s.tp = 0;
     s.gpus = 0;
     expect_refused(&s, "gpus = 0 is not a whole number");

@@ -68,10 +68,11 @@ static double gemm_q(const struct gpuhw_desc *g, double a, double b)
     return fmax(gpu_gemm_quant(g, a, b), gpu_gemm_quant(g, b, a));
 }
 
-/* Seconds per FLOP, summed over the three passes of one matmul of T
+/* Seconds, summed over the three passes of one matmul of T
  * tokens, n outputs and k inputs per token: the forward (T x n output),
  * the delta (T x k) and the weight gradient (k x n), each at the
- * quantisation of its output; fwd_only: the forward alone. */
+ * quantisation of its output; recompute (0 to 1): that share of forwards
+ * again. */
 static double gemm_s(const struct gpuhw_desc *g, double T, double n, double k, double rate,
                      double recompute)
 {

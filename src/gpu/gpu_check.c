@@ -83,8 +83,12 @@ cp_status gpu_check(const struct gpuhw_desc *g, const struct wl_desc *w, const s
     if (counts_check(l, err) != CP_OK || tp_check(g, w, l->tp, err) != CP_OK ||
         pp_check(w, l, err) != CP_OK || recompute_check(w, l, err) != CP_OK)
         return CP_EINPUT;
-    if (!divides(l->cp, w->seq_len))
-        return cp_fail(err, CP_EINPUT, "cp = %.0f does not divide the sequence of %.0f tokens",
+    /* ring attention splits each sequence into 2 cp chunks (Megatron's
+     * load balancing) */
+    if (l->cp > 1 && !divides(2 * l->cp, w->seq_len))
+        return cp_fail(err, CP_EINPUT,
+                       "cp = %.0f: 2 cp does not divide the sequence of %.0f tokens (ring "
+                       "attention splits it into 2 cp chunks)",
                        l->cp, w->seq_len);
     if (!divides(l->dp * l->mbs, w->batch))
         return cp_fail(err, CP_EINPUT,

@@ -57,9 +57,12 @@ struct gpu_search_spec gpu_search_spec_default(double gpus)
     return s;
 }
 
+/* a divides b, both whole below 2^53: the quotient is exact when whole
+ * (cheaper than fmod in the inner loops) */
 static int divides(double a, double b)
 {
-    return fmod(b, a) == 0;
+    double q = b / a;
+    return q == floor(q);
 }
 
 static int whole(double v)
@@ -272,7 +275,10 @@ static void search_all(struct ctx *c)
             continue;
         if (!divides(tp, c->w.kv_heads) && !divides(c->w.kv_heads, tp))
             continue;
-        if (!divides(tp, g->net.nvlink_domain) || !divides(tp, c->s->gpus))
+        /* a free tp stays inside the NVLink domain; a fixed one may go
+         * beyond it (its traffic then runs at the scale-out rate) */
+        int inside = divides(tp, g->net.nvlink_domain) || c->s->tp != GPU_SEARCH_FREE;
+        if (!inside || !divides(tp, c->s->gpus))
             continue;
         c->l.tp = tp;
         search_pp_cp(c);
@@ -351,15 +357,16 @@ static cp_status refusal(const struct ctx *c, struct cp_error *err)
     const struct gpu_layout *l = &r->least_layout;
     if (r->divided == 0) {
         int fixed = c->s->tp != GPU_SEARCH_FREE || c->s->pp != GPU_SEARCH_FREE ||
-                    c->s->mbs != GPU_SEARCH_FREE;
+                    c->s->mbs != GPU_SEARCH_FREE || c->s->cp != GPU_SEARCH_FREE ||
+                    c->s->vp != GPU_SEARCH_FREE || c->s->fsdp != GPU_SEARCH_ANY_FSDP;
         return cp_fail(err, CP_EINPUT,
                        "no layout of %.0f GPUs divides the job: tp a divisor of the %.0f "
-                       "heads and of the NVLink domain of %.0f, pp of the %.0f layers, "
-                       "cp of the sequence%s, dp = %.0f / (tp pp cp) of the global batch of "
-                       "%.0f sequences%s",
+                       "heads and of the NVLink domain of %.0f, pp of the %.0f layers or of "
+                       "%.0f (the uneven split), cp with 2 cp a divisor of the sequence%s, "
+                       "dp = %.0f / (tp pp cp) of the global batch of %.0f sequences%s",
                        c->s->gpus, c->w.heads, c->g->net.nvlink_domain, c->w.layers,
-                       c->s->allow_cp ? "" : " (not allowed: 1)", c->s->gpus, c->w.batch,
-                       fixed ? " (with the fixed tp, pp, mbs)" : "");
+                       c->w.layers + 2, c->s->allow_cp ? "" : " (not allowed: 1)", c->s->gpus,
+                       c->w.batch, fixed ? " (with the fixed figures)" : "");
     }
     return cp_fail(err, CP_EINPUT,
                    "no layout of %.0f GPUs fits in memory: the least, tp %.0f pp %.0f cp %.0f "

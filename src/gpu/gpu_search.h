@@ -3,21 +3,29 @@
  * each evaluated with gpu_eval, and the fastest few kept.
  *
  * The space.  tp runs over the divisors of the attention heads that also
- * suit the key/value heads and divide the NVLink domain; pp over the
- * divisors of the layers; cp over the divisors of the sequence (1 unless
- * allowed); tp pp cp must divide N, and dp = N / (tp pp cp); mbs runs over
- * the divisors of the local batch (global batch / dp), so dp mbs divides
- * the global batch; vp over the divisors of a stage's L / pp layers (1 when
- * pp = 1).  For each such layout the recompute settings are tried in the
- * order none, selective, block of k = vp, 2 vp, ... (fewer than L / pp) of
- * a stage's layers (frameworks count block recompute per model chunk, so a
- * stage recomputes a multiple of vp), full: either only the first that
- * fits (the least recompute; what a user would run) or each that fits.
- * Any of tp, pp, mbs and the recompute setting can be fixed instead.
- * Block recompute's memory falls as k grows and is full recompute's at k
- * = L / pp, so the block settings are not all tried: when full does not
- * fit none of them does, and the least k that fits is found by bisection
- * (tests/test_gpu_search.c checks the result against trying them all).
+ * suit the key/value heads and divide the NVLink domain (a fixed tp need
+ * not: its traffic then runs at the scale-out rate); pp over the divisors
+ * of the layers and of the layers + 2 (Megatron's uneven split, gpu.h; a
+ * fixed pp may be any count up to the layers); cp over the divisors of
+ * the sequence s with 2 cp dividing s (ring attention's load-balanced
+ * chunks; 1 unless allowed); tp pp cp must divide N, and dp = N / (tp pp
+ * cp); mbs runs over the divisors of the local batch (global batch / dp),
+ * so dp mbs divides the global batch; vp over the divisors of a stage's
+ * layers (1 when pp = 1, and only with at least pp micro-batches); FSDP
+ * off and on (on only with dp > 1).  For each such layout the recompute
+ * settings are tried in the order none, selective (skipped when none did
+ * not fit and flash attention is on: the same memory), block of k = vp, 2
+ * vp, ... (fewer than a stage's layers; frameworks count block recompute
+ * per model chunk, so a stage recomputes a multiple of vp), full: either
+ * only the first that fits (the least recompute; what a user would run)
+ * or each that fits.  Any of tp, pp, cp, vp, mbs, FSDP and the recompute
+ * setting can be fixed instead.  Every layout runs the workload's software
+ * switches (wl.h: sequence_parallel, flash_attention, tp_overlap,
+ * distributed_optimizer, fp8_params).  Block recompute's memory falls as k
+ * grows and is full recompute's at k = a stage's layers, so the block
+ * settings are not all tried: when full does not fit none of them does,
+ * and the least k that fits is found by bisection (tests/test_gpu_search.c
+ * checks the result against trying them all).
  *
  * Pure arithmetic, no allocation (the kept layouts are a fixed array of
  * the result), no I/O. */
@@ -32,7 +40,7 @@
  * sequence or global batch); a figure with more is refused.  Every whole
  * number below 1e8 has fewer than 800. */
 #define GPU_SEARCH_DIVISORS_MAX 1024
-/* A fixed figure of 0 (tp, pp, mbs) leaves it free. */
+/* A fixed figure of 0 (tp, pp, cp, vp, mbs) leaves it free. */
 #define GPU_SEARCH_FREE 0
 /* fsdp of GPU_SEARCH_ANY_FSDP tries the layouts with and without FSDP. */
 #define GPU_SEARCH_ANY_FSDP (-1)
@@ -50,16 +58,17 @@ struct gpu_search_spec {
                                   a fixed block tries k = vp, 2 vp, ...      */
     int each_recompute;        /* 1: every recompute setting that fits;
                                   0: only the least one                     */
-    int allow_cp;              /* context parallelism searched (else cp = 1) */
+    int allow_cp;              /* context parallelism searched (else cp = 1
+                                  unless fixed)                              */
     size_t keep;               /* layouts kept, 1 to GPU_SEARCH_KEEP_MAX     */
-    /* shard_optimizer, seq_parallel, flash_attention, overlap_grad and
-     * overlap_tp of every layout (gpu_layout_default's by default) */
+    /* overlap_grad of every layout (gpu_layout_default's by default); the
+     * other switches come from the workload (gpu_layout_switches) */
     struct gpu_layout options;
 };
 
-/* A spec with the defaults: batch the workload's, bf16, everything free,
- * the least recompute, no context parallelism, 6 kept (best + 5), the
- * options of gpu_layout_default. */
+/* A spec with the defaults: batch the workload's, bf16, everything free
+ * (context parallelism and FSDP both searched), the least recompute, 6
+ * kept (best + 5), the options of gpu_layout_default. */
 struct gpu_search_spec gpu_search_spec_default(double gpus);
 
 struct gpu_search_hit {
