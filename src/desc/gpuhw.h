@@ -52,6 +52,8 @@ struct gpu_fit {
     double tile_m, tile_n;    /* output tile of one SM's share of a large
                                  matmul (rows x columns); 0: no tile or
                                  wave quantisation                         */
+    double small_tile_m, small_tile_n; /* the smaller tile the library may
+                                 pick instead (0: none)                   */
     double score_bytes;       /* HBM bytes per attention score per layer
                                  (forward and backward) when the scores are
                                  stored (no flash attention)               */

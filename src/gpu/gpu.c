@@ -51,14 +51,23 @@ void gpu_layout_switches(struct gpu_layout *l, const struct wl_desc *w)
     l->fp8_params = w->fp8_params;
 }
 
-double gpu_gemm_quant(const struct gpuhw_desc *g, double rows, double cols)
+double gpu_tile_quant(double rows, double cols, double tm, double tn, double sms)
 {
-    double tm = g->fit.tile_m, tn = g->fit.tile_n, sms = g->chip.sm_count;
-    if (!(tm > 0 && tn > 0 && sms > 0))
-        return 1;
     double tr = ceil(rows / tm), tc = ceil(cols / tn), tiles = tr * tc;
     double padded = rows * cols / (tr * tm * tc * tn);
     return padded * tiles / (ceil(tiles / sms) * sms);
+}
+
+double gpu_gemm_quant(const struct gpuhw_desc *g, double rows, double cols)
+{
+    const struct gpu_fit *f = &g->fit;
+    double sms = g->chip.sm_count;
+    if (!(f->tile_m > 0 && f->tile_n > 0 && sms > 0))
+        return 1;
+    double q = gpu_tile_quant(rows, cols, f->tile_m, f->tile_n, sms);
+    if (f->small_tile_m > 0 && f->small_tile_n > 0)
+        q = fmax(q, gpu_tile_quant(rows, cols, f->small_tile_m, f->small_tile_n, sms));
+    return q;
 }
 
 /* Tile and wave quantisation of one matmul of a rows x cols output: the

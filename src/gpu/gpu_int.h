@@ -12,10 +12,15 @@
  * with full recompute, recompute_layers / (L / pp) with block, else 0. */
 double gpu_recomputed_share(const struct wl_desc *w, const struct gpu_layout *l);
 
-/* Tile and wave quantisation of a matmul whose output is rows x cols on
- * one GPU: the useful share of the tiles' work (the output over the tiles
- * that cover it, tile_rows x tile_columns each) times the share of the
- * SMs busy over the waves (tiles / (waves x sm_count)); 1 when the
+/* Tile and wave quantisation of a matmul whose output is rows x cols in
+ * tiles of tm x tn over sms SMs: the useful share of the tiles' work (the
+ * output over the tiles that cover it) times the share of the SMs busy
+ * over the waves (tiles / (waves x sms)). */
+double gpu_tile_quant(double rows, double cols, double tm, double tn, double sms);
+
+/* The quantisation of such a matmul on g: the better of its two tile
+ * shapes (tile_rows x tile_columns and small_tile_rows x
+ * small_tile_columns: the library picks the tile per shape); 1 when the
  * description gives no tile or SM count. */
 double gpu_gemm_quant(const struct gpuhw_desc *g, double rows, double cols);
 
