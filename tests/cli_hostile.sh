@@ -44,7 +44,7 @@ check "... with exit status 2" [ $? -eq 2 ]
 u=$(seq -s, 0.1 0.0001 0.5)
 timeout 20 "$CP" sweep -m all -s all --systems 1..100000 --set "system.utilization=$u" \
     2>"$T/err" | head -c 4096 >"$T/out"
-if [ ! -s "$T/out" ] && grep -q "the grid has at least 1.04e+10 points" "$T/err"; then ok "a grid past 1e9 points is refused before output"; else nok "a grid past 1e9 points is refused before output"; fi
+if [ ! -s "$T/out" ] && grep -q "the grid has at least 1.6e+10 points" "$T/err"; then ok "a grid past 1e9 points is refused before output"; else nok "a grid past 1e9 points is refused before output"; fi
 check "... and the message offers --shard" grep -q -- "--shard K/N" "$T/err"
 # --max-points lowers (or raises) the bound, before any output
 timeout 20 "$CP" sweep --systems 1..101 --max-points 100 2>"$T/err" | head -c 4096 >"$T/out"

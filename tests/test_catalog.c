@@ -446,12 +446,14 @@ static void test_list_builtin(void **state)
     /* models first, then hardware, each in natural order (runs of digits
      * compare as numbers: 10t, 24t, 100t; llama2-7b before llama2-70b;
      * '-' sorts before the digits, so llama-7b before llama2-7b) */
-    static const char *const want[] = {"10t",         "24t",        "100t",       "120t",
-                                       "bert-large",  "gpt2-small", "gpt3-175b",  "gpt3-xl",
-                                       "gptj-6b",     "llama-7b",   "llama2-7b",  "llama2-70b",
-                                       "megatron-1t", "a100",       "b200",       "cs2",
-                                       "cs3",         "gb200",      "h100",       "h200"};
-    const size_t nmodels = 13;
+    static const char *const want[] = {
+        "10t",         "24t",          "100t",        "120t",          "bert-large",
+        "gpt2-small",  "gpt3-175b",    "gpt3-xl",     "gptj-6b",       "llama-7b",
+        "llama2-7b",   "llama2-70b",   "llama3-8b",   "llama3-70b",    "llama31-8b",
+        "llama31-70b", "llama31-405b", "megatron-1t", "nemotron4-15b", "nemotron4-340b",
+        "a100",        "b200",         "cs2",         "cs3",           "gb200",
+        "h100",        "h200"};
+    const size_t nmodels = 20;
     assert_int_equal(l.n, NELEM(want));
     for (size_t i = 0; i < l.n; i++) {
         assert_string_equal(l.items[i].name, want[i]);
@@ -513,14 +515,40 @@ static void test_list_with_dirs(void **state)
     struct cat_list l;
     struct cp_error err = {0};
     assert_ok(cat_list(&d, CAT_ANY, &l, &err), err);
-    /* models: 13 built-in + bin, x, y; hw: 7 (2 weight-streaming, 5 GPU) +
+    /* models: 20 built-in + bin, x, y; hw: 7 (2 weight-streaming, 5 GPU) +
      * tiny.  "bad name", ".ini",
      * notes.txt and the directory dirx.ini are skipped. */
-    static const char *const want[] = {
-        "10t",       "24t",     "100t",    "120t",     "bert-large", "bin",       "gpt2-small",
-        "gpt3-175b", "gpt3-xl", "gptj-6b", "llama-7b", "llama2-7b",  "llama2-70b", "megatron-1t",
-        "x",         "y",       "a100",    "b200",     "cs2",        "cs3",       "gb200",
-        "h100",      "h200",    "tiny"};
+    static const char *const want[] = {"10t",
+                                       "24t",
+                                       "100t",
+                                       "120t",
+                                       "bert-large",
+                                       "bin",
+                                       "gpt2-small",
+                                       "gpt3-175b",
+                                       "gpt3-xl",
+                                       "gptj-6b",
+                                       "llama-7b",
+                                       "llama2-7b",
+                                       "llama2-70b",
+                                       "llama3-8b",
+                                       "llama3-70b",
+                                       "llama31-8b",
+                                       "llama31-70b",
+                                       "llama31-405b",
+                                       "megatron-1t",
+                                       "nemotron4-15b",
+                                       "nemotron4-340b",
+                                       "x",
+                                       "y",
+                                       "a100",
+                                       "b200",
+                                       "cs2",
+                                       "cs3",
+                                       "gb200",
+                                       "h100",
+                                       "h200",
+                                       "tiny"};
     if (l.n != NELEM(want)) {
         for (size_t i = 0; i < l.n; i++)
             print_error("  listed %s (%s)\n", l.items[i].name, l.items[i].origin);
@@ -592,7 +620,7 @@ static void test_every_shipped_file_loads(void **state)
     struct cat_list l;
     struct cp_error err = {0};
     assert_ok(cat_list(&none, CAT_ANY, &l, &err), err);
-    assert_int_equal(l.n, 20);
+    assert_int_equal(l.n, 27);
     for (size_t i = 0; i < l.n; i++) {
         struct cat_entry e;
         assert_ok(cat_open(&l.items[i], &e, &err), err);

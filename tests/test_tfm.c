@@ -499,6 +499,39 @@ static void test_llama2_7b_params_touvron2023(void **state)
     assert_rel(tfm_params(&w), 6738415616.0, 0);
 }
 
+/* The 2024 models of the published GPU runs against their sizes as named
+ * (Grattafiori et al. 2024, "The Llama 3 Herd of Models", Table 3: 8B, 70B,
+ * 405B; Nemotron-4-340B-Base model card: 340 billion; Parmar et al. 2024,
+ * "Nemotron-4 15B Technical Report", section 2: 12.5 billion non-embedding
+ * and 3.2 billion embedding parameters), within 1 %.  Llama 3.1 keeps the
+ * shapes of Llama 3.  The 8B exactly, by hand: 32 blocks of
+ * 4096 x (4096 + 2 x 1024) + 4096^2 + 3 x 4096 x 14336 + 2 x 4096 =
+ * 218,112,000, the 128256 x 4096 embedding and output matrices
+ * (1,050,673,152) and the final norm: 8,030,261,248. */
+static void test_2024_models_params_published(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        double params;
+    } m[] = {{"llama3-8b", 8e9},       {"llama3-70b", 70e9},    {"llama31-8b", 8e9},
+             {"llama31-70b", 70e9},    {"llama31-405b", 405e9}, {"nemotron4-15b", 15.7e9},
+             {"nemotron4-340b", 340e9}};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+        struct wl_desc w;
+        load_model(m[i].name, NULL, 0, &w);
+        assert_rel(tfm_params(&w), m[i].params, 0.01);
+    }
+    struct wl_desc a, b;
+    load_model("llama3-8b", NULL, 0, &a);
+    assert_rel(tfm_block_params(&a), 218112000.0, 0);
+    assert_rel(tfm_params(&a), 8030261248.0, 0);
+    load_model("llama31-8b", NULL, 0, &b);
+    assert_rel(tfm_params(&b), tfm_params(&a), 0);
+    load_model("nemotron4-15b", NULL, 0, &a);
+    assert_rel(a.layers * tfm_block_params(&a), 12.5e9, 0.01);
+}
+
 /* ---- state bytes ---- */
 
 static void test_state_bytes(void **state)
@@ -542,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_logits_predictions),
         cmocka_unit_test(test_ckpt_and_working_bytes),
         cmocka_unit_test(test_llama2_7b_params_touvron2023),
+        cmocka_unit_test(test_2024_models_params_published),
         cmocka_unit_test(test_state_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
