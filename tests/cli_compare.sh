@@ -120,7 +120,9 @@ check "--fsdp: the GPU layout is FSDP" sh -c "[ $rc -eq 0 ] && grep -q '^layout 
 cmpr -m gpt3-175b -s cs3 --gpu h100 --deadline 1h
 check "a deadline neither side meets exits 1" test "$rc" -eq 1
 check "... and says why for each side" sh -c "grep -q '^unreachable (weight streaming): ' '$T/out' && grep -q '^unreachable (GPUs): no count of 8 to 1048576 GPUs meets 1 h' '$T/out'"
-cmpr -m 120t -s cs3 --gpu h100 -n 16
+# 120T widened to hidden 196608: one layer's weights over tp 8 (116 GB at
+# 16 bits) exceed an H100's HBM, even gathered alone under FSDP
+cmpr -m 120t -s cs3 --gpu h100 -n 16 --set model.hidden=196608
 check "a model no GPU count holds exits 1" test "$rc" -eq 1
 check "... naming the bytes per GPU" grep -q '^unreachable (GPUs): .*bytes per GPU' "$T/out"
 
@@ -133,8 +135,8 @@ expect_err "-s 'h100': a GPU system" "a GPU system to -s" compare -s h100 --gpu 
 expect_err "--gpu 'h999'" "an unknown --gpu" compare -s cs3 --gpu h999 -n 4
 expect_err "--precision 'fp4': " "a precision the GPU lacks" compare -s cs3 --gpu h100 -n 4 --precision fp4
 expect_err "--precision 'int8': must be bf16, fp8 or fp4" "an unknown precision" compare -s cs3 --gpu h100 -n 4 --precision int8
-expect_err "--tp '3': tp = 3 does not divide" "a tp that does not divide" compare -s cs3 --gpu h100 -n 4 --tp 3
-expect_err "--pp '5': pp = 5 divides neither the 96 layers nor 98" "a pp that does not divide" compare -m gpt3-175b -s cs3 --gpu h100 -n 4 --pp 5
+expect_err "--tp '5': tp = 5 does not divide the 96 attention heads" "a tp that does not divide" compare -s cs3 --gpu h100 -n 4 --tp 5
+expect_err "--pp '97': pp = 97 stages exceed the 96 layers" "a pp beyond the layers" compare -m gpt3-175b -s cs3 --gpu h100 -n 4 --pp 97
 expect_err "--cp 3 on GPT-3 175B: cp = 3" \
     "a cp that does not divide the sequence" compare -m gpt3-175b -s cs3 --gpu h100 -n 4 --cp 3
 expect_err "--vp 2 with --pp 1 on GPT-3 175B: vp = 2" \

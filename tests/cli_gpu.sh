@@ -77,11 +77,26 @@ check "text: time-to-train in days" grep -Eq '^training .* [0-9.]+ d$' "$T/out"
 check "text: energy at whole nodes" grep -q 'nodes at 10.2 kW each' "$T/out"
 
 # ---- exit codes of the issue ----
-expect_err "tp = 16 does not divide the NVLink domain of 8 GPUs" \
-    "--tp 16 on an 8-GPU NVLink domain: exit 2 naming the figure" \
-    estimate -m gpt3-175b -s h100 -n 1024 --tp 16
-expect_err "pp = 5 divides neither the 96 layers nor 98" \
-    "--pp 5 with 96 layers: exit 2 naming the figure" estimate -m gpt3-175b -s h100 -n 1000 --tp 8 --pp 5
+# a fixed tp wider than the NVLink domain runs, its traffic at the
+# scale-out rate: more tensor-parallel time than tp 8 on the same GPUs
+run estimate -m gpt3-175b -s h100 -n 1024 --tp 16 --pp 1 --cp 1 --csv
+tp16=$(csv_col "$T/out" tp) ok16=$rc
+run estimate -m gpt3-175b -s h100 -n 1024 --tp 16 --pp 1 --cp 1
+# the tp-comm part in seconds (the table prints it with its unit)
+secs='$1 == "tp-comm" { f = $3 == "ms" ? 1e-3 : $3 == "us" ? 1e-6 : $3 == "s" ? 1 : 0; print $2 * f }'
+tc16=$(awk "$secs" "$T/out")
+run estimate -m gpt3-175b -s h100 -n 1024 --tp 8 --pp 1 --cp 1
+tc8=$(awk "$secs" "$T/out")
+if [ "$ok16" -eq 0 ] && [ "$tp16" = 16 ] && awk -v a="$tc16" -v b="$tc8" 'BEGIN { exit !(a > b && b > 0) }'; then
+    ok "--tp 16 on an 8-GPU NVLink domain runs (tp-comm $tc16 s against $tc8 s at tp 8)"
+else
+    nok "--tp 16 on an 8-GPU NVLink domain runs" "exit $ok16, tp $tp16, tp-comm $tc16 / $tc8"
+fi
+expect_err "no layout of 1000 GPUs divides the job" \
+    "--tp 8 --pp 5 on 1000 GPUs (dp 25 does not divide the batch of 1536): exit 2" \
+    estimate -m gpt3-175b -s h100 -n 1000 --tp 8 --pp 5
+expect_err "pp = 97 stages exceed the 96 layers" \
+    "--pp 97 beyond the 96 layers: exit 2 naming the figure" estimate -m gpt3-175b -s h100 -n 776 --tp 8 --pp 97
 run estimate -m llama2-70b -s h100 -n 1024 --set model.layers=126 --pp 8 --csv
 if [ "$rc" -eq 0 ] && [ "$(csv_col "$T/out" pp)" = 8 ]; then
     ok "--pp 8 with 126 layers: Megatron's uneven split (128 with the embedding and the loss) runs"

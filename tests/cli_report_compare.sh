@@ -163,7 +163,7 @@ if [ "$HAVE_GP" -eq 1 ]; then
         nok "compare.svg: time to train (days) against power (kW), both kinds named ($gname)"
     fi
 fi
-for bad in "--gpu cs3|--gpu 'cs3'" "-s h100|-s 'h100'" "--tp 3|--tp '3'" "--precision fp4|--precision 'fp4'" \
+for bad in "--gpu cs3|--gpu 'cs3'" "-s h100|-s 'h100'" "--tp 5|--tp '5'" "--precision fp4|--precision 'fp4'" \
     "--gpu-price -1|--gpu-price '-1'" "--cp 3|--cp 3 on" "--pp 1 --vp 2|--vp 2 with --pp 1"; do
     args=${bad%%|*} msg=${bad#*|}
     # a folder of its own: one case that wrongly runs leaves the next's empty

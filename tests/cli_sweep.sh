@@ -217,12 +217,14 @@ expect_err "--group-by 'modle': no column 'modle' (did you mean model?)" \
 expect_rc 2 "--columns does not apply to estimate" estimate --columns model
 
 # ---- GPU systems: models x GPU systems x GPU counts x precisions ----
-gpu="-m gpt3-175b,llama2-70b -s a100,h100 --systems 7,64,1024"
+# 11 GPUs divide nothing of either model (heads, layers or layers + 2,
+# sequence, batch); 7 would make GPT-3's 98 = 7 x 14 pipeline
+gpu="-m gpt3-175b,llama2-70b -s a100,h100 --systems 11,64,1024"
 run sweep $gpu
 cp "$T/out" "$T/gpu"
 ghead=model,system,kind,gpus,nodes,precision,rank,tp,pp,vp,dp,cp,fsdp,micro_batch,recompute,recompute_layers,global_batch_seqs,micro_batches,step_time_s,tokens_per_s,time_to_train_s,mfu,bubble,bottleneck,mem_per_gpu_B,mem_usable_B,power_W,energy_J,cost,feasible,reason
 if [ "$rc" -eq 0 ] && [ "$(head -n 1 "$T/gpu" | tr -d '\r')" = "$ghead" ] && [ "$(body "$T/gpu" | wc -l)" -eq 12 ] &&
-    [ "$(body "$T/gpu" | cut -d, -f1-4 | tr '\n\r' ' ')" = "$(for m in gpt3-175b llama2-70b; do for s in a100 h100; do for c in 7 64 1024; do printf '%s,%s,gpu,%s ' $m $s $c; done; done; done)" ]; then
+    [ "$(body "$T/gpu" | cut -d, -f1-4 | tr '\n\r' ' ')" = "$(for m in gpt3-175b llama2-70b; do for s in a100 h100; do for c in 11 64 1024; do printf '%s,%s,gpu,%s ' $m $s $c; done; done; done)" ]; then
     ok "GPU sweep: 2 models x 2 GPUs x 3 counts, one row per point in order, the GPU header"
 else
     nok "GPU sweep: 2 models x 2 GPUs x 3 counts, one row per point in order, the GPU header" "rc $rc: $(head -n 3 "$T/gpu") $(head -c 300 "$T/err")"
@@ -232,10 +234,10 @@ bad=$(tr -d '\r' <"$T/out" | awk -F, 'NR > 1 && $6 == 1 && ($2 * $3 * $4 * $5 !=
 nfeas=$(tr -d '\r' <"$T/out" | awk -F, 'NR > 1 && $6 == 1' | wc -l)
 [ "$rc" -eq 0 ] && [ -z "$bad" ] && [ "$nfeas" -eq 8 ] && ok "GPU sweep: every feasible row's tp x pp x dp x cp is its GPUs (bf16 by default)" ||
     nok "GPU sweep: every feasible row's tp x pp x dp x cp is its GPUs (bf16 by default)" "rc $rc feasible $nfeas: $bad"
-n7=$(grep -c '^[^,]*,[^,]*,gpu,7,.*,0,"no layout of 7 GPUs divides the job: tp a divisor of the' "$T/gpu")
+n7=$(grep -c '^[^,]*,[^,]*,gpu,11,.*,0,"no layout of 11 GPUs divides the job: tp a divisor of the' "$T/gpu")
 nf0=$(body "$T/gpu" | grep -c ',0,"')
-[ "$n7" -eq 4 ] && [ "$nf0" -eq 4 ] && ok "GPU sweep: a count no layout divides (7) is a row with feasible 0 and the reason" ||
-    nok "GPU sweep: a count no layout divides (7) is a row with feasible 0 and the reason" "$n7 $nf0: $(grep ',7,' "$T/gpu" | head -n 1)"
+[ "$n7" -eq 4 ] && [ "$nf0" -eq 4 ] && ok "GPU sweep: a count no layout divides (11) is a row with feasible 0 and the reason" ||
+    nok "GPU sweep: a count no layout divides (11) is a row with feasible 0 and the reason" "$n7 $nf0: $(grep ',11,' "$T/gpu" | head -n 1)"
 # the row of a point is estimate --csv's first row, column by column
 "$CP" estimate -m llama2-70b -s h100 -n 1024 --csv >"$T/gest"
 grep '^llama2-70b,h100,gpu,1024,' "$T/gpu" >"$T/grow"

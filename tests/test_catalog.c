@@ -449,8 +449,8 @@ static void test_list_builtin(void **state)
     static const char *const want[] = {
         "10t",         "24t",          "100t",        "120t",          "bert-large",
         "gpt2-small",  "gpt3-175b",    "gpt3-xl",     "gptj-6b",       "llama-7b",
-        "llama2-7b",   "llama2-70b",   "llama3-8b",   "llama3-70b",    "llama31-8b",
-        "llama31-70b", "llama31-405b", "megatron-1t", "nemotron4-15b", "nemotron4-340b",
+        "llama2-7b",   "llama2-70b",   "llama3-8b",   "llama3-70b",    "llama3.1-8b",
+        "llama3.1-70b", "llama3.1-405b", "megatron-1t", "nemotron4-15b", "nemotron4-340b",
         "a100",        "b200",         "cs2",         "cs3",           "gb200",
         "h100",        "h200"};
     const size_t nmodels = 20;
@@ -533,9 +533,9 @@ static void test_list_with_dirs(void **state)
                                        "llama2-70b",
                                        "llama3-8b",
                                        "llama3-70b",
-                                       "llama31-8b",
-                                       "llama31-70b",
-                                       "llama31-405b",
+                                       "llama3.1-8b",
+                                       "llama3.1-70b",
+                                       "llama3.1-405b",
                                        "megatron-1t",
                                        "nemotron4-15b",
                                        "nemotron4-340b",

@@ -514,8 +514,8 @@ static void test_2024_models_params_published(void **state)
     static const struct {
         const char *name;
         double params;
-    } m[] = {{"llama3-8b", 8e9},       {"llama3-70b", 70e9},    {"llama31-8b", 8e9},
-             {"llama31-70b", 70e9},    {"llama31-405b", 405e9}, {"nemotron4-15b", 15.7e9},
+    } m[] = {{"llama3-8b", 8e9},       {"llama3-70b", 70e9},    {"llama3.1-8b", 8e9},
+             {"llama3.1-70b", 70e9},    {"llama3.1-405b", 405e9}, {"nemotron4-15b", 15.7e9},
              {"nemotron4-340b", 340e9}};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
         struct wl_desc w;
@@ -526,7 +526,7 @@ static void test_2024_models_params_published(void **state)
     load_model("llama3-8b", NULL, 0, &a);
     assert_rel(tfm_block_params(&a), 218112000.0, 0);
     assert_rel(tfm_params(&a), 8030261248.0, 0);
-    load_model("llama31-8b", NULL, 0, &b);
+    load_model("llama3.1-8b", NULL, 0, &b);
     assert_rel(tfm_params(&b), tfm_params(&a), 0);
     load_model("nemotron4-15b", NULL, 0, &a);
     assert_rel(a.layers * tfm_block_params(&a), 12.5e9, 0.01);

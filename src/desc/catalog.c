@@ -190,11 +190,20 @@ static cp_status try_dir(const char *dir, enum cat_kind k, const char *name, str
     return st;
 }
 
+/* Whether s ends with suffix. */
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
 /* A built-in file that is a description (its ".ini" was dropped from the
- * name), not a data file kept beside them (hw/measurements.csv). */
+ * name; the name may hold dots: llama3.1-405b), not a data file kept
+ * beside them (hw/measurements.csv, the reports' gnuplot scripts). */
 static int embedded_is_desc(const struct cat_embedded *e, enum cat_kind k)
 {
-    return strcmp(e->kind, kind_dir(k)) == 0 && strchr(e->name, '.') == NULL;
+    return strcmp(e->kind, kind_dir(k)) == 0 && !ends_with(e->name, ".csv") &&
+           !ends_with(e->name, ".gp");
 }
 
 static cp_status try_embedded(enum cat_kind k, const char *name, struct cat_entry *out)

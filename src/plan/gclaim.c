@@ -47,14 +47,15 @@ static void add(char *buf, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
-/* "tp 8 pp 4 dp 32 mbs 1 vp 2, selective recompute" (cp when above 1) */
+/* "tp 8 pp 4 dp 32 mbs 1 vp 2, selective recompute" (cp when above 1,
+ * ", FSDP" with FSDP) */
 static char *layout_text(const struct gpu_layout *l, char *buf, size_t n)
 {
     char cp[32] = "";
     if (l->cp > 1)
         snprintf(cp, sizeof cp, " cp %g", l->cp);
-    snprintf(buf, n, "tp %g pp %g dp %g%s mbs %g vp %g, %s recompute", l->tp, l->pp, l->dp, cp,
-             l->mbs, l->vp, gpu_recompute_name[l->recompute]);
+    snprintf(buf, n, "tp %g pp %g dp %g%s mbs %g vp %g, %s recompute%s", l->tp, l->pp, l->dp, cp,
+             l->mbs, l->vp, gpu_recompute_name[l->recompute], l->fsdp ? ", FSDP" : "");
     return buf;
 }
 
@@ -237,7 +238,7 @@ static struct cmp_spec spec_of(const struct gclaim_in *in, const struct gpuhw_de
  * none recompute) take 34.9 d" */
 static void run_text(const struct gpuhw_desc *g, const struct cmp_gpu *c, char *buf, size_t n)
 {
-    char l[96], t[48];
+    char l[160], t[48];
     snprintf(buf, n, "%g %s at %s (%s) take %s", c->s.units, g->name,
              gpuhw_prec_name[c->layout.precision], layout_text(&c->layout, l, sizeof l),
              dur(c->s.time_s, t, sizeof t));
