@@ -82,7 +82,7 @@ static const struct desc_key gpuhw_keys[] = {
     {"fit", "optimizer_bytes", DESC_NUM, UNIT_BYTES, REQ, FIT(optimizer_traffic), 0, NULL, 0,
      "HBM bytes the optimizer step moves per parameter it updates"},
     {"fit", "step_overhead", DESC_NUM, UNIT_TIME, REQ | DESC_ZERO_OK, FIT(step_overhead_s), 0, NULL,
-     0, "fixed time per training step that nothing overlaps"},
+     0, "fixed time per step of a job that spans nodes, nothing overlapping it"},
     {"fit", "hbm_usable", DESC_NUM, UNIT_FRACTION, FRAC, FIT(hbm_usable), 0, NULL, 0,
      "fraction of HBM a run can fill (the rest: context, allocator, buffers)"},
 };

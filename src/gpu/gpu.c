@@ -285,7 +285,9 @@ static void step_tail(const struct gpuhw_desc *g, const struct wl_desc *w,
     }
     double updated = p_local / (l->shard_optimizer || l->fsdp ? l->dp : 1);
     part[GPU_OPTIMIZER] = g->fit.optimizer_traffic * updated / g->chip.hbm_Bps;
-    part[GPU_OVERHEAD] += g->fit.step_overhead_s;
+    /* the fixed cost of a step that spans nodes (gpu.h); none inside one */
+    double gpus = l->tp * l->pp * l->dp * l->cp;
+    part[GPU_OVERHEAD] += gpus > g->net.gpus_per_node ? g->fit.step_overhead_s : 0;
 }
 
 void gpu_eval(const struct gpuhw_desc *g, const struct wl_desc *w, const struct gpu_layout *l,

@@ -46,7 +46,10 @@
  * NVLink's rate; one spread over nodes at the scale-out rate times the
  * group's GPUs in one node (they pool their NICs), at most NVLink's.  The
  * optimizer moves optimizer_bytes per local parameter (its shard when
- * sharded or with FSDP) through HBM; a fixed step_overhead is added.
+ * sharded or with FSDP) through HBM; a fixed step_overhead is added
+ * when the job spans more than one node (the step's synchronisation
+ * across nodes: the corpus's multi-node runs carry it, a one-node trainer
+ * does not: llm.c's GPT-2 124M on 8 H100).
  *
  * Memory per GPU (Korthikanti et al. 2022): weights and gradients at the
  * workload's weight_bytes and grad_bytes, master weights and Adam moments
