@@ -358,7 +358,10 @@ fi
 tty_run() {
     script -qec "$(printf '%s ' "$CP" "$@")" /dev/null </dev/null >"$T/tty.raw" 2>&1
     rc=$?
-    tr -d '\r' <"$T/tty.raw" >"$T/tty"
+    # a run slower than a second (under valgrind) shows its progress on the
+    # terminal, each line ended by erase-line (ESC [ K): keep what follows
+    esc=$(printf '\033')
+    tr -d '\r' <"$T/tty.raw" | sed "s/^.*$esc\[K//" >"$T/tty"
 }
 if ! script -qec true /dev/null </dev/null >/dev/null 2>&1; then
     for what in "table on a terminal" "table aligned" "table units" "--csv on a terminal" "GPU table" "--columns table"; do
