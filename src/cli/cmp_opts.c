@@ -114,7 +114,6 @@ int cmpo_layout(const struct cli_opts *o, struct cmp_spec *sp)
     int rc = parse_layout(o, &sp->layout);
     if (rc >= 0)
         return rc;
-    gpu_layout_switches(&sp->layout.options, sp->ws->wl); /* model.sequence_parallel, ... */
     const struct gpu_search_spec want = sp->layout;
     const char *const flag[] = {"--precision", "--tp", "--pp", "--mbs"};
     const char *const arg[] = {o->precision ? o->precision : "bf16", o->tp, o->pp, o->mbs};

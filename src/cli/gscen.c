@@ -153,7 +153,6 @@ int gscen_load(const struct cli_opts *o, const char *cmd, struct gscen *s)
         (rc = load_figures(o, s)) >= 0 || (rc = load_precision(o, s)) >= 0)
         return rc;
     load_recompute(o, s);
-    gpu_layout_switches(&s->spec.options, &s->wl); /* model.sequence_parallel, ... */
     s->spec.batch = s->wl.batch;
     s->tokens = tfm_tokens(&s->wl);
     if ((rc = scenario_batch(o, s->wl.seq_len, &s->spec.batch)) >= 0 ||

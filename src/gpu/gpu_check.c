@@ -34,8 +34,9 @@ static cp_status counts_check(const struct gpu_layout *l, struct cp_error *err)
     return CP_OK;
 }
 
-static cp_status tp_check(const struct gpuhw_desc *g, const struct wl_desc *w, double tp,
-                          struct cp_error *err)
+/* A tp wider than the NVLink domain is allowed: its group runs at the
+ * scale-out rate (gpu.h). */
+static cp_status tp_check(const struct wl_desc *w, double tp, struct cp_error *err)
 {
     if (!divides(tp, w->heads))
         return cp_fail(err, CP_EINPUT, "tp = %.0f does not divide the %.0f attention heads", tp,
@@ -44,7 +45,6 @@ static cp_status tp_check(const struct gpuhw_desc *g, const struct wl_desc *w, d
         return cp_fail(err, CP_EINPUT,
                        "tp = %.0f and the %.0f key/value heads do not divide one another", tp,
                        w->kv_heads);
-    (void)g; /* a group wider than the NVLink domain runs at the scale-out rate */
     return CP_OK;
 }
 
@@ -80,7 +80,7 @@ static cp_status recompute_check(const struct wl_desc *w, const struct gpu_layou
 cp_status gpu_check(const struct gpuhw_desc *g, const struct wl_desc *w, const struct gpu_layout *l,
                     struct cp_error *err)
 {
-    if (counts_check(l, err) != CP_OK || tp_check(g, w, l->tp, err) != CP_OK ||
+    if (counts_check(l, err) != CP_OK || tp_check(w, l->tp, err) != CP_OK ||
         pp_check(w, l, err) != CP_OK || recompute_check(w, l, err) != CP_OK)
         return CP_EINPUT;
     /* ring attention splits each sequence into 2 cp chunks (Megatron's

@@ -74,11 +74,13 @@ static void set_values(struct fit_state *s, const gsl_vector *x)
             *key_field(&s->g[k].fit, s->key[j]) = from_x(s->key[j], gsl_vector_get(x, j));
 }
 
-static double objective(const gsl_vector *x, void *params)
+/* The residuals ln(model / measured) of the rows used, with the values
+ * now in s, into e (NULL: not kept); their sum of squares, or
+ * GPU_FIT_PENALTY when a row gives no finite step. */
+static double row_residuals(struct fit_state *s, double *e)
 {
-    struct fit_state *s = params;
-    set_values(s, x);
     double sum = 0;
+    size_t n = 0;
     for (size_t i = 0; i < s->d->n; i++) {
         if (s->use && !s->use[i])
             continue;
@@ -87,10 +89,19 @@ static double objective(const gsl_vector *x, void *params)
         if (gpu_run_eval(&s->g[r->gpu], r, &res, NULL) != CP_OK || !(res.step_s > 0) ||
             !isfinite(res.step_s))
             return GPU_FIT_PENALTY;
-        double e = log(res.step_s / r->step_time_s);
-        sum += e * e;
+        double ei = log(res.step_s / r->step_time_s);
+        if (e)
+            e[n++] = ei;
+        sum += ei * ei;
     }
     return isfinite(sum) ? fmin(sum, GPU_FIT_PENALTY) : GPU_FIT_PENALTY;
+}
+
+static double objective(const gsl_vector *x, void *params)
+{
+    struct fit_state *s = params;
+    set_values(s, x);
+    return row_residuals(s, NULL);
 }
 
 /* The residuals ln(model / measured) of the rows used at the values v
@@ -100,17 +111,7 @@ static int residuals(struct fit_state *s, const double *v, double *e)
     for (size_t j = 0; j < s->nkeys; j++)
         for (int k = 0; k < GMEAS_NGPUS; k++)
             *key_field(&s->g[k].fit, s->key[j]) = v[j];
-    size_t n = 0;
-    for (size_t i = 0; i < s->d->n; i++) {
-        if (s->use && !s->use[i])
-            continue;
-        const struct gmeas_row *r = &s->d->rows[i];
-        struct gpu_result res;
-        if (gpu_run_eval(&s->g[r->gpu], r, &res, NULL) != CP_OK || !(res.step_s > 0))
-            return -1;
-        e[n++] = log(res.step_s / r->step_time_s);
-    }
-    return 0;
+    return row_residuals(s, e) < GPU_FIT_PENALTY ? 0 : -1;
 }
 
 /* Standard errors of the fitted values: the residuals' Jacobian J by

@@ -57,9 +57,8 @@ int gpu_uneven_split(const struct wl_desc *w, const struct gpu_layout *l)
 
 double gpu_stage_layers(const struct wl_desc *w, const struct gpu_layout *l)
 {
-    double q = w->layers / l->pp; /* gpu_uneven_split, inline: the search's hot path */
-    if (l->pp <= 1 || q == floor(q))
-        return q;
+    if (!gpu_uneven_split(w, l))
+        return w->layers / l->pp;
     return ceil((w->layers + 2) / l->pp); /* exact when pp divides L + 2 */
 }
 

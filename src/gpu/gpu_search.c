@@ -110,18 +110,17 @@ static int fits(struct ctx *c, enum gpu_recompute rc, double k)
 {
     c->l.recompute = rc;
     c->l.recompute_layers = k;
-    struct gpu_result res;
-    gpu_memory_memo(c->g, &c->w, &c->l, &c->memo, &res);
-    c->mem = res; /* evaluate() of this setting reuses it */
+    struct gpu_result *res = &c->mem; /* evaluate() of this setting reuses it */
+    gpu_memory_memo(c->g, &c->w, &c->l, &c->memo, res);
     c->mem_valid = 1;
     c->mem_rc = rc;
     c->mem_k = k;
     c->r->tried++;
-    if (!(res.mem_total >= c->r->least_mem)) {
-        c->r->least_mem = res.mem_total;
+    if (!(res->mem_total >= c->r->least_mem)) {
+        c->r->least_mem = res->mem_total;
         c->r->least_layout = c->l;
     }
-    return res.fits;
+    return res->fits;
 }
 
 /* Evaluate the current layout under rc (block of k) and offer it. */
