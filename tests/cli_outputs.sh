@@ -192,4 +192,43 @@ else
         "exit $rc, $rc2; $(names "$T/f"); $(head -c 300 "$T/err")"
 fi
 
+# ---- issue 30, item 8: no formula reaches a spreadsheet ----
+# Text cells starting with =, +, -, @, tab or CR get a leading single quote
+# (OWASP, CSV injection), in the CSV sink and in sweep's own writer (its
+# fast path for short cells and its slow one for quoted cells); numbers,
+# negative ones too, and the placeholder "-" stay as they are.
+mkdir "$T/inj"
+cp hw/cs2.ini "$T/inj/@SUM(1).ini"
+sed 's/^name = .*/name = =cmd|'"'"' \/C calc'"'"'!A0/' hw/cs2.ini >"$T/inj/-x.ini"
+cp hw/cs2.ini "$T/inj/+a\"b.ini"
+cp hw/cs2.ini "$T/inj/-more-than-sixteen-bytes.ini"
+# csv_cell CMD... : the cells of the CSV the command writes, one a line
+csv_cells() { "$CP" "$@" --csv 2>/dev/null | tr -d '\r' | tr ',' '\n'; }
+for c in "estimate -m gpt3-xl -n 1 -s $T/inj/@SUM(1).ini|'@SUM(1)" \
+    "sweep -m gpt3-xl --systems 1,2 -s $T/inj/@SUM(1).ini|'@SUM(1)" \
+    "sweep -m gpt3-xl --systems 1 -s $T/inj/+a\"b.ini|\"'+a\"\"b\"" \
+    "sweep -m gpt3-xl --systems 1 -s $T/inj/-more-than-sixteen-bytes.ini|'-more-than-sixteen-bytes" \
+    "show $T/inj/-x.ini|'=cmd|' /C calc'!A0"; do
+    args=${c%%|*} want=${c#*|}
+    # shellcheck disable=SC2086
+    if csv_cells $args | grep -qxF -- "$want" && ! csv_cells $args | grep -q '^[-=+@][^0-9.]'; then
+        ok "${args%% *} --csv: a text cell that starts like a formula is written as $want"
+    else
+        nok "${args%% *} --csv: a text cell that starts like a formula is written as $want" \
+            "$(csv_cells $args | grep -- "^[\"']*[-=+@]" | head -n 3)"
+    fi
+done
+printf 'id,model,system,systems,batch,software,quantity,value,unit,source,notes\n"=HYPERLINK(""x"")",gptj-6b,cs2,2,120,R2.0.3,samples_per_s,43.67,samples/s,src,n\n@SUM(1),llama-7b,cs2,1,99,R2.1.1,samples_per_s,20.45,samples/s,src,n\n' >"$T/inj/m.csv"
+"$CP" validate "$T/inj/m.csv" --csv >"$T/out" 2>/dev/null
+if grep -q "^weight-streaming,\"'=HYPERLINK(\"\"x\"\")\",cs2," "$T/out" &&
+    grep -q "^weight-streaming,'@SUM(1),cs2," "$T/out"; then
+    ok "validate --csv: ids that start like a formula get a leading quote"
+else
+    nok "validate --csv: ids that start like a formula get a leading quote" "$(head -c 400 "$T/out")"
+fi
+csv_cells sensitivity -m gpt3-xl -s cs2 -n 1 >"$T/out"
+check "sensitivity --csv: negative numbers stay numbers" \
+    grep -qx -- '-0\.[0-9]*' "$T/out"
+check "... and no cell has a quote" [ -z "$(grep "'" "$T/out")" ]
+
 echo "# cli_outputs done"

@@ -80,11 +80,47 @@ static int text_write(FILE *f, const struct out_table *t)
     return ferror(f) ? -1 : 0;
 }
 
+/* s is a decimal number: [+-]digits[.digits][(e|E)[+-]digits], at least
+ * one digit before the exponent. */
+static int is_number(const char *s)
+{
+    size_t digits = 0;
+    s += *s == '+' || *s == '-';
+    for (; *s >= '0' && *s <= '9'; s++)
+        digits++;
+    if (*s == '.')
+        for (s++; *s >= '0' && *s <= '9'; s++)
+            digits++;
+    if (digits == 0)
+        return 0;
+    if (*s == 'e' || *s == 'E') {
+        s += s[1] == '+' || s[1] == '-' ? 2 : 1;
+        if (*s < '0' || *s > '9')
+            return 0;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    return *s == '\0';
+}
+
+int out_csv_guard(const char *s)
+{
+    if (*s == '\0' || strchr("=+-@\t\r", *s) == NULL)
+        return 0;
+    return strcmp(s, "-") != 0 && !is_number(s);
+}
+
 static int csv_field(FILE *f, const char *s)
 {
-    if (strpbrk(s, ",\"\r\n") == NULL)
+    int guard = out_csv_guard(s);
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        if (guard)
+            fputc('\'', f);
         return fputs(s, f) < 0 ? -1 : 0;
+    }
     fputc('"', f);
+    if (guard)
+        fputc('\'', f);
     for (; *s; s++) {
         if (*s == '"')
             fputc('"', f);

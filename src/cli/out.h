@@ -24,6 +24,14 @@ struct out_sink {
 extern const struct out_sink out_text; /* aligned columns, header row first */
 extern const struct out_sink out_csv;  /* RFC 4180: CRLF, quoting as needed  */
 
+/* Whether the CSV cell s must be written with a leading single quote so a
+ * spreadsheet takes it as text, not a formula (OWASP, "CSV Injection"):
+ * text starting with '=', '+', '-', '@', a tab or a carriage return.  A
+ * number ("-1.5", "+2e-05": an optional sign, digits with an optional
+ * point, an optional exponent) and the placeholder "-" stay as they are.
+ * Every CSV writer (out_csv, sweep_buf_csv) asks this of every cell. */
+int out_csv_guard(const char *s);
+
 void out_init(struct out_table *t, size_t ncols, const char *const *header);
 /* Append a row of ncols strings (copied). */
 void out_row(struct out_table *t, const char *const *cells);

@@ -8,6 +8,7 @@
 
 #include "../base/units.h"
 #include "../cli/est.h"
+#include "../cli/out.h"
 
 /* Bytes a cell may take on the fast path: a number's whole cell buffer,
  * or text copied while it is scanned, and its comma. */
@@ -17,24 +18,32 @@
 /* Bytes that end text a CSV cell holds as it is: NUL, and those that need
  * quotes. */
 static const unsigned char csv_stop[256] = {[0] = 1, [','] = 1, ['"'] = 1, ['\r'] = 1, ['\n'] = 1};
+/* First bytes of text a spreadsheet may take for a formula (out_csv_guard
+ * decides). */
+static const unsigned char csv_lead[256] = {['='] = 1, ['+'] = 1, ['-'] = 1, ['@'] = 1,
+                                            ['\t'] = 1, ['\r'] = 1};
 
-/* Text that needs quotes, or longer than CSV_FAST, at p (room reserved
- * for the rest of the row after it); returns the end of what it wrote,
- * its comma included. */
+/* Text that needs quotes or a leading quote (out_csv_guard), or longer
+ * than CSV_FAST, at p (room reserved for the rest of the row after it);
+ * returns the end of what it wrote, its comma included. */
 static char *csv_slow(struct sweep_buf *b, char *p, const char *s, size_t rest)
 {
     size_t len = strcspn(s, ",\"\r\n");
-    int special = s[len] != '\0';
+    int special = s[len] != '\0', guard = out_csv_guard(s);
     if (special)
         len += strlen(s + len);
     b->n = (size_t)(p - b->p);
-    sweep_buf_room(b, 2 * len + 3 + rest * CSV_CELL_ROOM + 2);
+    sweep_buf_room(b, 2 * len + 4 + rest * CSV_CELL_ROOM + 2);
     p = b->p + b->n;
     if (!special) {
+        if (guard)
+            *p++ = '\'';
         memcpy(p, s, len);
         p += len;
     } else {
         *p++ = '"';
+        if (guard)
+            *p++ = '\'';
         for (; *s; s++) {
             if (*s == '"')
                 *p++ = '"';
@@ -68,7 +77,7 @@ void sweep_buf_csv(struct sweep_buf *b, const char *const *cells, const unsigned
         char *q = p, *lim = p + CSV_FAST;
         while (q < lim && !csv_stop[(unsigned char)*s])
             *q++ = *s++;
-        if (*s == '\0') {
+        if (*s == '\0' && !csv_lead[(unsigned char)*cells[c]]) {
             p = q;
             *p++ = ',';
         } else {
