@@ -37,7 +37,7 @@ chmod 755 "$G"
 printf '[system]\000\001\002\377\376garbage\000\n' >"$G/nul.ini"
 printf 'model,system\000,systems\n' >"$G/nul.csv"
 printf '\211PNG\r\n\032\n\377\376\375\001\002\003\n' >"$G/high.ini"
-for f in hw/ok.ini models/ok.ini overlay/ok.ini sweep/ok.ini calib/ok.csv; do
+for f in hw/ok.ini hw/gpu-ok.ini models/ok.ini overlay/ok.ini sweep/ok.ini calib/ok.csv; do
     base=$(echo "$f" | tr '/' '-')
     sed 's/$/\r/' "$CAT/$f" >"$G/crlf-$base"
     { printf '\357\273\277'; cat "$CAT/$f"; } >"$G/bom-$base"

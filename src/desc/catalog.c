@@ -13,6 +13,7 @@
 
 #include "../base/words.h"
 #include "../base/xalloc.h"
+#include "desc.h"
 
 /* Larger description files are surely not descriptions. */
 #define CAT_FILE_MAX (1 << 20)
@@ -113,6 +114,22 @@ static cp_status read_file(const char *path, char **text, struct cp_error *err)
     return CP_OK;
 }
 
+/* A description read from a file without its UTF-8 byte-order mark (inih
+ * skips it too), and each value written wholly in double quotes without
+ * them, so that whatever scans the text for its kind ([model], [system],
+ * system.kind) reads it as the parser does. */
+static cp_status read_desc(const char *path, char **text, struct cp_error *err)
+{
+    cp_status st = read_file(path, text, err);
+    if (st != CP_OK)
+        return st;
+    if (strncmp(*text, "\xEF\xBB\xBF", 3) == 0)
+        memmove(*text, *text + 3, strlen(*text + 3) + 1);
+    for (char *line = *text; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+        desc_unquote_line(line);
+    return st;
+}
+
 /* A file named outright (not searched for) that is missing cannot be read. */
 static cp_status not_found_is_eio(cp_status st, struct cp_error *err)
 {
@@ -142,7 +159,7 @@ static void base_name(const char *path, char *out, size_t n)
 static cp_status resolve_path(const char *arg, enum cat_kind want, struct cat_entry *out,
                               struct cp_error *err)
 {
-    cp_status st = read_file(arg, &out->text, err);
+    cp_status st = read_desc(arg, &out->text, err);
     if (st != CP_OK)
         return not_found_is_eio(st, err);
     out->kind = cat_kind_of(out->text);
@@ -181,7 +198,7 @@ static cp_status try_dir(const char *dir, enum cat_kind k, const char *name, str
     int w = snprintf(path, sizeof path, "%s/%s/%s.ini", dir, kind_dir(k), name);
     if (w < 0 || (size_t)w >= sizeof path)
         return cp_fail(err, CP_EINPUT, "%s: directory path too long to search", dir);
-    cp_status st = read_file(path, &out->text, err);
+    cp_status st = read_desc(path, &out->text, err);
     if (st == CP_OK) {
         out->kind = k;
         snprintf(out->origin, sizeof out->origin, "%s", path);
@@ -397,7 +414,7 @@ cp_status cat_open(const struct cat_entry *item, struct cat_entry *out, struct c
             return CP_OK;
         return cp_fail(err, CP_ENOTFOUND, "%s: not built in", item->origin);
     }
-    return not_found_is_eio(read_file(item->origin, &out->text, err), err);
+    return not_found_is_eio(read_desc(item->origin, &out->text, err), err);
 }
 
 void cat_list_free(struct cat_list *l)

@@ -38,7 +38,9 @@ cp_status cat_dirs_init(struct cat_dirs *d, const char *data_dir, char *env_path
                         const char *installed, struct cp_error *err);
 
 /* Resolve arg to a description of kind want (CAT_ANY: model first, then
- * hardware) and read it.  CP_ENOTFOUND if nothing matches, CP_EIO if a file
+ * hardware) and read it (a UTF-8 byte-order mark at its start dropped, and
+ * the double quotes around a value that is wholly quoted, as by
+ * cat_open()).  CP_ENOTFOUND if nothing matches, CP_EIO if a file
  * cannot be read, CP_EINPUT if an explicit file is neither kind.  On success
  * the caller frees out with cat_entry_free(). */
 cp_status cat_resolve(const struct cat_dirs *d, const char *arg, enum cat_kind want,

@@ -57,6 +57,13 @@ enum desc_flag {
  * (INI_MAX_LINE, 200 in the Debian build) less "\r\n\0".  A writer of
  * description text (an overlay, a report's copy) keeps every line to it. */
 #define DESC_LINE_MAX 197
+
+/* A "key = value" line (or ':') whose value is wholly in double quotes,
+ * then only blanks or an inline comment (" ;"), e.g. kind = "gpu": blank
+ * out the two quotes in place, so that inih, which trims blanks, reads the
+ * value without them and every column stays where it was.  Other lines
+ * are left as they are.  line ends at '\0', '\r' or '\n'. */
+void desc_unquote_line(char *line);
 /* Overlays applied to one description (--hw-overlay, repeatable): a
  * calibration, a saved explorer state and a few variants; each keeps its
  * file name (DESC_ORIGIN_MAX bytes) in every struct desc_src. */

@@ -26,7 +26,28 @@ char *desc_read_line(char *str, int num, void *stream)
     }
     str[i] = '\0';
     r->line++;
+    desc_unquote_line(str);
     return str;
+}
+
+void desc_unquote_line(char *p)
+{
+    p += strspn(p, " \t");
+    if (*p == '#' || *p == ';' || *p == '[')
+        return;
+    p += strcspn(p, "=:\r\n");
+    if (*p != '=' && *p != ':')
+        return;
+    char *open = p + 1 + strspn(p + 1, " \t");
+    if (*open != '"')
+        return;
+    char *close = open + 1 + strcspn(open + 1, "\"\r\n");
+    if (*close != '"')
+        return;
+    char *rest = close + 1 + strspn(close + 1, " \t");
+    if (*rest != '\0' && *rest != '\r' && *rest != '\n' && !(*rest == ';' && rest > close + 1))
+        return;
+    *open = *close = ' ';
 }
 
 /* A "[name]" header at the start of the line, for a schema without that
