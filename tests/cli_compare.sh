@@ -151,4 +151,24 @@ expect_err "--energy does not apply" "--energy is refused" compare -s cs3 --gpu 
 expect_err "--allow-batch does not apply" "--allow-batch is refused" compare -s cs3 --gpu h100 -n 4 --allow-batch
 expect_err "system.bogus" "a GPU --set key that does not exist" compare -s cs3 --gpu h100 -n 4 --set gpu:system.bogus=1
 
+# ---- the scans' work bound (issue 30, item 3) ----
+# No GPU count can divide the job (5 layers, one head, batch 1, an odd
+# sequence): said at once with the figures, not after scanning 2^20 counts.
+cmpr -s cs3 --gpu h100 --deadline 30d --set model.layers=5 --set model.heads=1 --batch 1 \
+    --set model.seq_len=999999999
+if [ "$rc" -eq 1 ] && grep -q 'unreachable (GPUs): no count of GPUs in steps of 8 divides the job: the largest power of two tp pp cp dp can hold together is 1, short of 8; of each: tp 1 (of the 1 heads.*pp 1 (of the 5 layers or 7)' "$T/out"; then
+    ok "a job no GPU count divides: said at once, naming the figures"
+else
+    nok "a job no GPU count divides: said at once, naming the figures" "rc $rc: $(cat "$T/out" "$T/err" | tail -n 3)"
+fi
+# A prime global batch of 1e12 (its divisors were listed at every count:
+# about 1.8 h); the scan is now under a second, and prints no progress
+# when stderr is not a terminal.
+cmpr -s cs3 --gpu h100 -n 1 --batch 999999999989 --csv
+if [ "$rc" -eq 0 ] && [ ! -s "$T/err" ] && grep -q '^equal_power_units,' "$T/out"; then
+    ok "a prime batch of 1e12: the GPU scans end, no progress line off a terminal"
+else
+    nok "a prime batch of 1e12: the GPU scans end, no progress line off a terminal" "rc $rc: $(head -c 300 "$T/err")"
+fi
+
 echo "# cli_compare done"

@@ -56,7 +56,8 @@ const struct cli_cmd cli_cmds[] = {
      "status 1 if any point is infeasible.  On a GPU system (-s h100) the sizes\n"
      "are GPU counts (default 8..1024x2 for 8-GPU nodes) and each row is the\n"
      "fastest layout the search finds at that count (--tp, --pp, --cp, --vp,\n"
-     "--mbs and --fsdp fix it as for estimate).\n",
+     "--mbs and --fsdp fix it as for estimate; refused up front when no count\n"
+     "can run them).\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_SCALE | OPT_UNC | OPT_GPU, 0, 0,
      cmd_scale},
     {"capacity", "capacity [-m MODEL] [-s SYSTEM] [options]",
@@ -136,8 +137,9 @@ const struct cli_cmd cli_cmds[] = {
      "as --deadline TIME), or the limit with its numbers when no cluster size\n"
      "is feasible.  On a GPU system (-s h100) --deadline is the only target:\n"
      "the fewest GPUs whose fastest layout (--tp, --pp, --cp, --vp, --mbs and\n"
-     "--fsdp fix it as for estimate) meets it, every count of whole nodes\n"
-     "searched upward; --csv is then one row (deadline_s, met, gpus, nodes, the\n"
+     "--fsdp fix it as for estimate, refused up front when no count can run\n"
+     "them) meets it, every count of whole nodes up to 10^6 GPUs searched\n"
+     "upward; --csv is then one row (deadline_s, met, gpus, nodes, the\n"
      "layout: tp, pp, vp, dp, cp, fsdp, mbs, recompute; time_to_train_s,\n"
      "power_W, energy_J, cost).\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_PLAN | OPT_UNC | OPT_GPU, 0, 0,

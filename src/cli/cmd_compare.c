@@ -311,7 +311,11 @@ int cmd_compare(struct cli_opts *o)
         (rc = load_gpu(o, gsets, ng, &x.g)) >= 0 || (rc = parse_spec(o, &x)) >= 0)
         return rc;
     struct cp_error err = {0};
-    if (cmp_run(&x.spec, &x.r, &err) != CP_OK)
+    struct cmpo_progress pg;
+    cmpo_progress_start(&pg, "compare", "GPUs", &x.spec);
+    cp_status st = cmp_run(&x.spec, &x.r, &err);
+    cmpo_progress_end(&pg);
+    if (st != CP_OK)
         return cli_error("%s", err.msg);
     if (!o->csv)
         print_head(&x);

@@ -4,6 +4,8 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "gscen.h"
 
@@ -109,28 +111,86 @@ static int parse_layout(const struct cli_opts *o, struct gpu_search_spec *l)
     return scenario_whole_opt("--mbs", o->mbs, 1, CMP_GPU_MAX, &l->mbs);
 }
 
+int cmpo_fixed_check(const struct cli_opts *o, struct gpu_search_spec *l, const struct wl_desc *w,
+                     const struct gpuhw_desc *g)
+{
+    const struct gpu_search_spec want = *l;
+    const char *const flag[] = {"--precision", "--tp", "--pp", "--mbs"};
+    const char *const arg[] = {o->precision ? o->precision : "bf16", o->tp, o->pp, o->mbs};
+    double *const fig[] = {NULL, &l->tp, &l->pp, &l->mbs};
+    const double val[] = {0, want.tp, want.pp, want.mbs};
+    struct cp_error err = {0};
+    l->tp = l->pp = l->mbs = GPU_SEARCH_FREE;
+    for (int i = 0; i < 4; i++) {
+        if (fig[i])
+            *fig[i] = val[i];
+        if (gpu_search_fixed_check(g, w, l, &err) != CP_OK) {
+            *l = want;
+            return cli_error("%s '%s': %s", flag[i], arg[i], err.msg);
+        }
+    }
+    /* --cp and --vp, which gpu_search_fixed_check leaves at 1 */
+    int rc = gscen_fixed_check(l, w, g);
+    if (rc >= 0)
+        return rc;
+    /* the job's figures the search lists (a batch with too many divisors) */
+    static struct gpu_search_job j;
+    if (gpu_search_job_init(g, w, l, &j, &err) != CP_OK)
+        return cli_error("%s on %s: %s", w->name, g->name, err.msg);
+    return -1;
+}
+
 int cmpo_layout(const struct cli_opts *o, struct cmp_spec *sp)
 {
     int rc = parse_layout(o, &sp->layout);
     if (rc >= 0)
         return rc;
-    const struct gpu_search_spec want = sp->layout;
-    const char *const flag[] = {"--precision", "--tp", "--pp", "--mbs"};
-    const char *const arg[] = {o->precision ? o->precision : "bf16", o->tp, o->pp, o->mbs};
-    double *const fig[] = {NULL, &sp->layout.tp, &sp->layout.pp, &sp->layout.mbs};
-    const double val[] = {0, want.tp, want.pp, want.mbs};
-    struct cp_error err = {0};
-    sp->layout.tp = sp->layout.pp = sp->layout.mbs = GPU_SEARCH_FREE;
-    for (int i = 0; i < 4; i++) {
-        if (fig[i])
-            *fig[i] = val[i];
-        if (cmp_check(sp, &err) != CP_OK)
-            return cli_error("%s '%s': %s", flag[i], arg[i], err.msg);
-    }
-    /* --cp and --vp, which cmp_check leaves at 1, against the job */
     struct wl_desc w = *sp->ws->wl;
     w.batch = sp->ws->global_seqs;
-    return gscen_fixed_check(&sp->layout, &w, sp->gpu);
+    return cmpo_fixed_check(o, &sp->layout, &w, sp->gpu);
+}
+
+/* ---- progress ---- */
+
+static double since(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) + 1e-9 * (double)(b->tv_nsec - a->tv_nsec);
+}
+
+void cmpo_progress_step(void *user, double n, double max)
+{
+    struct cmpo_progress *p = user;
+    if (!p->on || (p->calls++ & 15) != 0)
+        return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (since(&p->t0, &now) < 1 || (p->shown && since(&p->last, &now) < 0.25))
+        return;
+    p->last = now;
+    p->shown = 1;
+    fprintf(stderr, "\r\033[K%s: %.0f of %.0f %s, %.0f s", p->cmd, n, max, p->unit,
+            since(&p->t0, &now));
+}
+
+void cmpo_progress_start(struct cmpo_progress *p, const char *cmd, const char *unit,
+                         struct cmp_spec *sp)
+{
+    memset(p, 0, sizeof *p);
+    p->on = isatty(STDERR_FILENO);
+    p->cmd = cmd;
+    p->unit = unit;
+    clock_gettime(CLOCK_MONOTONIC, &p->t0);
+    if (sp) {
+        sp->progress = cmpo_progress_step;
+        sp->progress_user = p;
+    }
+}
+
+void cmpo_progress_end(struct cmpo_progress *p)
+{
+    if (p->shown)
+        fputs("\r\033[K", stderr);
+    p->shown = 0;
 }
 
 const char *cmpo_layout_text(const struct gpu_layout *l, const char *sep, char *buf, size_t n)

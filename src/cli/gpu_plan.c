@@ -2,12 +2,16 @@
  * fastest layout trains the job within the deadline (every count in steps
  * of whole nodes searched upward, as compare does: src/plan/cmp.h), with
  * the layout, time, power, energy and cost, and the largest smaller count
- * that misses it.  Exit 1 when no count up to the search's bound meets
- * it. */
+ * that misses it.  The counts end at GSCEN_MAX_GPUS, the most -n takes
+ * (estimate, scale and sweep refuse more).  Fixed figures the job refuses
+ * at any count (--tp 3 of 64 heads, --pp 97 of 96 layers) are refused up
+ * front naming the flag (cmpo_fixed_check), as estimate and compare do.
+ * Exit 1 when no count up to the bound meets it. */
 #include <math.h>
 #include <stdio.h>
 
 #include "../plan/cmp.h"
+#include "cmp_opts.h"
 #include "gscen.h"
 #include "out.h"
 
@@ -66,7 +70,7 @@ int gpu_plan(struct cli_opts *o)
         return cli_error("plan: give a target: --deadline TIME");
     static struct gscen s;
     int rc = gscen_load(o, "plan", &s);
-    if (rc >= 0 || (rc = gscen_fixed_check(&s.spec, &s.wl, &s.g)) >= 0)
+    if (rc >= 0 || (rc = cmpo_fixed_check(o, &s.spec, &s.wl, &s.g)) >= 0)
         return rc;
     static struct cmp_result r;
     char why[256];
@@ -78,9 +82,13 @@ int gpu_plan(struct cli_opts *o)
                             .deadline_s = r.target_s,
                             .gpu = &s.g,
                             .layout = s.spec,
-                            .gpu_price = isnan(s.price) ? -1 : s.price};
+                            .gpu_price = isnan(s.price) ? -1 : s.price,
+                            .max_gpus = GSCEN_MAX_GPUS};
     double steps = ceil(s.tokens / (s.spec.batch * s.wl.seq_len));
+    struct cmpo_progress pg;
+    cmpo_progress_start(&pg, "plan", "GPUs", &spec);
     cmp_gpu_fewest(&spec, &s.wl, steps, &r);
+    cmpo_progress_end(&pg);
     if (!r.gpu_ran)
         return cli_error("plan: %s on %s: %s", s.model, s.system, r.gpu_why), EXIT_VERDICT;
     if (o->csv)

@@ -4,11 +4,14 @@
  * scaling (the default) keeps the sequences per GPU of the first count:
  * the global batch grows with N; strong keeps the global batch.  A count
  * no layout divides or fits in is a row that says so, and the exit status
- * is then 1. */
+ * is then 1.  Fixed figures the job refuses at any count, or whose
+ * product divides none of the counts, are refused up front (exit 2)
+ * naming the flag. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cmp_opts.h"
 #include "gscen.h"
 #include "out.h"
 #include "range.h"
@@ -73,11 +76,44 @@ static int scale_row(const struct cli_opts *o, struct gscen *s, double n, double
     return 1;
 }
 
+/* The counts of --systems (list): whole, 1 to GSCEN_MAX_GPUS, each
+ * named with its own problem; and fixed tp, pp, cp whose product divides
+ * none of them refused up front (every row would say so), naming the
+ * flags.  -1 or an exit code after a message. */
+static int check_counts(const struct gpu_search_spec *p, const double *ns, size_t nn,
+                        const char *list)
+{
+    for (size_t i = 0; i < nn; i++) {
+        if (ns[i] != floor(ns[i]))
+            return cli_error("--systems '%s': %.17g is not a whole number of GPUs", list, ns[i]);
+        if (!(ns[i] >= 1 && ns[i] <= GSCEN_MAX_GPUS))
+            return cli_error("--systems '%s': %.17g GPUs is outside 1 to %.0f, the most GPUs a "
+                             "run may name",
+                             list, ns[i], GSCEN_MAX_GPUS);
+    }
+    const char *const flag[] = {"--tp", "--pp", "--cp"};
+    const double fig[] = {p->tp, p->pp, p->cp};
+    char named[96] = "";
+    double prod = 1;
+    size_t len = 0;
+    for (int i = 0; i < 3; i++)
+        if (fig[i] != GPU_SEARCH_FREE) {
+            prod *= fig[i];
+            len += (size_t)snprintf(named + len, len < sizeof named ? sizeof named - len : 0,
+                                    "%s%s %.0f", len ? " x " : "", flag[i], fig[i]);
+        }
+    for (size_t i = 0; i < nn; i++)
+        if (fmod(ns[i], prod) == 0)
+            return -1;
+    return cli_error("%s (%.0f GPUs a replica) divides none of the GPU counts of --systems '%s'",
+                     named, prod, list);
+}
+
 int gpu_scale(struct cli_opts *o)
 {
     static struct gscen s;
     int rc = gscen_load(o, "scale", &s);
-    if (rc >= 0 || (rc = gscen_fixed_check(&s.spec, &s.wl, &s.g)) >= 0)
+    if (rc >= 0 || (rc = cmpo_fixed_check(o, &s.spec, &s.wl, &s.g)) >= 0)
         return rc;
     double *ns;
     size_t nn;
@@ -86,28 +122,29 @@ int gpu_scale(struct cli_opts *o)
     const char *list = o->systems ? o->systems : def;
     if ((rc = range_parse("--systems", list, "GPUs", &ns, &nn)) >= 0)
         return rc;
+    if ((rc = check_counts(&s.spec, ns, nn, list)) >= 0) {
+        free(ns);
+        return rc;
+    }
     struct out_table t;
     out_init(&t, NCOLS, header);
     int weak = !o->strong, all = 1;
     double batch0 = s.spec.batch;
     struct scale_ref ref = {0, 0};
-    for (size_t i = 0; i < nn && rc < 0; i++) {
-        if (!(ns[i] >= 1 && ns[i] <= GSCEN_MAX_GPUS) || ns[i] != floor(ns[i]))
-            rc = cli_error("--systems '%s': %g is not a whole number of GPUs from 1 to %g", list,
-                           ns[i], GSCEN_MAX_GPUS);
-        else
-            all &= scale_row(o, &s, ns[i], batch0, ns[0], weak, &ref, &t);
+    struct cmpo_progress pg;
+    cmpo_progress_start(&pg, "scale", "rows", NULL);
+    for (size_t i = 0; i < nn; i++) {
+        cmpo_progress_step(&pg, (double)i, (double)nn);
+        all &= scale_row(o, &s, ns[i], batch0, ns[0], weak, &ref, &t);
     }
+    cmpo_progress_end(&pg);
     free(ns);
-    if (rc < 0) {
-        if (!o->csv)
-            printf("%s on %s, %s, %s scaling (%s); %s\n\n", s.wl.name, s.g.name,
-                   gpuhw_prec_name[s.spec.precision], weak ? "weak" : "strong",
-                   weak ? "sequences per GPU fixed" : "global batch fixed",
-                   ref.n > 0 ? "speedup against the first count that runs"
-                             : "no count runs a layout");
-        rc = cli_emit(o, &t);
-    }
+    if (!o->csv)
+        printf("%s on %s, %s, %s scaling (%s); %s\n\n", s.wl.name, s.g.name,
+               gpuhw_prec_name[s.spec.precision], weak ? "weak" : "strong",
+               weak ? "sequences per GPU fixed" : "global batch fixed",
+               ref.n > 0 ? "speedup against the first count that runs" : "no count runs a layout");
+    rc = cli_emit(o, &t);
     out_free(&t);
     return rc == EXIT_OK && !all ? EXIT_VERDICT : rc;
 }

@@ -7,6 +7,8 @@
 #include "gpu_int.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 /* Largest figure (GPUs, heads, layers, sequence, batch) the search takes:
  * its divisors are listed by trial division up to its square root, 1e6
@@ -15,20 +17,17 @@
 #define FIGURE_MAX 1e12
 
 struct ctx {
+    const struct gpu_search_job *j;
     const struct gpuhw_desc *g;
-    struct wl_desc w; /* with the search's global batch */
+    const struct wl_desc *w; /* with the search's global batch */
     const struct gpu_search_spec *s;
     struct gpu_search_result *r;
-    struct gpu_layout l; /* the layout being built */
-    double div_heads[GPU_SEARCH_DIVISORS_MAX], div_layers[GPU_SEARCH_DIVISORS_MAX];
-    double div_seq[GPU_SEARCH_DIVISORS_MAX], div_batch[GPU_SEARCH_DIVISORS_MAX];
-    size_t n_heads, n_layers, n_seq, n_batch;
+    double gpus;
+    struct gpu_layout l;                   /* the layout being built */
+    double div_n[GPU_SEARCH_DIVISORS_MAX]; /* of the GPU count */
+    size_t n_n;
     double div_stage[GPU_SEARCH_DIVISORS_MAX]; /* of the current pp's stage */
     size_t n_stage;
-    /* pipeline depths: the divisors of L and of L + 2 (the uneven split),
-     * merged in increasing order */
-    double pps[2 * GPU_SEARCH_DIVISORS_MAX];
-    size_t n_pps;
     struct gpu_memo memo;  /* layers' compute already timed (gpu_int.h) */
     struct gpu_result mem; /* the memory fits() computed last ...       */
     int mem_valid;         /* ... for this layout                       */
@@ -111,7 +110,7 @@ static int fits(struct ctx *c, enum gpu_recompute rc, double k)
     c->l.recompute = rc;
     c->l.recompute_layers = k;
     struct gpu_result *res = &c->mem; /* evaluate() of this setting reuses it */
-    gpu_memory_memo(c->g, &c->w, &c->l, &c->memo, res);
+    gpu_memory_memo(c->g, c->w, &c->l, &c->memo, res);
     c->mem_valid = 1;
     c->mem_rc = rc;
     c->mem_k = k;
@@ -130,7 +129,7 @@ static void evaluate(struct ctx *c, enum gpu_recompute rc, double k)
     c->l.recompute_layers = k;
     struct gpu_result res;
     int same = c->mem_valid && c->mem_rc == rc && c->mem_k == k;
-    gpu_eval_memo(c->g, &c->w, &c->l, &c->memo, same ? &c->mem : NULL, &res);
+    gpu_eval_memo(c->g, c->w, &c->l, &c->memo, same ? &c->mem : NULL, &res);
     c->r->evaluated++;
     offer(c->r, c->s->keep, &c->l, &res);
 }
@@ -180,7 +179,7 @@ static void try_recompute(struct ctx *c)
             none_short = rc == GPU_RC_NONE;
     }
     int full = rc_allowed(c, GPU_RC_FULL), block = rc_allowed(c, GPU_RC_BLOCK);
-    double stage = gpu_stage_layers(&c->w, &c->l), n = stage / c->l.vp - 1; /* block settings */
+    double stage = gpu_stage_layers(c->w, &c->l), n = stage / c->l.vp - 1; /* block settings */
     if (!(full || block) || !(full ? fits(c, GPU_RC_FULL, 0) : fits(c, GPU_RC_BLOCK, stage)))
         return;
     if (block)
@@ -196,9 +195,9 @@ static void try_recompute(struct ctx *c)
 /* The micro-batch and interleaving of the current tp, pp, cp, dp. */
 static void search_mbs_vp(struct ctx *c)
 {
-    double local = c->w.batch / c->l.dp;
-    for (size_t i = 0; i < c->n_batch && c->div_batch[i] <= local; i++) {
-        double mbs = c->div_batch[i];
+    double local = c->w->batch / c->l.dp;
+    for (size_t i = 0; i < c->j->n_batch && c->j->div_batch[i] <= local; i++) {
+        double mbs = c->j->div_batch[i];
         if (!divides(mbs, local) || (c->s->mbs != GPU_SEARCH_FREE && mbs != c->s->mbs))
             continue;
         c->l.mbs = mbs;
@@ -222,22 +221,51 @@ static void search_mbs_vp(struct ctx *c)
     }
 }
 
+/* The divisors of the current pp's stage into c: those of the layers
+ * (or of the layers + 2, the uneven split) that divide it, or a fixed
+ * pp's, listed once by the job. */
+static void stage_divisors(struct ctx *c)
+{
+    const struct gpu_search_job *j = c->j;
+    if (c->s->pp != GPU_SEARCH_FREE) {
+        c->n_stage = j->n_fixed;
+        for (size_t i = 0; i < j->n_fixed; i++)
+            c->div_stage[i] = j->div_fixed[i];
+        return;
+    }
+    double stage = gpu_stage_layers(c->w, &c->l);
+    int even = !gpu_uneven_split(c->w, &c->l);
+    const double *d = even ? j->div_layers : j->div_layers2;
+    size_t n = even ? j->n_layers : j->n_layers2;
+    c->n_stage = 0;
+    for (size_t i = 0; i < n && d[i] <= stage; i++)
+        if (divides(d[i], stage))
+            c->div_stage[c->n_stage++] = d[i];
+}
+
+/* Whether cp is a context parallelism the search tries (the divisors of
+ * the count are asked, not those of the sequence). */
+static int cp_ok(const struct gpu_search_job *j, double cp)
+{
+    double seq = j->w.seq_len;
+    if (j->s.cp != GPU_SEARCH_FREE)
+        return cp == j->s.cp && divides(cp, seq) && (cp == 1 || divides(2 * cp, seq));
+    /* ring attention splits each sequence into 2 cp chunks (Megatron's
+     * load balancing): cp > 1 needs an even share */
+    return cp == 1 || (j->s.allow_cp && divides(2 * cp, seq));
+}
+
 /* Context and data parallelism of the current tp and pp. */
 static void search_cp(struct ctx *c, double per_tp)
 {
-    double pp = c->l.pp;
-    c->n_stage = divisors(gpu_stage_layers(&c->w, &c->l), c->div_stage);
-    size_t ncp = c->s->allow_cp || c->s->cp != GPU_SEARCH_FREE ? c->n_seq : 1;
-    for (size_t j = 0; j < ncp; j++) {
-        double cp = c->div_seq[j]; /* the first divisor is 1 */
-        if (!divides(cp, per_tp / pp) || (c->s->cp != GPU_SEARCH_FREE && cp != c->s->cp))
+    double pp = c->l.pp, per_pp = per_tp / pp;
+    stage_divisors(c);
+    for (size_t j = 0; j < c->n_n && c->div_n[j] <= per_pp; j++) {
+        double cp = c->div_n[j];
+        if (!divides(cp, per_pp) || !cp_ok(c->j, cp))
             continue;
-        /* ring attention splits each sequence into 2 cp chunks (Megatron's
-         * load balancing): cp > 1 needs an even share */
-        if (cp > 1 && !divides(2 * cp, c->w.seq_len))
-            continue;
-        double dp = per_tp / pp / cp;
-        if (!divides(dp, c->w.batch))
+        double dp = per_pp / cp;
+        if (!divides(dp, c->w->batch))
             continue;
         c->l.cp = cp;
         c->l.dp = dp;
@@ -245,39 +273,52 @@ static void search_cp(struct ctx *c, double per_tp)
     }
 }
 
+/* Whether pp is a pipeline depth a free pp runs over: a divisor of the
+ * layers or of the layers + 2 (Megatron's uneven split,
+ * gpu_uneven_split), at most one stage per layer. */
+static int pp_free_ok(const struct wl_desc *w, double pp)
+{
+    return pp <= w->layers && (divides(pp, w->layers) || divides(pp, w->layers + 2));
+}
+
 /* The pipeline and context parallelism of the current tp, and dp of what
- * remains of the GPUs.  A free pp runs over the divisors of the layers and
- * of the layers + 2 (Megatron's uneven split, gpu_uneven_split); a fixed
- * one may split them in any way (at most one stage per layer). */
+ * remains of the GPUs.  A fixed pp may split the layers in any way (at
+ * most one stage per layer). */
 static void search_pp_cp(struct ctx *c)
 {
-    double per_tp = c->s->gpus / c->l.tp;
+    double per_tp = c->gpus / c->l.tp;
     if (c->s->pp != GPU_SEARCH_FREE) {
         c->l.pp = c->s->pp;
-        if (divides(c->s->pp, per_tp) && c->s->pp <= c->w.layers)
+        if (divides(c->s->pp, per_tp) && c->s->pp <= c->w->layers)
             search_cp(c, per_tp);
         return;
     }
-    for (size_t i = 0; i < c->n_pps; i++) {
-        c->l.pp = c->pps[i];
-        if (divides(c->l.pp, per_tp) && c->l.pp <= c->w.layers)
+    for (size_t i = 0; i < c->n_n && c->div_n[i] <= per_tp; i++) {
+        c->l.pp = c->div_n[i];
+        if (divides(c->l.pp, per_tp) && pp_free_ok(c->w, c->l.pp))
             search_cp(c, per_tp);
     }
 }
 
+/* Whether tp is a tensor parallelism of the search on g: a divisor of
+ * the heads that suits the key/value heads; a free tp stays inside the
+ * NVLink domain, a fixed one may go beyond it (its traffic then runs at
+ * the scale-out rate). */
+static int tp_ok(const struct gpu_search_job *j, double tp)
+{
+    const struct wl_desc *w = &j->w;
+    if (j->s.tp != GPU_SEARCH_FREE && tp != j->s.tp)
+        return 0;
+    if (!divides(tp, w->heads) || (!divides(tp, w->kv_heads) && !divides(w->kv_heads, tp)))
+        return 0;
+    return j->s.tp != GPU_SEARCH_FREE || divides(tp, j->g->net.nvlink_domain);
+}
+
 static void search_all(struct ctx *c)
 {
-    const struct gpuhw_desc *g = c->g;
-    for (size_t i = 0; i < c->n_heads; i++) {
-        double tp = c->div_heads[i];
-        if (c->s->tp != GPU_SEARCH_FREE && tp != c->s->tp)
-            continue;
-        if (!divides(tp, c->w.kv_heads) && !divides(c->w.kv_heads, tp))
-            continue;
-        /* a free tp stays inside the NVLink domain; a fixed one may go
-         * beyond it (its traffic then runs at the scale-out rate) */
-        int inside = divides(tp, g->net.nvlink_domain) || c->s->tp != GPU_SEARCH_FREE;
-        if (!inside || !divides(tp, c->s->gpus))
+    for (size_t i = 0; i < c->n_n; i++) {
+        double tp = c->div_n[i];
+        if (!tp_ok(c->j, tp))
             continue;
         c->l.tp = tp;
         search_pp_cp(c);
@@ -287,9 +328,6 @@ static void search_all(struct ctx *c)
 static cp_status spec_check(const struct gpuhw_desc *g, const struct wl_desc *w,
                             const struct gpu_search_spec *s, struct cp_error *err)
 {
-    if (!whole(s->gpus))
-        return cp_fail(err, CP_EINPUT, "gpus = %g is not a whole number from 1 to %g", s->gpus,
-                       FIGURE_MAX);
     if (!(s->batch == 0 || whole(s->batch)))
         return cp_fail(err, CP_EINPUT, "batch = %g is not a whole number from 1 to %g", s->batch,
                        FIGURE_MAX);
@@ -324,34 +362,157 @@ static cp_status spec_check(const struct gpuhw_desc *g, const struct wl_desc *w,
     return CP_OK;
 }
 
-/* The divisors of the job's figures into c; CP_EINPUT naming a figure
- * with too many. */
-static cp_status list_divisors(struct ctx *c, struct cp_error *err)
+/* The divisors of figure v into out, *n of them; CP_EINPUT naming what
+ * when it has too many. */
+static cp_status list_of(double v, const char *what, double *out, size_t *n, struct cp_error *err)
 {
-    const double fig[] = {c->w.heads, c->w.layers, c->w.seq_len, c->w.batch};
-    static const char *const name[] = {"attention heads", "layers", "sequence", "global batch"};
-    double *out[] = {c->div_heads, c->div_layers, c->div_seq, c->div_batch};
-    size_t *n[] = {&c->n_heads, &c->n_layers, &c->n_seq, &c->n_batch};
-    for (int i = 0; i < 4; i++)
-        if ((*n[i] = divisors(fig[i], out[i])) == 0)
-            return cp_fail(err, CP_EINPUT,
-                           "the %s of %.0f has more than %d divisors: too many to search", name[i],
-                           fig[i], GPU_SEARCH_DIVISORS_MAX);
-    double more[GPU_SEARCH_DIVISORS_MAX];
-    size_t n_more = divisors(c->w.layers + 2, more), i = 0, j = 0;
-    c->n_pps = 0;
-    while (i < c->n_layers || j < n_more) { /* merge, each value once */
-        double a = i < c->n_layers ? c->div_layers[i] : INFINITY;
-        double b = j < n_more ? more[j] : INFINITY;
-        c->pps[c->n_pps++] = fmin(a, b);
-        i += a <= b;
-        j += b <= a;
+    if ((*n = divisors(v, out)) == 0)
+        return cp_fail(err, CP_EINPUT, "%s = %.0f has more than %d divisors: too many to search",
+                       what, v, GPU_SEARCH_DIVISORS_MAX);
+    return CP_OK;
+}
+
+cp_status gpu_search_job_init(const struct gpuhw_desc *g, const struct wl_desc *w,
+                              const struct gpu_search_spec *s, struct gpu_search_job *j,
+                              struct cp_error *err)
+{
+    j->g = g;
+    j->w = *w;
+    j->s = *s;
+    j->n_layers = j->n_layers2 = j->n_fixed = j->n_batch = 0;
+    if (spec_check(g, w, s, err) != CP_OK)
+        return CP_EINPUT;
+    if (s->batch != 0)
+        j->w.batch = s->batch;
+    if (!whole(j->w.batch))
+        return cp_fail(err, CP_EINPUT, "the global batch of %g is not a whole number from 1 to %g",
+                       j->w.batch, FIGURE_MAX);
+    if (list_of(j->w.layers, "model.layers", j->div_layers, &j->n_layers, err) != CP_OK ||
+        list_of(j->w.layers + 2, "model.layers + 2 (the uneven split)", j->div_layers2,
+                &j->n_layers2, err) != CP_OK ||
+        list_of(j->w.batch, "the global batch", j->div_batch, &j->n_batch, err) != CP_OK)
+        return CP_EINPUT;
+    if (s->pp != GPU_SEARCH_FREE && s->pp <= j->w.layers) {
+        struct gpu_layout t = s->options;
+        t.pp = s->pp;
+        if (list_of(gpu_stage_layers(&j->w, &t), "a stage's layers (--pp)", j->div_fixed,
+                    &j->n_fixed, err) != CP_OK)
+            return CP_EINPUT;
     }
     return CP_OK;
 }
 
+/* Whether pp is a pipeline depth of j: the fixed one (at most one stage
+ * per layer), or one a free pp runs over. */
+static int pp_ok(const struct gpu_search_job *j, double pp)
+{
+    if (j->s.pp != GPU_SEARCH_FREE)
+        return pp == j->s.pp && pp <= j->w.layers;
+    return pp_free_ok(&j->w, pp);
+}
+
+/* Whether dp is a data parallelism of j: a divisor of the global batch
+ * over a fixed micro-batch (mbs = 1 is there when it is free), more than 1
+ * with FSDP fixed on. */
+static int dp_ok(const struct gpu_search_job *j, double dp)
+{
+    double b = j->w.batch;
+    if (j->s.mbs != GPU_SEARCH_FREE) {
+        if (!divides(j->s.mbs, b))
+            return 0;
+        b /= j->s.mbs;
+    }
+    return divides(dp, b) && !(j->s.fsdp == 1 && dp == 1);
+}
+
+typedef int figure_ok(const struct gpu_search_job *j, double v);
+
+/* The largest power of two dividing a value from 1 to m that ok allows
+ * (0 when none is). */
+static double most_two(const struct gpu_search_job *j, figure_ok *ok, size_t m)
+{
+    double most = 0;
+    for (size_t d = 1; d <= m; d++)
+        if (ok(j, (double)d))
+            most = fmax(most, (double)(d & (~d + 1)));
+    return most;
+}
+
+/* Why no count of j that is a multiple of step up to max divides it. */
+static void counts_why(const struct gpu_search_job *j, double step, double max, char *why, size_t n)
+{
+    static figure_ok *const ok[] = {tp_ok, pp_ok, cp_ok, dp_ok};
+    double two[4], all = 1;
+    for (int f = 0; f < 4; f++)
+        all *= two[f] = most_two(j, ok[f], (size_t)max);
+    const struct wl_desc *w = &j->w;
+    if (all > 0 && all < step) {
+        snprintf(why, n,
+                 "no count of GPUs in steps of %.0f divides the job: the largest power of two "
+                 "tp pp cp dp can hold together is %.0f, short of %.0f; of each: tp %.0f (of the "
+                 "%.0f heads, %.0f key/value heads%s), pp %.0f (of the %.0f layers or %.0f), "
+                 "cp %.0f (2 cp of the sequence of %.0f%s), dp %.0f (of the global batch of "
+                 "%.0f sequences)",
+                 step, all, step, two[0], w->heads, w->kv_heads,
+                 j->s.tp != GPU_SEARCH_FREE ? ", --tp fixed" : "", two[1], w->layers, w->layers + 2,
+                 two[2], w->seq_len,
+                 j->s.allow_cp || j->s.cp != GPU_SEARCH_FREE ? "" : ", not searched", two[3],
+                 w->batch);
+        return;
+    }
+    snprintf(why, n,
+             "no count of %.0f to %.0f GPUs (in steps of %.0f) divides the job: tp a divisor of "
+             "the %.0f heads, pp of the %.0f layers or of %.0f, 2 cp of the sequence of %.0f, "
+             "dp of the global batch of %.0f sequences, with tp pp cp dp the count",
+             step, max, step, w->heads, w->layers, w->layers + 2, w->seq_len, w->batch);
+}
+
+double gpu_search_counts(const struct gpu_search_job *j, double max, double step,
+                         unsigned char *can, char *why, size_t n)
+{
+    static figure_ok *const ok[] = {tp_ok, pp_ok, cp_ok, dp_ok};
+    size_t m = (size_t)max;
+    memset(can, 0, m + 1);
+    can[1] = 1; /* bit f: a product of the first f figures */
+    for (unsigned f = 0; f < 4; f++) {
+        unsigned char have = (unsigned char)(1u << f), next = (unsigned char)(1u << (f + 1));
+        for (size_t d = 1; d <= m; d++) {
+            if (!ok[f](j, (double)d))
+                continue;
+            for (size_t k = 1; k <= m / d; k++)
+                if (can[k] & have)
+                    can[k * d] |= next;
+        }
+    }
+    double marked = 0, stepped = 0;
+    for (size_t k = 0; k <= m; k++) {
+        can[k] = (can[k] >> 4) & 1;
+        marked += can[k];
+        stepped += can[k] && k % (size_t)step == 0;
+    }
+    if (stepped == 0 && why)
+        counts_why(j, step, max, why, n);
+    return marked;
+}
+
+cp_status gpu_search_fixed_check(const struct gpuhw_desc *g, const struct wl_desc *w,
+                                 const struct gpu_search_spec *s, struct cp_error *err)
+{
+    struct gpu_layout t = s->options;
+    t.tp = s->tp != GPU_SEARCH_FREE ? s->tp : 1;
+    t.pp = s->pp != GPU_SEARCH_FREE ? s->pp : 1;
+    t.mbs = s->mbs != GPU_SEARCH_FREE ? s->mbs : 1;
+    t.dp = t.cp = t.vp = 1;
+    t.precision = s->precision;
+    t.recompute =
+        s->recompute == GPU_SEARCH_ANY_RC ? GPU_RC_NONE : (enum gpu_recompute)s->recompute;
+    t.recompute_layers = 0;
+    return gpu_check(g, w, &t, err);
+}
+
 static cp_status refusal(const struct ctx *c, struct cp_error *err)
 {
+    const struct wl_desc *w = c->w;
     const struct gpu_search_result *r = c->r;
     const struct gpu_layout *l = &r->least_layout;
     if (r->divided == 0) {
@@ -363,39 +524,59 @@ static cp_status refusal(const struct ctx *c, struct cp_error *err)
                        "heads and of the NVLink domain of %.0f, pp of the %.0f layers or of "
                        "%.0f (the uneven split), cp with 2 cp a divisor of the sequence%s, "
                        "dp = %.0f / (tp pp cp) of the global batch of %.0f sequences%s",
-                       c->s->gpus, c->w.heads, c->g->net.nvlink_domain, c->w.layers,
-                       c->w.layers + 2, c->s->allow_cp ? "" : " (not allowed: 1)", c->s->gpus,
-                       c->w.batch, fixed ? " (with the fixed figures)" : "");
+                       c->gpus, w->heads, c->g->net.nvlink_domain, w->layers, w->layers + 2,
+                       c->s->allow_cp ? "" : " (not allowed: 1)", c->gpus, w->batch,
+                       fixed ? " (with the fixed figures)" : "");
     }
     return cp_fail(err, CP_EINPUT,
                    "no layout of %.0f GPUs fits in memory: the least, tp %.0f pp %.0f cp %.0f "
                    "dp %.0f mbs %.0f vp %.0f with %s recompute, needs %.4g bytes per GPU "
                    "against %.4g usable (HBM x hbm_usable), of %.0f layouts that divide",
-                   c->s->gpus, l->tp, l->pp, l->cp, l->dp, l->mbs, l->vp,
+                   c->gpus, l->tp, l->pp, l->cp, l->dp, l->mbs, l->vp,
                    gpu_recompute_name[l->recompute], r->least_mem, r->capacity, r->divided);
+}
+
+cp_status gpu_search_at(const struct gpu_search_job *j, double gpus, struct gpu_search_result *r,
+                        struct cp_error *err)
+{
+    r->n = 0;
+    r->divided = r->tried = r->evaluated = 0;
+    r->least_mem = INFINITY;
+    r->capacity = j->g->chip.hbm_bytes * j->g->fit.hbm_usable;
+    r->least_layout = j->s.options;
+    if (!whole(gpus))
+        return cp_fail(err, CP_EINPUT, "gpus = %g is not a whole number from 1 to %g", gpus,
+                       FIGURE_MAX);
+    static const struct ctx zero;
+    struct ctx c = zero;
+    c.j = j;
+    c.g = j->g;
+    c.w = &j->w;
+    c.s = &j->s;
+    c.r = r;
+    c.gpus = gpus;
+    c.l = j->s.options;
+    if ((c.n_n = divisors(gpus, c.div_n)) == 0)
+        return cp_fail(err, CP_EINPUT, "gpus = %.0f has more than %d divisors: too many to search",
+                       gpus, GPU_SEARCH_DIVISORS_MAX);
+    c.l.precision = j->s.precision;
+    gpu_layout_switches(&c.l, &j->w); /* the workload's software switches */
+    search_all(&c);
+    return r->n > 0 ? CP_OK : refusal(&c, err);
 }
 
 cp_status gpu_search(const struct gpuhw_desc *g, const struct wl_desc *w,
                      const struct gpu_search_spec *s, struct gpu_search_result *r,
                      struct cp_error *err)
 {
-    r->n = 0;
-    r->divided = r->tried = r->evaluated = 0;
-    r->least_mem = INFINITY;
-    r->capacity = g->chip.hbm_bytes * g->fit.hbm_usable;
-    r->least_layout = s->options;
-    if (spec_check(g, w, s, err) != CP_OK)
+    struct gpu_search_job j;
+    if (gpu_search_job_init(g, w, s, &j, err) != CP_OK) {
+        r->n = 0;
+        r->divided = r->tried = r->evaluated = 0;
+        r->least_mem = INFINITY;
+        r->capacity = g->chip.hbm_bytes * g->fit.hbm_usable;
+        r->least_layout = s->options;
         return CP_EINPUT;
-    struct ctx c = {.g = g, .w = *w, .s = s, .r = r, .l = s->options};
-    if (s->batch != 0)
-        c.w.batch = s->batch;
-    if (!whole(c.w.batch))
-        return cp_fail(err, CP_EINPUT, "the global batch of %g is not a whole number from 1 to %g",
-                       c.w.batch, FIGURE_MAX);
-    if (list_divisors(&c, err) != CP_OK)
-        return CP_EINPUT;
-    c.l.precision = s->precision;
-    gpu_layout_switches(&c.l, w); /* the workload's software switches */
-    search_all(&c);
-    return r->n > 0 ? CP_OK : refusal(&c, err);
+    }
+    return gpu_search_at(&j, s->gpus, r, err);
 }

@@ -89,6 +89,53 @@ struct gpu_search_result {
     struct gpu_layout least_layout; /* the layout of least_mem              */
 };
 
+/* One job's figures that searches at many GPU counts share, listed once
+ * by gpu_search_job_init: the divisors of the layers, of the layers + 2
+ * (the uneven split), of a fixed pp's stage and of the global batch (the
+ * heads, the sequence and the GPU count need no list: a search runs over
+ * the divisors of its count and asks each whether it divides the
+ * figure).  Large (about 40 kB): the caller allocates it. */
+struct gpu_search_job {
+    const struct gpuhw_desc *g;
+    struct wl_desc w;         /* at the spec's global batch          */
+    struct gpu_search_spec s; /* the spec (its gpus is not read)     */
+    double div_layers[GPU_SEARCH_DIVISORS_MAX], div_layers2[GPU_SEARCH_DIVISORS_MAX];
+    double div_fixed[GPU_SEARCH_DIVISORS_MAX], div_batch[GPU_SEARCH_DIVISORS_MAX];
+    size_t n_layers, n_layers2, n_fixed, n_batch;
+};
+
+/* Check spec s (all but its GPU count) against w on g and list the job's
+ * divisors into j.  CP_OK, or CP_EINPUT naming the figure (one with more
+ * than GPU_SEARCH_DIVISORS_MAX divisors among them).  g must outlive j. */
+cp_status gpu_search_job_init(const struct gpuhw_desc *g, const struct wl_desc *w,
+                              const struct gpu_search_spec *s, struct gpu_search_job *j,
+                              struct cp_error *err);
+
+/* gpu_search of job j at gpus GPUs (whole, 1 to 1e12, with at most
+ * GPU_SEARCH_DIVISORS_MAX divisors): the same result and errors. */
+cp_status gpu_search_at(const struct gpu_search_job *j, double gpus, struct gpu_search_result *r,
+                        struct cp_error *err);
+
+/* Mark can[n] 1 for each GPU count n from 1 to max (whole, at most 1e8;
+ * can holds max + 1 bytes, the caller's) that some tp pp cp dp of job j
+ * divides, 0 for the others: tp pp cp dp = n with each in its range of
+ * the search (above) and dp dividing the global batch (over a fixed mbs;
+ * more than 1 with FSDP fixed on).  A count marked may still run no
+ * layout (a fixed vp, or none fits); a count left out runs none.  Time
+ * linear in max.  Returns the counts marked; when none of them is a
+ * multiple of step (whole, >= 1) and why is not NULL, why (n bytes) says
+ * why, naming the figures (with step a power of two: the largest power
+ * of two each of tp, pp, cp and dp can take). */
+double gpu_search_counts(const struct gpu_search_job *j, double max, double step,
+                         unsigned char *can, char *why, size_t n);
+
+/* The fixed figures of spec s (1 for the free ones) against w on g,
+ * whatever the GPU count: gpu_check's refusal (a tp that does not divide
+ * the heads, a pp above the layers, a precision the GPU lacks), or
+ * CP_OK. */
+cp_status gpu_search_fixed_check(const struct gpuhw_desc *g, const struct wl_desc *w,
+                                 const struct gpu_search_spec *s, struct cp_error *err);
+
 /* Search the layouts of workload w on system g under spec s.  CP_OK with
  * r->n >= 1; CP_EINPUT with err naming the reason when the spec is wrong,
  * when no layout divides, or when none fits (the message gives the least

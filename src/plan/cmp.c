@@ -4,10 +4,12 @@
 #include "cmp.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../base/units.h"
+#include "../base/xalloc.h"
 
 double cmp_count_step(const struct gpuhw_desc *g)
 {
@@ -43,19 +45,8 @@ cp_status cmp_check(const struct cmp_spec *s, struct cp_error *err)
                        (int)s->mode);
     if (isnan(s->gpu_price) || isinf(s->gpu_price))
         return cp_fail(err, CP_EINPUT, "gpu price = %g: not a number", s->gpu_price);
-    const struct gpu_search_spec *l = &s->layout;
     struct wl_desc w = gpu_job(s->ws);
-    /* the fixed figures, 1 for the free ones: what gpu_check says of them */
-    struct gpu_layout t = l->options;
-    t.tp = l->tp != GPU_SEARCH_FREE ? l->tp : 1;
-    t.pp = l->pp != GPU_SEARCH_FREE ? l->pp : 1;
-    t.mbs = l->mbs != GPU_SEARCH_FREE ? l->mbs : 1;
-    t.dp = t.cp = t.vp = 1;
-    t.precision = l->precision;
-    t.recompute =
-        l->recompute == GPU_SEARCH_ANY_RC ? GPU_RC_NONE : (enum gpu_recompute)l->recompute;
-    t.recompute_layers = 0;
-    return gpu_check(s->gpu, &w, &t, err);
+    return gpu_search_fixed_check(s->gpu, &w, &s->layout, err);
 }
 
 /* The figures of a GPU cluster of n GPUs running hit for steps steps. */
@@ -79,18 +70,25 @@ static void gpu_fill(const struct cmp_spec *s, double steps, double n,
                   : -1;
 }
 
+/* The job of w under s's layout spec, its divisors listed once for
+ * every count (gpu_search_job_init): the search keeps only the best. */
+static cp_status job_init(const struct cmp_spec *s, const struct wl_desc *w,
+                          struct gpu_search_job *j, struct cp_error *err)
+{
+    struct gpu_search_spec spec = s->layout;
+    spec.batch = w->batch;
+    spec.keep = 1;
+    return gpu_search_job_init(s->gpu, w, &spec, j, err);
+}
+
 /* The fastest layout of n GPUs into g, its search counted in st (may be
  * NULL); CP_EINPUT with the search's refusal. */
-static cp_status gpu_try(const struct cmp_spec *s, const struct wl_desc *w, double steps, double n,
-                         struct cmp_gpu *g, struct cmp_scan *st, struct cp_error *err)
+static cp_status gpu_try(const struct cmp_spec *s, const struct gpu_search_job *j, double steps,
+                         double n, struct cmp_gpu *g, struct cmp_scan *st, struct cp_error *err)
 {
     static const struct gpu_search_result empty;
     struct gpu_search_result sr = empty;
-    struct gpu_search_spec spec = s->layout;
-    spec.gpus = n;
-    spec.batch = w->batch;
-    spec.keep = 1;
-    cp_status rc = gpu_search(s->gpu, w, &spec, &sr, err);
+    cp_status rc = gpu_search_at(j, n, &sr, err);
     if (st) {
         st->last = n;
         st->counts++;
@@ -114,7 +112,10 @@ cp_status cmp_gpu_at(const struct cmp_spec *s, double gpus, struct cmp_gpu *g, s
     if (cmp_check(s, err) != CP_OK)
         return CP_EINPUT;
     struct wl_desc w = gpu_job(s->ws);
-    return gpu_try(s, &w, job_steps(s->ws), gpus, g, NULL, err);
+    struct gpu_search_job j;
+    if (job_init(s, &w, &j, err) != CP_OK)
+        return CP_EINPUT;
+    return gpu_try(s, &j, job_steps(s->ws), gpus, g, NULL, err);
 }
 
 static void scan_init(struct cmp_scan *st, double step, double max)
@@ -141,24 +142,87 @@ static void scan_why(const struct cmp_scan *st, char *buf, size_t n)
                  st->step, st->last, st->step);
 }
 
-/* The fewest GPUs, in steps of the count step up to CMP_GPU_MAX, whose
- * time-to-train is at most r->target_s: every count searched upward, the
- * first that meets it kept in r->g (gpu_ok), the largest smaller count
- * that runs in r->below; when none meets it, the fastest in r->g. */
+/* A scan of the counts step, 2 step, ... max of one job: its divisors
+ * and the counts some layout divides, listed once (gpu_search_counts);
+ * the others are passed over without a search. */
+struct scan_job {
+    struct gpu_search_job j;
+    unsigned char *can; /* max + 1 bytes */
+};
+
+/* The scan's job into sj; CP_EINPUT into why (n bytes) when the job is
+ * refused or no count of the scan divides it.  sj->can is freed by
+ * scan_job_free in either case. */
+static cp_status scan_job_init(const struct cmp_spec *s, const struct wl_desc *w, double step,
+                               double max, struct scan_job *sj, char *why, size_t n)
+{
+    struct cp_error err = {0};
+    sj->can = NULL;
+    if (job_init(s, w, &sj->j, &err) != CP_OK) {
+        snprintf(why, n, "%.1000s", err.msg);
+        return CP_EINPUT;
+    }
+    if (!(max >= step))
+        return CP_OK;
+    sj->can = xmalloc((size_t)max + 1);
+    double marked = gpu_search_counts(&sj->j, max, step, sj->can, why, n);
+    for (double k = step; k <= max; k += step)
+        if (sj->can[(size_t)k])
+            return CP_OK;
+    (void)marked;
+    return CP_EINPUT;
+}
+
+static void scan_job_free(struct scan_job *sj)
+{
+    free(sj->can);
+    sj->can = NULL;
+}
+
+/* Report a scan's progress: n of the counts up to max. */
+static void scan_progress(const struct cmp_spec *s, double n, double max)
+{
+    if (s->progress)
+        s->progress(s->progress_user, n, max);
+}
+
+/* The bound of s's scans: its max_gpus, or CMP_GPU_MAX. */
+static double scan_max(const struct cmp_spec *s)
+{
+    return s->max_gpus > 0 ? fmin(s->max_gpus, CMP_GPU_MAX) : CMP_GPU_MAX;
+}
+
+/* The fewest GPUs, in steps of the count step up to the scan's bound,
+ * whose time-to-train is at most r->target_s: every count searched upward
+ * (those no layout divides passed over), the first that meets it kept in
+ * r->g (gpu_ok), the largest smaller count that runs in r->below; when
+ * none meets it, the fastest in r->g. */
 void cmp_gpu_fewest(const struct cmp_spec *s, const struct wl_desc *w, double steps,
                     struct cmp_result *r)
 {
-    double step = cmp_count_step(s->gpu), max = floor(CMP_GPU_MAX / step) * step;
+    double step = cmp_count_step(s->gpu), max = floor(scan_max(s) / step) * step;
     struct cmp_scan *st = &r->scan;
     struct cp_error err = {0};
     struct cmp_gpu g;
+    struct scan_job sj;
     scan_init(st, step, max);
+    if (scan_job_init(s, w, step, max, &sj, r->gpu_why, sizeof r->gpu_why) != CP_OK) {
+        scan_job_free(&sj);
+        return;
+    }
     for (double n = step; n <= max; n += step) {
-        if (gpu_try(s, w, steps, n, &g, st, &err) != CP_OK)
+        scan_progress(s, n, max);
+        if (!sj.can[(size_t)n]) {
+            st->last = n;
+            st->counts++;
+            continue;
+        }
+        if (gpu_try(s, &sj.j, steps, n, &g, st, &err) != CP_OK)
             continue;
         if (g.s.time_s <= r->target_s) {
             r->g = g;
             r->gpu_ok = r->gpu_ran = 1;
+            scan_job_free(&sj);
             return;
         }
         if (!r->gpu_ran || g.s.time_s < r->g.s.time_s)
@@ -166,6 +230,7 @@ void cmp_gpu_fewest(const struct cmp_spec *s, const struct wl_desc *w, double st
         r->below = g;
         r->gpu_ran = r->has_below = 1;
     }
+    scan_job_free(&sj);
     r->has_below = 0;
     if (!r->gpu_ran)
         scan_why(st, r->gpu_why, sizeof r->gpu_why);
@@ -178,16 +243,28 @@ static void gpu_equal_power(const struct cmp_spec *s, const struct wl_desc *w, d
     const struct gpu_net *net = &s->gpu->net;
     double step = cmp_count_step(s->gpu);
     double nodes = floor(r->eq_power_W / net->node_power_W);
-    double max = fmin(floor(nodes * net->gpus_per_node / step) * step, CMP_GPU_MAX);
+    double max =
+        fmin(floor(nodes * net->gpus_per_node / step) * step, floor(scan_max(s) / step) * step);
     struct cp_error err = {0};
     struct cmp_gpu g;
+    struct scan_job sj;
     scan_init(&r->eq_scan, step, max);
-    for (double n = step; n <= max; n += step)
-        if (gpu_try(s, w, steps, n, &g, &r->eq_scan, &err) == CP_OK &&
-            (!r->eq_ok || g.s.time_s < r->eq.s.time_s)) {
+    if (scan_job_init(s, w, step, max, &sj, r->eq_why, sizeof r->eq_why) != CP_OK) {
+        scan_job_free(&sj);
+        return;
+    }
+    for (double n = step; n <= max; n += step) {
+        scan_progress(s, n, max);
+        if (!sj.can[(size_t)n]) {
+            r->eq_scan.last = n;
+            r->eq_scan.counts++;
+        } else if (gpu_try(s, &sj.j, steps, n, &g, &r->eq_scan, &err) == CP_OK &&
+                   (!r->eq_ok || g.s.time_s < r->eq.s.time_s)) {
             r->eq = g;
             r->eq_ok = 1;
         }
+    }
+    scan_job_free(&sj);
 }
 
 /* The weight-streaming side's figures from its cluster and result. */
@@ -263,7 +340,7 @@ cp_status cmp_run(const struct cmp_spec *s, struct cmp_result *r, struct cp_erro
     if (r->wr.feasible) {
         r->eq_power_W = r->w.power_W;
         gpu_equal_power(s, &w, steps, r);
-        if (!r->eq_ok)
+        if (!r->eq_ok && !r->eq_why[0])
             scan_why(&r->eq_scan, r->eq_why, sizeof r->eq_why);
     }
     return CP_OK;

@@ -31,9 +31,14 @@
  *    and the first whose time meets the target is the answer: the step
  *    time is not monotone in the count (a count's layouts depend on its
  *    divisors, and many counts run no layout: dp must divide the batch),
- *    so no bisection; a search takes well under a millisecond, and the
- *    whole range to CMP_GPU_MAX about a second.  The answer is the fewest
- *    among the counts searched, every one below it included.
+ *    so no bisection.  The job's divisors are listed once for the scan,
+ *    and the counts that some tp pp cp dp divides marked once
+ *    (gpu_search_counts, time linear in the bound): the others are passed
+ *    over without a search, and when no count of the scan divides, it
+ *    stops at once naming the figures.  A search takes well under a
+ *    millisecond, and the whole range to CMP_GPU_MAX about a second.  The
+ *    answer is the fewest among the counts searched, every one below it
+ *    included.
  *  - At equal power: every count S, 2 S, ... whose nodes draw at most the
  *    weight-streaming cluster's power is searched and the fastest taken. */
 #ifndef CP_CMP_H
@@ -65,6 +70,13 @@ struct cmp_spec {
      * cp, options (gpu_search.h); gpus, batch and keep are set here. */
     struct gpu_search_spec layout;
     double gpu_price; /* per GPU-hour, < 0 for none                      */
+    /* The largest count the GPU scans search, at most CMP_GPU_MAX (0 for
+     * CMP_GPU_MAX): plan's is the most GPUs its other commands take. */
+    double max_gpus;
+    /* Called (when not NULL) before each count n of a scan up to max; a
+     * front end shows its progress with it. */
+    void (*progress)(void *user, double n, double max);
+    void *progress_user;
 };
 
 /* One side's figures, SI units. */
