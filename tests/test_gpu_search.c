@@ -539,12 +539,68 @@ static void test_refusals(void **state)
     expect_refused(&s, "recompute = 4 is not free");
 }
 
+/* gpu_search_counts marks exactly the counts a search finds a dividing
+ * layout of (r.divided > 0), here with the free spec, a fixed tp and a
+ * fixed mbs, on 1 to 768 GPUs; gpu_search_at gives gpu_search's answer
+ * from one job; and a job no count of a step divides (5 layers, one head,
+ * batch 1, an odd sequence: every figure odd) is said so, naming the
+ * figures' powers of two. */
+static void test_counts(void **state)
+{
+    (void)state;
+    struct gpuhw_desc g;
+    load_gpu("h100", &g);
+    struct wl_desc w = gpt3_mlperf();
+    static struct gpu_search_job j;
+    static struct gpu_search_result r, r2;
+    static unsigned char can[769];
+    struct cp_error err = {0};
+    struct gpu_search_spec specs[3] = {gpu_search_spec_default(0), gpu_search_spec_default(0),
+                                       gpu_search_spec_default(0)};
+    specs[1].tp = 4;
+    specs[2].mbs = 2;
+    for (int k = 0; k < 3; k++) {
+        specs[k].keep = 1;
+        assert_ok(gpu_search_job_init(&g, &w, &specs[k], &j, &err), err);
+        double marked = gpu_search_counts(&j, 768, 8, can, NULL, 0), found = 0;
+        for (int n = 1; n <= 768; n++) {
+            cp_status st = gpu_search_at(&j, n, &r, &err);
+            assert_int_equal(can[n], r.divided > 0);
+            found += r.divided > 0;
+            if (n % 96 == 0) {
+                struct gpu_search_spec s = specs[k];
+                s.gpus = n;
+                assert_int_equal(gpu_search(&g, &w, &s, &r2, &err), st);
+                assert_int_equal(r2.n, r.n);
+                assert_rel(r2.divided, r.divided, 0);
+                if (r.n > 0)
+                    assert_rel(r2.hit[0].result.step_s, r.hit[0].result.step_s, 0);
+            }
+        }
+        assert_rel(marked, found, 0);
+        assert_true(found > 10);
+    }
+    w.layers = 5;
+    w.heads = w.kv_heads = 1;
+    w.hidden = 4097;
+    w.batch = 1;
+    w.seq_len = 999;
+    struct gpu_search_spec s = gpu_search_spec_default(0);
+    assert_ok(gpu_search_job_init(&g, &w, &s, &j, &err), err);
+    char why[512] = "";
+    gpu_search_counts(&j, 768, 8, can, why, sizeof why);
+    assert_non_null(strstr(why, "the largest power of two tp pp cp dp can hold together is 1, "
+                                "short of 8"));
+    assert_non_null(strstr(why, "pp 1 (of the 5 layers or 7)"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mlperf),          cmocka_unit_test(test_brute_force),
         cmocka_unit_test(test_fixed_recompute), cmocka_unit_test(test_nothing_fits),
         cmocka_unit_test(test_refusals),        cmocka_unit_test(test_llama405b_mlperf),
+        cmocka_unit_test(test_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
