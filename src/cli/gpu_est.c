@@ -155,20 +155,28 @@ static void print_runners(const struct gpu_search_result *sr)
     out_free(&t);
 }
 
+/* The run of hit h of s to its end (gpu.h). */
+static struct gpu_train run_of(const struct gscen *s, const struct gpu_search_hit *h)
+{
+    struct gpu_train t;
+    gpu_train_eval(&s->g, s->spec.gpus, gscen_steps(s->tokens, s->spec.batch, s->wl.seq_len),
+                   s->price, &h->result, &t);
+    return t;
+}
+
 static void print_best(const struct gscen *s, const struct gpu_search_result *sr)
 {
     const struct gpu_layout *l = &sr->hit[0].layout;
     const struct gpu_result *r = &sr->hit[0].result;
     char a[64], b[64], c[64], lay[200];
-    double steps = gscen_steps(s->tokens, s->spec.batch, s->wl.seq_len);
-    double ttt = steps * r->step_s, power = gscen_power_W(s);
-    double gpu_h = gscen_charged_gpus(&s->g, s->spec.gpus) * ttt / UNIT_HOUR_S;
+    struct gpu_train t = run_of(s, &sr->hit[0]);
     printf("%s on %g x %s (%g node%s of %g), %s\n\n", s->wl.name, s->spec.gpus, s->g.name,
-           gscen_nodes(s), gscen_nodes(s) == 1 ? "" : "s", s->g.net.gpus_per_node,
+           t.nodes, t.nodes == 1 ? "" : "s", s->g.net.gpus_per_node,
            gpuhw_prec_name[l->precision]);
-    printf("batch      %.0f sequences x %.0f = %.0f tokens per step; %.0f micro-batches per "
+    printf("batch      %.0f sequence%s x %.0f = %.0f tokens per step; %.0f micro-batch%s per "
            "pipeline\n",
-           s->spec.batch, s->wl.seq_len, s->spec.batch * s->wl.seq_len, r->micro_batches);
+           s->spec.batch, s->spec.batch == 1 ? "" : "s", s->wl.seq_len,
+           s->spec.batch * s->wl.seq_len, r->micro_batches, r->micro_batches == 1 ? "" : "es");
     printf("layout     %s\n", layout_text(l, lay, sizeof lay));
     printf("           the fastest of %g layouts that fit (%g divide the job); runners-up below\n",
            sr->evaluated, sr->divided);
@@ -184,18 +192,32 @@ static void print_best(const struct gscen *s, const struct gpu_search_result *sr
     printf("step time  %s   bottleneck: %s\n\n", out_num(0, r->step_s, UNIT_TIME, a, 64),
            gpu_part_name[r->bottleneck]);
     print_parts(r);
-    printf("\ntraining   %.4g tokens in %.0f steps: %s\n", s->tokens, steps,
-           out_duration(ttt, a, 64));
+    printf("\ntraining   %.4g token%s in %.0f step%s: %s\n", s->tokens, s->tokens == 1 ? "" : "s",
+           t.steps, t.steps == 1 ? "" : "s", out_duration(t.time_s, a, 64));
     printf("throughput %.6g tokens/s (%.4g per GPU), MFU %.1f %% of the %s peak\n", r->tokens_per_s,
            r->tokens_per_s / s->spec.gpus, 100 * r->mfu, gpuhw_prec_name[l->precision]);
     printf("energy     %s at %s (%g node%s at %s each, the vendor's maximum)\n",
-           out_energy(power * ttt, a, 64), out_num(0, power, UNIT_POWER, b, 64), gscen_nodes(s),
-           gscen_nodes(s) == 1 ? "" : "s", out_num(0, s->g.net.node_power_W, UNIT_POWER, c, 64));
-    if (!isnan(s->price))
-        printf("cost       %.6g (%.6g GPU-hours of the nodes' GPUs at %g)\n", s->price * gpu_h,
-               gpu_h, s->price);
+           out_energy(t.energy_J, a, 64), out_num(0, t.power_W, UNIT_POWER, b, 64), t.nodes,
+           t.nodes == 1 ? "" : "s", out_num(0, s->g.net.node_power_W, UNIT_POWER, c, 64));
+    if (t.cost >= 0)
+        printf("cost       %.6g (%.6g GPU-hours of the nodes' GPUs at %g)\n", t.cost, t.gpu_hours,
+               s->price);
     printf("\n");
     print_runners(sr);
+}
+
+/* The gate after the search (gpu.h): every kept layout's figures finite.
+ * gscen_load's gate before the search bounds them; this one holds what is
+ * printed to it.  -1, or EXIT_USAGE after the message. */
+static int check_kept(const struct gscen *s, const struct gpu_search_result *sr)
+{
+    struct cp_error err = {0};
+    for (size_t i = 0; i < sr->n; i++) {
+        struct gpu_train t = run_of(s, &sr->hit[i]);
+        if (gpu_figures_check(&sr->hit[i].result, &t, "", &err) != CP_OK)
+            return cli_error("%s on %g x %s: %s", s->model, s->spec.gpus, s->system, err.msg);
+    }
+    return -1;
 }
 
 int gpu_estimate(struct cli_opts *o)
@@ -211,6 +233,8 @@ int gpu_estimate(struct cli_opts *o)
         /* a layout divides but none fits: the answer is "no", not bad input */
         return sr.divided > 0 && isfinite(sr.least_mem) ? EXIT_VERDICT : EXIT_USAGE;
     }
+    if ((rc = check_kept(&s, &sr)) >= 0)
+        return rc;
     if (o->csv)
         return emit_csv(o, &s, &sr);
     print_best(&s, &sr);

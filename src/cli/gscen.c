@@ -160,6 +160,10 @@ int gscen_load(const struct cli_opts *o, const char *cmd, struct gscen *s)
         (rc = scenario_price("--price", o->price, &s->price)) >= 0)
         return rc;
     s->wl.batch = s->spec.batch;
+    struct cp_error err = {0};
+    if (gpu_range_check(&s->g, &s->wl, s->spec.gpus, GSCEN_MAX_GPUS, s->tokens, s->price, &err) !=
+        CP_OK)
+        return cli_error("%s", err.msg);
     return -1;
 }
 
@@ -175,7 +179,7 @@ double gscen_power_W(const struct gscen *s)
 
 double gscen_steps(double tokens, double batch, double seq_len)
 {
-    return ceil(tokens / (batch * seq_len));
+    return gpu_train_steps(tokens, batch, seq_len);
 }
 
 double gscen_charged_gpus(const struct gpuhw_desc *g, double gpus)

@@ -303,8 +303,12 @@ int scenario_tokens(const struct cli_opts *o, double params, double *tokens)
         *tokens = WL_CHINCHILLA_TOKENS_PER_PARAM * params;
     else if ((rc = parse_opt("--tokens", o->tokens, UNIT_COUNT, tokens)) >= 0)
         return rc;
-    if (!(*tokens > 0))
-        return cli_error("--tokens '%s': must be positive", o->tokens);
+    /* a count of tokens, exact in a double: past 2^53 a step count is no
+     * longer whole (the largest runs train on about 1e13) */
+    if (!(*tokens >= 1) || *tokens != floor(*tokens) || *tokens > 0x1p53)
+        return cli_error("--tokens '%s': must be a whole number of tokens from 1 to 2^53 (about "
+                         "9.007e15)",
+                         o->tokens);
     return -1;
 }
 

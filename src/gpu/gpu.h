@@ -165,4 +165,46 @@ void gpu_eval(const struct gpuhw_desc *g, const struct wl_desc *w, const struct 
 void gpu_memory(const struct gpuhw_desc *g, const struct wl_desc *w, const struct gpu_layout *l,
                 struct gpu_result *r);
 
+/* A training run to its end: the figures every command prints beyond the
+ * step (gpu_train.c). */
+struct gpu_train {
+    double steps;     /* whole steps                                     */
+    double time_s;    /* steps x step_s                                  */
+    double nodes;     /* whole nodes the GPUs fill                       */
+    double power_W;   /* nodes x system.node_power (the vendor's maximum) */
+    double energy_J;  /* power x time                                    */
+    double gpu_hours; /* every GPU of those nodes for the time           */
+    double cost;      /* gpu_hours x price; < 0 when no price was given   */
+};
+
+/* Whole steps of batch sequences of seq_len tokens that train tokens
+ * tokens (as compare and plan count them: cmp.h). */
+double gpu_train_steps(double tokens, double batch, double seq_len);
+
+/* The run of steps steps of r's step on gpus GPUs of g at price per
+ * GPU-hour (negative or NAN: none) into t. */
+void gpu_train_eval(const struct gpuhw_desc *g, double gpus, double steps, double price,
+                    const struct gpu_result *r, struct gpu_train *t);
+
+/* The finiteness gate (base/finite.h) on the figures of one layout's
+ * step r and its run t (NULL: the step alone): CP_OK when every one is a
+ * finite number, else CP_EINPUT naming the first that is not and the keys
+ * or flags it comes from; at is a phrase such as " at 8 GPUs", or "". */
+cp_status gpu_figures_check(const struct gpu_result *r, const struct gpu_train *t, const char *at,
+                            struct cp_error *err);
+
+/* The gate before a search, as train_check is for weight streaming:
+ * inputs can each pass their range checks and still overflow together (a
+ * FLOP/s near zero, a latency of 1e308 s, a price of 1e306).  Evaluates
+ * the job w (at its batch) on gpus GPUs, on 1 and on max_gpus (the most a
+ * scan may reach), in each precision g has, each under layouts that put
+ * every kind of traffic over all the GPUs (dp, FSDP, tp, pp, cp), with no
+ * and with full recompute, and runs each for the whole steps of tokens at
+ * price (negative or NAN: none) through gpu_figures_check.  The probe
+ * layouts need not divide the job (gpu_check): they bound what the
+ * search can reach.  CP_OK, or CP_EINPUT naming the figure, the keys it
+ * comes from and, at gpus, the count. */
+cp_status gpu_range_check(const struct gpuhw_desc *g, const struct wl_desc *w, double gpus,
+                          double max_gpus, double tokens, double price, struct cp_error *err);
+
 #endif

@@ -1,6 +1,7 @@
 /* train.c - time-to-train, energy, cost and verdicts. */
 #include "train.h"
 
+#include "../base/finite.h"
 #include "../base/units.h"
 
 #include <math.h>
@@ -147,8 +148,13 @@ void train_at(const struct cluster *base, double n, enum scaling mode, struct tr
     train_eval(&c, r);
 }
 
-/* Every figure of r with its name, for train_nonfinite(). */
-const char *train_nonfinite(const struct train_result *r)
+/* Where a figure of the weight-streaming model can come from: any input. */
+#define TRAIN_INPUTS "the hardware, --set, --hw-overlay, --batch, --tokens or --price"
+
+/* Every figure of r with its name into f (room for TRAIN_NFIGS); their
+ * count. */
+enum { TRAIN_NAMED = 28, TRAIN_NFIGS = TRAIN_NAMED + TFM_NPASSES + 2 * STEP_NRES };
+static size_t train_figures(const struct train_result *r, struct finite_fig *f)
 {
     const struct step_result *st = &r->step;
     const struct {
@@ -184,16 +190,24 @@ const char *train_nonfinite(const struct train_result *r)
         {"offloaded activation bytes", st->act_bytes},
         {"slowest-system factor", st->slowest},
     };
+    _Static_assert(sizeof fig / sizeof fig[0] == TRAIN_NAMED, "TRAIN_NAMED counts fig[]");
+    size_t n = 0;
     for (size_t i = 0; i < sizeof fig / sizeof fig[0]; i++)
-        if (!isfinite(fig[i].v))
-            return fig[i].name;
+        f[n++] = (struct finite_fig){fig[i].name, fig[i].v, TRAIN_INPUTS};
     for (int p = 0; p < TFM_NPASSES; p++)
-        if (!isfinite(st->pass_s[p]))
-            return "compute time of a pass";
-    for (int k = 0; k < STEP_NRES; k++)
-        if (!isfinite(st->busy[k]) || !isfinite(st->critical[k]))
-            return "time of a resource";
-    return NULL;
+        f[n++] = (struct finite_fig){"compute time of a pass", st->pass_s[p], TRAIN_INPUTS};
+    for (int k = 0; k < STEP_NRES; k++) {
+        f[n++] = (struct finite_fig){"time of a resource", st->busy[k], TRAIN_INPUTS};
+        f[n++] = (struct finite_fig){"time of a resource", st->critical[k], TRAIN_INPUTS};
+    }
+    return n;
+}
+
+const char *train_nonfinite(const struct train_result *r)
+{
+    struct finite_fig f[TRAIN_NFIGS];
+    size_t n = train_figures(r, f), i = finite_first(f, n);
+    return i < n ? f[i].name : NULL;
 }
 
 cp_status train_check(const struct cluster *c, struct cp_error *err)
@@ -214,18 +228,13 @@ cp_status train_check(const struct cluster *c, struct cp_error *err)
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
         for (int mode = SCALE_WEAK; mode <= SCALE_STRONG; mode++) {
             train_at(c, ns[i], (enum scaling)mode, &r);
-            const char *bad = train_nonfinite(&r);
-            if (!bad)
-                continue;
+            struct finite_fig f[TRAIN_NFIGS];
+            size_t nf = train_figures(&r, f);
             char at[64] = "";
             if (i == 0)
                 snprintf(at, sizeof at, " at %.0f system%s", ns[i], ns[i] == 1 ? "" : "s");
-            return cp_fail(err, CP_EINPUT,
-                           "the inputs are outside the range the model can represent: the "
-                           "%s is not a finite number%s (look for a value near zero or far "
-                           "too large in the hardware, --set, --hw-overlay, --batch, --tokens "
-                           "or --price)",
-                           bad, at);
+            if (finite_check(f, nf, at, err) != CP_OK)
+                return CP_EINPUT;
         }
     }
     return CP_OK;
