@@ -150,13 +150,14 @@ $(B)/bench: tests/bench.c $(B)/libcore.a $(B)/gen/config.h
 # run at once.
 #   make fuzz [FUZZ_SECONDS=60]              each target on $(B)/fuzz-corpus/TARGET,
 #                                            which keeps growing from run to run
-#   make fuzz-smoke [FUZZ_SMOKE_SECONDS=20]  each target on a fresh copy of its seeds
+#   make fuzz-smoke [FUZZ_SMOKE_SECONDS=15]  each target on a fresh copy of its seeds
+#                                            (7 targets, 2 at a time: about 70 s)
 # Replay one input:  $(B)/fuzz_meas FILE...
 FUZZ_SECONDS       ?= 60
-FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SMOKE_SECONDS ?= 15
 FUZZ_JOBS          ?= 2
 FUZZ_CC            ?= clang
-FUZZ_TARGETS := fuzz_desc fuzz_meas fuzz_set fuzz_cli fuzz_run
+FUZZ_TARGETS := fuzz_desc fuzz_meas fuzz_set fuzz_cli fuzz_run fuzz_gmeas fuzz_gpuhw
 FUZZ_BINS    := $(addprefix $(B)/,$(FUZZ_TARGETS))
 FUZZ_CFLAGS  := -std=c11 $(WARN) -g -O1 -fno-omit-frame-pointer \
                 -fsanitize=address,undefined -fno-sanitize-recover=undefined -MMD -MP
@@ -169,6 +170,8 @@ FUZZ_LEN_fuzz_meas := 4096
 FUZZ_LEN_fuzz_set  := 2048
 FUZZ_LEN_fuzz_cli  := 512
 FUZZ_LEN_fuzz_run  := 512
+FUZZ_LEN_fuzz_gmeas := 4096
+FUZZ_LEN_fuzz_gpuhw := 2048
 # libFuzzer's slow-run watchdog is a process-wide SIGALRM, which the program
 # rightly takes as a scheduler's warning to stop; libFuzzer's own threads do
 # not block it, so fuzz_run (the program writing files) runs without the

@@ -27,9 +27,30 @@
  *                              N from 1 to it (src/plan/plan.c, scan()); N
  *                              is at most 1e6, but with --batch as large
  *                              that scan takes about 10 s under ASan
+ * and, on GPUs (a word names a GPU system, a100 h100 h200 b200 gb200, or
+ * holds "gpu" (--gpu, gpu:KEY, gpu.KEY), or is compare), each GPU count a
+ * run evaluates is a layout search (about 1 ms, 10 under the sanitizers):
+ *   --de...                    --deadline: plan and compare search GPU
+ *                              counts upward, every one to 1,048,576 when
+ *                              the deadline is out of reach (1 s, 7 s
+ *                              under the sanitizers)
+ *   a figure above FUZZ_GPU_MAX_FIGURE, in any word but the value of
+ *                              --tokens, --price, --gpu-price (--to...,
+ *                              --pr..., --gpu-p..., alone or with =) and a
+ *                              --set of a key outside [model]: a search
+ *                              lists the divisors of the heads, layers,
+ *                              sequence and batch, and of the GPU count
+ *                              (issue 30, item 3: hours at 1e12)
+ *   a range (a word holding "..") with a figure above FUZZ_GPU_MAX_RANGE:
+ *                              scale searches every count of it (4096
+ *                              counts take 5 s, 40 under the sanitizers)
+ * Figures are read with strtod() wherever a digit starts a number in a
+ * word, with a unit prefix after it ("1e12", "0x1p40", "1 T", "1M").
  * `help report` and the like are dropped with them; their help text is a
  * constant.  Everything else is allowed: list, show, help, estimate, scale,
- * capacity, claims, plan, sensitivity, options before any command,
+ * capacity, claims, plan, sensitivity, compare, validate (FILE arguments
+ * name files of the source tree, such as the GPU corpora, or the built-in
+ * corpora are read), options before any command,
  * --set, --hw-overlay and --data-dir (files are only read; the search path
  * is the built-in copies and --data-dir: CEREBRAS_PLAN_PATH is unset and
  * CEREBRAS_PLAN_DATADIR is ""), file arguments.
@@ -41,10 +62,12 @@
  * the previous run, so the harness sets optind = 0 and lets getopt
  * reinitialise first.
  *
- * Seeds: tests/fuzz/fuzz_cli/ (one argument a line).  Built and run by
- * `make fuzz` and `make fuzz-smoke`. */
+ * Seeds: tests/fuzz/fuzz_cli/ (one argument a line; gpu-*, compare-* and
+ * validate-* run the GPU model, issue 30's inputs among them).  Built and
+ * run by `make fuzz` and `make fuzz-smoke`. */
 #include <assert.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +94,74 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     unsetenv("CEREBRAS_PLAN_PATH");
     setenv("CEREBRAS_PLAN_DATADIR", "", 1);
     return 0;
+}
+
+/* The bounds on a GPU run's figures (see the header). */
+#define FUZZ_GPU_MAX_FIGURE 65536.0
+#define FUZZ_GPU_MAX_RANGE 64.0
+
+/* 1 if the word a makes the run one on GPUs (see the header). */
+static int gpu_word(const char *a)
+{
+    static const char *const names[] = {"a100", "h100", "h200", "b200", "gpu"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strstr(a, names[i]))
+            return 1;
+    return strcmp(a, "compare") == 0;
+}
+
+/* The largest |figure| in a: strtod() at each digit that starts a
+ * number, times the unit prefix after it (k M G T P E: "1 T" is 1e12),
+ * the scan going on after what it read ("1..8": 1 and 8); 0 if none,
+ * infinity for a NaN. */
+static double largest_figure(const char *a)
+{
+    double most = 0;
+    for (const char *p = a; *p;) {
+        if (*p < '0' || *p > '9') {
+            p++;
+            continue;
+        }
+        char *end;
+        double v = fabs(strtod(p, &end));
+        const char *u = end + strspn(end, " ");
+        const char *prefix = *u ? strchr("kMGTPE", *u) : NULL;
+        if (prefix)
+            v *= pow(1e3, (double)(prefix - "kMGTPE" + 1));
+        most = isnan(v) ? INFINITY : v > most ? v : most;
+        p = end > p ? end : p + 1;
+    }
+    return most;
+}
+
+/* 1 if word a, after the word before (NULL for the first), is the value
+ * of an option whose figure may be any size on GPUs (see the header). */
+static int free_figure(const char *a, const char *before)
+{
+    static const char *const opts[] = {"--to", "--pr", "--gpu-p"};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if ((fuzz_prefix(a, opts[i]) && strchr(a, '=')) ||
+            (before && fuzz_prefix(before, opts[i]) && !strchr(before, '=')))
+            return 1;
+    return before && (strcmp(before, "--set") == 0 || strcmp(before, "--se") == 0) &&
+           !fuzz_prefix(a, "model.");
+}
+
+/* 1 if a GPU run of these words stays short (see the header). */
+static int gpu_run_ok(char **argv, int argc)
+{
+    int gpu = 0;
+    for (int i = 1; i < argc; i++)
+        gpu |= gpu_word(argv[i]);
+    for (int i = 1; gpu && i < argc; i++) {
+        const char *before = i > 1 ? argv[i - 1] : NULL;
+        double most = largest_figure(argv[i]);
+        if (fuzz_prefix(argv[i], "--de") ||
+            (most > FUZZ_GPU_MAX_FIGURE && !free_figure(argv[i], before)) ||
+            (strstr(argv[i], "..") && most > FUZZ_GPU_MAX_RANGE))
+            return 0;
+    }
+    return 1;
 }
 
 /* 1 if the word a may take part in a run (see the header); *scale is
@@ -107,6 +198,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 free(text);
                 return -1;
             }
+    if (!gpu_run_ok(argv, argc)) {
+        free(text);
+        return -1;
+    }
 
     static char *none[] = {"fuzz_cli", NULL};
     optind = 0;
