@@ -192,6 +192,42 @@ else
         "exit $rc, $rc2; $(names "$T/f"); $(head -c 300 "$T/err")"
 fi
 
+# ---- issue 30, item 15: what a run killed outright leaves beside -o ----
+# A report killed with SIGKILL (here while gnuplot runs) leaves its
+# temporary folder D.tmp-PID-XXXXXX; the next report to D removes it (its
+# process is gone, the folder is this user's) and says so; a folder of the
+# older form D.tmp-XXXXXX, whose process cannot be told, is named and kept.
+mkdir "$T/k" "$T/slow"
+printf '#!/bin/sh\necho $$ >"%s/gp.pid"\nexec %s 30\n' "$T/k" "$(command -v sleep)" >"$T/slow/gnuplot"
+chmod +x "$T/slow/gnuplot"
+PATH="$T/slow" "$CP_NATIVE" report -m gpt3-xl -s cs2 -n 1 -o "$T/k/D" >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ ! -s "$T/k/gp.pid" ] && [ $i -lt 600 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+kill -9 "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+[ -s "$T/k/gp.pid" ] && kill "$(cat "$T/k/gp.pid")" 2>/dev/null
+rm -f "$T/k/gp.pid"
+left=$(cd "$T/k" && ls -d D.tmp-"$pid"-* 2>/dev/null)
+check "report killed with SIGKILL: its temporary folder D.tmp-$pid-XXXXXX is left" [ -n "$left" ]
+mkdir "$T/k/D.tmp-Ab12Cd"
+rep -o "$T/k/D"
+if [ "$rc" -eq 0 ] && [ ! -e "$T/k/$left" ] && [ -s "$T/k/D/index.md" ] &&
+    grep -qF "report: removed $T/k/$left, the temporary folder of a run (process $pid)" "$T/err"; then
+    ok "... the next report to D removes it, saying so"
+else
+    nok "... the next report to D removes it, saying so" "exit $rc; $(names "$T/k"); $(head -c 300 "$T/err")"
+fi
+if [ -d "$T/k/D.tmp-Ab12Cd" ] && grep -qF "report: $T/k/D.tmp-Ab12Cd is a temporary folder beside $T/k/D of an earlier version" "$T/err" &&
+    [ "$(names "$T/k")" = "D D.tmp-Ab12Cd " ]; then
+    ok "... one whose process cannot be told is named and kept, nothing else beside"
+else
+    nok "... one whose process cannot be told is named and kept, nothing else beside" "$(names "$T/k"); $(head -c 400 "$T/err")"
+fi
+
 # ---- issue 30, item 8: no formula reaches a spreadsheet ----
 # Text cells starting with =, +, -, @, tab or CR get a leading single quote
 # (OWASP, CSV injection), in the CSV sink and in sweep's own writer (its

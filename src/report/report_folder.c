@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -98,6 +99,28 @@ static int not_a_name(const char *dir)
     return strcmp(dir, "/") == 0 || strcmp(base, ".") == 0 || strcmp(base, "..") == 0;
 }
 
+/* 1 if s holds a control character (C0 or DEL). */
+static int has_control(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < ' ' || *s == 0x7f)
+            return 1;
+    return 0;
+}
+
+/* The refusal of a folder name with a control character, shown as '?'. */
+static int control_refused(const char *output)
+{
+    char shown[REPORT_PATH_MAX];
+    size_t i = 0;
+    for (; output[i] && i + 1 < sizeof shown; i++)
+        shown[i] = (unsigned char)output[i] < ' ' || output[i] == 0x7f ? '?' : output[i];
+    shown[i] = '\0';
+    return cli_error("-o '%s': a folder name with a control character (a line break, a tab; "
+                     "shown as ?) would break index.md and the gnuplot scripts; choose another",
+                     shown);
+}
+
 int report_folder_check(struct report_folder *f, const char *output, int force,
                         report_holds_fn *holds_report)
 {
@@ -105,8 +128,10 @@ int report_folder_check(struct report_folder *f, const char *output, int force,
     f->force = force;
     f->holds_report = holds_report;
     size_t len = strlen(output);
-    if (len == 0 || len + 16 >= sizeof f->shown)
+    if (len == 0 || len + REPORT_SUFFIX_MAX >= sizeof f->shown)
         return cli_error("-o '%s': not a usable folder name", output);
+    if (has_control(output))
+        return control_refused(output);
     memcpy(f->shown, output, len + 1);
     while (len > 1 && f->shown[len - 1] == '/')
         f->shown[--len] = '\0';
@@ -120,7 +145,7 @@ int report_folder_check(struct report_folder *f, const char *output, int force,
         if (stat(f->dir, &st) != 0)
             return cli_error("-o '%s': a symbolic link to nothing; give the folder's own name",
                              f->shown);
-        if (!realpath(f->dir, real) || strlen(real) + 16 >= sizeof f->dir)
+        if (!realpath(f->dir, real) || strlen(real) + REPORT_SUFFIX_MAX >= sizeof f->dir)
             return cli_error("-o '%s': cannot resolve the link: %s", f->shown, strerror(errno));
         if (not_a_name(real))
             return cli_error("-o '%s': a link to /; name the folder itself", f->shown);
@@ -130,9 +155,88 @@ int report_folder_check(struct report_folder *f, const char *output, int force,
     return judge(f, &state);
 }
 
+/* 1 if s is six letters and digits, as mkdtemp() fills XXXXXX. */
+static int mkdtemp_tail(const char *s)
+{
+    return strspn(s, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") == 6 &&
+           s[6] == '\0';
+}
+
+/* The process that made name, a folder beside the folder base: its PID
+ * for base.tmp-PID-XXXXXX or base.old-PID-XXXXXX (*old set for the
+ * latter), -1 for the form without a PID (base.tmp-XXXXXX, written before
+ * the PID was added), 0 for any other name. */
+static long left_by(const char *name, const char *base, int *old)
+{
+    size_t n = strlen(base);
+    if (strncmp(name, base, n) != 0)
+        return 0;
+    name += n;
+    *old = strncmp(name, ".old-", 5) == 0;
+    if (!*old && strncmp(name, ".tmp-", 5) != 0)
+        return 0;
+    name += 5;
+    char *end;
+    errno = 0;
+    long pid = strtol(name, &end, 10);
+    if (end > name && *name != '-' && *name != '+' && *end == '-' && pid > 0 && pid <= INT_MAX &&
+        errno == 0 && mkdtemp_tail(end + 1))
+        return pid;
+    return !*old && mkdtemp_tail(name) ? -1 : 0;
+}
+
+/* One folder beside f->dir left by pid (left_by()): removed when it is
+ * this user's .tmp- folder and pid no longer runs, else named. */
+static void tidy_one(const struct report_folder *f, const char *path, long pid, int old)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return;
+    int dead = pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+    if (!old && dead && st.st_uid == geteuid()) {
+        remove_tree(path);
+        cli_error("report: removed %s, the temporary folder of a run (process %ld) that ended "
+                  "before it finished",
+                  path, pid);
+    } else if (old) {
+        cli_error("report: %s holds the report that a run (process %ld) moved aside to replace "
+                  "%s and did not remove%s; left as it is",
+                  path, pid, f->shown, dead ? "" : " (that process still runs)");
+    } else {
+        cli_error("report: %s is a temporary folder beside %s of %s; left as it is (remove it "
+                  "when no report is being written there)",
+                  path, f->shown,
+                  pid < 0 ? "an earlier version, left by a run that did not finish"
+                  : st.st_uid != geteuid()
+                      ? "another user"
+                      : "a run that still runs (another report to the same folder?)");
+    }
+}
+
+/* Deal with the folders runs killed outright left beside f->dir. */
+static void tidy_left(const struct report_folder *f)
+{
+    char parent[REPORT_PATH_MAX];
+    parent_of(f->dir, parent, sizeof parent);
+    const char *base = strrchr(f->dir, '/');
+    base = base ? base + 1 : f->dir;
+    DIR *d = opendir(parent);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));) {
+        int old;
+        long pid = left_by(e->d_name, base, &old);
+        char path[REPORT_PATH_MAX + REPORT_SUFFIX_MAX + 2];
+        if (pid != 0 && snprintf(path, sizeof path, "%s/%s", parent, e->d_name) < (int)sizeof path)
+            tidy_one(f, strcmp(parent, ".") == 0 ? e->d_name : path, pid, old);
+    }
+    closedir(d);
+}
+
 int report_folder_begin(struct report_folder *f)
 {
-    snprintf(f->tmp, sizeof f->tmp, "%s.tmp-XXXXXX", f->dir);
+    tidy_left(f);
+    snprintf(f->tmp, sizeof f->tmp, "%s.tmp-%ld-XXXXXX", f->dir, (long)getpid());
     if (!mkdtemp(f->tmp)) {
         f->tmp[0] = '\0';
         return cli_error("report: cannot create a folder beside %s: %s", f->shown, strerror(errno));
@@ -164,7 +268,7 @@ static int swap_in(struct report_folder *f, int state, char *old, size_t n)
 {
     old[0] = '\0';
     if (state >= 0) {
-        snprintf(old, n, "%s.old-XXXXXX", f->dir);
+        snprintf(old, n, "%s.old-%ld-XXXXXX", f->dir, (long)getpid());
         if (!mkdtemp(old)) {
             old[0] = '\0';
             return cli_error("report: cannot move %s aside: %s", f->shown, strerror(errno));
@@ -210,7 +314,7 @@ int report_folder_commit(struct report_folder *f, const char *said)
     if (rc < 0 && (fflush(stdout) != 0 || ferror(stdout)))
         rc = cli_error("error writing the output: %s; %s not written",
                        strerror(errno ? errno : EIO), f->shown);
-    char old[REPORT_PATH_MAX + 16] = "";
+    char old[REPORT_PATH_MAX + REPORT_SUFFIX_MAX] = "";
     if (rc < 0 && (rc = swap_in(f, state, old, sizeof old)) < 0)
         f->tmp[0] = '\0'; /* it is the report now */
     report_folder_abort(f);
