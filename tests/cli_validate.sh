@@ -88,6 +88,10 @@ head -n 30 hw/measurements.csv | grep -v '^M\|^V' >"$T/head.csv"
 run validate "$T/two.csv" --csv
 check "a file of two rows: two points" [ "$(col id <"$T/out" | wc -l)" -eq 2 ]
 run validate "$T/two.csv" hw/measurements.csv --csv --tolerance 100%
+check "two files with a run in both: exit 2, counted once would be wrong (issue 30 item 13)" \
+    sh -c "[ $rc -eq 2 ] && grep -q \"hw/measurements.csv:[0-9]*: id: 'M08' repeats the id of $T/two.csv:\" '$T/err'"
+sed 's/^M08,/X08,/; s/^M11,/X11,/' "$T/two.csv" >"$T/two-x.csv"
+run validate "$T/two-x.csv" hw/measurements.csv --csv --tolerance 100%
 check "two files: their rows together" [ "$(col id <"$T/out" | wc -l)" -eq 12 ]
 printf 'model,system,systems,quantity,value\nllama2-7b,cs3,1,samples_per_s,abc\n' >"$T/bad.csv"
 run validate "$T/bad.csv"
@@ -152,6 +156,32 @@ check "--fit with GPU runs only: exit 2" [ "$rc" -eq 2 ]
 
 run validate --help
 check "validate --help" grep -q '^usage: cerebras-plan validate' "$T/out"
+
+# ---- leave-out stays linear (issue 30 item 2): past 32 runs or sources,
+# 10 folds, each left out in turn; the heading says which ----
+run validate
+check "shipped corpora: each weight-streaming run left out alone" \
+    grep -q '^leave-out of weight-streaming runs: leave-one-out (10 refits)$' "$T/out"
+check "shipped corpora: each GPU source left out alone" \
+    grep -q '^leave-out of gpu runs: each source left out alone (5 refits)$' "$T/out"
+# the shipped runs four times over, each copy under ids of its own: 40 runs
+awk -F, '/^#/ { next } !h { print; h = 1; next }
+    { r[++n] = $0 } END { for (c = 1; c <= 4; c++) for (i = 1; i <= n; i++) print "C" c r[i] }' \
+    hw/measurements.csv >"$T/ws40.csv"
+run validate "$T/ws40.csv"
+check "40 weight-streaming runs: 10 folds of runs" \
+    grep -q '^leave-out of weight-streaming runs: 10 folds of runs (40 runs, more than 32' "$T/out"
+check "40 weight-streaming runs: each has a leave-out figure" \
+    sh -c "! grep -q 'no leave-out figure' '$T/out'"
+# the shipped GPU runs, each its own source (id S<line>): 49 sources
+awk -F, 'NR == 1 || /^#/ { print; next } { sub(/^[^,]*/, "S" NR); print }' hw/gpu-measurements.csv >"$T/g49.csv"
+run validate "$T/g49.csv" --csv
+tr -d '\r' <"$T/out" >"$T/all.csv"
+check "49 GPU sources: every run has a leave-out figure" \
+    [ "$(kcol gpu loo_error | grep -c .)" -eq 49 ]
+run validate "$T/g49.csv"
+check "49 GPU sources: 10 folds of sources" \
+    grep -q '^leave-out of gpu runs: 10 folds of sources (49 sources, more than 32' "$T/out"
 
 # ---- the held-out GPU runs: every one read and predicted ----
 run validate hw/gpu-measurements-holdout.csv --csv

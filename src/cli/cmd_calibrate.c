@@ -15,6 +15,7 @@
 #include "atomic.h"
 #include "meas_load.h"
 #include "out.h"
+#include "validate_gpu.h"
 
 /* Everything about one run, so the helpers take one argument. */
 struct calib_run {
@@ -54,7 +55,7 @@ static double start_spread(const struct calib_run *k, const struct calib_key *ck
 {
     for (size_t i = 0; i < k->m.rows.n; i++)
         if (!ck->scope[0] || strcmp(k->m.pts[i].system, ck->scope) == 0)
-            return k->m.sc[i].hw_src.spread[ck->key];
+            return meas_set_scenario(&k->m, i)->hw_src.spread[ck->key];
     return 0;
 }
 
@@ -134,7 +135,8 @@ static void points_table(const struct calib_run *k)
         snprintf(line, sizeof line, "%d", r->line);
         snprintf(n, sizeof n, "%g", r->systems);
         snprintf(res, sizeof res, "%+.2f %%", 100 * (p->after / p->measured - 1));
-        out_row(&t, (const char *[]){line, k->m.sc[i].model, k->m.sc[i].system, n,
+        out_row(&t, (const char *[]){line, meas_set_scenario(&k->m, i)->model,
+                                     meas_set_scenario(&k->m, i)->system, n,
                                      meas_quantity_name[r->quantity],
                                      qty_format(r->quantity, p->measured, m, sizeof m),
                                      qty_format(r->quantity, p->before, b, sizeof b),
@@ -262,7 +264,7 @@ static void overlay_print(FILE *f, const struct calib_run *k)
         fprintf(f, "\n[%s]\n", sec);
         for (size_t i = j; i < res->nkeys; i++)
             if (strcmp(hw_schema.keys[res->keys[i].key].section, sec) == 0)
-                overlay_key(f, k, &res->keys[i], &k->m.sc[0].hw);
+                overlay_key(f, k, &res->keys[i], &meas_set_scenario(&k->m, 0)->hw);
     }
 }
 
@@ -280,8 +282,8 @@ static int overlay_verify(const struct calib_run *k, const char *text)
     for (size_t i = 0; i < k->m.rows.n && st == CP_OK; i++) {
         if (!calib_applies(&k->keys[0], &k->m.pts[i]))
             continue;
-        hw = k->m.sc[i].hw;
-        *src = k->m.sc[i].hw_src;
+        hw = meas_set_scenario(&k->m, i)->hw;
+        *src = meas_set_scenario(&k->m, i)->hw_src;
         snprintf(at, sizeof at, "line %d", k->m.rows.rows[i].line);
         st = desc_overlay(&hw_schema, text, k->o->output, &hw, src, &err);
         if (st == CP_OK)
@@ -405,6 +407,13 @@ int cmd_calibrate(struct cli_opts *o)
         struct cp_error err = {0};
         if (cat_read_file(k->file, &e, &err) != CP_OK) {
             rc = cli_error("%s", err.msg);
+        } else if (vgpu_is_corpus(e.text)) {
+            rc = cli_error("calibrate: %s: a GPU corpus (its header has a gpu column); calibrate "
+                           "fits weight-streaming hardware keys to weight-streaming runs (the "
+                           "columns of hw/measurements.csv); 'cerebras-plan validate %s' "
+                           "predicts GPU runs and refits the GPU constants",
+                           k->file, k->file);
+            cat_entry_free(&e);
         } else {
             rc = meas_set_load(o, k->file, e.text, &k->m);
             cat_entry_free(&e);

@@ -17,6 +17,7 @@
 #include "../plan/param.h"
 #include "meas_load.h"
 #include "produce.h"
+#include "progress.h"
 #include "validate_gpu.h"
 #include "validate_out.h"
 
@@ -34,8 +35,8 @@ struct vpoint {
     struct calib_point *p;
     const char *model, *system; /* as resolved */
     double predicted, error;    /* with the shipped hardware            */
-    double loo, loo_error;      /* leave-one-out; NAN when not possible */
-    char loo_why[CP_ERROR_MAX];
+    double loo, loo_error;      /* left out; NAN when not possible      */
+    const char *loo_why;        /* why not (into validate_run.why)      */
 };
 
 struct validate_run {
@@ -53,6 +54,8 @@ struct validate_run {
     struct vgpu_run gpu;
     struct vline *lines; /* the weight-streaming points, then the GPU runs */
     size_t nlines;
+    size_t nfolds;            /* weight-streaming refits (deal_folds) */
+    char (*why)[CP_ERROR_MAX]; /* each fold's reason for no figure, or "" */
 };
 
 /* Does key k apply to any of the n points? */
@@ -64,37 +67,73 @@ static int key_has_point(const struct calib_spec *k, const struct calib_point *p
     return 0;
 }
 
-/* Point i predicted with the keys refitted on every other point.  Keys on a
- * system with no other point keep their shipped value. */
-static void leave_one_out(struct validate_run *v, size_t i)
+/* The fold of each point into fold: each its own up to VALIDATE_MAX_LOO
+ * points (leave-one-out), else point i in fold i % VALIDATE_FOLDS (K-fold
+ * cross-validation: the refits stay bounded whatever the corpus).  The
+ * number of folds. */
+static size_t deal_folds(size_t n, size_t *fold)
 {
-    struct vpoint *q = &v->pt[i];
-    struct calib_point *rest = xmalloc(v->n * sizeof *rest);
+    size_t k = n <= VALIDATE_MAX_LOO ? n : VALIDATE_FOLDS;
+    for (size_t i = 0; i < n; i++)
+        fold[i] = i % (k ? k : 1);
+    return k;
+}
+
+/* Fold f's points predicted with the keys refitted on every other point
+ * (rest: room for them); why f has none into why.  Keys on a system with
+ * no other point keep their shipped value. */
+static void leave_fold(struct validate_run *v, const size_t *fold, size_t f,
+                       struct calib_point *rest, char *why, size_t why_len)
+{
     size_t m = 0;
     for (size_t j = 0; j < v->n; j++)
-        if (j != i)
+        if (fold[j] != f)
             rest[m++] = v->all[j];
     struct calib_spec keys[CALIB_MAX_KEYS];
     size_t nk = 0;
     for (size_t j = 0; j < v->nkeys; j++)
         if (key_has_point(&v->keys[j], rest, m))
             keys[nk++] = v->keys[j];
-    q->loo = q->loo_error = NAN;
     struct calib_result res;
     struct cp_error err = {0};
-    if (nk == 0) {
-        snprintf(q->loo_why, sizeof q->loo_why, "no fitted key applies without it");
-    } else if (calib_fit(rest, m, keys, nk, &res, &err) != CP_OK) {
-        snprintf(q->loo_why, sizeof q->loo_why, "%s", err.msg);
-    } else if (!res.converged) {
-        snprintf(q->loo_why, sizeof q->loo_why, "the refit %s", res.stop);
-    } else {
+    why[0] = '\0';
+    if (nk == 0)
+        snprintf(why, why_len, "no fitted key applies without it");
+    else if (calib_fit(rest, m, keys, nk, &res, &err) != CP_OK)
+        snprintf(why, why_len, "%s", err.msg);
+    else if (!res.converged)
+        snprintf(why, why_len, "the refit %s", res.stop);
+    for (size_t i = 0; i < v->n; i++) {
+        struct vpoint *q = &v->pt[i];
+        if (fold[i] != f)
+            continue;
+        q->loo = q->loo_error = NAN;
+        q->loo_why = why;
+        if (why[0])
+            continue;
         struct hw_desc hw;
         calib_apply(&res, keys, q->p, &hw);
         q->loo = calib_predict(q->p->c, &hw, q->row->quantity);
         q->loo_error = q->loo / q->row->value - 1;
     }
+}
+
+/* Every fold left out in turn, with a progress line on a terminal. */
+static void leave_out(struct validate_run *v)
+{
+    size_t *fold = xmalloc((v->n ? v->n : 1) * sizeof *fold);
+    v->nfolds = deal_folds(v->n, fold);
+    v->why = xmalloc((v->nfolds ? v->nfolds : 1) * sizeof *v->why);
+    struct calib_point *rest = xmalloc((v->n ? v->n : 1) * sizeof *rest);
+    struct progress pg;
+    progress_start(&pg, "validate: weight-streaming refits");
+    for (size_t f = 0; f < v->nfolds; f++) {
+        progress_show(&pg, f, v->nfolds);
+        leave_fold(v, fold, f, rest, v->why[f], sizeof v->why[f]);
+    }
+    progress_end(&pg);
     free(rest);
+    free(fold);
 }
 
 /* One file's text: a GPU corpus by its header, else weight-streaming
@@ -133,9 +172,71 @@ static int load_files(struct validate_run *v)
     return rc;
 }
 
+/* Two rows for one run: the same id, or without ids the same cells. */
+static int same_run(const struct meas_row *a, const struct meas_row *b)
+{
+    int c = strcmp(a->id, b->id);
+    if (c || a->id[0])
+        return c;
+    if ((c = strcmp(a->model, b->model)) || (c = strcmp(a->system, b->system)) ||
+        (c = strcmp(a->memoryx, b->memoryx)) || (c = strcmp(a->software, b->software)) ||
+        (c = strcmp(a->source, b->source)))
+        return c;
+    double x[] = {a->systems, a->sparsity, a->batch, a->quantity, a->value};
+    double y[] = {b->systems, b->sparsity, b->batch, b->quantity, b->value};
+    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+struct row_ref {
+    const struct meas_row *r;
+    size_t file, k; /* k: the order loaded */
+};
+
+static int by_run(const void *a, const void *b)
+{
+    const struct row_ref *x = a, *y = b;
+    int c = same_run(x->r, y->r);
+    return c ? c : (x->k > y->k) - (x->k < y->k);
+}
+
+/* A run given twice (the same file twice, or one run in two files) would
+ * count twice: refused, as a GPU id repeated across files is.  Sorted:
+ * O(n log n) over up to 8 files of 10,000 rows. */
+static int check_repeats(const struct validate_run *v)
+{
+    struct row_ref *ref = xmalloc((v->n ? v->n : 1) * sizeof *ref);
+    size_t k = 0;
+    for (size_t f = 0; f < v->nsets; f++)
+        for (size_t i = 0; i < v->sets[f].rows.n; i++, k++)
+            ref[k] = (struct row_ref){&v->sets[f].rows.rows[i], f, k};
+    qsort(ref, k, sizeof *ref, by_run);
+    int rc = -1;
+    for (size_t a = 1; rc < 0 && a < k; a++) {
+        const struct row_ref *x = &ref[a], *y = &ref[a - 1];
+        if (same_run(x->r, y->r) != 0)
+            continue;
+        if (x->r->id[0])
+            rc = cli_error("%s:%d: id: '%s' repeats the id of %s:%d: a run counts once",
+                           v->names[x->file], x->r->line, x->r->id, v->names[y->file],
+                           y->r->line);
+        else
+            rc = cli_error("%s:%d: repeats the run of %s:%d, cell for cell: a run counts once",
+                           v->names[x->file], x->r->line, v->names[y->file], y->r->line);
+        if (x->file != y->file && strcmp(v->names[x->file], v->names[y->file]) == 0)
+            fprintf(stderr, "cerebras-plan: validate: %s is given twice\n", v->names[x->file]);
+    }
+    free(ref);
+    return rc;
+}
+
 static int load(struct validate_run *v)
 {
     int rc = load_files(v);
+    if (rc < 0)
+        rc = check_repeats(v);
     if (rc >= 0)
         return rc;
     v->pt = xmalloc((v->n ? v->n : 1) * sizeof *v->pt);
@@ -146,8 +247,8 @@ static int load(struct validate_run *v)
             v->all[k] = v->sets[f].pts[i];
             v->pt[k] = (struct vpoint){.row = &v->sets[f].rows.rows[i],
                                        .p = &v->all[k],
-                                       .model = v->sets[f].sc[i].wl.name,
-                                       .system = v->sets[f].sc[i].system};
+                                       .model = meas_set_scenario(&v->sets[f], i)->wl.name,
+                                       .system = meas_set_scenario(&v->sets[f], i)->system};
         }
     return -1;
 }
@@ -164,6 +265,10 @@ static int parse_tolerance(struct validate_run *v)
         return cli_error("validate: --tolerance '%s': a positive fraction or percentage such "
                          "as 0.25 or 25%% expected",
                          v->o->tolerance);
+    if (x > VALIDATE_TOLERANCE_MAX)
+        return cli_error("validate: --tolerance '%s': above %g (%g %%), the most it takes: a "
+                         "model off by more is not being validated",
+                         v->o->tolerance, VALIDATE_TOLERANCE_MAX, 100 * VALIDATE_TOLERANCE_MAX);
     v->tolerance = x;
     return -1;
 }
@@ -241,8 +346,7 @@ static int evaluate(struct validate_run *v)
         q->predicted = calib_predict(q->p->c, q->p->c->hw, q->row->quantity);
         q->error = q->predicted / q->row->value - 1;
     }
-    for (size_t i = 0; i < v->n; i++)
-        leave_one_out(v, i);
+    leave_out(v);
     v->nlines = v->n + v->gpu.n;
     v->lines = xmalloc((v->nlines ? v->nlines : 1) * sizeof *v->lines);
     for (size_t i = 0; i < v->n; i++)
@@ -266,6 +370,19 @@ static void keys_text(const struct validate_run *v, char *buf, size_t n)
     }
 }
 
+/* How the weight-streaming runs were left out, for the header. */
+static const char *how_ws(const struct validate_run *v, char *buf, size_t n)
+{
+    if (v->n <= VALIDATE_MAX_LOO)
+        snprintf(buf, n, "leave-one-out (%zu refit%s)", v->nfolds, v->nfolds == 1 ? "" : "s");
+    else
+        snprintf(buf, n,
+                 "%zu folds of runs (%zu runs, more than %d: run i in fold i mod %d, each "
+                 "fold left out in turn)",
+                 v->nfolds, v->n, VALIDATE_MAX_LOO, VALIDATE_FOLDS);
+    return buf;
+}
+
 static void run_free(struct validate_run *v)
 {
     for (size_t f = 0; f < v->nsets; f++)
@@ -274,6 +391,7 @@ static void run_free(struct validate_run *v)
     free(v->pt);
     free(v->all);
     free(v->lines);
+    free(v->why);
     free(v);
 }
 
@@ -315,9 +433,10 @@ int cmd_validate(struct cli_opts *o)
             rc = cli_emit(o, &t);
             out_free(&t);
         } else {
-            char keys[1024];
+            char keys[1024], ws[256], gpu[256];
             keys_text(v, keys, sizeof keys);
-            validate_print(v->lines, v->nlines, keys, v->tolerance);
+            struct vhow how = {how_ws(v, ws, sizeof ws), vgpu_how(&v->gpu, gpu, sizeof gpu)};
+            validate_print(v->lines, v->nlines, keys, &how, v->tolerance);
             rc = cli_flush();
         }
         if (rc == EXIT_OK && validate_missed(v->lines, v->nlines, v->tolerance))

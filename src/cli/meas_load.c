@@ -69,16 +69,17 @@ static int set_memoryx(const struct meas_set *k, const struct meas_row *r, struc
     return scenario_memoryx(s, r->memoryx);
 }
 
-/* The model has a figure for the loaded row; warn when it finds the
- * configuration infeasible.  -1 or an exit code. */
-static int check_point(const struct meas_set *k, const struct meas_row *r, const struct scenario *s)
+/* The model has a figure for the loaded row (its cluster c, on the
+ * hardware c points to); warn when it finds the configuration
+ * infeasible.  -1 or an exit code. */
+static int check_point(const struct meas_set *k, const struct meas_row *r, const struct cluster *c)
 {
-    double m = calib_predict(&s->c, &s->hw, r->quantity);
+    double m = calib_predict(c, c->hw, r->quantity);
     if (!(m > 0) || !isfinite(m))
         return cli_error("%s:%d: the model gives no %s for this configuration", k->file, r->line,
                          meas_quantity_name[r->quantity]);
     struct train_result tr;
-    train_eval(&s->c, &tr);
+    train_eval(c, &tr);
     char warn[256];
     if (!tr.feasible)
         fprintf(stderr,
@@ -88,30 +89,59 @@ static int check_point(const struct meas_set *k, const struct meas_row *r, const
     return -1;
 }
 
-/* Load row r into s and its calibration point p; -1 or an exit code. */
-static int load_point(struct meas_set *k, const struct meas_row *r, struct scenario *s,
-                      struct calib_point *p)
+/* The scenario of row i's model and system into k->sc_of[i], loaded the
+ * first time a row names them (k->sc_row: that row).  -1 or an exit code. */
+static int find_scenario(struct meas_set *k, size_t i)
 {
+    const struct meas_row *r = &k->rows.rows[i];
+    for (size_t j = 0; j < k->nsc; j++) {
+        const struct meas_row *f = &k->rows.rows[k->sc_row[j]];
+        if (strcmp(f->model, r->model) == 0 && strcmp(f->system, r->system) == 0) {
+            k->sc_of[i] = j;
+            return -1;
+        }
+    }
     int rc;
-    if ((rc = check_name(k, r, MEAS_MODEL)) >= 0 || (rc = check_name(k, r, MEAS_SYSTEM)) >= 0 ||
-        (rc = scenario_load_names(k->o, r->model, r->system, s)) >= 0 ||
-        (rc = set_memoryx(k, r, s)) >= 0)
+    if ((rc = check_name(k, r, MEAS_MODEL)) >= 0 || (rc = check_name(k, r, MEAS_SYSTEM)) >= 0)
         return rc;
+    struct scenario *s = xmalloc(sizeof *s);
+    memset(s, 0, sizeof *s);
+    k->sc[k->nsc] = s;
+    k->sc_row[k->nsc] = i;
+    k->sc_of[i] = k->nsc++;
+    return scenario_load_names(k->o, r->model, r->system, s);
+}
+
+/* Load row i into its cluster and calibration point; -1 or an exit code. */
+static int load_point(struct meas_set *k, size_t i)
+{
+    const struct meas_row *r = &k->rows.rows[i];
+    int rc = find_scenario(k, i);
+    if (rc >= 0)
+        return rc;
+    struct scenario *s = k->sc[k->sc_of[i]];
+    struct cluster pristine = s->c; /* the tier is the row's: set on a copy */
+    rc = set_memoryx(k, r, s);
+    k->c[i] = s->c;
+    s->c = pristine;
+    if (rc >= 0)
+        return rc;
+    struct cluster *c = &k->c[i];
     if (r->systems > CLUSTER_MAX_SYSTEMS)
         return cell_error(k, r, MEAS_SYSTEMS, "%g is more than %g systems", r->systems,
                           CLUSTER_MAX_SYSTEMS);
     if (r->sparsity > CLUSTER_MAX_SPARSITY)
         return cell_error(k, r, MEAS_SPARSITY, "%g is above %g", r->sparsity, CLUSTER_MAX_SPARSITY);
-    s->c.systems = r->systems;
-    s->c.sparsity = r->sparsity;
+    c->systems = r->systems;
+    c->sparsity = r->sparsity;
     if (r->batch > 0)
-        s->c.global_seqs = r->batch;
+        c->global_seqs = r->batch;
     struct cp_error err = {0};
-    if (cluster_check(&s->c, &err) != CP_OK)
+    if (cluster_check(c, &err) != CP_OK)
         return cli_error("%s:%d: %s", k->file, r->line, err.msg);
-    *p = (struct calib_point){
-        .c = &s->c, .system = r->system, .quantity = r->quantity, .measured = r->value};
-    return check_point(k, r, s);
+    k->pts[i] = (struct calib_point){
+        .c = c, .system = r->system, .quantity = r->quantity, .measured = r->value};
+    return check_point(k, r, c);
 }
 
 int meas_set_load(struct cli_opts *o, const char *file, const char *text, struct meas_set *k)
@@ -125,20 +155,32 @@ int meas_set_load(struct cli_opts *o, const char *file, const char *text, struct
         return cli_error("%s", err.msg);
     size_t n = k->rows.n;
     k->sc = xmalloc(n * sizeof *k->sc);
+    k->sc_row = xmalloc(n * sizeof *k->sc_row);
+    k->sc_of = xmalloc(n * sizeof *k->sc_of);
+    k->c = xmalloc(n * sizeof *k->c);
     k->pts = xmalloc(n * sizeof *k->pts);
     for (size_t i = 0; i < n; i++) {
-        int rc = load_point(k, &k->rows.rows[i], &k->sc[i], &k->pts[i]);
+        int rc = load_point(k, i);
         if (rc >= 0)
             return rc;
     }
     return -1;
 }
 
+const struct scenario *meas_set_scenario(const struct meas_set *k, size_t i)
+{
+    return k->sc[k->sc_of[i]];
+}
+
 void meas_set_free(struct meas_set *k)
 {
     meas_list_free(&k->rows);
+    for (size_t j = 0; j < k->nsc; j++)
+        free(k->sc[j]);
     free(k->sc);
+    free(k->sc_row);
+    free(k->sc_of);
+    free(k->c);
     free(k->pts);
-    k->sc = NULL;
-    k->pts = NULL;
+    memset(k, 0, sizeof *k);
 }

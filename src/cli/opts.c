@@ -294,7 +294,8 @@ static int set_field(const struct cli_cmd *c, struct cli_opts *o, const struct o
  * likely the second half of an unquoted value ("--memoryx 8 TB"). */
 static int parse_argv(const struct cli_cmd *c, int argc, char **argv, struct cli_opts *o);
 
-static int stray_word(const struct cli_cmd *c, char **orig, int argc, const struct cli_opts *o)
+static int stray_word(const struct cli_cmd *c, char **orig, char **argv, int argc,
+                      const struct cli_opts *o)
 {
     for (int i = 1; i + 2 < argc; i++) {
         if (strcmp(orig[i], "--") == 0)
@@ -308,8 +309,12 @@ static int stray_word(const struct cli_cmd *c, char **orig, int argc, const stru
                              orig[i + 2]);
         i++;
     }
-    return cli_error("%s: unexpected argument '%s'; usage: cerebras-plan %s", c->name,
-                     o->nargs > c->max_args ? o->args[c->max_args] : "", c->usage);
+    /* the first word too many: kept, or (past CLI_MAX_ARGS) still in argv */
+    const char *extra = o->nargs > c->max_args        ? o->args[c->max_args]
+                        : optind + (int)o->nargs < argc ? argv[optind + (int)o->nargs]
+                                                   : "";
+    return cli_error("%s: unexpected argument '%s'; usage: cerebras-plan %s", c->name, extra,
+                     c->usage);
 }
 
 /* A long option getopt_long refused ('?' both for no match and for a
@@ -422,7 +427,7 @@ int cli_parse_options(const struct cli_cmd *c, int argc, char **argv, struct cli
     memcpy(orig, argv, ((size_t)argc + 1) * sizeof *orig);
     int rc = parse_argv(c, argc, argv, o);
     if (rc == -2)
-        rc = stray_word(c, orig, argc, o);
+        rc = stray_word(c, orig, argv, argc, o);
     free(orig);
     return rc;
 }

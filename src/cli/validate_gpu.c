@@ -10,6 +10,7 @@
 
 #include "../base/xalloc.h"
 #include "../gpu/gpu_run.h"
+#include "progress.h"
 #include "validate_gpu.h"
 
 /* The header's cells, quotes and blanks dropped, compared with "gpu". */
@@ -58,15 +59,31 @@ static const char *file_of(const struct vgpu_run *g, size_t i)
 }
 
 /* The ids are unique within a file; across files a repeat would make two
- * rows one line of the table and one source of two corpora's. */
+ * rows one line of the table and one source of two corpora's.  Sorted, so
+ * a corpus of thousands of rows is checked in O(n log n). */
+static int by_id(const void *a, const void *b, void *rows)
+{
+    const struct gmeas_row *r = rows;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    int c = strcmp(r[i].id, r[j].id);
+    return c ? c : (i > j) - (i < j);
+}
+
 static int check_ids(const struct vgpu_run *g)
 {
+    size_t *order = xmalloc((g->n ? g->n : 1) * sizeof *order);
     for (size_t i = 0; i < g->n; i++)
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(g->rows[i].id, g->rows[j].id) == 0)
-                return cli_error("%s:%d: id: '%s' repeats the id of %s:%d", file_of(g, i),
-                                 g->rows[i].line, g->rows[i].id, file_of(g, j), g->rows[j].line);
-    return -1;
+        order[i] = i;
+    qsort_r(order, g->n, sizeof *order, by_id, g->rows);
+    int rc = -1;
+    for (size_t a = 1; rc < 0 && a < g->n; a++) {
+        size_t i = order[a], j = order[a - 1]; /* j < i */
+        if (strcmp(g->rows[i].id, g->rows[j].id) == 0)
+            rc = cli_error("%s:%d: id: '%s' repeats the id of %s:%d", file_of(g, i),
+                           g->rows[i].line, g->rows[i].id, file_of(g, j), g->rows[j].line);
+    }
+    free(order);
+    return rc;
 }
 
 /* The description of GPU k, for row i (the first that runs on it): a GPU
@@ -119,9 +136,28 @@ int vgpu_evaluate(struct vgpu_run *g, const struct cli_opts *o)
                     file_of(g, i), r->line, r->id, res.mem_total / 1e9, res.mem_capacity / 1e9);
         g->predicted[i] = res.step_s;
     }
-    if (gpu_fit_leave_source_out(&g->data, g->loso, &err) != CP_OK)
+    struct progress pg;
+    progress_start(&pg, "validate: gpu refits");
+    cp_status st = gpu_fit_leave_out(&g->data, g->loso, &g->how, progress_show, &pg, &err);
+    progress_end(&pg);
+    if (st != CP_OK)
         return cli_error("validate: %s", err.msg);
     return -1;
+}
+
+const char *vgpu_how(const struct vgpu_run *g, char *buf, size_t n)
+{
+    if (g->n == 0)
+        return NULL;
+    if (!g->how.dealt)
+        snprintf(buf, n, "each source left out alone (%zu refit%s)", g->how.folds,
+                 g->how.folds == 1 ? "" : "s");
+    else
+        snprintf(buf, n,
+                 "%zu folds of sources (%zu sources, more than %d: the k-th source met in "
+                 "fold k mod %d, each fold left out in turn)",
+                 g->how.folds, g->how.sources, GPU_FIT_MAX_LOSO, GPU_FIT_FOLDS);
+    return buf;
 }
 
 /* The published figure's unit (SI) by quantity. */

@@ -28,6 +28,7 @@ struct vgpu_run {
     struct gpu_fit_data data;
     double *predicted;
     struct gpu_fit_loso *loso;
+    struct gpu_fit_folds how; /* how the sources were left out */
 };
 
 /* Whether text (a CSV file) is a GPU corpus: its header names a gpu
@@ -42,6 +43,10 @@ int vgpu_add(struct vgpu_run *g, const char *name, const char *text);
  * path), predict every row and leave each source out.  -1 or an exit
  * code after a message. */
 int vgpu_evaluate(struct vgpu_run *g, const struct cli_opts *o);
+
+/* How the sources were left out, for validate's header, into buf; NULL
+ * when there is no GPU run. */
+const char *vgpu_how(const struct vgpu_run *g, char *buf, size_t n);
 
 /* Line i of the GPU rows into *l. */
 void vgpu_line(const struct vgpu_run *g, size_t i, struct vline *l);

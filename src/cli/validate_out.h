@@ -38,6 +38,9 @@ struct vline {
  * largest |error| of a point (--tolerance), the median |error|, and for
  * weight streaming the median |error| leave-one-out. */
 #define VALIDATE_TOLERANCE 0.25
+/* The largest --tolerance taken: 100 (10,000 %); beyond it the figures
+ * printed would lose their meaning (1e308 printed "inf %"). */
+#define VALIDATE_TOLERANCE_MAX 100.0
 #define VALIDATE_MEDIAN 0.10
 #define VALIDATE_LOO_MEDIAN 0.15
 #define VALIDATE_GPU_MEDIAN 0.10
@@ -49,13 +52,29 @@ double validate_max_abs(const double *v, size_t n);
 /* The --csv table: one row per line. */
 void validate_fill(const struct vline *l, size_t n, struct out_table *t);
 
+/* Leave-out stays linear in the corpus: each run (weight streaming) or
+ * source (gpu) is left out alone up to VALIDATE_MAX_LOO of them; past it
+ * they are dealt into VALIDATE_FOLDS folds, each left out in turn (K-fold
+ * cross-validation), so there are at most VALIDATE_MAX_LOO refits.  The
+ * GPU side's are gpu_fit.h's GPU_FIT_MAX_LOSO and GPU_FIT_FOLDS, the same. */
+#define VALIDATE_MAX_LOO 32
+#define VALIDATE_FOLDS 10
+
+/* How each kind was left out, for the header: "leave-one-out (26
+ * refits)", "10 folds of runs (...)"; NULL for a kind not present. */
+struct vhow {
+    const char *ws, *gpu;
+};
+
 /* The table for people, the lines without a leave-out figure, the
  * summary per kind and group, and the targets of each kind present;
- * ws_keys names the keys refitted for leave-one-out (NULL: none). */
-void validate_print(const struct vline *l, size_t n, const char *ws_keys, double tolerance);
+ * ws_keys names the keys refitted for leave-out (NULL: none). */
+void validate_print(const struct vline *l, size_t n, const char *ws_keys, const struct vhow *how,
+                    double tolerance);
 
 /* 0 when each kind present meets its targets, 1 after printing each
- * target missed. */
+ * target missed.  With no leave-out figure (a corpus of one run) there is
+ * no leave-out target. */
 int validate_missed(const struct vline *l, size_t n, double tolerance);
 
 #endif

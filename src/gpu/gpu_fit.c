@@ -321,14 +321,54 @@ int gpu_fit_same_source(const char *a, const char *b)
     return n == gpu_fit_source_len(b) && strncmp(a, b, n) == 0;
 }
 
-/* Source s (the rows with s's source) left out: refit on the others and
- * predict s's rows into out. */
-static cp_status leave_out(const struct gpu_fit_data *d, size_t s, unsigned char *use,
-                           struct gpu_fit_loso *out, struct cp_error *err)
+/* The fold of each row into fold (n of them): each source its own fold,
+ * numbered in the order of first appearance, or, past GPU_FIT_MAX_LOSO
+ * sources, source number k in fold k % GPU_FIT_FOLDS.  The number of
+ * folds; *sources the number of sources.  Sorting the rows by source
+ * keeps it O(n log n). */
+static int by_source(const void *a, const void *b, void *data)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    const struct gmeas_row *r = ((const struct gpu_fit_data *)data)->rows;
+    const char *x = r[i].id, *y = r[j].id;
+    size_t nx = gpu_fit_source_len(x), ny = gpu_fit_source_len(y);
+    int c = strncmp(x, y, nx < ny ? nx : ny);
+    if (c == 0)
+        c = (nx > ny) - (nx < ny);
+    return c ? c : (i > j) - (i < j);
+}
+
+static size_t deal_folds(const struct gpu_fit_data *d, size_t *fold, size_t *sources)
+{
+    size_t n = d->n, *order = xmalloc((n ? n : 1) * sizeof *order), k = 0;
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    struct gpu_fit_data sorted = *d; /* qsort_r's argument is not const */
+    qsort_r(order, n, sizeof *order, by_source, &sorted);
+    for (size_t a = 0; a < n; a++) /* fold[i]: the first row of i's source */
+        fold[order[a]] = a > 0 && gpu_fit_same_source(d->rows[order[a]].id,
+                                                      d->rows[order[a - 1]].id)
+                             ? fold[order[a - 1]]
+                             : order[a];
+    for (size_t i = 0; i < n; i++) /* sources numbered in order of first row */
+        fold[i] = fold[i] == i ? k++ : fold[fold[i]];
+    free(order);
+    *sources = k;
+    if (k <= GPU_FIT_MAX_LOSO)
+        return k;
+    for (size_t i = 0; i < n; i++)
+        fold[i] %= GPU_FIT_FOLDS;
+    return GPU_FIT_FOLDS;
+}
+
+/* Fold f (the rows with fold[i] == f) left out: refit on the others and
+ * predict f's rows into out. */
+static cp_status leave_out(const struct gpu_fit_data *d, const size_t *fold, size_t f,
+                           unsigned char *use, struct gpu_fit_loso *out, struct cp_error *err)
 {
     size_t others = 0;
     for (size_t i = 0; i < d->n; i++) {
-        use[i] = !gpu_fit_same_source(d->rows[i].id, d->rows[s].id);
+        use[i] = fold[i] != f;
         others += use[i];
     }
     struct gpu_fit_result res;
@@ -347,27 +387,39 @@ static cp_status leave_out(const struct gpu_fit_data *d, size_t s, unsigned char
         snprintf(out[i].why, sizeof out[i].why, "%s", why);
         if (why[0])
             continue;
-        struct gpu_fit f = d->gpu[d->rows[i].gpu]->fit;
-        gpu_fit_apply(&res, &f);
-        cp_status st = gpu_fit_step(d, i, &f, &out[i].step_s, err);
+        struct gpu_fit g = d->gpu[d->rows[i].gpu]->fit;
+        gpu_fit_apply(&res, &g);
+        cp_status st = gpu_fit_step(d, i, &g, &out[i].step_s, err);
         if (st != CP_OK)
             return st;
     }
     return CP_OK;
 }
 
+cp_status gpu_fit_leave_out(const struct gpu_fit_data *d, struct gpu_fit_loso *out,
+                            struct gpu_fit_folds *how, gpu_fit_progress_fn progress, void *arg,
+                            struct cp_error *err)
+{
+    size_t *fold = xmalloc((d->n ? d->n : 1) * sizeof *fold);
+    unsigned char *use = xmalloc(d->n ? d->n : 1);
+    struct gpu_fit_folds h = {0};
+    h.folds = deal_folds(d, fold, &h.sources);
+    h.dealt = h.sources > GPU_FIT_MAX_LOSO;
+    cp_status st = CP_OK;
+    for (size_t f = 0; st == CP_OK && f < h.folds; f++) {
+        if (progress)
+            progress(arg, f, h.folds);
+        st = leave_out(d, fold, f, use, out, err);
+    }
+    free(use);
+    free(fold);
+    if (how)
+        *how = h;
+    return st;
+}
+
 cp_status gpu_fit_leave_source_out(const struct gpu_fit_data *d, struct gpu_fit_loso *out,
                                    struct cp_error *err)
 {
-    unsigned char *use = xmalloc(d->n ? d->n : 1);
-    cp_status st = CP_OK;
-    for (size_t s = 0; st == CP_OK && s < d->n; s++) {
-        int seen = 0; /* a source is left out once, at its first row */
-        for (size_t j = 0; j < s && !seen; j++)
-            seen = gpu_fit_same_source(d->rows[j].id, d->rows[s].id);
-        if (!seen)
-            st = leave_out(d, s, use, out, err);
-    }
-    free(use);
-    return st;
+    return gpu_fit_leave_out(d, out, NULL, NULL, NULL, err);
 }

@@ -88,11 +88,38 @@ struct gpu_fit_loso {
     char why[256]; /* when NaN: why ("no row of another source", ...)  */
 };
 
-/* For every source of d's rows, the keys refitted (gpu_fit_run) on the
+/* For every source of d's rows (or fold of sources, gpu_fit_leave_out),
+ * the keys refitted (gpu_fit_run) on the
  * rows of the other sources and that source's rows predicted with them:
  * out[i] for row i.  A source whose refit fails or does not converge gets
  * NaN and the reason.  CP_EINPUT only when a row cannot be evaluated. */
 cp_status gpu_fit_leave_source_out(const struct gpu_fit_data *d, struct gpu_fit_loso *out,
                                    struct cp_error *err);
+
+/* Leave-out kept linear in the rows: each source is left out alone up to
+ * GPU_FIT_MAX_LOSO sources; past it the sources, numbered in the order of
+ * their first row, are dealt into GPU_FIT_FOLDS folds (source k into fold
+ * k % GPU_FIT_FOLDS) and each fold is left out in turn: K-fold
+ * cross-validation by source, at most GPU_FIT_MAX_LOSO refits whatever
+ * the corpus. */
+#define GPU_FIT_MAX_LOSO 32
+#define GPU_FIT_FOLDS 10
+
+/* What gpu_fit_leave_out did. */
+struct gpu_fit_folds {
+    size_t sources; /* distinct sources of the rows             */
+    size_t folds;   /* refits: one per source, or GPU_FIT_FOLDS */
+    int dealt;      /* 1: sources dealt into folds              */
+};
+
+/* Called before each refit: done of total refits finished. */
+typedef void (*gpu_fit_progress_fn)(void *arg, size_t done, size_t total);
+
+/* gpu_fit_leave_source_out with the folds above: out[i] for row i, what
+ * was done into *how (NULL: not wanted), progress (NULL: none) called
+ * before each refit.  The same errors. */
+cp_status gpu_fit_leave_out(const struct gpu_fit_data *d, struct gpu_fit_loso *out,
+                            struct gpu_fit_folds *how, gpu_fit_progress_fn progress, void *arg,
+                            struct cp_error *err);
 
 #endif

@@ -22,6 +22,7 @@
 
 #include "../base/units.h"
 #include "../base/xalloc.h"
+#include "../desc/gpuhw.h"
 #include "param.h"
 
 /* Solver settings (numerical, not hardware): the trust region stops when a
@@ -472,6 +473,17 @@ cp_status calib_check_hw(const struct calib_point *p, const struct hw_desc *hw,
     return train_check(&c, err);
 }
 
+/* Is "section.key" a key of GPU descriptions (gpuhw_schema)? */
+static int is_gpu_key(const char *tok)
+{
+    const char *dot = strchr(tok, '.');
+    char sec[64];
+    if (!dot || (size_t)(dot - tok) >= sizeof sec)
+        return 0;
+    snprintf(sec, sizeof sec, "%.*s", (int)(dot - tok), tok);
+    return desc_find(&gpuhw_schema, sec, dot + 1) >= 0;
+}
+
 cp_status calib_parse_keys(const char *list, struct calib_spec *out, size_t *n,
                            struct cp_error *err)
 {
@@ -500,6 +512,11 @@ cp_status calib_parse_keys(const char *list, struct calib_spec *out, size_t *n,
             return cp_fail(err, CP_EINPUT,
                            "'%s': a [chip] figure, which only claims reads; the model does not "
                            "use it, so it cannot be fitted",
+                           tok);
+        if (k.key < 0 && is_gpu_key(tok))
+            return cp_fail(err, CP_EINPUT,
+                           "'%s': a key of GPU descriptions; --fit fits weight-streaming hardware "
+                           "keys (validate refits the GPU constants fit.* on GPU runs by itself)",
                            tok);
         if (k.key < 0)
             return cp_fail(err, CP_EINPUT,
