@@ -74,4 +74,13 @@ for c in $cmds; do
 done
 IFS=' '
 set +f
+# ---- one token is one token, one step one step (item 16) ----
+for sys in h100 cs2; do
+    run estimate -s $sys -m gpt3-xl --tokens 1
+    if [ "$rc" -eq 0 ] && grep -q '^training   1 token in 1 step: ' "$T/out"; then
+        ok "estimate -s $sys --tokens 1: '1 token in 1 step'"
+    else
+        nok "estimate -s $sys --tokens 1: '1 token in 1 step'" "exit $rc: $(grep '^training' "$T/out")"
+    fi
+done
 echo "# cli_finite done"

@@ -451,7 +451,8 @@ static void print_training(const struct cluster *c, const struct train_result *r
 {
     const struct step_result *st = &r->step;
     char a[64], b[64], d[64], e[64];
-    printf("training   %s tokens", unit_format(r->tokens, UNIT_COUNT, a, sizeof a));
+    printf("training   %s token%s", unit_format(r->tokens, UNIT_COUNT, a, sizeof a),
+           r->tokens == 1 ? "" : "s");
     if (r->token_factor != 1)
         printf(" (x %.3f batch penalty)", r->token_factor);
     printf(" in %s step%s: %s", unit_format(r->steps, UNIT_COUNT, b, sizeof b),
