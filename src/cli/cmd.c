@@ -210,7 +210,9 @@ const struct cli_cmd cli_cmds[] = {
      "refitted on every other point; a GPU run with the GPU model's fitted\n"
      "constants (fit.matmul_efficiency, attention_efficiency, step_overhead,\n"
      "lowp_efficiency) refitted on the runs of the other sources (the source\n"
-     "is the id up to its first '-').  Prints one table of both kinds, then\n"
+     "is the id up to its first '-').  Past 32 runs (or sources) they are\n"
+     "dealt into 10 folds, each left out in turn; the heading says which.\n"
+     "A run given twice is refused.  Prints one table of both kinds, then\n"
      "count, median and largest |error| per kind, per system, per GPU source\n"
      "and in all, and the targets.  --csv: one row per run with the columns\n"
      "kind, id, system, systems, model, batch, software, quantity, unit,\n"
@@ -218,7 +220,7 @@ const struct cli_cmd cli_cmds[] = {
      "published_unit, conversion, source (SI; errors as signed fractions).\n"
      "Exit status 1 when a run's |error| exceeds --tolerance (default 25 %),\n"
      "a kind's median |error| exceeds 10 %, or the weight-streaming\n"
-     "leave-one-out median exceeds 15 %.\n",
+     "leave-out median exceeds 15 % (none for a single run).\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_CALIB | OPT_VALID, 0, CLI_MAX_ARGS, cmd_validate},
     {"sensitivity", "sensitivity [-m MODEL] [-s SYSTEM] [-n N] [options]",
      "which hardware figures the time-to-train depends on most",
@@ -406,7 +408,7 @@ static const struct cli_opt_help opt_help[] = {
     {"gpu", 0, OPT_COMPARE, "GPU", "the GPU system to compare with, a name or a file"},
     {"gpu-price", 0, OPT_COMPARE, "G", "the price of a GPU-hour; gives the GPU cluster's cost"},
     {"fit", 0, OPT_CALIB, "[SYSTEM:]SECTION.KEY,...", "the numeric hardware keys to fit"},
-    {"tolerance", 0, OPT_VALID, "FRACTION", "largest |error| a point may have (default 0.25)"},
+    {"tolerance", 0, OPT_VALID, "FRACTION", "largest |error| a point may have (default 0.25, at most 100)"},
     {"output", 'o', OPT_OUTPUT, "FILE", "where to write"},
     {"uncertainty", 0, OPT_UNC, "[=SAMPLES]",
      "draw SAMPLES hardware descriptions from the +- ranges (default 1000)"},
