@@ -426,40 +426,103 @@ static int dp_ok(const struct gpu_search_job *j, double dp)
 }
 
 typedef int figure_ok(const struct gpu_search_job *j, double v);
+static figure_ok *const figure[4] = {tp_ok, pp_ok, cp_ok, dp_ok}; /* tp pp cp dp */
 
-/* The largest power of two dividing a value from 1 to m that ok allows
- * (0 when none is). */
-static double most_two(const struct gpu_search_job *j, figure_ok *ok, size_t m)
+/* The values whose divisors are figure f's candidates, into v; their
+ * count: tp the heads, pp the layers and the layers + 2, cp 1 and half
+ * the sequence, dp the global batch over a fixed mbs (a fixed figure:
+ * itself). */
+static int figure_sources(const struct gpu_search_job *j, unsigned f, double v[2])
 {
-    double most = 0;
-    for (size_t d = 1; d <= m; d++)
-        if (ok(j, (double)d))
-            most = fmax(most, (double)(d & (~d + 1)));
-    return most;
+    const struct wl_desc *w = &j->w;
+    const struct gpu_search_spec *s = &j->s;
+    const double fixed[] = {s->tp, s->pp, s->cp, 0};
+    if (fixed[f] != GPU_SEARCH_FREE) {
+        v[0] = fixed[f];
+        return 1;
+    }
+    switch (f) {
+    case 0:
+        v[0] = w->heads;
+        return 1;
+    case 1:
+        v[0] = w->layers;
+        v[1] = w->layers + 2;
+        return 2;
+    case 2:
+        v[0] = 1;
+        v[1] = w->seq_len / 2;
+        return s->allow_cp && divides(2, w->seq_len) ? 2 : 1;
+    default:
+        if (s->mbs == GPU_SEARCH_FREE) {
+            v[0] = w->batch;
+            return 1;
+        }
+        v[0] = w->batch / s->mbs;
+        return divides(s->mbs, w->batch);
+    }
+}
+
+typedef void figure_use(void *ctx, double d);
+
+/* use(ctx, d) for each value d at most m figure f of j takes (some more
+ * than once): the divisors of its sources, found by trial division up to
+ * the lesser of m and the source's square root, each with its cofactor. */
+static void each_value(const struct gpu_search_job *j, unsigned f, size_t m, figure_use *use,
+                       void *ctx)
+{
+    double v[2];
+    int nv = figure_sources(j, f, v);
+    for (int i = 0; i < nv; i++)
+        for (double d = 1; d <= (double)m && d * d <= v[i]; d++) {
+            if (!divides(d, v[i]))
+                continue;
+            if (figure[f](j, d))
+                use(ctx, d);
+            double e = v[i] / d;
+            if (e != d && e <= (double)m && figure[f](j, e))
+                use(ctx, e);
+        }
+}
+
+/* figure_use: the largest power of two dividing a value, into *ctx */
+static void most_two(void *ctx, double d)
+{
+    double *most = ctx;
+    size_t k = (size_t)d;
+    *most = fmax(*most, (double)(k & (~k + 1)));
+}
+
+int gpu_search_step_possible(const struct gpu_search_job *j, double step, double max, char *why,
+                             size_t n)
+{
+    double two[4] = {0}, all = 1;
+    for (unsigned f = 0; f < 4; f++) {
+        each_value(j, f, (size_t)max, most_two, &two[f]);
+        all *= two[f];
+    }
+    if (all >= step)
+        return 1;
+    const struct wl_desc *w = &j->w;
+    snprintf(why, n,
+             "no count of GPUs in steps of %.0f divides the job: the largest power of two "
+             "tp pp cp dp can hold together is %.0f, short of %.0f; of each: tp %.0f (of the "
+             "%.0f heads, %.0f key/value heads%s), pp %.0f (of the %.0f layers or %.0f), "
+             "cp %.0f (2 cp of the sequence of %.0f%s), dp %.0f (of the global batch of "
+             "%.0f sequences)",
+             step, all, step, two[0], w->heads, w->kv_heads,
+             j->s.tp != GPU_SEARCH_FREE ? ", --tp fixed" : "", two[1], w->layers, w->layers + 2,
+             two[2], w->seq_len,
+             j->s.allow_cp || j->s.cp != GPU_SEARCH_FREE ? "" : ", not searched", two[3], w->batch);
+    return 0;
 }
 
 /* Why no count of j that is a multiple of step up to max divides it. */
 static void counts_why(const struct gpu_search_job *j, double step, double max, char *why, size_t n)
 {
-    static figure_ok *const ok[] = {tp_ok, pp_ok, cp_ok, dp_ok};
-    double two[4], all = 1;
-    for (int f = 0; f < 4; f++)
-        all *= two[f] = most_two(j, ok[f], (size_t)max);
-    const struct wl_desc *w = &j->w;
-    if (all > 0 && all < step) {
-        snprintf(why, n,
-                 "no count of GPUs in steps of %.0f divides the job: the largest power of two "
-                 "tp pp cp dp can hold together is %.0f, short of %.0f; of each: tp %.0f (of the "
-                 "%.0f heads, %.0f key/value heads%s), pp %.0f (of the %.0f layers or %.0f), "
-                 "cp %.0f (2 cp of the sequence of %.0f%s), dp %.0f (of the global batch of "
-                 "%.0f sequences)",
-                 step, all, step, two[0], w->heads, w->kv_heads,
-                 j->s.tp != GPU_SEARCH_FREE ? ", --tp fixed" : "", two[1], w->layers, w->layers + 2,
-                 two[2], w->seq_len,
-                 j->s.allow_cp || j->s.cp != GPU_SEARCH_FREE ? "" : ", not searched", two[3],
-                 w->batch);
+    if (!gpu_search_step_possible(j, step, max, why, n))
         return;
-    }
+    const struct wl_desc *w = &j->w;
     snprintf(why, n,
              "no count of %.0f to %.0f GPUs (in steps of %.0f) divides the job: tp a divisor of "
              "the %.0f heads, pp of the %.0f layers or of %.0f, 2 cp of the sequence of %.0f, "
@@ -467,22 +530,31 @@ static void counts_why(const struct gpu_search_job *j, double step, double max, 
              step, max, step, w->heads, w->layers, w->layers + 2, w->seq_len, w->batch);
 }
 
+struct marking {
+    unsigned char *can;
+    size_t m;
+    unsigned char have, next;
+};
+
+/* figure_use: set bit next at k d for each k with bit have (k d <= m) */
+static void mark_times(void *ctx, double d)
+{
+    struct marking *mk = ctx;
+    size_t e = (size_t)d;
+    for (size_t k = 1; k <= mk->m / e; k++)
+        if (mk->can[k] & mk->have)
+            mk->can[k * e] |= mk->next;
+}
+
 double gpu_search_counts(const struct gpu_search_job *j, double max, double step,
                          unsigned char *can, char *why, size_t n)
 {
-    static figure_ok *const ok[] = {tp_ok, pp_ok, cp_ok, dp_ok};
     size_t m = (size_t)max;
     memset(can, 0, m + 1);
     can[1] = 1; /* bit f: a product of the first f figures */
     for (unsigned f = 0; f < 4; f++) {
-        unsigned char have = (unsigned char)(1u << f), next = (unsigned char)(1u << (f + 1));
-        for (size_t d = 1; d <= m; d++) {
-            if (!ok[f](j, (double)d))
-                continue;
-            for (size_t k = 1; k <= m / d; k++)
-                if (can[k] & have)
-                    can[k * d] |= next;
-        }
+        struct marking mk = {can, m, (unsigned char)(1u << f), (unsigned char)(1u << (f + 1))};
+        each_value(j, f, m, mark_times, &mk);
     }
     double marked = 0, stepped = 0;
     for (size_t k = 0; k <= m; k++) {

@@ -129,6 +129,14 @@ cp_status gpu_search_at(const struct gpu_search_job *j, double gpus, struct gpu_
 double gpu_search_counts(const struct gpu_search_job *j, double max, double step,
                          unsigned char *can, char *why, size_t n);
 
+/* Whether the counts of job j up to max can hold step, a power of two:
+ * 0, with why (n bytes) naming for each of tp, pp, cp and dp the largest
+ * power of two its figure allows, when their product falls short of it
+ * (then no multiple of step runs a layout); else 1.  Time the square
+ * root of the figures, at most max. */
+int gpu_search_step_possible(const struct gpu_search_job *j, double step, double max, char *why,
+                             size_t n);
+
 /* The fixed figures of spec s (1 for the free ones) against w on g,
  * whatever the GPU count: gpu_check's refusal (a tp that does not divide
  * the heads, a pp above the layers, a precision the GPU lacks), or

@@ -143,34 +143,64 @@ static void scan_why(const struct cmp_scan *st, char *buf, size_t n)
 }
 
 /* A scan of the counts step, 2 step, ... max of one job: its divisors
- * and the counts some layout divides, listed once (gpu_search_counts);
- * the others are passed over without a search. */
+ * listed once, and the counts some layout divides marked
+ * (gpu_search_counts) up to `marked`, doubled as the scan goes, so a scan
+ * that stops early pays for the counts it reached; the others are passed
+ * over without a search. */
 struct scan_job {
     struct gpu_search_job j;
-    unsigned char *can; /* max + 1 bytes */
+    double step, max;
+    unsigned char *can; /* marked + 1 bytes */
+    double marked;
+    int any; /* a count of the scan marked */
 };
 
 /* The scan's job into sj; CP_EINPUT into why (n bytes) when the job is
- * refused or no count of the scan divides it.  sj->can is freed by
- * scan_job_free in either case. */
+ * refused or when its figures cannot make a multiple of step (said at
+ * once, naming their powers of two).  sj->can is freed by scan_job_free
+ * in either case. */
 static cp_status scan_job_init(const struct cmp_spec *s, const struct wl_desc *w, double step,
                                double max, struct scan_job *sj, char *why, size_t n)
 {
     struct cp_error err = {0};
     sj->can = NULL;
+    sj->marked = 0;
+    sj->any = 0;
+    sj->step = step;
+    sj->max = max;
     if (job_init(s, w, &sj->j, &err) != CP_OK) {
         snprintf(why, n, "%.1000s", err.msg);
         return CP_EINPUT;
     }
-    if (!(max >= step))
-        return CP_OK;
-    sj->can = xmalloc((size_t)max + 1);
-    double marked = gpu_search_counts(&sj->j, max, step, sj->can, why, n);
-    for (double k = step; k <= max; k += step)
-        if (sj->can[(size_t)k])
-            return CP_OK;
-    (void)marked;
-    return CP_EINPUT;
+    if (max >= step && !gpu_search_step_possible(&sj->j, step, max, why, n))
+        return CP_EINPUT;
+    return CP_OK;
+}
+
+/* Whether some tp pp cp dp of the scan's job divides count k (<= max). */
+static int scan_can(struct scan_job *sj, double k)
+{
+    if (k > sj->marked) {
+        sj->marked = fmin(sj->max, fmax(k, fmax(4096, 4 * sj->marked)));
+        free(sj->can);
+        sj->can = xmalloc((size_t)sj->marked + 1);
+        gpu_search_counts(&sj->j, sj->marked, sj->step, sj->can, NULL, 0);
+    }
+    int can = sj->can[(size_t)k];
+    sj->any |= can;
+    return can;
+}
+
+/* When the scan ended without a count to search, why (n bytes) says so
+ * naming the figures; returns whether it did. */
+static int scan_none(struct scan_job *sj, char *why, size_t n)
+{
+    if (sj->any || !(sj->max >= sj->step))
+        return 0;
+    free(sj->can);
+    sj->can = xmalloc((size_t)sj->max + 1);
+    gpu_search_counts(&sj->j, sj->max, sj->step, sj->can, why, n);
+    return 1;
 }
 
 static void scan_job_free(struct scan_job *sj)
@@ -212,7 +242,7 @@ void cmp_gpu_fewest(const struct cmp_spec *s, const struct wl_desc *w, double st
     }
     for (double n = step; n <= max; n += step) {
         scan_progress(s, n, max);
-        if (!sj.can[(size_t)n]) {
+        if (!scan_can(&sj, n)) {
             st->last = n;
             st->counts++;
             continue;
@@ -230,10 +260,31 @@ void cmp_gpu_fewest(const struct cmp_spec *s, const struct wl_desc *w, double st
         r->below = g;
         r->gpu_ran = r->has_below = 1;
     }
-    scan_job_free(&sj);
     r->has_below = 0;
-    if (!r->gpu_ran)
+    if (!r->gpu_ran && !scan_none(&sj, r->gpu_why, sizeof r->gpu_why))
         scan_why(st, r->gpu_why, sizeof r->gpu_why);
+    scan_job_free(&sj);
+}
+
+int cmp_gpu_first(const struct cmp_spec *s, double from, double to, struct cmp_gpu *g)
+{
+    double step = cmp_count_step(s->gpu), max = floor(fmin(to, scan_max(s)) / step) * step;
+    struct wl_desc w = gpu_job(s->ws);
+    struct cp_error err = {0};
+    struct scan_job sj;
+    char why[8];
+    int found = 0;
+    sj.can = NULL;
+    if (cmp_check(s, &err) != CP_OK ||
+        scan_job_init(s, &w, step, max, &sj, why, sizeof why) != CP_OK) {
+        scan_job_free(&sj);
+        return 0;
+    }
+    double steps = job_steps(s->ws);
+    for (double n = ceil(from / step) * step; n <= max && !found; n += step)
+        found = scan_can(&sj, n) && gpu_try(s, &sj.j, steps, n, g, NULL, &err) == CP_OK;
+    scan_job_free(&sj);
+    return found;
 }
 
 /* The fastest GPU count whose nodes draw at most r->eq_power_W. */
@@ -255,7 +306,7 @@ static void gpu_equal_power(const struct cmp_spec *s, const struct wl_desc *w, d
     }
     for (double n = step; n <= max; n += step) {
         scan_progress(s, n, max);
-        if (!sj.can[(size_t)n]) {
+        if (!scan_can(&sj, n)) {
             r->eq_scan.last = n;
             r->eq_scan.counts++;
         } else if (gpu_try(s, &sj.j, steps, n, &g, &r->eq_scan, &err) == CP_OK &&
@@ -264,6 +315,8 @@ static void gpu_equal_power(const struct cmp_spec *s, const struct wl_desc *w, d
             r->eq_ok = 1;
         }
     }
+    if (!r->eq_ok)
+        scan_none(&sj, r->eq_why, sizeof r->eq_why);
     scan_job_free(&sj);
 }
 

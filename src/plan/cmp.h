@@ -154,6 +154,12 @@ cp_status cmp_check(const struct cmp_spec *s, struct cp_error *err);
 cp_status cmp_gpu_at(const struct cmp_spec *s, double gpus, struct cmp_gpu *g,
                      struct cp_error *err);
 
+/* The first count from `from` up (in steps of the count step, to `to`
+ * and the scan's bound) some layout of which runs the job of s->ws, into
+ * g: 1, or 0 when none does or s is refused.  The job's divisors and the
+ * counts that divide are listed once, as cmp_gpu_fewest's are. */
+int cmp_gpu_first(const struct cmp_spec *s, double from, double to, struct cmp_gpu *g);
+
 /* The GPU side alone (s->gpu, s->layout and s->gpu_price; s->ws is not
  * read): the fewest GPUs that run w, at its batch, for steps whole steps
  * within r->target_s, scanned as above, into r->gpu_ok, g, gpu_ran,

@@ -310,13 +310,7 @@ static cp_status judge_gpu_time(const struct gclaim_in *in, struct claim_result 
  * CMP_GPU_MAX) some layout of which runs the job, into c; 0 if none. */
 static int first_run_from(const struct cmp_spec *s, double n, double to, struct cmp_gpu *c)
 {
-    double step = cmp_count_step(s->gpu);
-    for (double k = ceil(n / step) * step; k <= fmin(to, CMP_GPU_MAX); k += step) {
-        struct cp_error e = {0};
-        if (cmp_gpu_at(s, k, c, &e) == CP_OK)
-            return 1;
-    }
-    return 0;
+    return cmp_gpu_first(s, n, to, c);
 }
 
 /* The weight-streaming side of a comparison: "15 CS-3 (WSE-3) in 364.7 d"
