@@ -67,7 +67,9 @@ void gpu_cells_hit(struct gpu_cells *w, const struct gscen *s, const struct gpu_
     const struct gpu_layout *l = &h->layout;
     const struct gpu_result *r = &h->result;
     gpu_cells_point(w, s, p, l->precision, r->mem_total, r->mem_capacity);
-    double ttt = gscen_steps(s->tokens, p->batch, s->wl.seq_len) * r->step_s;
+    struct gpu_train t; /* the run to its end, as estimate prints it */
+    gpu_train_eval(&s->g, p->gpus, gscen_steps(s->tokens, p->batch, s->wl.seq_len), s->price, r,
+                   &t);
     const struct {
         enum gpu_col c;
         double v;
@@ -83,11 +85,11 @@ void gpu_cells_hit(struct gpu_cells *w, const struct gscen *s, const struct gpu_
                {GC_MICRO_BATCHES, r->micro_batches},
                {GC_STEP, r->step_s},
                {GC_TOKENS_PER_S, r->tokens_per_s},
-               {GC_TIME_TO_TRAIN, ttt},
+               {GC_TIME_TO_TRAIN, t.time_s},
                {GC_MFU, r->mfu},
                {GC_BUBBLE, r->bubble},
-               {GC_ENERGY, w->value[GC_POWER] * ttt},
-               {GC_COST, s->price * gscen_charged_gpus(&s->g, p->gpus) * ttt / UNIT_HOUR_S}};
+               {GC_ENERGY, t.energy_J},
+               {GC_COST, t.cost >= 0 ? t.cost : NAN}};
     for (size_t i = 0; i < sizeof num / sizeof num[0]; i++)
         put(w, num[i].c, num[i].v);
     w->cell[GC_RECOMPUTE] = gpu_recompute_name[l->recompute];
