@@ -173,6 +173,7 @@ check "40 weight-streaming runs: 10 folds of runs" \
     grep -q '^leave-out of weight-streaming runs: 10 folds of runs (40 runs, more than 32' "$T/out"
 check "40 weight-streaming runs: each has a leave-out figure" \
     sh -c "! grep -q 'no leave-out figure' '$T/out'"
+check "not a terminal: no progress line on stderr" sh -c "! grep -q \"$(printf '\033')\" '$T/err'"
 # the shipped GPU runs, each its own source (id S<line>): 49 sources
 awk -F, 'NR == 1 || /^#/ { print; next } { sub(/^[^,]*/, "S" NR); print }' hw/gpu-measurements.csv >"$T/g49.csv"
 run validate "$T/g49.csv" --csv
