@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmp_opts.h"
+#include "progress.h"
 
 /* Everything compare loaded (static: the scenario and the result are
  * large). */
@@ -311,10 +312,12 @@ int cmd_compare(struct cli_opts *o)
         (rc = load_gpu(o, gsets, ng, &x.g)) >= 0 || (rc = parse_spec(o, &x)) >= 0)
         return rc;
     struct cp_error err = {0};
-    struct cmpo_progress pg;
-    cmpo_progress_start(&pg, "compare", "GPUs", &x.spec);
+    struct progress pg;
+    progress_start(&pg, "compare: GPU counts searched");
+    x.spec.progress = progress_show;
+    x.spec.progress_user = &pg;
     cp_status st = cmp_run(&x.spec, &x.r, &err);
-    cmpo_progress_end(&pg);
+    progress_end(&pg);
     if (st != CP_OK)
         return cli_error("%s", err.msg);
     if (!o->csv)

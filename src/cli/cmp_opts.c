@@ -4,8 +4,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "gscen.h"
 
@@ -148,49 +146,6 @@ int cmpo_layout(const struct cli_opts *o, struct cmp_spec *sp)
     struct wl_desc w = *sp->ws->wl;
     w.batch = sp->ws->global_seqs;
     return cmpo_fixed_check(o, &sp->layout, &w, sp->gpu);
-}
-
-/* ---- progress ---- */
-
-static double since(const struct timespec *a, const struct timespec *b)
-{
-    return (double)(b->tv_sec - a->tv_sec) + 1e-9 * (double)(b->tv_nsec - a->tv_nsec);
-}
-
-void cmpo_progress_step(void *user, double n, double max)
-{
-    struct cmpo_progress *p = user;
-    if (!p->on || (p->calls++ & 15) != 0)
-        return;
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (since(&p->t0, &now) < 1 || (p->shown && since(&p->last, &now) < 0.25))
-        return;
-    p->last = now;
-    p->shown = 1;
-    fprintf(stderr, "\r\033[K%s: %.0f of %.0f %s, %.0f s", p->cmd, n, max, p->unit,
-            since(&p->t0, &now));
-}
-
-void cmpo_progress_start(struct cmpo_progress *p, const char *cmd, const char *unit,
-                         struct cmp_spec *sp)
-{
-    memset(p, 0, sizeof *p);
-    p->on = isatty(STDERR_FILENO);
-    p->cmd = cmd;
-    p->unit = unit;
-    clock_gettime(CLOCK_MONOTONIC, &p->t0);
-    if (sp) {
-        sp->progress = cmpo_progress_step;
-        sp->progress_user = p;
-    }
-}
-
-void cmpo_progress_end(struct cmpo_progress *p)
-{
-    if (p->shown)
-        fputs("\r\033[K", stderr);
-    p->shown = 0;
 }
 
 const char *cmpo_layout_text(const struct gpu_layout *l, const char *sep, char *buf, size_t n)

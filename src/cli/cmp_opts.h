@@ -13,8 +13,6 @@
 #include "../plan/cmp.h"
 #include "scenario.h"
 
-#include <time.h>
-
 /* The description a --set is for: the GPU's key (set without "gpu:"), or
  * NULL for one that goes to the model or the weight-streaming system. */
 const char *cmpo_gpu_set(const char *set);
@@ -59,23 +57,6 @@ int cmpo_layout(const struct cli_opts *o, struct cmp_spec *sp);
 int cmpo_fixed_check(const struct cli_opts *o, struct gpu_search_spec *l, const struct wl_desc *w,
                      const struct gpuhw_desc *g);
 
-/* The progress line of long work on standard error, when it is a
- * terminal and the work has run a second, redrawn at most every 0.25 s:
- * "plan: 65536 of 1000000 GPUs, 3 s" (a scan of GPU counts, compare and
- * plan) or "scale: 500 of 2000 rows, 3 s".  start sets sp's progress
- * callback (sp may be NULL: the caller calls step itself, with the work
- * done n of max); end erases the line (call it before writing the
- * answer). */
-struct cmpo_progress {
-    int on, shown;
-    unsigned calls;
-    const char *cmd, *unit;
-    struct timespec t0, last;
-};
-void cmpo_progress_start(struct cmpo_progress *p, const char *cmd, const char *unit,
-                         struct cmp_spec *sp);
-void cmpo_progress_step(void *p, double n, double max);
-void cmpo_progress_end(struct cmpo_progress *p);
 
 /* "tp 8 pp 4 dp 8 mbs 1 vp 12" SEP "bf16" SEP "recompute selective" (cp N
  * after pp when above 1, SEP "FSDP" after the figures when on) into buf;

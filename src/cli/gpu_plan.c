@@ -12,6 +12,7 @@
 
 #include "../plan/cmp.h"
 #include "cmp_opts.h"
+#include "progress.h"
 #include "gscen.h"
 #include "out.h"
 
@@ -85,10 +86,12 @@ int gpu_plan(struct cli_opts *o)
                             .gpu_price = isnan(s.price) ? -1 : s.price,
                             .max_gpus = GSCEN_MAX_GPUS};
     double steps = ceil(s.tokens / (s.spec.batch * s.wl.seq_len));
-    struct cmpo_progress pg;
-    cmpo_progress_start(&pg, "plan", "GPUs", &spec);
+    struct progress pg;
+    progress_start(&pg, "plan: GPU counts searched");
+    spec.progress = progress_show;
+    spec.progress_user = &pg;
     cmp_gpu_fewest(&spec, &s.wl, steps, &r);
-    cmpo_progress_end(&pg);
+    progress_end(&pg);
     if (!r.gpu_ran)
         return cli_error("plan: %s on %s: %s", s.model, s.system, r.gpu_why), EXIT_VERDICT;
     if (o->csv)

@@ -13,6 +13,7 @@
 
 #include "cmp_opts.h"
 #include "gscen.h"
+#include "progress.h"
 #include "out.h"
 #include "range.h"
 
@@ -131,13 +132,13 @@ int gpu_scale(struct cli_opts *o)
     int weak = !o->strong, all = 1;
     double batch0 = s.spec.batch;
     struct scale_ref ref = {0, 0};
-    struct cmpo_progress pg;
-    cmpo_progress_start(&pg, "scale", "rows", NULL);
+    struct progress pg;
+    progress_start(&pg, "scale: GPU counts");
     for (size_t i = 0; i < nn; i++) {
-        cmpo_progress_step(&pg, (double)i, (double)nn);
+        progress_show(&pg, i, nn);
         all &= scale_row(o, &s, ns[i], batch0, ns[0], weak, &ref, &t);
     }
-    cmpo_progress_end(&pg);
+    progress_end(&pg);
     free(ns);
     if (!o->csv)
         printf("%s on %s, %s, %s scaling (%s); %s\n\n", s.wl.name, s.g.name,

@@ -213,7 +213,7 @@ static void scan_job_free(struct scan_job *sj)
 static void scan_progress(const struct cmp_spec *s, double n, double max)
 {
     if (s->progress)
-        s->progress(s->progress_user, n, max);
+        s->progress(s->progress_user, (size_t)n, (size_t)max);
 }
 
 /* The bound of s's scans: its max_gpus, or CMP_GPU_MAX. */

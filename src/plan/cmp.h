@@ -74,8 +74,9 @@ struct cmp_spec {
      * CMP_GPU_MAX): plan's is the most GPUs its other commands take. */
     double max_gpus;
     /* Called (when not NULL) before each count n of a scan up to max; a
-     * front end shows its progress with it. */
-    void (*progress)(void *user, double n, double max);
+     * front end shows its progress with it (progress_show of
+     * src/cli/progress.h fits). */
+    void (*progress)(void *user, size_t n, size_t max);
     void *progress_user;
 };
 
