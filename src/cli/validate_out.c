@@ -12,6 +12,12 @@
 
 const char *const vkind_name[VKIND_N] = {"weight-streaming", "gpu"};
 
+static int by_value(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
 double validate_median_abs(const double *v, size_t n)
 {
     double *a = xmalloc((n ? n : 1) * sizeof *a);
@@ -19,12 +25,7 @@ double validate_median_abs(const double *v, size_t n)
     for (size_t i = 0; i < n; i++)
         if (isfinite(v[i]))
             a[k++] = fabs(v[i]);
-    for (size_t i = 1; i < k; i++) /* insertion sort: a corpus is small */
-        for (size_t j = i; j > 0 && a[j - 1] > a[j]; j--) {
-            double t = a[j];
-            a[j] = a[j - 1];
-            a[j - 1] = t;
-        }
+    qsort(a, k, sizeof *a, by_value); /* 8 files of 10,000 runs: not insertion */
     double m = k == 0 ? NAN : k % 2 ? a[k / 2] : (a[k / 2 - 1] + a[k / 2]) / 2;
     free(a);
     return m;
