@@ -4,6 +4,7 @@
 #include "gpu.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #include "../desc/tfm.h"
 #include "gpu_int.h"
@@ -21,6 +22,18 @@ const char *const gpu_part_name[GPU_NPARTS] = {"matmul", "elementwise", "tp-comm
 #define TP_RECOMPUTE_COLLECTIVES 2.0
 /* Passes of the blocks over the data: forward, delta, weight gradient. */
 #define TRAIN_PASSES 3.0
+
+const char *gpu_recompute_text(const struct gpu_layout *l, char *buf, size_t n)
+{
+    if (l->recompute == GPU_RC_BLOCK)
+        snprintf(buf, n, "block recompute of %g layer%s a stage", l->recompute_layers,
+                 l->recompute_layers == 1 ? "" : "s");
+    else if (l->recompute == GPU_RC_NONE)
+        snprintf(buf, n, "no recompute");
+    else
+        snprintf(buf, n, "%s recompute", gpu_recompute_name[l->recompute]);
+    return buf;
+}
 
 struct gpu_layout gpu_layout_default(double tp, double pp, double dp, double mbs)
 {

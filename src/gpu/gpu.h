@@ -107,6 +107,11 @@ struct gpu_layout {
     int overlap_tp;      /* tensor-parallel communication overlapped          */
 };
 
+/* The recompute setting of l in words for a sentence: "no recompute",
+ * "selective recompute", "full recompute", "block recompute of 4 layers a
+ * stage"; into buf (n bytes), returned. */
+const char *gpu_recompute_text(const struct gpu_layout *l, char *buf, size_t n);
+
 /* A layout with the modern defaults: sharded optimizer, sequence
  * parallelism, flash attention, both overlaps on, vp 1, cp 1, no FSDP,
  * 16-bit weights, bf16, no recompute. */

@@ -46,7 +46,13 @@ cp_status cmp_check(const struct cmp_spec *s, struct cp_error *err)
     if (isnan(s->gpu_price) || isinf(s->gpu_price))
         return cp_fail(err, CP_EINPUT, "gpu price = %g: not a number", s->gpu_price);
     struct wl_desc w = gpu_job(s->ws);
-    return gpu_search_fixed_check(s->gpu, &w, &s->layout, err);
+    if (gpu_search_fixed_check(s->gpu, &w, &s->layout, err) != CP_OK)
+        return CP_EINPUT;
+    /* the finiteness gate (gpu.h) over the counts a scan reaches, for the
+     * job's whole steps at the GPU price */
+    double tokens = job_steps(s->ws) * w.batch * w.seq_len;
+    return gpu_range_check(s->gpu, &w, cmp_count_step(s->gpu), CMP_GPU_MAX, tokens, s->gpu_price,
+                           err);
 }
 
 /* The figures of a GPU cluster of n GPUs running hit for steps steps. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/finite.h"
 #include "../base/units.h"
 #include "../base/xalloc.h"
 
@@ -47,15 +48,17 @@ static void add(char *buf, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
-/* "tp 8 pp 4 dp 32 mbs 1 vp 2, selective recompute" (cp when above 1,
+/* "tp 8 pp 4 dp 32 mbs 1 vp 2, selective recompute" or "..., no
+ * recompute" (cp when above 1,
  * ", FSDP" with FSDP) */
 static char *layout_text(const struct gpu_layout *l, char *buf, size_t n)
 {
     char cp[32] = "";
     if (l->cp > 1)
         snprintf(cp, sizeof cp, " cp %g", l->cp);
-    snprintf(buf, n, "tp %g pp %g dp %g%s mbs %g vp %g, %s recompute%s", l->tp, l->pp, l->dp, cp,
-             l->mbs, l->vp, gpu_recompute_name[l->recompute], l->fsdp ? ", FSDP" : "");
+    char rc[64];
+    snprintf(buf, n, "tp %g pp %g dp %g%s mbs %g vp %g, %s%s", l->tp, l->pp, l->dp, cp, l->mbs,
+             l->vp, gpu_recompute_text(l, rc, sizeof rc), l->fsdp ? ", FSDP" : "");
     return buf;
 }
 
@@ -169,7 +172,7 @@ static int ratio_others(const struct gclaim_in *in, double ws, char *buf, size_t
         if (!(f.v > 0) || strcmp(o->name, in->gpu->name) == 0)
             continue;
         double x = ratio_of(which, ws, f.v);
-        if (!ratio_holds(x, in->cl->target))
+        if (!isfinite(x) || !ratio_holds(x, in->cl->target))
             continue;
         char a[48], b[32];
         add(buf, n, "%s %s (%s, %s)", found++ ? "," : "; holds against", o->name,
@@ -189,6 +192,15 @@ static cp_status judge_ratio(const struct gclaim_in *in, struct claim_result *o,
         return cp_fail(err, CP_EINPUT, "%s: %s is not given; a %s ratio needs it", in->gpu->name,
                        g.key, claim_figure_name[cl->figure]);
     double x = ratio_of(cl->figure, w.v, g.v);
+    /* the finiteness gate (base/finite.h): 44 GB over an L2 of 1e-300 B */
+    char keys[2 * DESC_TEXT_MAX + 64];
+    snprintf(keys, sizeof keys, "%s's %s or %s's %s", in->gpu->name, g.key, in->hw->wse.name,
+             w.key);
+    char name[64];
+    snprintf(name, sizeof name, "%s ratio", claim_figure_name[cl->figure]);
+    const struct finite_fig ratio = {name, x, keys};
+    if (finite_check(&ratio, 1, "", err) != CP_OK)
+        return CP_EINPUT;
     char a[48], b[48], t[32], need[48];
     o->predicted = x;
     fig_text(&w, cl->figure, a, sizeof a);
