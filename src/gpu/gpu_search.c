@@ -1,7 +1,10 @@
 /* gpu_search.c - the layout search (gpu_search.h): the divisors of the
- * job's figures listed once, the layouts built from them nested tp, pp,
- * cp, mbs, vp, each layout's recompute settings tried in order, and the
- * fastest kept in a fixed array by insertion. */
+ * job's figures listed once per job (gpu_search_job_init), the layouts of
+ * a count built nested tp, pp, cp over the divisors of the count (each
+ * asked whether it divides the heads, the layers, the sequence), then
+ * mbs and vp over the job's lists, each layout's recompute settings tried
+ * in order, and the fastest kept in a fixed array by insertion; and the
+ * counts some tp pp cp dp divides, marked for the scans of cmp.c. */
 #include "gpu_search.h"
 
 #include "gpu_int.h"

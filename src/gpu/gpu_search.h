@@ -36,9 +36,10 @@
 
 /* Most layouts a search keeps: the best and its runners-up. */
 #define GPU_SEARCH_KEEP_MAX 16
-/* Most divisors the search lists of one figure (the heads, layers,
- * sequence or global batch); a figure with more is refused.  Every whole
- * number below 1e8 has fewer than 800. */
+/* Most divisors the search lists of one figure (the layers, the layers +
+ * 2, a fixed pp's stage, the global batch and the GPU count; the heads and
+ * the sequence are asked, not listed); a figure with more is refused,
+ * naming it.  Every whole number below 1e8 has fewer than 800. */
 #define GPU_SEARCH_DIVISORS_MAX 1024
 /* A fixed figure of 0 (tp, pp, cp, vp, mbs) leaves it free. */
 #define GPU_SEARCH_FREE 0
