@@ -319,13 +319,19 @@ if [ "$rc" -eq 0 ] && [ -n "$m_on" ] && [ -n "$m_off" ] && awk -v a="$m_off" -v 
 else
     nok "--set model.flash_attention=on,off is an axis; off needs more memory per GPU" "rc $rc: $(cat "$T/out") $(head -c 300 "$T/err")"
 fi
-run sweep -s cs2 --cp 2 --fsdp --columns systems
-if [ "$rc" -eq 0 ] && grep -q "warning: --cp is ignored: it is for GPU systems" "$T/err" &&
-    grep -q "warning: --fsdp is ignored" "$T/err"; then
-    ok "--cp and --fsdp on a weight-streaming sweep: ignored with a warning, as --tp"
-else
-    nok "--cp and --fsdp on a weight-streaming sweep: ignored with a warning, as --tp" "rc $rc: $(head -c 300 "$T/err")"
-fi
+# GPU options on a weight-streaming sweep: refused by name, as estimate,
+# scale, plan and compare refuse them (issue 30 item 16: they were ignored
+# with a warning)
+for f in "--tp 8" "--cp 2" "--fsdp" "--precision fp8" "--layouts 2"; do
+    # shellcheck disable=SC2086
+    run sweep -s cs2 $f --columns systems
+    if [ "$rc" -eq 2 ] && [ ! -s "$T/out" ] &&
+        [ "$(cat "$T/err")" = "cerebras-plan: sweep: ${f%% *} applies to GPU systems; cs2 is a weight-streaming system" ]; then
+        ok "sweep -s cs2 $f: refused (exit 2), naming the flag"
+    else
+        nok "sweep -s cs2 $f: refused (exit 2), naming the flag" "rc $rc: $(head -c 300 "$T/err")"
+    fi
+done
 run sweep -m gpt3-xl -s h100,gb200 --columns system,gpus,nodes
 [ "$rc" -eq 0 ] && [ "$(tr -d '\r' <"$T/out" | tail -n +2 | tr '\n' ' ')" = "h100,$(show_val h100 system.gpus_per_node),1 gb200,$(show_val gb200 system.gpus_per_node),1 " ] &&
     ok "a GPU sweep without --systems or -n: one node of each system" ||
@@ -343,14 +349,10 @@ run sweep "$T/gpu.ini"
 printf '[sweep]\nsystem = h100\ngpu.hbm = 80GB,abc\n' >"$T/bad.ini"
 expect_err "$T/bad.ini:3: gpu.hbm: 'abc' is not a number" "a sweep file's bad GPU key value is refused with FILE:LINE" \
     sweep "$T/bad.ini"
-# GPU options on weight-streaming systems: ignored, as by estimate, with a warning
-run sweep $g --precision fp8 --layouts 2
-if [ "$rc" -eq 0 ] && cmp -s "$T/out" "$T/full" && grep -q 'warning: --precision is ignored: it is for GPU systems' "$T/err" &&
-    grep -q 'warning: --layouts is ignored' "$T/err"; then
-    ok "--precision and --layouts on weight-streaming systems: a warning, the same rows"
-else
-    nok "--precision and --layouts on weight-streaming systems: a warning, the same rows" "rc $rc: $(head -c 300 "$T/err")"
-fi
+# GPU options on weight-streaming systems, in a grid too: refused
+# shellcheck disable=SC2086
+expect_err "sweep: --precision applies to GPU systems; " "--precision on weight-streaming systems: refused" \
+    sweep $g --precision fp8 --layouts 2
 
 # ---- to a terminal: a table for people; --csv or a pipe: the CSV ----
 # tty ARGS...: the binary on a pseudo-terminal (script from util-linux),

@@ -441,6 +441,7 @@ struct cli_opt_note {
 
 static const struct cli_opt_note cmd_notes[] = {
     {"scale", "nsystems", NULL, NULL},
+    {"scale", "price", NULL, NULL},
     {"scale", "batch", "SEQUENCES", "global batch (with --weak, of one system)"},
     {"plan", "nsystems", NULL, NULL},
     {"capacity", "system", "SYSTEM", "the hardware (default: every one that can be named)"},

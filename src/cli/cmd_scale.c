@@ -80,6 +80,9 @@ int cmd_scale(struct cli_opts *o)
         return cli_error("scale: --weak and --strong exclude each other");
     if (o->nsys)
         return cli_error("scale: give the cluster sizes with --systems, not -n");
+    if (o->price)
+        return cli_error("scale: --price does not apply: scale compares speeds; for the cost of "
+                         "each size use sweep --systems LIST --price P");
     if (gscen_is_gpu(o))
         return gpu_scale(o);
     int refused = scenario_refuse_gpu_opts(o, "scale");

@@ -59,13 +59,11 @@ int sweep_ws_parse(struct sweep *sw, const struct cli_opts *o)
                {"--mbs", o->mbs},
                {"--fsdp", o->fsdp ? "" : NULL},
                {"--layouts", o->layouts}};
-    /* ignored, as estimate ignores them on these systems, but said */
+    /* refused, as estimate, scale, plan and compare refuse them here */
     for (size_t i = 0; i < sizeof gpu / sizeof gpu[0]; i++)
         if (gpu[i].value)
-            fprintf(stderr,
-                    "cerebras-plan: sweep: warning: %s is ignored: it is for GPU systems and "
-                    "%s is a weight-streaming system\n",
-                    gpu[i].flag, sw->system[0]);
+            return cli_error("sweep: %s applies to GPU systems; %s is a weight-streaming system",
+                             gpu[i].flag, sw->system[0]);
     for (size_t i = 0; i < est_ncols; i++)
         sw->names[i] = est_header[i];
     sw->nbase = est_ncols;
