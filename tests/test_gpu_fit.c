@@ -193,6 +193,55 @@ static void test_leave_source_out(void **state)
     free(out);
 }
 
+static void count_calls(void *arg, size_t done, size_t total)
+{
+    size_t *calls = arg;
+    assert_int_equal(done, calls[0]);
+    calls[0]++;
+    calls[1] = total;
+}
+
+/* Leave-out stays linear (issue 30 item 2): five sources are each left out
+ * alone; the same rows as 49 sources of one row are dealt into 10 folds,
+ * 10 refits, and still every row has a figure from a fit without it. */
+static void test_folds(void **state)
+{
+    (void)state;
+    struct gpu_fit_loso *out = calloc(data.n, sizeof *out);
+    struct gmeas_row *rows = malloc(data.n * sizeof *rows);
+    assert_non_null(out);
+    assert_non_null(rows);
+    struct cp_error err = {0};
+    struct gpu_fit_folds how;
+    size_t calls[2] = {0};
+    assert_ok(gpu_fit_leave_out(&data, out, &how, count_calls, calls, &err), err);
+    assert_int_equal(how.sources, 5);
+    assert_int_equal(how.folds, 5);
+    assert_false(how.dealt);
+    assert_int_equal(calls[0], 5);
+    memcpy(rows, data.rows, data.n * sizeof *rows);
+    for (size_t i = 0; i < data.n; i++)
+        snprintf(rows[i].id, sizeof rows[i].id, "S%zu", i);
+    struct gpu_fit_data many = data;
+    many.rows = rows;
+    calls[0] = 0;
+    assert_ok(gpu_fit_leave_out(&many, out, &how, count_calls, calls, &err), err);
+    assert_int_equal(how.sources, data.n);
+    assert_int_equal(how.folds, GPU_FIT_FOLDS);
+    assert_true(how.dealt);
+    assert_int_equal(calls[0], GPU_FIT_FOLDS);
+    assert_int_equal(calls[1], GPU_FIT_FOLDS);
+    for (size_t i = 0; i < data.n; i++) {
+        if (!isfinite(out[i].step_s))
+            fail_msg("%s: no figure: %s", rows[i].id, out[i].why);
+        double in;
+        assert_ok(gpu_fit_step(&many, i, NULL, &in, &err), err);
+        assert_true(out[i].step_s != in);
+    }
+    free(rows);
+    free(out);
+}
+
 /* Sources by id; fits that cannot be made. */
 static void test_refusals(void **state)
 {
@@ -246,6 +295,7 @@ int main(void)
         cmocka_unit_test(test_refit),
         cmocka_unit_test(test_refit_perturbed),
         cmocka_unit_test(test_leave_source_out),
+        cmocka_unit_test(test_folds),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
