@@ -196,10 +196,16 @@ static cp_status judge_ratio(const struct gclaim_in *in, struct claim_result *o,
     char keys[2 * DESC_TEXT_MAX + 64];
     snprintf(keys, sizeof keys, "%s's %s or %s's %s", in->gpu->name, g.key, in->hw->wse.name,
              w.key);
-    char name[64];
-    snprintf(name, sizeof name, "%s ratio", claim_figure_name[cl->figure]);
-    const struct finite_fig ratio = {name, x, keys};
-    if (finite_check(&ratio, 1, "", err) != CP_OK)
+    char name[3][64];
+    snprintf(name[0], sizeof name[0], "%s ratio", claim_figure_name[cl->figure]);
+    snprintf(name[1], sizeof name[1], "GPU figure the %s claim needs", claim_figure_name[cl->figure]);
+    snprintf(name[2], sizeof name[2], "wafer figure the %s claim needs",
+             claim_figure_name[cl->figure]);
+    const struct finite_fig fig[] = {{"GPU figure", g.v, keys},
+                                     {name[0], x, keys},
+                                     {name[1], w.v / cl->target, keys},
+                                     {name[2], g.v * cl->target, keys}};
+    if (finite_check(fig, sizeof fig / sizeof fig[0], "", err) != CP_OK)
         return CP_EINPUT;
     char a[48], b[48], t[32], need[48];
     o->predicted = x;
@@ -474,6 +480,34 @@ static void power_text(const struct gclaim_in *in, const struct cmp_result *r,
         r->w.time_s / lit->s.time_s);
 }
 
+/* The finiteness gate (base/finite.h) on the figures power_text and
+ * power_verdict print: the GPUs' power and its ratios, as chips (gpu.power)
+ * and as nodes (system.node_power). */
+static cp_status power_check(const struct gclaim_in *in, const struct cmp_result *r,
+                             const struct cmp_gpu *lit, struct cp_error *err)
+{
+    const struct gpuhw_desc *g = in->gpu;
+    const char *chips = "[gpu] power", *nodes = "[system] node_power";
+    const struct cmp_side *side[2] = {&r->g.s, lit ? &lit->s : &r->g.s};
+    struct finite_fig f[10];
+    size_t n = 0;
+    for (int i = 0; i < 2; i++) {
+        double gc = gpu_power(g, side[i], CLAIM_FIG_CHIPS), gn = gpu_power(g, side[i], CLAIM_FIG_NODES);
+        f[n++] = (struct finite_fig){"power of the GPUs' chips", gc, chips};
+        f[n++] = (struct finite_fig){"chips' power ratio", ws_power(r, CLAIM_FIG_CHIPS) / gc, chips};
+        f[n++] = (struct finite_fig){"power of the GPU nodes", gn, nodes};
+        f[n++] = (struct finite_fig){"nodes' power ratio", ws_power(r, CLAIM_FIG_NODES) / gn, nodes};
+    }
+    const enum claim_figure fig[2] = {CLAIM_FIG_CHIPS, CLAIM_FIG_NODES};
+    for (int k = 0; k < 2; k++)
+        f[n++] = (struct finite_fig){
+            "GPUs of the claimed power",
+            gpus_for_power(g, ws_power(r, fig[k]), in->cl->target, fig[k]), k ? nodes : chips};
+    char at[DESC_TEXT_MAX + 8];
+    snprintf(at, sizeof at, " on %s", g->name);
+    return finite_check(f, n, at, err);
+}
+
 /* The verdict: the first of (equal job, the claim's figure), (equal job,
  * the other figure), (the claim's GPUs, either figure) whose ratio
  * holds. */
@@ -530,12 +564,14 @@ static cp_status judge_power(const struct gclaim_in *in, struct claim_result *o,
         snprintf(o->reason, sizeof o->reason, "no weight-streaming side: %.900s", r->ws_why);
     else if (!r->gpu_ran)
         snprintf(o->reason, sizeof o->reason, "no GPU side: %.900s", r->gpu_why);
+    else if (power_check(in, r, has_lit ? &lit : NULL, err) != CP_OK)
+        st = CP_EINPUT;
     else {
         power_text(in, r, has_lit ? &lit : NULL, o->reason, sizeof o->reason);
         power_verdict(in, r, has_lit ? &lit : NULL, o);
     }
     free(r);
-    return CP_OK;
+    return st;
 }
 
 cp_status gclaim_eval(const struct gclaim_in *in, struct claim_result *r, struct cp_error *err)
