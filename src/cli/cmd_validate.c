@@ -54,7 +54,7 @@ struct validate_run {
     struct vgpu_run gpu;
     struct vline *lines; /* the weight-streaming points, then the GPU runs */
     size_t nlines;
-    size_t nfolds;            /* weight-streaming refits (deal_folds) */
+    size_t nfolds;             /* weight-streaming refits (deal_folds) */
     char (*why)[CP_ERROR_MAX]; /* each fold's reason for no figure, or "" */
 };
 
@@ -220,8 +220,7 @@ static int check_repeats(const struct validate_run *v)
             continue;
         if (x->r->id[0])
             rc = cli_error("%s:%d: id: '%s' repeats the id of %s:%d: a run counts once",
-                           v->names[x->file], x->r->line, x->r->id, v->names[y->file],
-                           y->r->line);
+                           v->names[x->file], x->r->line, x->r->id, v->names[y->file], y->r->line);
         else
             rc = cli_error("%s:%d: repeats the run of %s:%d, cell for cell: a run counts once",
                            v->names[x->file], x->r->line, v->names[y->file], y->r->line);

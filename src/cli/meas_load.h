@@ -16,7 +16,7 @@ struct meas_set {
     struct cli_opts *o;
     const char *file; /* the name messages use */
     struct meas_list rows;
-    struct scenario **sc;    /* the distinct model-and-system scenarios */
+    struct scenario **sc; /* the distinct model-and-system scenarios */
     size_t nsc;
     size_t *sc_row;          /* each scenario's first row               */
     size_t *sc_of;           /* one per row: its scenario in sc         */

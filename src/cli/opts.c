@@ -310,9 +310,9 @@ static int stray_word(const struct cli_cmd *c, char **orig, char **argv, int arg
         i++;
     }
     /* the first word too many: kept, or (past CLI_MAX_ARGS) still in argv */
-    const char *extra = o->nargs > c->max_args        ? o->args[c->max_args]
+    const char *extra = o->nargs > c->max_args          ? o->args[c->max_args]
                         : optind + (int)o->nargs < argc ? argv[optind + (int)o->nargs]
-                                                   : "";
+                                                        : "";
     return cli_error("%s: unexpected argument '%s'; usage: cerebras-plan %s", c->name, extra,
                      c->usage);
 }

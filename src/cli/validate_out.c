@@ -280,8 +280,7 @@ int validate_missed(const struct vline *l, size_t n, double tolerance)
         bad |= median_missed(v, k, VKIND_WS, "median |error|", VALIDATE_MEDIAN);
         errors_of(l, n, VKIND_WS, 1, v);
         if (!isnan(validate_median_abs(v, k))) /* else no leave-out figure, no target */
-            bad |= median_missed(v, k, VKIND_WS, "leave-out median |error|",
-                                 VALIDATE_LOO_MEDIAN);
+            bad |= median_missed(v, k, VKIND_WS, "leave-out median |error|", VALIDATE_LOO_MEDIAN);
     }
     if ((k = errors_of(l, n, VKIND_GPU, 0, v)) > 0)
         bad |= median_missed(v, k, VKIND_GPU, "median |error|", VALIDATE_GPU_MEDIAN);

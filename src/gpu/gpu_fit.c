@@ -346,10 +346,10 @@ static size_t deal_folds(const struct gpu_fit_data *d, size_t *fold, size_t *sou
     struct gpu_fit_data sorted = *d; /* qsort_r's argument is not const */
     qsort_r(order, n, sizeof *order, by_source, &sorted);
     for (size_t a = 0; a < n; a++) /* fold[i]: the first row of i's source */
-        fold[order[a]] = a > 0 && gpu_fit_same_source(d->rows[order[a]].id,
-                                                      d->rows[order[a - 1]].id)
-                             ? fold[order[a - 1]]
-                             : order[a];
+        fold[order[a]] =
+            a > 0 && gpu_fit_same_source(d->rows[order[a]].id, d->rows[order[a - 1]].id)
+                ? fold[order[a - 1]]
+                : order[a];
     for (size_t i = 0; i < n; i++) /* sources numbered in order of first row */
         fold[i] = fold[i] == i ? k++ : fold[fold[i]];
     free(order);
