@@ -151,13 +151,13 @@ $(B)/bench: tests/bench.c $(B)/libcore.a $(B)/gen/config.h
 #   make fuzz [FUZZ_SECONDS=60]              each target on $(B)/fuzz-corpus/TARGET,
 #                                            which keeps growing from run to run
 #   make fuzz-smoke [FUZZ_SMOKE_SECONDS=15]  each target on a fresh copy of its seeds
-#                                            (7 targets, 2 at a time: about 70 s)
+#                                            (8 targets, 2 at a time: about 70 s)
 # Replay one input:  $(B)/fuzz_meas FILE...
 FUZZ_SECONDS       ?= 60
 FUZZ_SMOKE_SECONDS ?= 15
 FUZZ_JOBS          ?= 2
 FUZZ_CC            ?= clang
-FUZZ_TARGETS := fuzz_desc fuzz_meas fuzz_set fuzz_cli fuzz_run fuzz_gmeas fuzz_gpuhw
+FUZZ_TARGETS := fuzz_desc fuzz_meas fuzz_set fuzz_cli fuzz_run fuzz_gmeas fuzz_gpuhw fuzz_gcli
 FUZZ_BINS    := $(addprefix $(B)/,$(FUZZ_TARGETS))
 FUZZ_CFLAGS  := -std=c11 $(WARN) -g -O1 -fno-omit-frame-pointer \
                 -fsanitize=address,undefined -fno-sanitize-recover=undefined -MMD -MP
@@ -169,6 +169,7 @@ FUZZ_LEN_fuzz_desc := 4096
 FUZZ_LEN_fuzz_meas := 4096
 FUZZ_LEN_fuzz_set  := 2048
 FUZZ_LEN_fuzz_cli  := 512
+FUZZ_LEN_fuzz_gcli := 512
 FUZZ_LEN_fuzz_run  := 512
 FUZZ_LEN_fuzz_gmeas := 4096
 FUZZ_LEN_fuzz_gpuhw := 2048
@@ -197,14 +198,14 @@ $(B)/fuzz-obj/cli/main.o: CPPFLAGS += -Dmain=cp_main
 $(B)/fuzz-obj/cli/main.o: FUZZ_CFLAGS += -Wno-missing-prototypes
 $(patsubst src/%.c,$(B)/fuzz-obj/%.o,$(wildcard src/explore/*.c)): CPPFLAGS += $(CURSES_CFLAGS)
 
-# fuzz_cli and fuzz_run run the whole program; fuzz_run copies its input
-# files from tests/bad-input.
+# fuzz_cli, fuzz_gcli (fuzz_cli.c for GPUs) and fuzz_run run the whole
+# program; fuzz_run copies its input files from tests/bad-input.
 $(B)/fuzz_run: CPPFLAGS += -DFUZZ_FIXTURES='"$(CURDIR)/tests/bad-input"'
-$(B)/fuzz_cli $(B)/fuzz_run: $(B)/fuzz_%: tests/fuzz_%.c $(FUZZ_CLI) $(FUZZ_CORE)
+$(B)/fuzz_cli $(B)/fuzz_gcli $(B)/fuzz_run: $(B)/fuzz_%: tests/fuzz_%.c $(FUZZ_CLI) $(FUZZ_CORE)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_CLI) $(FUZZ_CORE) \
 	    $(LIBS) $(CURSES_LIBS)
 
-$(filter-out $(B)/fuzz_cli $(B)/fuzz_run,$(FUZZ_BINS)): $(B)/fuzz_%: tests/fuzz_%.c $(FUZZ_CORE)
+$(filter-out $(B)/fuzz_cli $(B)/fuzz_gcli $(B)/fuzz_run,$(FUZZ_BINS)): $(B)/fuzz_%: tests/fuzz_%.c $(FUZZ_CORE)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_CORE) $(LIBS)
 
 # One target (built first): replay its regressions, then fuzz it for
