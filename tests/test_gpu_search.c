@@ -585,6 +585,16 @@ static void test_counts(void **state)
         assert_rel(marked, found, 0);
         assert_true(found >= 3);
     }
+    /* 720720 layers and sequences of batch (240 divisors each) on 1024
+     * GPUs: 2,241,624 layouts divide (counted by the search that computed
+     * each one's memory, before micro-batches past the first that fits
+     * nothing were counted without it), none fits */
+    struct wl_desc big = w;
+    big.layers = big.batch = 720720;
+    struct gpu_search_spec s1024 = gpu_search_spec_default(1024);
+    assert_int_equal(gpu_search(&g, &big, &s1024, &r, &err), CP_EINPUT);
+    assert_rel(r.divided, 2241624, 0);
+    assert_true(r.tried >= r.divided && r.evaluated == 0);
     w.layers = 5;
     w.heads = w.kv_heads = 1;
     w.hidden = 4097;

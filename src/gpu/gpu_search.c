@@ -163,10 +163,11 @@ static double least_block(struct ctx *c, double n)
 
 /* The recompute settings of the current layout in order: none, selective,
  * block of vp, 2 vp, ... layers (fewer than a stage's), full; all that
- * fit, or the first that fits. */
-static void try_recompute(struct ctx *c)
+ * fit, or the first that fits.  Returns whether one fits. */
+static int try_recompute(struct ctx *c)
 {
     int each = c->s->each_recompute, none_short = 0;
+    double before = c->r->evaluated;
     for (enum gpu_recompute rc = GPU_RC_NONE; rc <= GPU_RC_SELECTIVE; rc++) {
         if (!rc_allowed(c, rc))
             continue;
@@ -177,28 +178,72 @@ static void try_recompute(struct ctx *c)
         if (fits(c, rc, 0)) {
             evaluate(c, rc, 0);
             if (!each)
-                return;
+                return 1;
         } else
             none_short = rc == GPU_RC_NONE;
     }
     int full = rc_allowed(c, GPU_RC_FULL), block = rc_allowed(c, GPU_RC_BLOCK);
     double stage = gpu_stage_layers(c->w, &c->l), n = stage / c->l.vp - 1; /* block settings */
     if (!(full || block) || !(full ? fits(c, GPU_RC_FULL, 0) : fits(c, GPU_RC_BLOCK, stage)))
-        return;
+        return c->r->evaluated > before;
     if (block)
         for (double j = least_block(c, n); j <= n; j++) {
             evaluate(c, GPU_RC_BLOCK, j * c->l.vp);
             if (!each)
-                return;
+                return 1;
         }
     if (full)
         evaluate(c, GPU_RC_FULL, 0);
+    return 1;
 }
 
-/* The micro-batch and interleaving of the current tp, pp, cp, dp. */
+/* The interleavings and FSDP settings of the current layout and
+ * micro-batch, each counted as dividing and its recompute settings tried
+ * (try_recompute); returns whether one fits. */
+static int search_vp(struct ctx *c, int interleave)
+{
+    int any = 0;
+    for (size_t j = 0; j < c->n_stage; j++) {
+        double vp = c->div_stage[j];
+        if ((vp > 1 && !interleave) || (c->s->vp != GPU_SEARCH_FREE && vp != c->s->vp))
+            continue;
+        c->l.vp = vp;
+        for (int fsdp = 0; fsdp <= 1; fsdp++) {
+            /* FSDP shards over dp: nothing to shard with one replica */
+            if ((c->s->fsdp != GPU_SEARCH_ANY_FSDP && fsdp != c->s->fsdp) || (fsdp && c->l.dp == 1))
+                continue;
+            c->l.fsdp = fsdp;
+            c->r->divided++;
+            any |= try_recompute(c);
+        }
+    }
+    return any;
+}
+
+/* How many layouts search_vp would count at the current micro-batch
+ * (without trying them). */
+static double count_vp(const struct ctx *c, int interleave)
+{
+    double nvp = 0;
+    for (size_t j = 0; j < c->n_stage && (interleave || j == 0); j++)
+        nvp += c->s->vp == GPU_SEARCH_FREE || c->div_stage[j] == c->s->vp;
+    double nfsdp = c->s->fsdp == GPU_SEARCH_ANY_FSDP ? (c->l.dp > 1 ? 2 : 1)
+                   : c->s->fsdp == 1                 ? c->l.dp > 1
+                                                     : 1;
+    return nvp * nfsdp;
+}
+
+/* The micro-batch and interleaving of the current tp, pp, cp, dp.  Every
+ * recompute setting's memory grows with the micro-batch (the activations
+ * in flight are min(batch / dp, mbs pp) sequences' on the first stage,
+ * one on the last; the weights and state do not depend on it) and a
+ * larger one interleaves no more, so once no layout of a micro-batch fits
+ * none of a larger one does: those are counted as dividing and as tried
+ * (their memory known to be short) without computing it. */
 static void search_mbs_vp(struct ctx *c)
 {
     double local = c->w->batch / c->l.dp;
+    int short_all = 0;
     for (size_t i = 0; i < c->j->n_batch && c->j->div_batch[i] <= local; i++) {
         double mbs = c->j->div_batch[i];
         if (!divides(mbs, local) || (c->s->mbs != GPU_SEARCH_FREE && mbs != c->s->mbs))
@@ -206,21 +251,12 @@ static void search_mbs_vp(struct ctx *c)
         c->l.mbs = mbs;
         /* interleaving needs at least pp micro-batches (gpu_check) */
         int interleave = c->l.pp > 1 && local / mbs >= c->l.pp;
-        for (size_t j = 0; j < c->n_stage; j++) {
-            double vp = c->div_stage[j];
-            if ((vp > 1 && !interleave) || (c->s->vp != GPU_SEARCH_FREE && vp != c->s->vp))
-                continue;
-            c->l.vp = vp;
-            for (int fsdp = 0; fsdp <= 1; fsdp++) {
-                /* FSDP shards over dp: nothing to shard with one replica */
-                if ((c->s->fsdp != GPU_SEARCH_ANY_FSDP && fsdp != c->s->fsdp) ||
-                    (fsdp && c->l.dp == 1))
-                    continue;
-                c->l.fsdp = fsdp;
-                c->r->divided++;
-                try_recompute(c);
-            }
-        }
+        if (short_all) {
+            double n = count_vp(c, interleave);
+            c->r->divided += n;
+            c->r->tried += n;
+        } else
+            short_all = !search_vp(c, interleave);
     }
 }
 

@@ -25,7 +25,9 @@
  * grows and is full recompute's at k = a stage's layers, so the block
  * settings are not all tried: when full does not fit none of them does,
  * and the least k that fits is found by bisection (tests/test_gpu_search.c
- * checks the result against trying them all).
+ * checks the result against trying them all).  Every setting's memory
+ * grows with the micro-batch, so once no layout of one micro-batch fits,
+ * those of the larger ones are counted as dividing without computing it.
  *
  * Pure arithmetic, no allocation (the kept layouts are a fixed array of
  * the result), no I/O. */
@@ -81,7 +83,9 @@ struct gpu_search_result {
     struct gpu_search_hit hit[GPU_SEARCH_KEEP_MAX]; /* fastest first        */
     size_t n;                                       /* hits kept, <= keep   */
     double divided;   /* layouts (tp pp cp dp mbs vp) that divide             */
-    double tried;     /* recompute settings whose memory was computed        */
+    double tried;     /* recompute settings whose memory was computed, or
+                         known short: once no layout of a micro-batch fits,
+                         those of larger ones count one each, uncomputed  */
     double evaluated; /* layouts run through gpu_eval: those that fit        */
     /* The least memory per GPU of the settings tried and the usable
      * memory, bytes: what a refusal names.  When nothing fits it is the
