@@ -35,7 +35,7 @@ static int parse_fit(struct calib_run *k, const char *list)
         return cli_error("calibrate: --fit [SYSTEM:]section.key[,...] is required");
     if (calib_parse_keys(list, k->keys, &k->nkeys, &err) != CP_OK)
         return cli_error("calibrate: --fit %s", err.msg);
-    return -1;
+    return meas_check_scopes(k->o, "calibrate", k->keys, k->nkeys);
 }
 
 /* ---- plausibility ---- */

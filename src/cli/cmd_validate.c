@@ -332,6 +332,8 @@ static int evaluate(struct validate_run *v)
     if (rc < 0 &&
         calib_parse_keys(o->fit ? o->fit : VALIDATE_FIT, v->keys, &v->nkeys, &err) != CP_OK)
         rc = cli_error("validate: --fit %s", err.msg);
+    if (rc < 0 && o->fit)
+        rc = meas_check_scopes(o, "validate", v->keys, v->nkeys);
     if (rc < 0)
         rc = load(v);
     if (rc < 0)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../base/xalloc.h"
+#include "../desc/gpuhw.h"
 
 /* "FILE:LINE:COL: column: message" for a cell of row r; EXIT_USAGE. */
 static int cell_error(const struct meas_set *k, const struct meas_row *r, int col, const char *fmt,
@@ -45,7 +46,34 @@ static int check_name(const struct meas_set *k, const struct meas_row *r, int co
     }
     if (st != CP_OK)
         return cell_error(k, r, col, "%s", err.msg);
+    int gpu = col == MEAS_SYSTEM && gpuhw_kind_of(e.text) == GPUHW_GPU;
     cat_entry_free(&e);
+    if (gpu)
+        return cell_error(k, r, col,
+                          "'%s' is a GPU system; these are weight-streaming runs (a GPU run "
+                          "goes in a GPU corpus, with the columns of hw/gpu-measurements.csv, "
+                          "which validate reads)",
+                          name);
+    return -1;
+}
+
+int meas_check_scopes(const struct cli_opts *o, const char *cmd, const struct calib_spec *keys,
+                      size_t n)
+{
+    for (size_t j = 0; j < n; j++) {
+        struct cat_entry e;
+        struct cp_error err = {0};
+        if (!keys[j].scope[0] || cat_resolve(&o->dirs, keys[j].scope, CAT_HW, &e, &err) != CP_OK)
+            continue;
+        int gpu = gpuhw_kind_of(e.text) == GPUHW_GPU;
+        cat_entry_free(&e);
+        char name[128];
+        struct calib_key k = {.key = keys[j].key, .scope = keys[j].scope};
+        if (gpu)
+            return cli_error("%s: --fit %s: %s is a GPU system; --fit fits weight-streaming "
+                             "keys on weight-streaming systems' runs",
+                             cmd, calib_key_name(&k, name, sizeof name), keys[j].scope);
+    }
     return -1;
 }
 

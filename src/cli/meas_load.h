@@ -37,4 +37,9 @@ int meas_set_load(struct cli_opts *o, const char *file, const char *text, struct
 
 void meas_set_free(struct meas_set *k);
 
+/* A --fit key scoped to a GPU system (h100:system.utilization) refused
+ * as such for command cmd: -1, or an exit code after a message. */
+int meas_check_scopes(const struct cli_opts *o, const char *cmd, const struct calib_spec *keys,
+                      size_t n);
+
 #endif
