@@ -313,6 +313,9 @@ static int stray_word(const struct cli_cmd *c, char **orig, char **argv, int arg
     const char *extra = o->nargs > c->max_args          ? o->args[c->max_args]
                         : optind + (int)o->nargs < argc ? argv[optind + (int)o->nargs]
                                                         : "";
+    if (c->max_args > 1)
+        return cli_error("%s: unexpected argument '%s' (at most %zu); usage: cerebras-plan %s",
+                         c->name, extra, c->max_args, c->usage);
     return cli_error("%s: unexpected argument '%s'; usage: cerebras-plan %s", c->name, extra,
                      c->usage);
 }
