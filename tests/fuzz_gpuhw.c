@@ -10,10 +10,11 @@
  *
  * Asserted: gpuhw_kind_of() reads any text; a loaded description is of
  * kind GPU, named, with finite figures, a 16-bit peak above 0 and at
- * least one GPU a node; gpu_run_eval and gpu_search give CP_OK or
- * CP_EINPUT with a message; a search that succeeds keeps 1 to keep
- * layouts, fastest first, each one dividing the job (gpu_check) and
- * fitting in memory.
+ * least one GPU a node; gpu_run_eval, the finiteness gate
+ * (gpu_range_check) and gpu_search give CP_OK or CP_EINPUT with a
+ * message; a search that succeeds keeps 1 to keep layouts, fastest first,
+ * each one dividing the job (gpu_check) and fitting in memory, and, when
+ * the gate passed, with finite figures (gpu_figures_check).
  *
  * Kept short: the override is one of FUZZ_SETS (picked by the input's
  * length: the tiny and huge figures of issue 30, item 4, among them), the
@@ -123,11 +124,19 @@ static void check_desc(const struct gpuhw_desc *g)
     assert(g->net.gpus_per_node >= 1);
 }
 
+/* The finiteness gate (gpu_range_check, as the commands run it before a
+ * search: on gpus GPUs, at most gpus, one step's tokens, no price), then
+ * the search; when the gate passed, every kept layout's figures are
+ * finite (gpu_figures_check): the gate's probes bound what the search
+ * can reach. */
 static void check_search(const struct gpuhw_desc *g, const struct wl_desc *w, double gpus)
 {
+    struct cp_error err = {0};
+    cp_status gate = gpu_range_check(g, w, gpus, gpus, w->batch * w->seq_len, NAN, &err);
+    fuzz_check(gate, &err);
     struct gpu_search_spec s = gpu_search_spec_default(gpus);
     struct gpu_search_result r;
-    struct cp_error err = {0};
+    err.msg[0] = '\0';
     cp_status st = gpu_search(g, w, &s, &r, &err);
     fuzz_check(st, &err);
     if (st != CP_OK)
@@ -137,9 +146,8 @@ static void check_search(const struct gpuhw_desc *g, const struct wl_desc *w, do
         const struct gpu_search_hit *h = &r.hit[i];
         assert(i == 0 || !(h->result.step_s < r.hit[i - 1].result.step_s));
         assert(h->result.fits);
-        struct gpu_layout l = h->layout;
-        struct cp_error e2 = {0};
-        assert(gpu_check(g, w, &l, &e2) == CP_OK);
+        assert(gpu_check(g, w, &h->layout, &err) == CP_OK);
+        assert(gate != CP_OK || gpu_figures_check(&h->result, NULL, "", &err) == CP_OK);
     }
 }
 
