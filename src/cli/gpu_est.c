@@ -170,9 +170,8 @@ static void print_best(const struct gscen *s, const struct gpu_search_result *sr
     const struct gpu_result *r = &sr->hit[0].result;
     char a[64], b[64], c[64], lay[200];
     struct gpu_train t = run_of(s, &sr->hit[0]);
-    printf("%s on %g x %s (%g node%s of %g), %s\n\n", s->wl.name, s->spec.gpus, s->g.name,
-           t.nodes, t.nodes == 1 ? "" : "s", s->g.net.gpus_per_node,
-           gpuhw_prec_name[l->precision]);
+    printf("%s on %g x %s (%g node%s of %g), %s\n\n", s->wl.name, s->spec.gpus, s->g.name, t.nodes,
+           t.nodes == 1 ? "" : "s", s->g.net.gpus_per_node, gpuhw_prec_name[l->precision]);
     printf("batch      %.0f sequence%s x %.0f = %.0f tokens per step; %.0f micro-batch%s per "
            "pipeline\n",
            s->spec.batch, s->spec.batch == 1 ? "" : "s", s->wl.seq_len,

@@ -12,7 +12,7 @@
 /* Where the step's figures come from, for the gate's hint. */
 #define STEP_KEYS "the [gpu], [network] and [fit] keys"
 #define LINK_KEYS                                                                                  \
-    "network.nvlink_bandwidth, network.scaleout_bandwidth, network.link_latency or "             \
+    "network.nvlink_bandwidth, network.scaleout_bandwidth, network.link_latency or "               \
     "fit.comm_efficiency"
 
 /* The keys each part of the step comes from (gpu.h states the model). */
@@ -48,7 +48,7 @@ void gpu_train_eval(const struct gpuhw_desc *g, double gpus, double steps, doubl
 
 /* The parts as the gate names them (gpu_part_name's order). */
 static const char *const part_name[GPU_NPARTS] = {
-    "matmul time", "elementwise time", "tp-comm time", "pp-comm time",
+    "matmul time", "elementwise time", "tp-comm time",   "pp-comm time",
     "bubble time", "dp-comm time",     "optimizer time", "overhead time"};
 
 /* Room for every figure of a step and a run. */

@@ -198,7 +198,8 @@ static cp_status judge_ratio(const struct gclaim_in *in, struct claim_result *o,
              w.key);
     char name[3][64];
     snprintf(name[0], sizeof name[0], "%s ratio", claim_figure_name[cl->figure]);
-    snprintf(name[1], sizeof name[1], "GPU figure the %s claim needs", claim_figure_name[cl->figure]);
+    snprintf(name[1], sizeof name[1], "GPU figure the %s claim needs",
+             claim_figure_name[cl->figure]);
     snprintf(name[2], sizeof name[2], "wafer figure the %s claim needs",
              claim_figure_name[cl->figure]);
     const struct finite_fig fig[] = {{"GPU figure", g.v, keys},
@@ -492,17 +493,20 @@ static cp_status power_check(const struct gclaim_in *in, const struct cmp_result
     struct finite_fig f[10];
     size_t n = 0;
     for (int i = 0; i < 2; i++) {
-        double gc = gpu_power(g, side[i], CLAIM_FIG_CHIPS), gn = gpu_power(g, side[i], CLAIM_FIG_NODES);
+        double gc = gpu_power(g, side[i], CLAIM_FIG_CHIPS),
+               gn = gpu_power(g, side[i], CLAIM_FIG_NODES);
         f[n++] = (struct finite_fig){"power of the GPUs' chips", gc, chips};
-        f[n++] = (struct finite_fig){"chips' power ratio", ws_power(r, CLAIM_FIG_CHIPS) / gc, chips};
+        f[n++] =
+            (struct finite_fig){"chips' power ratio", ws_power(r, CLAIM_FIG_CHIPS) / gc, chips};
         f[n++] = (struct finite_fig){"power of the GPU nodes", gn, nodes};
-        f[n++] = (struct finite_fig){"nodes' power ratio", ws_power(r, CLAIM_FIG_NODES) / gn, nodes};
+        f[n++] =
+            (struct finite_fig){"nodes' power ratio", ws_power(r, CLAIM_FIG_NODES) / gn, nodes};
     }
     const enum claim_figure fig[2] = {CLAIM_FIG_CHIPS, CLAIM_FIG_NODES};
     for (int k = 0; k < 2; k++)
-        f[n++] = (struct finite_fig){
-            "GPUs of the claimed power",
-            gpus_for_power(g, ws_power(r, fig[k]), in->cl->target, fig[k]), k ? nodes : chips};
+        f[n++] = (struct finite_fig){"GPUs of the claimed power",
+                                     gpus_for_power(g, ws_power(r, fig[k]), in->cl->target, fig[k]),
+                                     k ? nodes : chips};
     char at[DESC_TEXT_MAX + 8];
     snprintf(at, sizeof at, " on %s", g->name);
     return finite_check(f, n, at, err);
