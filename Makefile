@@ -198,14 +198,15 @@ $(B)/fuzz-obj/cli/main.o: CPPFLAGS += -Dmain=cp_main
 $(B)/fuzz-obj/cli/main.o: FUZZ_CFLAGS += -Wno-missing-prototypes
 $(patsubst src/%.c,$(B)/fuzz-obj/%.o,$(wildcard src/explore/*.c)): CPPFLAGS += $(CURSES_CFLAGS)
 
-# fuzz_cli, fuzz_gcli (fuzz_cli.c for GPUs) and fuzz_run run the whole
-# program; fuzz_run copies its input files from tests/bad-input.
+# fuzz_cli, fuzz_gcli (fuzz_cli.c for GPUs), fuzz_gmeas (validate) and
+# fuzz_run run the whole program; fuzz_run copies its input files from
+# tests/bad-input.
 $(B)/fuzz_run: CPPFLAGS += -DFUZZ_FIXTURES='"$(CURDIR)/tests/bad-input"'
-$(B)/fuzz_cli $(B)/fuzz_gcli $(B)/fuzz_run: $(B)/fuzz_%: tests/fuzz_%.c $(FUZZ_CLI) $(FUZZ_CORE)
+$(B)/fuzz_cli $(B)/fuzz_gcli $(B)/fuzz_gmeas $(B)/fuzz_run: $(B)/fuzz_%: tests/fuzz_%.c $(FUZZ_CLI) $(FUZZ_CORE)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_CLI) $(FUZZ_CORE) \
 	    $(LIBS) $(CURSES_LIBS)
 
-$(filter-out $(B)/fuzz_cli $(B)/fuzz_gcli $(B)/fuzz_run,$(FUZZ_BINS)): $(B)/fuzz_%: tests/fuzz_%.c $(FUZZ_CORE)
+$(filter-out $(B)/fuzz_cli $(B)/fuzz_gcli $(B)/fuzz_gmeas $(B)/fuzz_run,$(FUZZ_BINS)): $(B)/fuzz_%: tests/fuzz_%.c $(FUZZ_CORE)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_CORE) $(LIBS)
 
 # One target (built first): replay its regressions, then fuzz it for

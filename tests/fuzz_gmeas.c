@@ -18,6 +18,14 @@
  * gpu_fit_leave_source_out give CP_OK or CP_EINPUT with a message; a
  * left-out row without a figure says why.
  *
+ * A short input (at most FUZZ_FIT_ROWS + 1 lines) is also run through
+ * the command, `validate FILE` (src/cli/cmd_validate.c, validate_gpu.c,
+ * through the program's main, compiled as cp_main as for fuzz_cli), from a
+ * file in a directory of its own: whichever kind its header says, the
+ * exit status is 0, 1 or 2, never a crash, a hang or a leak.  stdout and
+ * stderr go to /dev/null (the streams); the built-in copies are the only
+ * descriptions found.
+ *
  * Kept short.  The model of one row is arithmetic without loops over its
  * figures (the least block recompute is bisected), so every parsed row is
  * evaluated, however large its figures.  The fit runs up to
@@ -25,14 +33,19 @@
  * source, so they run only on a corpus of at most FUZZ_FIT_ROWS rows.
  *
  * Seeds: tests/fuzz/fuzz_gmeas/ (rows of hw/gpu-measurements.csv and
- * hw/gpu-measurements-holdout.csv with their text cut short, and the
- * corpora of issue 30).  Built and run by `make fuzz` and
+ * hw/gpu-measurements-holdout.csv with their text cut short, the corpora
+ * of issue 30, and ws-*.csv: rows of hw/measurements.csv and issue 30's
+ * one-row corpus, for validate).  Built and run by `make fuzz` and
  * `make fuzz-smoke`. */
+#define _XOPEN_SOURCE 700
 #include <assert.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_errno.h>
 
@@ -43,14 +56,17 @@
 #include "desc/gpuhw.h"
 #include "gpu/gpu_fit.h"
 #include "gpu/gpu_run.h"
+#include "cli/cli.h"
 
 /* The most rows a corpus may have for the fit and the leave-out to run. */
 #define FUZZ_FIT_ROWS 4
 
+int cp_main(int argc, char **argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct gpuhw_desc gpus[GMEAS_NGPUS];
+static char workdir[64], csv_path[96];
 
 /* The built-in description hw/NAME.ini, loaded into g, or abort. */
 static void load_builtin(const char *name, struct gpuhw_desc *g)
@@ -67,13 +83,48 @@ static void load_builtin(const char *name, struct gpuhw_desc *g)
     abort();
 }
 
+/* At exit, the working directory goes. */
+static void remove_workdir(void)
+{
+    (void)unlink(csv_path);
+    (void)rmdir(workdir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
     gsl_set_error_handler_off(); /* as main() does: GSL errors are statuses */
     for (int k = 0; k < GMEAS_NGPUS; k++)
         load_builtin(gmeas_gpu_name[k], &gpus[k]);
+    FILE *out = fopen("/dev/null", "w"), *err = fopen("/dev/null", "w");
+    FILE *in = fopen("/dev/null", "r");
+    if (!out || !err || !in)
+        abort();
+    stdout = out;
+    stderr = err;
+    stdin = in;
+    unsetenv("CEREBRAS_PLAN_PATH");
+    setenv("CEREBRAS_PLAN_DATADIR", "", 1);
+    snprintf(workdir, sizeof workdir, "/tmp/fuzz_gmeas.XXXXXX");
+    if (!mkdtemp(workdir))
+        abort();
+    snprintf(csv_path, sizeof csv_path, "%s/fuzz.csv", workdir);
+    atexit(remove_workdir);
     return 0;
+}
+
+/* `validate FILE` on text[0..size), written to csv_path. */
+static void check_validate(const char *text, size_t size)
+{
+    FILE *f = fopen(csv_path, "wb");
+    if (!f || fwrite(text, 1, size, f) != size || fclose(f) != 0)
+        abort();
+    char *argv[] = {"cerebras-plan", "validate", csv_path, NULL};
+    static char *none[] = {"fuzz_gmeas", NULL};
+    optind = 0; /* as fuzz_cli.c: getopt starts afresh */
+    (void)getopt(1, none, "");
+    int rc = cp_main(3, argv);
+    assert(rc == EXIT_OK || rc == EXIT_VERDICT || rc == EXIT_USAGE);
 }
 
 /* A whole count, 1 to 2^53 (as gmeas.c reads one). */
@@ -153,6 +204,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = fuzz_text(data, size);
     if (!text)
         return 0;
+    size_t lines = 0;
+    for (size_t i = 0; i < size; i++)
+        lines += data[i] == '\n';
+    if (lines <= FUZZ_FIT_ROWS + 1)
+        check_validate(text, size);
     struct cp_error err = {0};
     struct gmeas_list l;
     cp_status st = gmeas_parse(text, "fuzz.csv", &l, &err);
