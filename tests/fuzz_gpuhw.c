@@ -50,17 +50,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const FUZZ_SETS[] = {
-    "fit.matmul_efficiency=0.5",        "gpu.peak_bf16=1e-300 FLOP/s",
-    "system.node_power=1e308 W",        "network.link_latency=1e308 s",
-    "fit.comm_efficiency=5e-324",       "gpu.hbm_bandwidth=1e-300 B/s",
-    "network.nvlink_domain=72",         "system.gpus_per_node=4",
-    "fit.step_overhead=1e308 s",        "gpu.l2_cache=1e-300 B",
-    "fit.elementwise_bytes=1e308 B",    "gpu.hbm=1 GB",
+    "fit.matmul_efficiency=0.5",    "gpu.peak_bf16=1e-300 FLOP/s",   "system.node_power=1e308 W",
+    "network.link_latency=1e308 s", "fit.comm_efficiency=5e-324",    "gpu.hbm_bandwidth=1e-300 B/s",
+    "network.nvlink_domain=72",     "system.gpus_per_node=4",        "fit.step_overhead=1e308 s",
+    "gpu.l2_cache=1e-300 B",        "fit.elementwise_bytes=1e308 B", "gpu.hbm=1 GB",
 };
 #define NSETS (sizeof FUZZ_SETS / sizeof FUZZ_SETS[0])
 
 static const double FUZZ_GPUS[] = {1, 8, 64}; /* for the 12-layer model   */
-#define FUZZ_GQA_GPUS 16                       /* for the 32-layer GQA one */
+#define FUZZ_GQA_GPUS 16                      /* for the 32-layer GQA one */
 #define NGPUS (sizeof FUZZ_GPUS / sizeof FUZZ_GPUS[0])
 
 static struct gmeas_list corpus;
@@ -95,8 +93,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
     struct cp_error err = {0};
-    if (gmeas_parse(builtin("hw", "gpu-measurements.csv"), "gpu-measurements.csv", &corpus,
-                    &err) != CP_OK)
+    if (gmeas_parse(builtin("hw", "gpu-measurements.csv"), "gpu-measurements.csv", &corpus, &err) !=
+        CP_OK)
         abort();
     pick_runs();
     const char *models[] = {"gpt2-small", "llama3-8b"};
@@ -111,10 +109,10 @@ static void check_desc(const struct gpuhw_desc *g)
 {
     assert(g->kind == GPUHW_GPU);
     assert(memchr(g->name, '\0', sizeof g->name));
-    const double fig[] = {g->chip.hbm_bytes,    g->chip.hbm_Bps,      g->chip.power_W,
-                          g->chip.sm_count,     g->net.gpus_per_node, g->net.node_power_W,
-                          g->net.nvlink_Bps,    g->net.nvlink_domain, g->net.scaleout_Bps,
-                          g->net.link_latency_s, g->fit.matmul_eff,   g->fit.comm_eff,
+    const double fig[] = {g->chip.hbm_bytes,      g->chip.hbm_Bps,      g->chip.power_W,
+                          g->chip.sm_count,       g->net.gpus_per_node, g->net.node_power_W,
+                          g->net.nvlink_Bps,      g->net.nvlink_domain, g->net.scaleout_Bps,
+                          g->net.link_latency_s,  g->fit.matmul_eff,    g->fit.comm_eff,
                           g->fit.step_overhead_s, g->fit.hbm_usable};
     for (size_t i = 0; i < sizeof fig / sizeof fig[0]; i++)
         assert(isfinite(fig[i]));
