@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../base/units.h"
 #include "../base/xalloc.h"
 
 double cmp_count_step(const struct gpuhw_desc *g)
@@ -59,21 +58,20 @@ cp_status cmp_check(const struct cmp_spec *s, struct cp_error *err)
 static void gpu_fill(const struct cmp_spec *s, double steps, double n,
                      const struct gpu_search_hit *hit, struct cmp_gpu *g)
 {
-    const struct gpu_net *net = &s->gpu->net;
     struct cmp_side *d = &g->s;
+    struct gpu_train t; /* the run to its end, as estimate counts it */
+    gpu_train_eval(s->gpu, n, steps, s->gpu_price, &hit->result, &t);
     g->layout = hit->layout;
     g->res = hit->result;
     d->units = n;
-    d->nodes = ceil(n / net->gpus_per_node);
+    d->nodes = t.nodes;
     d->step_s = hit->result.step_s;
-    d->steps = steps;
-    d->time_s = steps * d->step_s;
+    d->steps = t.steps;
+    d->time_s = t.time_s;
     d->tokens_per_s = hit->result.tokens_per_s;
-    d->power_W = d->nodes * net->node_power_W;
-    d->energy_J = d->power_W * d->time_s;
-    d->cost = s->gpu_price >= 0
-                  ? d->nodes * net->gpus_per_node * d->time_s / UNIT_HOUR_S * s->gpu_price
-                  : -1;
+    d->power_W = t.power_W;
+    d->energy_J = t.energy_J;
+    d->cost = t.cost;
 }
 
 /* The job of w under s's layout spec, its divisors listed once for
