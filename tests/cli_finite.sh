@@ -83,4 +83,17 @@ for sys in h100 cs2; do
         nok "estimate -s $sys --tokens 1: '1 token in 1 step'" "exit $rc: $(grep '^training' "$T/out")"
     fi
 done
+# plan and compare say it the same way
+run plan -s h100 -m gpt3-xl --deadline 1000y --tokens 1
+if grep -q ': 1 token in 1 step; deadline' "$T/out"; then
+    ok "plan -s h100 --tokens 1: '1 token in 1 step'"
+else
+    nok "plan -s h100 --tokens 1: '1 token in 1 step'" "exit $rc: $(head -1 "$T/out")"
+fi
+run compare -s cs3 --gpu h100 -m gpt3-xl -n 1 --tokens 1 --batch 1
+if grep -q '^compare: .*, 1 token in 1 step of 1 sequence x' "$T/out"; then
+    ok "compare --tokens 1 --batch 1: '1 token in 1 step of 1 sequence'"
+else
+    nok "compare --tokens 1 --batch 1: '1 token in 1 step of 1 sequence'" "exit $rc: $(head -1 "$T/out")"
+fi
 echo "# cli_finite done"

@@ -233,9 +233,10 @@ static void print_head(const struct cmp_cli *x)
     const struct cmp_scan *sc = &r->scan;
     const struct cluster *c = &x->s.c;
     char a[64], b[64];
-    printf("compare: %s, %s tokens in %.0f steps of %g sequences x %g tokens; ", x->s.wl.name,
-           unit_format(r->wr.tokens, UNIT_COUNT, a, sizeof a), r->wr.steps, c->global_seqs,
-           x->s.wl.seq_len);
+    printf("compare: %s, %s token%s in %.0f step%s of %g sequence%s x %g tokens; ",
+           x->s.wl.name, unit_format(r->wr.tokens, UNIT_COUNT, a, sizeof a),
+           r->wr.tokens == 1 ? "" : "s", r->wr.steps, r->wr.steps == 1 ? "" : "s",
+           c->global_seqs, c->global_seqs == 1 ? "" : "s", x->s.wl.seq_len);
     if (x->spec.mode == CMP_DEADLINE)
         printf("deadline %s\n", out_duration(x->spec.deadline_s, b, sizeof b));
     else

@@ -98,8 +98,9 @@ int gpu_plan(struct cli_opts *o)
         rc = emit_csv(o, &s, &r);
     else {
         char a[32];
-        printf("%s on %s, %s: %.4g tokens in %.0f steps; deadline %s\n\n", s.wl.name, s.g.name,
-               gpuhw_prec_name[s.spec.precision], s.tokens, steps,
+        printf("%s on %s, %s: %.4g token%s in %.0f step%s; deadline %s\n\n", s.wl.name,
+               s.g.name, gpuhw_prec_name[s.spec.precision], s.tokens, s.tokens == 1 ? "" : "s",
+               steps, steps == 1 ? "" : "s",
                out_duration(r.target_s, a, sizeof a));
         print_side(r.gpu_ok ? "fewest" : "fastest", &r.g);
         if (r.has_below)

@@ -626,6 +626,7 @@ static cp_status refusal(const struct ctx *c, struct cp_error *err)
     const struct wl_desc *w = c->w;
     const struct gpu_search_result *r = c->r;
     const struct gpu_layout *l = &r->least_layout;
+    char rc[64];
     if (r->divided == 0) {
         int fixed = c->s->tp != GPU_SEARCH_FREE || c->s->pp != GPU_SEARCH_FREE ||
                     c->s->mbs != GPU_SEARCH_FREE || c->s->cp != GPU_SEARCH_FREE ||
@@ -641,10 +642,10 @@ static cp_status refusal(const struct ctx *c, struct cp_error *err)
     }
     return cp_fail(err, CP_EINPUT,
                    "no layout of %.0f GPUs fits in memory: the least, tp %.0f pp %.0f cp %.0f "
-                   "dp %.0f mbs %.0f vp %.0f with %s recompute, needs %.4g bytes per GPU "
+                   "dp %.0f mbs %.0f vp %.0f with %s, needs %.4g bytes per GPU "
                    "against %.4g usable (HBM x hbm_usable), of %.0f layouts that divide",
                    c->gpus, l->tp, l->pp, l->cp, l->dp, l->mbs, l->vp,
-                   gpu_recompute_name[l->recompute], r->least_mem, r->capacity, r->divided);
+                   gpu_recompute_text(l, rc, sizeof rc), r->least_mem, r->capacity, r->divided);
 }
 
 cp_status gpu_search_at(const struct gpu_search_job *j, double gpus, struct gpu_search_result *r,

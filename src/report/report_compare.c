@@ -24,7 +24,14 @@ int report_cmp_load(const struct cli_opts *o, const char *const *sets, size_t n,
     x->spec.gpu = &x->g;
     if ((rc = cmpo_gpu_price(o, &x->spec.gpu_price)) >= 0)
         return rc;
-    return cmpo_layout(o, &x->spec);
+    if ((rc = cmpo_layout(o, &x->spec)) >= 0)
+        return rc;
+    /* refused up front, as compare refuses it: a layout that divides
+     * nothing, figures the model cannot represent (the finiteness gate) */
+    struct cp_error err = {0};
+    if (cmp_check(&x->spec, &err) != CP_OK)
+        return cli_error("report: %s", err.msg);
+    return -1;
 }
 
 static const char *const header[] = {"kind",        "units",           "nodes",        "power_W",
