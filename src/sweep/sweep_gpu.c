@@ -83,9 +83,12 @@ static int counts_axis(struct sweep *sw, const struct cli_opts *o)
         return -1;
     int rc = range_parse(flag, arg, "GPUs", &sw->ns, &sw->nn);
     for (size_t i = 0; i < sw->nn && rc < 0; i++)
-        if (!(sw->ns[i] >= 1 && sw->ns[i] <= GSCEN_MAX_GPUS) || sw->ns[i] != floor(sw->ns[i]))
-            rc = cli_error("%s '%s': %g is not a whole number of GPUs from 1 to %g", flag, arg,
-                           sw->ns[i], GSCEN_MAX_GPUS);
+        if (sw->ns[i] != floor(sw->ns[i]))
+            rc = cli_error("%s '%s': %.17g is not a whole number of GPUs", flag, arg, sw->ns[i]);
+        else if (!(sw->ns[i] >= 1 && sw->ns[i] <= GSCEN_MAX_GPUS))
+            rc = cli_error("%s '%s': %.17g GPUs is outside 1 to %.0f, the most GPUs a run may "
+                           "name",
+                           flag, arg, sw->ns[i], GSCEN_MAX_GPUS);
     return rc;
 }
 
