@@ -190,13 +190,14 @@ if [ -s "$T/sweep.csv" ] && ! has_neg0 "$T/sweep.csv"; then
 else
     nok "sweep --sparsity -0,0.5 --price -0: no -0 in the CSV" "$(head -c 300 "$T/err")"
 fi
-for cmd in "scale --systems 1,2" "plan --deadline 30d"; do
+# (scale takes no --price: it shows no cost)
+for cmd in "scale --systems 1,2" "plan --deadline 30d --price -0"; do
     # shellcheck disable=SC2086
-    run $cmd -m gpt3-xl --sparsity -0 --price -0
+    run $cmd -m gpt3-xl --sparsity -0
     if [ "$rc" -le 1 ] && [ -s "$T/out" ] && ! has_neg0 "$T/out"; then
-        ok "$cmd --sparsity -0 --price -0: no -0"
+        ok "$cmd --sparsity -0: no -0"
     else
-        nok "$cmd --sparsity -0 --price -0: no -0" "exit $rc: $(grep -E -- '-0' "$T/out" | head -n 3)"
+        nok "$cmd --sparsity -0: no -0" "exit $rc: $(grep -E -- '-0' "$T/out" | head -n 3)"
     fi
 done
 run show cs2 --set sparsity.overhead=-0

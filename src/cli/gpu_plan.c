@@ -58,6 +58,27 @@ static int emit_csv(const struct cli_opts *o, const struct gscen *s, const struc
     return rc;
 }
 
+/* The answer as text: the job, the fewest (or fastest) count and the one
+ * below it, what was searched, the cost. */
+static int print_text(const struct gscen *s, const struct cmp_result *r, double steps)
+{
+    char a[32];
+    printf("%s on %s, %s: %.4g token%s in %.0f step%s; deadline %s\n\n", s->wl.name, s->g.name,
+           gpuhw_prec_name[s->spec.precision], s->tokens, s->tokens == 1 ? "" : "s", steps,
+           steps == 1 ? "" : "s", out_duration(r->target_s, a, sizeof a));
+    print_side(r->gpu_ok ? "fewest" : "fastest", &r->g);
+    if (r->has_below)
+        print_side("below", &r->below);
+    printf("\nsearched %.0f counts of %.0f to %.0f GPUs in steps of %.0f (%.0f run a layout, "
+           "%.0f layouts evaluated); power is whole nodes at %s each, the vendor's maximum\n",
+           r->scan.counts, r->scan.step, r->scan.last, r->scan.step, r->scan.runs,
+           r->scan.layouts, out_num(0, s->g.net.node_power_W, UNIT_POWER, a, sizeof a));
+    if (r->g.s.cost >= 0)
+        printf("cost %.6g (%.6g GPU-hours at %g)\n", r->g.s.cost,
+               r->g.s.nodes * s->g.net.gpus_per_node * r->g.s.time_s / UNIT_HOUR_S, s->price);
+    return cli_flush();
+}
+
 int gpu_plan(struct cli_opts *o)
 {
     if (o->energy || o->budget || o->allow_sparsity || o->allow_batch)
@@ -94,26 +115,7 @@ int gpu_plan(struct cli_opts *o)
     progress_end(&pg);
     if (!r.gpu_ran)
         return cli_error("plan: %s on %s: %s", s.model, s.system, r.gpu_why), EXIT_VERDICT;
-    if (o->csv)
-        rc = emit_csv(o, &s, &r);
-    else {
-        char a[32];
-        printf("%s on %s, %s: %.4g token%s in %.0f step%s; deadline %s\n\n", s.wl.name,
-               s.g.name, gpuhw_prec_name[s.spec.precision], s.tokens, s.tokens == 1 ? "" : "s",
-               steps, steps == 1 ? "" : "s",
-               out_duration(r.target_s, a, sizeof a));
-        print_side(r.gpu_ok ? "fewest" : "fastest", &r.g);
-        if (r.has_below)
-            print_side("below", &r.below);
-        printf("\nsearched %.0f counts of %.0f to %.0f GPUs in steps of %.0f (%.0f run a layout, "
-               "%.0f layouts evaluated); power is whole nodes at %s each, the vendor's maximum\n",
-               r.scan.counts, r.scan.step, r.scan.last, r.scan.step, r.scan.runs, r.scan.layouts,
-               out_num(0, s.g.net.node_power_W, UNIT_POWER, a, sizeof a));
-        if (r.g.s.cost >= 0)
-            printf("cost %.6g (%.6g GPU-hours at %g)\n", r.g.s.cost,
-                   r.g.s.nodes * s.g.net.gpus_per_node * r.g.s.time_s / UNIT_HOUR_S, s.price);
-        rc = cli_flush();
-    }
+    rc = o->csv ? emit_csv(o, &s, &r) : print_text(&s, &r, steps);
     if (rc == EXIT_OK && !r.gpu_ok) {
         cli_error("plan: no count of up to %.0f GPUs meets the deadline; the fastest is above",
                   r.scan.last);
