@@ -41,22 +41,25 @@ struct scale_ref {
 /* The layout search of s at its spec's count: the job's divisors listed
  * again only when its global batch changed (weak scaling), so a strong
  * scaling of many counts lists them once. */
+static struct {
+    struct gpu_search_job j;
+    double batch; /* of j; 0: none listed (each run of gpu_scale starts so) */
+    cp_status listed;
+    struct cp_error why;
+} listing;
+
 static cp_status search_row(const struct gscen *s, struct gpu_search_result *sr,
                             struct cp_error *err)
 {
-    static struct gpu_search_job j;
-    static double batch; /* of j; 0: none listed */
-    static cp_status listed;
-    static struct cp_error why;
-    if (batch != s->spec.batch) {
-        batch = s->spec.batch;
-        listed = gpu_search_job_init(&s->g, &s->wl, &s->spec, &j, &why);
+    if (listing.batch != s->spec.batch) {
+        listing.batch = s->spec.batch;
+        listing.listed = gpu_search_job_init(&s->g, &s->wl, &s->spec, &listing.j, &listing.why);
     }
-    if (listed != CP_OK) {
-        *err = why;
-        return listed;
+    if (listing.listed != CP_OK) {
+        *err = listing.why;
+        return listing.listed;
     }
-    return gpu_search_at(&j, s->spec.gpus, sr, err);
+    return gpu_search_at(&listing.j, s->spec.gpus, sr, err);
 }
 
 /* One count's row.  Returns whether the count runs. */
@@ -134,6 +137,7 @@ static int check_counts(const struct gpu_search_spec *p, const double *ns, size_
 int gpu_scale(struct cli_opts *o)
 {
     static struct gscen s;
+    listing.batch = 0; /* another model or description than the last run's */
     int rc = gscen_load(o, "scale", &s);
     if (rc >= 0 || (rc = cmpo_fixed_check(o, &s.spec, &s.wl, &s.g)) >= 0)
         return rc;

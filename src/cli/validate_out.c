@@ -279,7 +279,13 @@ int validate_missed(const struct vline *l, size_t n, double tolerance)
     if (k > 0) {
         bad |= median_missed(v, k, VKIND_WS, "median |error|", VALIDATE_MEDIAN);
         errors_of(l, n, VKIND_WS, 1, v);
-        if (!isnan(validate_median_abs(v, k))) /* else no leave-out figure, no target */
+        if (k > 1 && isnan(validate_median_abs(v, k))) {
+            /* one run has nothing to be refitted on: no figure, no target;
+             * more runs and none with a figure is a failure of the fits */
+            cli_error("validate: weight-streaming: no run has a leave-out figure (no refit "
+                      "without it succeeded), so the leave-out target cannot be met");
+            bad = 1;
+        } else if (k > 1)
             bad |= median_missed(v, k, VKIND_WS, "leave-out median |error|", VALIDATE_LOO_MEDIAN);
     }
     if ((k = errors_of(l, n, VKIND_GPU, 0, v)) > 0)

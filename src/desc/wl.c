@@ -21,7 +21,7 @@ static const struct desc_key wl_keys[] = {
     {"model", "seq_len", DESC_NUM, UNIT_COUNT, REQ | INT, F(seq_len), 0, NULL, 0,
      "sequence length in tokens"},
     {"model", "vocab", DESC_NUM, UNIT_COUNT, REQ | INT, F(vocab), 0, NULL, 0, "vocabulary size"},
-    {"model", "tokens", DESC_NUM_OR_WORD, UNIT_COUNT, REQ, F(tokens), 0, "chinchilla",
+    {"model", "tokens", DESC_NUM_OR_WORD, UNIT_COUNT, REQ | INT, F(tokens), 0, "chinchilla",
      F(tokens_chinchilla), "training tokens, or chinchilla for 20 per parameter"},
     {"model", "batch", DESC_NUM, UNIT_COUNT, REQ | INT, F(batch), 0, NULL, 0,
      "global batch in sequences"},

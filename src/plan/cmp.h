@@ -36,7 +36,10 @@
  *    (gpu_search_counts, time linear in the bound): the others are passed
  *    over without a search, and when no count of the scan divides, it
  *    stops at once naming the figures.  A search takes well under a
- *    millisecond, and the whole range to CMP_GPU_MAX about a second.  The
+ *    millisecond for a job with few divisors, so the whole range to
+ *    CMP_GPU_MAX about a second; a job whose figures have hundreds of
+ *    divisors (720720 layers and sequences) searches many layouts at
+ *    each count: 15-30 s.  The
  *    answer is the fewest among the counts searched, every one below it
  *    included.
  *  - At equal power: every count S, 2 S, ... whose nodes draw at most the
