@@ -114,19 +114,22 @@ cp_status gpu_figures_check(const struct gpu_result *r, const struct gpu_train *
     return finite_check(f, figures(r, t, f, keys), at, err);
 }
 
-/* The probe layouts of n GPUs: each puts one kind of traffic at its
- * largest (dp, FSDP, tp, pp, cp over all n GPUs), with one sequence a
- * micro-batch (the most micro-batches); into l, their count. */
+/* The probe layouts of n GPUs: each puts one kind of traffic at the
+ * largest a search may give it (dp and FSDP over all n GPUs; tp over at
+ * most the heads, pp the layers, cp half the sequence, dp over the rest),
+ * with one sequence a micro-batch (the most micro-batches); into l, their
+ * count.  A probe wider than any layout could be would refuse a run for a
+ * figure no layout reaches, and blame the wrong keys. */
 static size_t probes(const struct wl_desc *w, double n, const struct gpu_layout *base,
                      struct gpu_layout *l)
 {
     size_t k = 0;
-    double pp = fmin(n, w->layers);
+    double tp = fmin(n, w->heads), pp = fmin(n, w->layers), cp = fmax(1, fmin(n, w->seq_len / 2));
     l[k] = *base, l[k].dp = n, k++;
     l[k] = *base, l[k].dp = n, l[k].fsdp = n > 1, k++;
-    l[k] = *base, l[k].tp = n, k++;
+    l[k] = *base, l[k].tp = tp, l[k].dp = n / tp, k++;
     l[k] = *base, l[k].pp = pp, l[k].dp = n / pp, k++;
-    l[k] = *base, l[k].cp = n, k++;
+    l[k] = *base, l[k].cp = cp, l[k].dp = n / cp, k++;
     return k;
 }
 
