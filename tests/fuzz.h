@@ -5,6 +5,7 @@
 
 #include <assert.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,22 @@ static inline char *fuzz_text(const uint8_t *data, size_t size)
         text[size] = '\0';
     }
     return text;
+}
+
+/* What a harness does before its first input: the standard streams to
+ * /dev/null (the commands print), and the built-in data only (no
+ * CEREBRAS_PLAN_PATH, an empty CEREBRAS_PLAN_DATADIR). */
+static inline void fuzz_quiet(void)
+{
+    FILE *out = fopen("/dev/null", "w"), *err = fopen("/dev/null", "w");
+    FILE *in = fopen("/dev/null", "r");
+    if (!out || !err || !in)
+        abort();
+    stdout = out;
+    stderr = err;
+    stdin = in;
+    unsetenv("CEREBRAS_PLAN_PATH");
+    setenv("CEREBRAS_PLAN_DATADIR", "", 1);
 }
 
 /* CP_OK, or CP_EINPUT with a message: never another status, never silent. */

@@ -90,15 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    FILE *out = fopen("/dev/null", "w"), *err = fopen("/dev/null", "w");
-    FILE *in = fopen("/dev/null", "r");
-    if (!out || !err || !in)
-        abort();
-    stdout = out;
-    stderr = err;
-    stdin = in;
-    unsetenv("CEREBRAS_PLAN_PATH");
-    setenv("CEREBRAS_PLAN_DATADIR", "", 1);
+    fuzz_quiet();
     return 0;
 }
 

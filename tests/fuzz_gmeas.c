@@ -96,15 +96,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     gsl_set_error_handler_off(); /* as main() does: GSL errors are statuses */
     for (int k = 0; k < GMEAS_NGPUS; k++)
         load_builtin(gmeas_gpu_name[k], &gpus[k]);
-    FILE *out = fopen("/dev/null", "w"), *err = fopen("/dev/null", "w");
-    FILE *in = fopen("/dev/null", "r");
-    if (!out || !err || !in)
-        abort();
-    stdout = out;
-    stderr = err;
-    stdin = in;
-    unsetenv("CEREBRAS_PLAN_PATH");
-    setenv("CEREBRAS_PLAN_DATADIR", "", 1);
+    fuzz_quiet();
     snprintf(workdir, sizeof workdir, "/tmp/fuzz_gmeas.XXXXXX");
     if (!mkdtemp(workdir))
         abort();

@@ -116,15 +116,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         snprintf(path, sizeof path, "%s/%s", FUZZ_FIXTURES, fixtures[i].from);
         fixtures[i].bytes = slurp(path, &fixtures[i].len);
     }
-    FILE *out = fopen("/dev/null", "w"), *err = fopen("/dev/null", "w");
-    FILE *in = fopen("/dev/null", "r");
-    if (!out || !err || !in)
-        abort();
-    stdout = out;
-    stderr = err;
-    stdin = in;
-    unsetenv("CEREBRAS_PLAN_PATH");
-    setenv("CEREBRAS_PLAN_DATADIR", "", 1);
+    fuzz_quiet();
     setenv("PATH", "", 1);
     if (!getcwd(homedir, sizeof homedir))
         abort();

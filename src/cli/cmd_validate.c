@@ -20,6 +20,7 @@
 #include "progress.h"
 #include "validate_gpu.h"
 #include "validate_out.h"
+#include "../base/folds.h"
 
 /* The constants the shipped hardware files say were fitted to the corpus
  * (cerebras-plan(1), VALIDATION): each generation's utilization and step
@@ -73,10 +74,9 @@ static int key_has_point(const struct calib_spec *k, const struct calib_point *p
  * number of folds. */
 static size_t deal_folds(size_t n, size_t *fold)
 {
-    size_t k = n <= VALIDATE_MAX_LOO ? n : VALIDATE_FOLDS;
     for (size_t i = 0; i < n; i++)
-        fold[i] = i % (k ? k : 1);
-    return k;
+        fold[i] = cp_fold_of(i, n);
+    return cp_folds(n);
 }
 
 /* Fold f's points predicted with the keys refitted on every other point

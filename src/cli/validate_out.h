@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "../base/folds.h"
 #include "cli.h"
 
 /* Machine kinds, in the order the table gives them. */
@@ -57,8 +58,8 @@ void validate_fill(const struct vline *l, size_t n, struct out_table *t);
  * they are dealt into VALIDATE_FOLDS folds, each left out in turn (K-fold
  * cross-validation), so there are at most VALIDATE_MAX_LOO refits.  The
  * GPU side's are gpu_fit.h's GPU_FIT_MAX_LOSO and GPU_FIT_FOLDS, the same. */
-#define VALIDATE_MAX_LOO 32
-#define VALIDATE_FOLDS 10
+#define VALIDATE_MAX_LOO CP_LEAVE_OUT_MAX /* base/folds.h: shared with the GPU fit */
+#define VALIDATE_FOLDS CP_FOLDS
 
 /* How each kind was left out, for the header: "leave-one-out (26
  * refits)", "10 folds of runs (...)"; NULL for a kind not present. */

@@ -354,11 +354,9 @@ static size_t deal_folds(const struct gpu_fit_data *d, size_t *fold, size_t *sou
         fold[i] = fold[i] == i ? k++ : fold[fold[i]];
     free(order);
     *sources = k;
-    if (k <= GPU_FIT_MAX_LOSO)
-        return k;
     for (size_t i = 0; i < n; i++)
-        fold[i] %= GPU_FIT_FOLDS;
-    return GPU_FIT_FOLDS;
+        fold[i] = cp_fold_of(fold[i], k);
+    return cp_folds(k);
 }
 
 /* Fold f (the rows with fold[i] == f) left out: refit on the others and

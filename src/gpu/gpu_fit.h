@@ -16,6 +16,7 @@
 
 #include "../desc/gmeas.h"
 #include "../desc/gpuhw.h"
+#include "../base/folds.h"
 
 /* The keys fitted, in the order of gpu_fit_key_name. */
 enum gpu_fit_key {
@@ -102,8 +103,8 @@ cp_status gpu_fit_leave_source_out(const struct gpu_fit_data *d, struct gpu_fit_
  * k % GPU_FIT_FOLDS) and each fold is left out in turn: K-fold
  * cross-validation by source, at most GPU_FIT_MAX_LOSO refits whatever
  * the corpus. */
-#define GPU_FIT_MAX_LOSO 32
-#define GPU_FIT_FOLDS 10
+#define GPU_FIT_MAX_LOSO CP_LEAVE_OUT_MAX /* base/folds.h: shared with validate */
+#define GPU_FIT_FOLDS CP_FOLDS
 
 /* What gpu_fit_leave_out did. */
 struct gpu_fit_folds {
