@@ -35,7 +35,7 @@ TEST_LIBS := -lcmocka
 
 B        ?= build
 CORE_SRC := $(wildcard src/base/*.c src/desc/*.c src/model/*.c src/sim/*.c src/plan/*.c \
-                      src/grid/*.c src/gpu/*.c)
+                      src/grid/*.c src/gpu/*.c src/tm/*.c)
 # The front ends: the command line, and the rooms of the explorer, the
 # report writer and the sweep.
 CLI_SRC  := $(wildcard src/cli/*.c src/explore/*.c src/report/*.c src/sweep/*.c)

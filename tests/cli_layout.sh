@@ -17,7 +17,7 @@
 
 MAX_LINES=700
 MAX_FUNC=60
-CORE="base desc model sim plan grid gpu"
+CORE="base desc model sim plan grid gpu tm"
 FRONT="cli explore report sweep"
 
 # ---- file lengths ----

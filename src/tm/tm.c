@@ -1,0 +1,38 @@
+/* tm.c - the parts of a training-model result every kind fills the same
+ * way.  See tm.h. */
+#include "tm.h"
+
+#include <math.h>
+#include <string.h>
+
+void tm_result_init(struct tm_result *r, double count)
+{
+    memset(r, 0, sizeof *r);
+    r->count = count;
+    r->mfu = NAN;
+    r->cost = -1;
+}
+
+void tm_verdict_add(struct tm_result *r, const char *name, int holds, int fatal)
+{
+    if (r->nverdicts < TM_MAX_VERDICTS)
+        r->verdict[r->nverdicts++] = (struct tm_verdict){name, holds != 0, fatal != 0};
+}
+
+void tm_result_close(struct tm_result *r)
+{
+    r->feasible = r->runs;
+    for (size_t i = 0; i < r->nverdicts; i++)
+        if (r->verdict[i].fatal && !r->verdict[i].holds)
+            r->feasible = 0;
+    r->bottleneck = 0;
+    for (size_t i = 1; i < r->nparts; i++)
+        if (r->part_s[i] > r->part_s[r->bottleneck])
+            r->bottleneck = i;
+}
+
+cp_status tm_eval(const struct tm_job *j, double count, enum tm_scaling mode,
+                  struct tm_result *r, void *detail, struct cp_error *err)
+{
+    return j->kind->eval(j->own, count > 0 ? count : j->count, mode, r, detail, err);
+}

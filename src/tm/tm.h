@@ -1,0 +1,115 @@
+/* tm.h - one training model over every kind of cluster.
+ *
+ * A job (a workload, its global batch and training tokens, a cluster
+ * description and the options of its kind) is evaluated at a count of
+ * units (systems or GPUs) into one struct tm_result, whichever the kind:
+ * the step time with its parts, time-to-train, throughput, MFU, power by
+ * part, energy, cost and the verdicts.  What only one kind has (the
+ * placement and servers of a weight-streaming cluster; the GPU layout and
+ * its runners-up) is the kind's detail, a block of detail_size bytes the
+ * caller lends to tm_eval and the kind's front end may print.
+ *
+ * A kind is a const struct tm_kind (in the style of GSL's gsl_rng_type):
+ * its names, whether a hardware description is its own, and its eval.
+ * The kinds are listed once, in tm_kinds (kinds.c); a kind's model lives
+ * in its own room (src/model for weight streaming: ws_tm.h; src/gpu for
+ * GPUs: gpu_tm.h), and nothing above this interface asks which kind a job
+ * is.
+ *
+ * Scaling.  eval at a count other than the job's own keeps the job's
+ * global batch (TM_STRONG) or its sequences per unit (TM_WEAK: the global
+ * batch grows with the count, each kind rounding it to whole sequences as
+ * its model does).
+ *
+ * Pure arithmetic, no I/O; SI units (seconds, W, J, tokens). */
+#ifndef CP_TM_H
+#define CP_TM_H
+
+#include <stddef.h>
+
+#include "../base/status.h"
+
+/* Most step parts, power parts and verdicts a kind reports. */
+#define TM_MAX_PARTS 12
+#define TM_MAX_POWER 6
+#define TM_MAX_VERDICTS 12
+
+enum tm_scaling { TM_STRONG, TM_WEAK };
+
+/* One verdict: its name (a word: "memoryx", "memory"), whether it holds,
+ * and whether the configuration is infeasible when it does not (else it
+ * is a warning). */
+struct tm_verdict {
+    const char *name;
+    int holds, fatal;
+};
+
+struct tm_result {
+    double count;  /* units evaluated: systems or GPUs                    */
+    int runs;      /* a configuration of the job exists at count          */
+    int bad_input; /* it does not, because of a figure the user gave (a
+                      fixed layout that divides nothing): exit 2, not 1   */
+    int feasible;  /* runs and every fatal verdict holds                  */
+    char why[CP_ERROR_MAX]; /* when it does not run: the kind's reason   */
+    double global_tokens;   /* per step                                   */
+    double step_s;
+    size_t nparts;                /* of part_name, part_s                 */
+    const char *const *part_name; /* the kind's names of the step's parts */
+    double part_s[TM_MAX_PARTS];  /* each part's share of step_s, seconds */
+    size_t bottleneck;            /* index of the largest part            */
+    double tokens;                /* training tokens (with any batch penalty) */
+    double steps, time_s, tokens_per_s;
+    double mfu; /* model FLOPs utilisation; NAN where the kind has none yet */
+    size_t npower;
+    const char *const *power_name;
+    double power_part_W[TM_MAX_POWER];
+    double power_W, energy_J;
+    double cost; /* in the price's currency; < 0 when no price was given */
+    size_t nverdicts;
+    struct tm_verdict verdict[TM_MAX_VERDICTS];
+};
+
+struct tm_kind {
+    const char *name;        /* "weight-streaming", "gpu"                 */
+    const char *unit, *units; /* "system", "systems"; "GPU", "GPUs"        */
+    /* Whether the hardware description text (INI) is of this kind. */
+    int (*is_mine)(const char *hw_text);
+    size_t detail_size; /* bytes of the kind's own result                 */
+    /* Evaluate job (the kind's own job type) at count under mode into r
+     * and detail (detail_size bytes, the caller's; its content is the
+     * kind's).  CP_OK when r is filled, a run or a reasoned refusal
+     * (r->runs 0); else an error in err. */
+    cp_status (*eval)(const void *job, double count, enum tm_scaling mode, struct tm_result *r,
+                      void *detail, struct cp_error *err);
+};
+
+/* A job: its kind, the kind's own job (struct cluster, struct gpu_tm_job)
+ * and the count it names. */
+struct tm_job {
+    const struct tm_kind *kind;
+    const void *own;
+    double count;
+};
+
+/* Every kind, NULL-terminated (kinds.c). */
+extern const struct tm_kind *const tm_kinds[];
+
+/* The kind whose description hw_text is; NULL when none claims it. */
+const struct tm_kind *tm_kind_of(const char *hw_text);
+
+/* j->kind's eval of j at count (j->count when count <= 0). */
+cp_status tm_eval(const struct tm_job *j, double count, enum tm_scaling mode,
+                  struct tm_result *r, void *detail, struct cp_error *err);
+
+/* The fields every kind fills the same way: r zeroed, count, MFU NAN,
+ * cost -1.  Kinds call it first. */
+void tm_result_init(struct tm_result *r, double count);
+
+/* Append a verdict to r (up to TM_MAX_VERDICTS; more are dropped). */
+void tm_verdict_add(struct tm_result *r, const char *name, int holds, int fatal);
+
+/* r->feasible from r->runs and its fatal verdicts; r->bottleneck from
+ * its parts. */
+void tm_result_close(struct tm_result *r);
+
+#endif

@@ -1,0 +1,203 @@
+/* test_tm.c - the training-model interface (src/tm/tm.h) against the two
+ * models it wraps, called directly: each kind's tm_eval gives the same
+ * doubles, bit for bit, as train_eval / train_at (weight streaming) and
+ * gpu_search with gpu_train_eval (GPUs) at the job's own count and under
+ * weak and strong scaling; the verdicts' feasibility is the model's; a
+ * GPU count no layout divides is a refusal of the input and one where no
+ * layout fits is a verdict; the divisor listing kept in the detail gives
+ * what a fresh one gives; each shipped description is claimed by exactly
+ * one kind. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "check.h"
+#include "load.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/gpu_tm.h"
+#include "model/ws_tm.h"
+
+/* a and b the same double, bit for bit (NAN equal to NAN) */
+#define assert_same(a, b) assert_memory_equal(&(double){a}, &(double){b}, sizeof(double))
+
+static void same_result(const struct tm_result *a, const struct tm_result *b)
+{
+    assert_same(a->step_s, b->step_s);
+    assert_same(a->time_s, b->time_s);
+    assert_same(a->tokens_per_s, b->tokens_per_s);
+    assert_same(a->energy_J, b->energy_J);
+    assert_same(a->cost, b->cost);
+    assert_int_equal(a->feasible, b->feasible);
+}
+
+static void ws_matches_train(void **state)
+{
+    (void)state;
+    static struct hw_desc h;
+    static struct wl_desc w;
+    const char *const systems[] = {"cs2", "cs3"};
+    const double ns[] = {1, 16, 192, 2048};
+    static struct train_result t, d;
+    for (size_t k = 0; k < 2; k++) {
+        load_hw(systems[k], NULL, 0, &h);
+        load_model("gpt3-175b", NULL, 0, &w);
+        struct cluster c;
+        cluster_init(&c, &h, &w);
+        c.systems = 16;
+        c.price = 2000;
+        struct tm_job j = {&tm_ws, &c, c.systems};
+        struct tm_result r;
+        struct cp_error err = {0};
+        assert_ok(tm_eval(&j, 0, TM_STRONG, &r, &d, &err), err);
+        train_eval(&c, &t);
+        assert_memory_equal(&t, &d, sizeof t);
+        assert_same(r.step_s, t.step.step_s);
+        for (size_t m = 0; m < 2; m++)
+            for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+                assert_ok(tm_eval(&j, ns[i], (enum tm_scaling)m, &r, &d, &err), err);
+                train_at(&c, ns[i], m == TM_WEAK ? SCALE_WEAK : SCALE_STRONG, &t);
+                assert_memory_equal(&t, &d, sizeof t);
+                assert_same(r.step_s, t.step.step_s);
+                assert_same(r.time_s, t.time_s);
+                assert_same(r.tokens_per_s, t.tokens_per_s);
+                assert_same(r.global_tokens, t.global_tokens);
+                assert_same(r.power_W, t.power_W);
+                assert_same(r.energy_J, t.energy_J);
+                assert_same(r.cost, t.cost);
+                assert_int_equal(r.feasible, t.feasible);
+                assert_int_equal(r.runs, 1);
+                double sum = 0;
+                for (size_t p = 0; p < r.nparts; p++)
+                    sum += r.part_s[p];
+                assert_rel(sum, r.step_s, 1e-12);
+                assert_string_equal(r.part_name[r.bottleneck], step_res_name[t.step.bottleneck]);
+            }
+    }
+}
+
+struct gfx {
+    struct gpuhw_desc g;
+    struct wl_desc w;
+    struct gpu_tm_job j;
+    struct gpu_tm_detail d, fresh;
+    struct gpu_search_result sr;
+};
+
+static struct gfx *gfx_new(const char *gpu, double gpus)
+{
+    struct gfx *f = calloc(1, sizeof *f);
+    assert_non_null(f);
+    load_gpu(gpu, &f->g);
+    load_model("gpt3-175b", NULL, 0, &f->w);
+    f->j.g = &f->g;
+    f->j.wl = &f->w;
+    f->j.spec = gpu_search_spec_default(gpus);
+    f->j.spec.batch = f->w.batch;
+    f->j.tokens = 300e9;
+    f->j.price = 2.5;
+    return f;
+}
+
+/* The direct path: gpu_search at gpus, global batch, its best run. */
+static void direct(struct gfx *f, double gpus, double batch, struct tm_result *want)
+{
+    struct gpu_search_spec p = f->j.spec;
+    p.gpus = gpus;
+    p.batch = batch;
+    struct cp_error err = {0};
+    assert_ok(gpu_search(&f->g, &f->w, &p, &f->sr, &err), err);
+    struct gpu_train t;
+    const struct gpu_result *r = &f->sr.hit[0].result;
+    gpu_train_eval(&f->g, gpus, gpu_train_steps(f->j.tokens, batch, f->w.seq_len), f->j.price, r,
+                   &t);
+    *want = (struct tm_result){.step_s = r->step_s, .time_s = t.time_s,
+                               .tokens_per_s = r->tokens_per_s, .energy_J = t.energy_J,
+                               .cost = t.cost, .feasible = 1};
+}
+
+static void gpu_matches_search(void **state)
+{
+    (void)state;
+    struct gfx *f = gfx_new("h100", 1024);
+    struct tm_job j = {&tm_gpu, &f->j, 1024};
+    struct tm_result r, want;
+    struct cp_error err = {0};
+    assert_ok(tm_eval(&j, 0, TM_STRONG, &r, &f->d, &err), err);
+    direct(f, 1024, f->w.batch, &want);
+    same_result(&r, &want);
+    assert_memory_equal(&f->d.sr.hit[0].layout, &f->sr.hit[0].layout, sizeof f->sr.hit[0].layout);
+    assert_same(r.mfu, f->sr.hit[0].result.mfu);
+    /* strong at 2048 keeps the batch; weak doubles it */
+    assert_ok(tm_eval(&j, 2048, TM_STRONG, &r, &f->d, &err), err);
+    direct(f, 2048, f->w.batch, &want);
+    same_result(&r, &want);
+    assert_ok(tm_eval(&j, 2048, TM_WEAK, &r, &f->d, &err), err);
+    direct(f, 2048, 2 * f->w.batch, &want);
+    same_result(&r, &want);
+    assert_same(r.global_tokens, 2 * f->w.batch * f->w.seq_len);
+    /* the listing kept in the detail gives what a fresh detail gives */
+    struct tm_result again;
+    assert_ok(tm_eval(&j, 512, TM_STRONG, &r, &f->d, &err), err);
+    assert_ok(tm_eval(&j, 512, TM_STRONG, &again, &f->fresh, &err), err);
+    same_result(&r, &again);
+    free(f);
+}
+
+static void gpu_refusals(void **state)
+{
+    (void)state;
+    struct gfx *f = gfx_new("h100", 8);
+    struct tm_job j = {&tm_gpu, &f->j, 8};
+    struct tm_result r;
+    struct cp_error err = {0};
+    /* 175 B parameters do not fit in 8 H100 in any layout: a verdict */
+    assert_ok(tm_eval(&j, 0, TM_STRONG, &r, &f->d, &err), err);
+    assert_int_equal(r.runs, 0);
+    assert_int_equal(r.feasible, 0);
+    assert_int_equal(r.bad_input, 0);
+    assert_non_null(strstr(r.why, "fits in memory"));
+    /* a prime count past the heads, layers and batch divides nothing */
+    assert_ok(tm_eval(&j, 1000003, TM_STRONG, &r, &f->d, &err), err);
+    assert_int_equal(r.runs, 0);
+    assert_int_equal(r.bad_input, 1);
+    assert_int_equal(r.verdict[0].holds, 0);
+    assert_string_equal(r.verdict[0].name, "divides");
+    free(f);
+}
+
+static void kinds_claim(void **state)
+{
+    (void)state;
+    const struct {
+        const char *name;
+        const struct tm_kind *kind;
+    } want[] = {{"cs2", &tm_ws}, {"cs3", &tm_ws}, {"h100", &tm_gpu}, {"a100", &tm_gpu}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        struct cat_entry e;
+        builtin_text(want[i].name, CAT_HW, &e);
+        assert_ptr_equal(tm_kind_of(e.text), want[i].kind);
+        size_t mine = 0;
+        for (size_t k = 0; tm_kinds[k]; k++)
+            mine += tm_kinds[k]->is_mine(e.text) != 0;
+        assert_int_equal(mine, 1);
+        cat_entry_free(&e);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(ws_matches_train),
+        cmocka_unit_test(gpu_matches_search),
+        cmocka_unit_test(gpu_refusals),
+        cmocka_unit_test(kinds_claim),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
