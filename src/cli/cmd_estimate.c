@@ -3,13 +3,11 @@
 #include <stdio.h>
 
 #include "est.h"
-#include "gscen.h"
+#include "job.h"
 #include "unc_opt.h"
 
-int cmd_estimate(struct cli_opts *o)
+int ws_estimate(struct cli_opts *o)
 {
-    if (gscen_is_gpu(o))
-        return gpu_estimate(o);
     int refused = scenario_refuse_gpu_opts(o, "estimate");
     if (refused >= 0)
         return refused;

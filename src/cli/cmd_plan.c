@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gscen.h"
+#include "job.h"
 #include "../model/mx.h"
 #include "../plan/plan.h"
 #include "est.h"
@@ -265,12 +265,8 @@ static void print_plan(const struct scenario *s, const struct plan_opts *po,
     est_print(s, &res->r);
 }
 
-int cmd_plan(struct cli_opts *o)
+int ws_plan(struct cli_opts *o)
 {
-    if (o->nsys)
-        return cli_error("plan: -n does not apply (plan chooses the number of systems)");
-    if (gscen_is_gpu(o))
-        return gpu_plan(o);
     int refused = scenario_refuse_gpu_opts(o, "plan");
     if (refused >= 0)
         return refused;

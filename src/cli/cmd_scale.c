@@ -7,7 +7,7 @@
 #include "../grid/grid.h"
 
 #include "est.h"
-#include "gscen.h"
+#include "job.h"
 #include "range.h"
 #include "produce.h"
 
@@ -74,17 +74,8 @@ int scale_table(const struct cli_opts *o, const struct scenario *s, enum scaling
     return rc;
 }
 
-int cmd_scale(struct cli_opts *o)
+int ws_scale(struct cli_opts *o)
 {
-    if (o->weak && o->strong)
-        return cli_error("scale: --weak and --strong exclude each other");
-    if (o->nsys)
-        return cli_error("scale: give the cluster sizes with --systems, not -n");
-    if (o->price)
-        return cli_error("scale: --price does not apply: scale compares speeds; for the cost of "
-                         "each size use sweep --systems LIST --price P");
-    if (gscen_is_gpu(o))
-        return gpu_scale(o);
     int refused = scenario_refuse_gpu_opts(o, "scale");
     if (refused >= 0)
         return refused;

@@ -10,6 +10,7 @@
 #include "../base/units.h"
 #include "gpu_cells.h"
 #include "gscen.h"
+#include "job.h"
 #include "out.h"
 
 /* "--tp 8 x --cp 2 = 16 GPUs" (or "--cp 2" alone) of the fixed figures

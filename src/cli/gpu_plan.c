@@ -14,6 +14,7 @@
 #include "cmp_opts.h"
 #include "progress.h"
 #include "gscen.h"
+#include "job.h"
 #include "out.h"
 
 /* "fewest 512 GPUs (64 nodes): tp 8 pp 8 cp 2 vp 8 dp 4 mbs 1, FSDP, recompute

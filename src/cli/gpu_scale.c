@@ -13,6 +13,7 @@
 
 #include "cmp_opts.h"
 #include "gscen.h"
+#include "job.h"
 #include "progress.h"
 #include "out.h"
 #include "range.h"

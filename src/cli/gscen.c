@@ -8,17 +8,6 @@
 #include "../desc/tfm.h"
 #include "scenario.h"
 
-int gscen_is_gpu(const struct cli_opts *o)
-{
-    struct cat_entry e;
-    struct cp_error err = {0};
-    if (!o->system || cat_resolve(&o->dirs, o->system, CAT_HW, &e, &err) != CP_OK)
-        return 0;
-    int gpu = gpuhw_kind_of(e.text) == GPUHW_GPU;
-    cat_entry_free(&e);
-    return gpu;
-}
-
 /* The options that describe a weight-streaming cluster only. */
 static int refuse_ws_options(const struct cli_opts *o, const char *cmd, const char *system)
 {

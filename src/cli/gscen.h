@@ -28,11 +28,6 @@ struct gscen {
     double price;                /* per GPU-hour; NAN when not given       */
 };
 
-/* Whether -s names a GPU system (a description with kind = gpu).  0 when
- * it does not, or does not resolve (the weight-streaming path then names
- * the error). */
-int gscen_is_gpu(const struct cli_opts *o);
-
 /* Load and check everything for command cmd (for messages).  -1 on
  * success, else an exit code after the message. */
 int gscen_load(const struct cli_opts *o, const char *cmd, struct gscen *s);
@@ -54,11 +49,5 @@ double gscen_power_W(const struct gscen *s);
  * gpus GPUs of g: every GPU of the whole nodes they fill. */
 double gscen_steps(double tokens, double batch, double seq_len);
 double gscen_charged_gpus(const struct gpuhw_desc *g, double gpus);
-
-/* `estimate`, `scale` and `plan` on a GPU system (gpu_est.c, gpu_scale.c,
- * gpu_plan.c): the command's exit code. */
-int gpu_estimate(struct cli_opts *o);
-int gpu_scale(struct cli_opts *o);
-int gpu_plan(struct cli_opts *o);
 
 #endif

@@ -1,0 +1,54 @@
+/* job.c - the faces of the kinds, and the commands that reach them.  See
+ * job.h. */
+#include "job.h"
+
+#include <stddef.h>
+
+#include "../gpu/gpu_tm.h"
+#include "../model/ws_tm.h"
+#include "scenario.h"
+
+/* One line per kind; the first is the default system's. */
+static const struct face faces[] = {
+    {&tm_ws, ws_estimate, ws_scale, ws_plan},
+    {&tm_gpu, gpu_estimate, gpu_scale, gpu_plan},
+};
+
+const struct face *job_face(const struct cli_opts *o)
+{
+    struct cat_entry e;
+    struct cp_error err = {0};
+    if (cat_resolve(&o->dirs, o->system ? o->system : SCENARIO_DEFAULT_SYSTEM, CAT_HW, &e, &err) !=
+        CP_OK)
+        return &faces[0];
+    const struct tm_kind *k = tm_kind_of(e.text);
+    cat_entry_free(&e);
+    for (size_t i = 0; i < sizeof faces / sizeof faces[0]; i++)
+        if (faces[i].kind == k)
+            return &faces[i];
+    return &faces[0];
+}
+
+int cmd_estimate(struct cli_opts *o)
+{
+    return job_face(o)->estimate(o);
+}
+
+int cmd_scale(struct cli_opts *o)
+{
+    if (o->weak && o->strong)
+        return cli_error("scale: --weak and --strong exclude each other");
+    if (o->nsys)
+        return cli_error("scale: give the cluster sizes with --systems, not -n");
+    if (o->price)
+        return cli_error("scale: --price does not apply: scale compares speeds; for the cost of "
+                         "each size use sweep --systems LIST --price P");
+    return job_face(o)->scale(o);
+}
+
+int cmd_plan(struct cli_opts *o)
+{
+    if (o->nsys)
+        return cli_error("plan: -n does not apply (plan chooses the number of systems)");
+    return job_face(o)->plan(o);
+}
