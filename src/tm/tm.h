@@ -81,6 +81,22 @@ struct tm_kind {
      * (r->runs 0); else an error in err. */
     cp_status (*eval)(const void *job, double count, enum tm_scaling mode, struct tm_result *r,
                       void *detail, struct cp_error *err);
+    /* The numeric keys of the kind's hardware description as parameters
+     * of its model (sensitivity, uncertainty, calibration): how many, the
+     * i-th's "section.key" into buf (returns buf), its value in job's
+     * description, whether it is a whole number, whether v is a value it
+     * may take there (its own rules and those spanning keys), the reason
+     * it is not ranked by sensitivity (NULL: it is), and job evaluated as
+     * eval does with key i at v. */
+    size_t (*nparams)(void);
+    const char *(*param_name)(size_t i, char *buf, size_t n);
+    double (*param_get)(const void *job, size_t i);
+    int (*param_whole)(size_t i);
+    int (*param_valid)(const void *job, size_t i, double v);
+    const char *(*param_skip_why)(size_t i);
+    cp_status (*param_eval)(const void *job, size_t i, double v, double count,
+                            enum tm_scaling mode, struct tm_result *r, void *detail,
+                            struct cp_error *err);
 };
 
 /* A job: its kind, the kind's own job (struct cluster, struct gpu_tm_job)
