@@ -6,13 +6,50 @@
 
 #include "../gpu/gpu_tm.h"
 #include "../model/ws_tm.h"
+#include "gscen.h"
 #include "scenario.h"
+
+static int ws_load(const struct cli_opts *o, const char *cmd, struct job *j)
+{
+    static struct scenario s;
+    int rc = scenario_refuse_gpu_opts(o, cmd);
+    if (rc >= 0 || (rc = scenario_load(o, &s)) >= 0)
+        return rc;
+    j->tm = (struct tm_job){&tm_ws, &s.c, s.c.systems};
+    j->model = s.model;
+    j->system = s.system;
+    j->hw_src = &s.hw_src;
+    j->scen = &s;
+    return -1;
+}
+
+static int gpu_load(const struct cli_opts *o, const char *cmd, struct job *j)
+{
+    static struct gscen s;
+    static struct gpu_tm_job g;
+    int rc = gscen_load(o, cmd, &s);
+    if (rc >= 0)
+        return rc;
+    g = (struct gpu_tm_job){&s.g, &s.wl, s.spec, s.tokens, s.price};
+    j->tm = (struct tm_job){&tm_gpu, &g, s.spec.gpus};
+    j->model = s.model;
+    j->system = s.system;
+    j->hw_src = &s.g_src;
+    j->scen = &s;
+    return -1;
+}
 
 /* One line per kind; the first is the default system's. */
 static const struct face faces[] = {
-    {&tm_ws, ws_estimate, ws_scale, ws_plan},
-    {&tm_gpu, gpu_estimate, gpu_scale, gpu_plan},
+    {&tm_ws, ws_load, ws_estimate, ws_scale, ws_plan},
+    {&tm_gpu, gpu_load, gpu_estimate, gpu_scale, gpu_plan},
 };
+
+int job_load(const struct cli_opts *o, const char *cmd, struct job *j)
+{
+    j->face = job_face(o);
+    return j->face->load(o, cmd, j);
+}
 
 const struct face *job_face(const struct cli_opts *o)
 {

@@ -8,12 +8,34 @@
 #include "../tm/tm.h"
 #include "cli.h"
 
+struct job;
+
 struct face {
     const struct tm_kind *kind;
+    /* Load the options of command cmd into j (job_load). */
+    int (*load)(const struct cli_opts *o, const char *cmd, struct job *j);
     int (*estimate)(struct cli_opts *o);
     int (*scale)(struct cli_opts *o);
     int (*plan)(struct cli_opts *o);
 };
+
+/* A command's job, loaded once: the interface's job (its kind, the
+ * kind's own job, the count -n names), the names of the model and the
+ * system, the origins and +- ranges of the hardware description's keys
+ * (indexed by the kind's schema), and the kind's own loaded options for
+ * its face (struct scenario, struct gscen).  Its storage is static: one
+ * job at a time. */
+struct job {
+    const struct face *face;
+    struct tm_job tm;
+    const char *model, *system;
+    const struct desc_src *hw_src;
+    const void *scen;
+};
+
+/* Load the options o of command cmd (for messages) into j: the kind -s
+ * names, and its face's load.  -1, or an exit code after the message. */
+int job_load(const struct cli_opts *o, const char *cmd, struct job *j);
 
 /* The face of the kind -s names (the default system's without -s).  A
  * name that does not resolve, or a description no kind claims, gets the
