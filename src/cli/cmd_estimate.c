@@ -6,31 +6,29 @@
 #include "job.h"
 #include "unc_opt.h"
 
-int ws_estimate(struct cli_opts *o)
+int ws_estimate(const struct cli_opts *o, const struct job *j)
 {
-    int refused = scenario_refuse_gpu_opts(o, "estimate");
-    if (refused >= 0)
-        return refused;
-    static struct scenario s;
-    struct unc_opt uo;
-    int rc = unc_opt_parse(o, &uo);
-    if (rc >= 0 || (rc = scenario_load(o, &s)) >= 0)
-        return rc;
-    struct train_result r;
-    train_eval(&s.c, &r);
+    const struct scenario *s = j->scen;
+    const struct unc_opt *uo = &j->uo;
+    static struct train_result r;
+    struct tm_result tr;
+    struct cp_error err = {0};
+    if (tm_eval(&j->tm, 0, TM_STRONG, &tr, &r, &err) != CP_OK)
+        return cli_error("%s", err.msg);
+    int rc;
     if (o->csv) {
         struct out_table t;
         out_init(&t, est_ncols, est_header);
-        est_row(&t, &s, &s.c, &r);
-        if ((rc = unc_opt_columns(&uo, &s, 1, &t, &s.c)) < 0)
+        est_row(&t, s, &s->c, &r);
+        if ((rc = unc_opt_columns(uo, s, 1, &t, &s->c)) < 0)
             rc = cli_emit(o, &t);
         out_free(&t);
     } else {
-        est_print(&s, &r);
-        if ((rc = unc_opt_print(&uo, &s, 0)) < 0)
+        est_print(s, &r);
+        if ((rc = unc_opt_print(uo, s, 0)) < 0)
             rc = cli_flush();
     }
-    if (rc == EXIT_OK && !r.feasible)
+    if (rc == EXIT_OK && !tr.feasible)
         rc = EXIT_VERDICT;
     return rc;
 }

@@ -11,6 +11,7 @@
 #include "gpu_cells.h"
 #include "gscen.h"
 #include "job.h"
+#include "../gpu/gpu_tm.h"
 #include "out.h"
 
 /* "--tp 8 x --cp 2 = 16 GPUs" (or "--cp 2" alone) of the fixed figures
@@ -220,23 +221,26 @@ static int check_kept(const struct gscen *s, const struct gpu_search_result *sr)
     return -1;
 }
 
-int gpu_estimate(struct cli_opts *o)
+int gpu_estimate(const struct cli_opts *o, const struct job *j)
 {
-    static struct gscen s;
-    int rc = gscen_load(o, "estimate", &s);
-    if (rc >= 0 || (rc = check_fixed(&s)) >= 0)
+    const struct gscen *s = j->scen;
+    int rc = check_fixed(s);
+    if (rc >= 0)
         return rc;
-    static struct gpu_search_result sr;
+    static struct gpu_tm_detail d;
+    struct tm_result r;
     struct cp_error err = {0};
-    if (gpu_search(&s.g, &s.wl, &s.spec, &sr, &err) != CP_OK) {
-        cli_error("%s on %g x %s: %s", s.model, s.spec.gpus, s.system, err.msg);
+    if (tm_eval(&j->tm, 0, TM_STRONG, &r, &d, &err) != CP_OK)
+        return cli_error("%s", err.msg);
+    if (!r.runs) {
+        cli_error("%s on %g x %s: %s", s->model, s->spec.gpus, s->system, r.why);
         /* a layout divides but none fits: the answer is "no", not bad input */
-        return sr.divided > 0 && isfinite(sr.least_mem) ? EXIT_VERDICT : EXIT_USAGE;
+        return r.bad_input ? EXIT_USAGE : EXIT_VERDICT;
     }
-    if ((rc = check_kept(&s, &sr)) >= 0)
+    if ((rc = check_kept(s, &d.sr)) >= 0)
         return rc;
     if (o->csv)
-        return emit_csv(o, &s, &sr);
-    print_best(&s, &sr);
+        return emit_csv(o, s, &d.sr);
+    print_best(s, &d.sr);
     return cli_flush();
 }

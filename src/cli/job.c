@@ -13,7 +13,7 @@ static int ws_load(const struct cli_opts *o, const char *cmd, struct job *j)
 {
     static struct scenario s;
     int rc = scenario_refuse_gpu_opts(o, cmd);
-    if (rc >= 0 || (rc = scenario_load(o, &s)) >= 0)
+    if (rc >= 0 || (rc = unc_opt_parse(o, &j->uo)) >= 0 || (rc = scenario_load(o, &s)) >= 0)
         return rc;
     j->tm = (struct tm_job){&tm_ws, &s.c, s.c.systems};
     j->model = s.model;
@@ -27,6 +27,7 @@ static int gpu_load(const struct cli_opts *o, const char *cmd, struct job *j)
 {
     static struct gscen s;
     static struct gpu_tm_job g;
+    j->uo = (struct unc_opt){0};
     int rc = gscen_load(o, cmd, &s);
     if (rc >= 0)
         return rc;
@@ -68,7 +69,9 @@ const struct face *job_face(const struct cli_opts *o)
 
 int cmd_estimate(struct cli_opts *o)
 {
-    return job_face(o)->estimate(o);
+    static struct job j;
+    int rc = job_load(o, "estimate", &j);
+    return rc >= 0 ? rc : j.face->estimate(o, &j);
 }
 
 int cmd_scale(struct cli_opts *o)

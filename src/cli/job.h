@@ -7,6 +7,7 @@
 
 #include "../tm/tm.h"
 #include "cli.h"
+#include "unc_opt.h"
 
 struct job;
 
@@ -14,7 +15,7 @@ struct face {
     const struct tm_kind *kind;
     /* Load the options of command cmd into j (job_load). */
     int (*load)(const struct cli_opts *o, const char *cmd, struct job *j);
-    int (*estimate)(struct cli_opts *o);
+    int (*estimate)(const struct cli_opts *o, const struct job *j);
     int (*scale)(struct cli_opts *o);
     int (*plan)(struct cli_opts *o);
 };
@@ -31,6 +32,7 @@ struct job {
     const char *model, *system;
     const struct desc_src *hw_src;
     const void *scen;
+    struct unc_opt uo; /* --uncertainty and --seed (weight streaming only, yet) */
 };
 
 /* Load the options o of command cmd (for messages) into j: the kind -s
@@ -42,12 +44,13 @@ int job_load(const struct cli_opts *o, const char *cmd, struct job *j);
  * default's face, whose load then names the error. */
 const struct face *job_face(const struct cli_opts *o);
 
-/* Each kind's face (cmd_estimate.c, cmd_scale.c, cmd_plan.c; gpu_est.c,
+/* Each kind's face: estimate evaluates and prints the loaded job j
+ * (cmd_estimate.c, cmd_scale.c, cmd_plan.c; gpu_est.c,
  * gpu_scale.c, gpu_plan.c). */
-int ws_estimate(struct cli_opts *o);
+int ws_estimate(const struct cli_opts *o, const struct job *j);
 int ws_scale(struct cli_opts *o);
 int ws_plan(struct cli_opts *o);
-int gpu_estimate(struct cli_opts *o);
+int gpu_estimate(const struct cli_opts *o, const struct job *j);
 int gpu_scale(struct cli_opts *o);
 int gpu_plan(struct cli_opts *o);
 
