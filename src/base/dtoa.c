@@ -102,23 +102,24 @@ static int cmp_int(uint64_t d, u128 r, int sh)
     return fr + SCALE_ERR <= ((u128)1 << sh) ? 1 : 0;
 }
 
-/* d rounded to p <= 17 digits, from t = r / 2^sh, the value scaled to 17
- * digits: floor(t / 10^k) plus one if the rest is above half of 10^k
- * (k = 17 - p).  0 when the rest may be a tie. */
+/* d rounded to p digits (15 <= p <= 17), from t = r / 2^sh, the value
+ * scaled to 17 digits: floor(t / 10^k) plus one if the rest is above half
+ * of 10^k (k = 17 - p, 0 to 2).  0 when the rest may be a tie. */
 static int round_down_digits(u128 r, int sh, int k, uint64_t *d)
 {
-    static const uint64_t p10[3] = {1, 10, 100};
-    uint64_t ip = (uint64_t)(r >> sh);
-    u128 fr = r & (((u128)1 << sh) - 1);
-    uint64_t rem = ip % p10[k];
-    u128 t = ((u128)rem << sh) + fr;
-    u128 half = ((u128)(p10[k] / 2)) << sh;
     if (k == 0)
         return round_near(r, sh, d);
+    /* 10^k as a constant in each branch: the compiler divides by
+     * multiplying, where a divisor read from a table costs a division */
+    uint64_t ip = (uint64_t)(r >> sh), quot = k == 1 ? ip / 10 : ip / 100;
+    uint64_t p10k = k == 1 ? 10 : 100;
+    u128 fr = r & (((u128)1 << sh) - 1);
+    u128 t = ((u128)(ip - quot * p10k) << sh) + fr;
+    u128 half = ((u128)(p10k / 2)) << sh;
     if (t + SCALE_ERR <= half)
-        *d = ip / p10[k];
+        *d = quot;
     else if (t > half)
-        *d = ip / p10[k] + 1;
+        *d = quot + 1;
     else
         return 0;
     return 1;
@@ -232,6 +233,48 @@ static int judge(uint64_t d, uint64_t mul, int p, const struct dv *v, const stru
     return dtoa_emit_g(out, v->neg, d, p, x);
 }
 
+/* The lengths decided without scaling v's rounding interval, the common
+ * case.  t = r / 2^sh is v at 17 digits: in units of t, v's rounding
+ * interval reaches hw = t / (2c) = 2^(q-1) * 10^j above t and as far
+ * below it (half that below a power of two).  In doubles, t's fraction
+ * and hw are off by far less than QUICK_MARGIN units, so a candidate (a
+ * multiple of 10^(17 - p) near t) more than QUICK_MARGIN inside or outside
+ * the interval is in or out for certain; anything closer is left to the
+ * exact search.  Returns the length written, or 0 to let it decide. */
+#define QUICK_MARGIN 1e-6
+static int quick_lengths(const struct dv *v, u128 r, int sh, char *out)
+{
+    static const uint64_t unit[3] = {100, 10, 1};
+    uint64_t ip = (uint64_t)(r >> sh);
+    if (ip < pow10_u64[16])
+        return 0;
+    u128 fr = r & (((u128)1 << sh) - 1);
+    double frac = (double)(uint64_t)(fr >> (sh - 64)) * 0x1p-64;
+    double hw = ((double)ip + frac) / (2.0 * (double)v->c);
+    int irregular = v->lo_q == v->q - 2; /* decode(): the gap below is half */
+    double hw_below = irregular ? hw / 2 : hw;
+    uint64_t rest[3] = {ip % 100, ip % 10, 0};
+    for (int i = 0; i < 3; i++) {
+        double m = (double)unit[i], tm = (double)rest[i] + frac; /* t mod 10^k */
+        if (tm > m / 2 - QUICK_MARGIN && tm < m / 2 + QUICK_MARGIN)
+            return 0; /* %.pg's rounding not certain */
+        int up = tm > m / 2;
+        double dist = up ? m - tm : tm, reach = up ? hw : hw_below;
+        if (dist > reach - QUICK_MARGIN && dist < reach + QUICK_MARGIN)
+            return 0;
+        if (dist > reach)
+            continue; /* %.pg does not read back */
+        uint64_t d = (i == 0 ? ip / 100 : i == 1 ? ip / 10 : ip) + (uint64_t)up;
+        int p = 15 + i, x = v->x;
+        if (d == pow10_u64[p]) { /* rounding carried into a new digit */
+            d = pow10_u64[p - 1];
+            x++;
+        }
+        return dtoa_emit_g(out, v->neg, d, p, x);
+    }
+    return 0; /* %.17g always reads back: not reached */
+}
+
 /* The loop of search_each_length with one scaling instead of three per
  * length: v, and its rounding interval, scaled once to 17 digits; each
  * shorter candidate is the 17-digit value rounded, compared times
@@ -248,6 +291,9 @@ static int shortest_from_17(const struct dv *v, const u128 *given, int given_sh,
         r = *given, sh = given_sh;
     else if (!scale(v->c, v->q, j, &r, &sh))
         return 0;
+    int n = quick_lengths(v, r, sh, out);
+    if (n > 0)
+        return n;
     if (!scale_bounds(v, j, &b))
         return 0;
     for (int p = 15; p <= 17; p++) {
@@ -255,7 +301,7 @@ static int shortest_from_17(const struct dv *v, const u128 *given, int given_sh,
         int k = 17 - p;
         if (!round_down_digits(r, sh, k, &d))
             return 0;
-        int n = judge(d, pow10_u64[k], p, v, &b, out);
+        n = judge(d, pow10_u64[k], p, v, &b, out);
         if (n != 0)
             return n < 0 ? 0 : n;
     }

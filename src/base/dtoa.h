@@ -13,7 +13,8 @@
 /* Room out must have: sign, 17 digits, '.', "e-308", NUL, with slack. */
 #define DTOA_BUF 32
 
-/* Length written to out (NUL-terminated), or -1 when undecided. */
+/* Length written to out (NUL-terminated), or -1 when undecided.  Any of
+ * out's DTOA_BUF bytes may be written, past the NUL too. */
 int dtoa_roundtrip_g(double v, char out[DTOA_BUF]);
 
 #endif
