@@ -11,15 +11,29 @@
 #include "../base/xalloc.h"
 #include "sweep_int.h"
 
+/* The number in cell c of a row (num and value as sweep_job_row takes
+ * them); 0 when the cell is not a number. */
+static int row_number(const struct sweep *sw, const char *const *row, const unsigned char *num,
+                      const double *value, size_t c, double *x)
+{
+    if (c < sw->nbase && num[c]) { /* its text reads back as value[c] */
+        *x = value[c];
+        return 1;
+    }
+    char *end;
+    *x = strtod(row[c], &end);
+    return end != row[c] && !*end;
+}
+
 /* Keep the row at line (line_len bytes) of the job's buffer for --best:
  * its value and its group's key; a row without a value (an empty cost, an
  * infeasible GPU point's time) is dropped. */
-static void job_rec(struct sweep_job *jb, const char *const *row, size_t line, size_t line_len)
+static void job_rec(struct sweep_job *jb, const char *const *row, const unsigned char *num,
+                    const double *value, size_t line, size_t line_len)
 {
     const struct sweep *sw = jb->sw;
-    char *end;
-    double by = strtod(row[sw->best_col], &end);
-    if (end == row[sw->best_col] || *end) {
+    double by;
+    if (!row_number(sw, row, num, value, sw->best_col, &by)) {
         jb->out.n = line;
         return;
     }
@@ -43,7 +57,7 @@ void sweep_job_row(struct sweep_job *jb, const char **row, const char *const *ax
     for (size_t i = 0; i < sw->naxis; i++)
         row[sw->nbase + i] = axis_text[i];
     for (size_t i = 0; i < sw->nwhere; i++)
-        if (!sweep_where_holds(&sw->where[i], row))
+        if (!sweep_where_holds(&sw->where[i], row, num, value, sw->nbase))
             return;
     size_t line = jb->out.n;
     if (sw->table)
@@ -51,7 +65,7 @@ void sweep_job_row(struct sweep_job *jb, const char **row, const char *const *ax
     else
         sweep_buf_csv(&jb->out, row, num, plain_len, plain_len ? sw->nbase : 0, sw->sel, sw->nsel);
     if (sw->best)
-        job_rec(jb, row, line, jb->out.n - line);
+        job_rec(jb, row, num, value, line, jb->out.n - line);
 }
 
 static void sink_put(struct sweep_sink *k, const char *lines, size_t len)

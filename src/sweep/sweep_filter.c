@@ -115,15 +115,21 @@ int sweep_where_parse(const char *flag, const char *arg, const char *const *name
     return -1;
 }
 
-int sweep_where_holds(const struct sweep_where *w, const char *const *cells)
+int sweep_where_holds(const struct sweep_where *w, const char *const *cells,
+                      const unsigned char *num, const double *value, size_t nnum)
 {
     const char *c = cells[w->col];
     if (w->text && w->op == SWEEP_EQ && strcmp(c, w->text) == 0)
         return 1;
-    char *end;
-    double x = strtod(c, &end);
-    if (end == c || *end)
-        return 0;
+    double x;
+    if (w->col < nnum && num[w->col]) {
+        x = value[w->col];
+    } else {
+        char *end;
+        x = strtod(c, &end);
+        if (end == c || *end)
+            return 0;
+    }
     switch (w->op) {
     case SWEEP_LE:
         return x <= w->v;

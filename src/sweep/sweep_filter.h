@@ -44,8 +44,11 @@ struct sweep_where {
 int sweep_where_parse(const char *flag, const char *arg, const char *const *names, size_t ncols,
                       size_t nbase, struct sweep_where *w);
 
-/* Whether the row's cells satisfy w.  An empty numeric cell (cost without
- * --price) satisfies nothing. */
-int sweep_where_holds(const struct sweep_where *w, const char *const *cells);
+/* Whether the row's cells satisfy w.  Cell c < nnum with num[c] set is
+ * the number value[c], its text the shortest that reads back as it, so it
+ * is compared without reading the text; other cells are read from their
+ * text.  An empty numeric cell (cost without --price) satisfies nothing. */
+int sweep_where_holds(const struct sweep_where *w, const char *const *cells,
+                      const unsigned char *num, const double *value, size_t nnum);
 
 #endif
