@@ -168,8 +168,64 @@ else
     nok "plan --deadline 30d on H100" "exit $rc met $met: $(head -c 300 "$T/err")"
 fi
 expect_rc 1 "plan --deadline 1h on H100: unreachable, exit 1" plan -m gpt3-175b -s h100 --deadline 1h
-expect_err "only --deadline is a target" "plan --energy on a GPU: exit 2" \
-    plan -m gpt3-175b -s h100 --energy 1GWh
+
+# ---- plan --energy and --budget on GPUs (issue 31) ----
+# est_fig N COLUMN: estimate's COLUMN for gpt3-175b on N H100 (empty when
+# no layout runs)
+est_fig() {
+    "$CP" estimate -m gpt3-175b -s h100 -n "$1" --price 2 --csv 2>/dev/null | tr -d '\r' |
+        awk -F, -v col="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                              NR == 2 { print $c[col] }'
+}
+run plan -m gpt3-175b -s h100 --energy 250MWh --csv
+met=$(csv_col "$T/out" met) g=$(csv_col "$T/out" gpus) e=$(csv_col "$T/out" energy_J)
+el=$(csv_col "$T/out" energy_limit_J)
+if [ "$rc" -eq 0 ] && [ "$met" = 1 ] && [ "$el" = 900000000000 ] &&
+    awk -v e="$e" 'BEGIN { exit !(e <= 9e11) }'; then
+    small=
+    k=8
+    while [ "$k" -lt "$g" ]; do
+        r=$(est_fig $k energy_J)
+        [ -n "$r" ] && awk -v x="$r" 'BEGIN { exit !(x <= 9e11) }' && small="$small $k"
+        k=$((k + 8))
+    done
+    if [ -z "$small" ]; then ok "plan --energy 250MWh on H100: $g GPUs use $e J, no smaller whole-node count stays within it (by estimate)"; else nok "plan --energy: smaller counts meet it" "$small"; fi
+else
+    nok "plan --energy 250MWh on H100" "exit $rc met $met limit $el: $(head -c 300 "$T/err")"
+fi
+run plan -m gpt3-175b -s h100 --energy 1GWh --deadline 30d --csv
+t=$(csv_col "$T/out" time_to_train_s) e=$(csv_col "$T/out" energy_J)
+if [ "$rc" -eq 0 ] && [ "$(csv_col "$T/out" met)" = 1 ] &&
+    awk -v t="$t" -v e="$e" 'BEGIN { exit !(t <= 30 * 86400 && e <= 3.6e12) }'; then
+    ok "plan --energy 1GWh --deadline 30d on H100: both hold"
+else
+    nok "plan --energy --deadline on H100" "exit $rc t $t e $e"
+fi
+run plan -m gpt3-175b -s h100 --budget 3e6 --price 2 --csv
+g=$(csv_col "$T/out" gpus) c=$(csv_col "$T/out" cost) t=$(csv_col "$T/out" time_to_train_s)
+if [ "$rc" -eq 0 ] && [ "$(csv_col "$T/out" met)" = 1 ] && [ "$(csv_col "$T/out" budget)" = 3000000 ] &&
+    awk -v c="$c" 'BEGIN { exit !(c <= 3e6) }' && [ "$(est_fig "$g" time_to_train_s)" = "$t" ]; then
+    # the fastest within the budget: half and twice the count are slower or over it
+    bad=
+    for k in $((g / 2)) $((g * 2)); do
+        kt=$(est_fig $k time_to_train_s) kc=$(est_fig $k cost)
+        [ -n "$kt" ] && awk -v a="$kt" -v b="$t" -v c="$kc" 'BEGIN { exit !(a < b && c <= 3e6) }' &&
+            bad="$bad $k"
+    done
+    if [ -z "$bad" ]; then ok "plan --budget 3e6 --price 2 on H100: $g GPUs cost $c, as estimate says; half and twice as many are slower or over it"; else nok "plan --budget: faster within it" "$bad"; fi
+else
+    nok "plan --budget on H100" "exit $rc gpus $g cost $c: $(head -c 300 "$T/err")"
+fi
+expect_err "--budget '3e6': needs --price, the cost of one GPU-hour" "plan --budget without --price on H100: exit 2" \
+    plan -m gpt3-175b -s h100 --budget 3e6
+expect_rc 1 "plan --energy 1kWh on H100: unreachable, exit 1" plan -m gpt3-175b -s h100 --energy 1kWh
+if grep -qF "meets the targets; the nearest is above" "$T/err" && grep -q "^nearest " "$T/out"; then
+    ok "plan --energy 1kWh on H100: the nearest count is shown, and why"
+else
+    nok "plan --energy 1kWh on H100: the nearest" "$(head -c 300 "$T/err")"
+fi
+expect_err "--allow-sparsity applies to weight-streaming systems" "plan --allow-sparsity on a GPU: exit 2" \
+    plan -m gpt3-175b -s h100 --deadline 30d --allow-sparsity
 
 # ---- issue 29: the layouts published runs used (--cp, --vp, --fsdp) and
 # the software switches (model keys) ----

@@ -135,13 +135,15 @@ const struct cli_cmd cli_cmds[] = {
      "Exit status 1 when the target cannot be reached: the best achievable is\n"
      "shown with its bill of materials, and the nearest target it meets (such\n"
      "as --deadline TIME), or the limit with its numbers when no cluster size\n"
-     "is feasible.  On a GPU system (-s h100) --deadline is the only target:\n"
-     "the fewest GPUs whose fastest layout (--tp, --pp, --cp, --vp, --mbs and\n"
-     "--fsdp fix it as for estimate, refused up front when no count can run\n"
-     "them) meets it, every count of whole nodes up to 10^6 GPUs searched\n"
-     "upward; --csv is then one row (deadline_s, met, gpus, nodes, the\n"
-     "layout: tp, pp, vp, dp, cp, fsdp, mbs, recompute; time_to_train_s,\n"
-     "power_W, energy_J, cost).\n",
+     "is feasible.  On a GPU system (-s h100) the targets are the same (--price\n"
+     "per GPU-hour): the fewest GPUs whose fastest layout (--tp, --pp, --cp,\n"
+     "--vp, --mbs and --fsdp fix it as for estimate, refused up front when no\n"
+     "count can run them) meets them, every count of whole nodes up to 10^6\n"
+     "GPUs searched upward; with --budget alone the fastest count within it.\n"
+     "--allow-sparsity and --allow-batch are weight-streaming only.  --csv is\n"
+     "then one row (deadline_s, met, gpus, nodes, the layout: tp, pp, vp, dp,\n"
+     "cp, fsdp, mbs, recompute; time_to_train_s, power_W, energy_J, cost,\n"
+     "energy_limit_J, budget).\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_PLAN | OPT_UNC | OPT_GPU, 0, 0,
      cmd_plan},
     {"compare",

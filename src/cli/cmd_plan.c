@@ -68,8 +68,7 @@ static void print_iter(const struct plan_iter *it, void *user)
                it->lo, it->hi, it->x, it->value);
 }
 
-/* Parse the targets into po; -1 or an exit code. */
-static int parse_targets(const struct cli_opts *o, struct plan_opts *po)
+int plan_targets(const struct cli_opts *o, const char *unit, struct plan_opts *po)
 {
     const char *arg[PLAN_NMETRICS] = {o->deadline, o->energy, o->budget};
     int any = 0;
@@ -88,7 +87,7 @@ static int parse_targets(const struct cli_opts *o, struct plan_opts *po)
         return cli_error("plan: give a target: --deadline TIME, --energy ENERGY or --budget "
                          "AMOUNT (with --price)");
     if (o->budget && !o->price)
-        return cli_error("--budget '%s': needs --price, the cost of one system-hour", o->budget);
+        return cli_error("--budget '%s': needs --price, the cost of one %s-hour", o->budget, unit);
     po->allow_sparsity = o->allow_sparsity;
     po->allow_batch = o->allow_batch;
     return -1;
@@ -272,7 +271,7 @@ int ws_plan(struct cli_opts *o)
         return refused;
     static struct scenario s;
     struct plan_opts po;
-    int rc = parse_targets(o, &po);
+    int rc = plan_targets(o, "system", &po);
     if (rc >= 0)
         return rc;
     struct unc_opt uo;

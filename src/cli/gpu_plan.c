@@ -9,6 +9,7 @@
  * Exit 1 when no count up to the bound meets it. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../plan/cmp.h"
 #include "cmp_opts.h"
@@ -33,13 +34,30 @@ static void print_side(const char *what, const struct cmp_gpu *g)
            out_num(0, g->s.power_W, UNIT_POWER, c, 32));
 }
 
-static int emit_csv(const struct cli_opts *o, const struct gscen *s, const struct cmp_result *r)
+/* Whether the deadline is the only target. */
+static int time_alone(const struct cmp_spec *sp)
+{
+    return !(sp->energy_J > 0) && !(sp->budget > 0);
+}
+
+/* What the answer is: the fewest that meet the targets; with a budget
+ * alone the fastest within it; when none meets them the fastest (a
+ * deadline alone) or the nearest. */
+static const char *answer_label(const struct cmp_spec *sp, const struct cmp_result *r)
+{
+    if (r->gpu_ok)
+        return sp->budget > 0 && !(sp->energy_J > 0) && !(r->target_s > 0) ? "fastest" : "fewest";
+    return time_alone(sp) ? "fastest" : "nearest";
+}
+
+static int emit_csv(const struct cli_opts *o, const struct gscen *s, const struct cmp_spec *sp,
+                    const struct cmp_result *r)
 {
     static const char *const h[] = {
         "model",   "system",   "deadline_s", "met",       "gpus",
         "nodes",   "tp",       "pp",         "vp",        "dp",
         "cp",      "fsdp",     "mbs",        "recompute", "time_to_train_s",
-        "power_W", "energy_J", "cost"};
+        "power_W", "energy_J", "cost",       "energy_limit_J", "budget"};
     struct out_table t;
     out_init(&t, sizeof h / sizeof h[0], h);
     const struct cmp_gpu *g = &r->g;
@@ -47,13 +65,17 @@ static int emit_csv(const struct cli_opts *o, const struct gscen *s, const struc
     const double v[] = {r->target_s, g->s.units,   g->s.nodes,    l->tp,           l->pp,
                         l->vp,       l->dp,        l->cp,         l->fsdp ? 1 : 0, l->mbs,
                         g->s.time_s, g->s.power_W, g->s.energy_J, g->s.cost};
-    char c[14][32];
+    char c[14][32], e[32] = "", b[32] = "";
     for (size_t i = 0; i < 14; i++)
         out_num(1, v[i], UNIT_COUNT, c[i], 32);
-    out_row(&t,
-            (const char *[]){s->model, s->system, c[0], r->gpu_ok ? "1" : "0", c[1], c[2], c[3],
-                             c[4], c[5], c[6], c[7], c[8], c[9], gpu_recompute_name[l->recompute],
-                             c[10], c[11], c[12], g->s.cost >= 0 ? c[13] : ""});
+    if (sp->energy_J > 0)
+        out_num(1, sp->energy_J, UNIT_COUNT, e, 32);
+    if (sp->budget > 0)
+        out_num(1, sp->budget, UNIT_COUNT, b, 32);
+    out_row(&t, (const char *[]){s->model, s->system, r->target_s > 0 ? c[0] : "",
+                                 r->gpu_ok ? "1" : "0", c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+                                 c[8], c[9], gpu_recompute_name[l->recompute], c[10], c[11], c[12],
+                                 g->s.cost >= 0 ? c[13] : "", e, b});
     int rc = cli_emit(o, &t);
     out_free(&t);
     return rc;
@@ -61,13 +83,23 @@ static int emit_csv(const struct cli_opts *o, const struct gscen *s, const struc
 
 /* The answer as text: the job, the fewest (or fastest) count and the one
  * below it, what was searched, the cost. */
-static int print_text(const struct gscen *s, const struct cmp_result *r, double steps)
+static int print_text(const struct gscen *s, const struct cmp_spec *sp, const struct cmp_result *r,
+                      double steps)
 {
-    char a[32];
-    printf("%s on %s, %s: %.4g token%s in %.0f step%s; deadline %s\n\n", s->wl.name, s->g.name,
+    char a[32], targets[160] = "";
+    size_t len = 0;
+    if (r->target_s > 0)
+        len += (size_t)snprintf(targets, sizeof targets, "; deadline %s",
+                                out_duration(r->target_s, a, sizeof a));
+    if (sp->energy_J > 0 && len < sizeof targets)
+        len += (size_t)snprintf(targets + len, sizeof targets - len, "; energy at most %s",
+                                out_energy(sp->energy_J, a, sizeof a));
+    if (sp->budget > 0 && len < sizeof targets)
+        snprintf(targets + len, sizeof targets - len, "; cost at most %.6g", sp->budget);
+    printf("%s on %s, %s: %.4g token%s in %.0f step%s%s\n\n", s->wl.name, s->g.name,
            gpuhw_prec_name[s->spec.precision], s->tokens, s->tokens == 1 ? "" : "s", steps,
-           steps == 1 ? "" : "s", out_duration(r->target_s, a, sizeof a));
-    print_side(r->gpu_ok ? "fewest" : "fastest", &r->g);
+           steps == 1 ? "" : "s", targets);
+    print_side(answer_label(sp, r), &r->g);
     if (r->has_below)
         print_side("below", &r->below);
     printf("\nsearched %.0f counts of %.0f to %.0f GPUs in steps of %.0f (%.0f run a layout, "
@@ -80,33 +112,43 @@ static int print_text(const struct gscen *s, const struct cmp_result *r, double 
     return cli_flush();
 }
 
+/* The targets of po, finite; -1 or an exit code after a message. */
+static int check_targets(const struct cli_opts *o, const struct plan_opts *po)
+{
+    const char *const flag[PLAN_NMETRICS] = {"--deadline", "--energy", "--budget"};
+    const char *const arg[PLAN_NMETRICS] = {o->deadline, o->energy, o->budget};
+    for (int m = 0; m < PLAN_NMETRICS; m++)
+        if (arg[m] && !isfinite(po->limit[m]))
+            return cli_error("%s '%s': must be finite", flag[m], arg[m]);
+    return -1;
+}
+
 int gpu_plan(struct cli_opts *o)
 {
-    if (o->energy || o->budget || o->allow_sparsity || o->allow_batch)
-        return cli_error("plan: on a GPU system only --deadline is a target (%s applies to "
-                         "weight-streaming systems)",
-                         o->energy           ? "--energy"
-                         : o->budget         ? "--budget"
-                         : o->allow_sparsity ? "--allow-sparsity"
-                                             : "--allow-batch");
-    if (!o->deadline)
-        return cli_error("plan: give a target: --deadline TIME");
+    if (o->allow_sparsity || o->allow_batch)
+        return cli_error("plan: %s applies to weight-streaming systems (%s)",
+                         o->allow_sparsity ? "--allow-sparsity" : "--allow-batch",
+                         o->allow_sparsity ? "sparsity is a weight-streaming option"
+                                           : "the GPU search keeps the job's batch");
+    struct plan_opts po;
+    int rc = plan_targets(o, "GPU", &po);
+    if (rc >= 0 || (rc = check_targets(o, &po)) >= 0)
+        return rc;
     static struct gscen s;
-    int rc = gscen_load(o, "plan", &s);
-    if (rc >= 0 || (rc = cmpo_fixed_check(o, &s.spec, &s.wl, &s.g)) >= 0)
+    if ((rc = gscen_load(o, "plan", &s)) >= 0 ||
+        (rc = cmpo_fixed_check(o, &s.spec, &s.wl, &s.g)) >= 0)
         return rc;
     static struct cmp_result r;
-    char why[256];
-    if (unit_parse(o->deadline, UNIT_TIME, &r.target_s, why, sizeof why) != 0)
-        return cli_error("--deadline '%s': %s", o->deadline, why);
-    if (!(r.target_s > 0) || !isfinite(r.target_s))
-        return cli_error("--deadline '%s': must be a finite time greater than zero", o->deadline);
+    memset(&r, 0, sizeof r); /* a second run in one process starts afresh */
+    r.target_s = po.limit[PLAN_TIME];
     struct cmp_spec spec = {.mode = CMP_DEADLINE,
                             .deadline_s = r.target_s,
                             .gpu = &s.g,
                             .layout = s.spec,
                             .gpu_price = isnan(s.price) ? -1 : s.price,
-                            .max_gpus = GSCEN_MAX_GPUS};
+                            .max_gpus = GSCEN_MAX_GPUS,
+                            .energy_J = po.limit[PLAN_ENERGY],
+                            .budget = po.limit[PLAN_COST]};
     double steps = ceil(s.tokens / (s.spec.batch * s.wl.seq_len));
     struct progress pg;
     progress_start(&pg, "plan: GPU counts searched");
@@ -116,10 +158,14 @@ int gpu_plan(struct cli_opts *o)
     progress_end(&pg);
     if (!r.gpu_ran)
         return cli_error("plan: %s on %s: %s", s.model, s.system, r.gpu_why), EXIT_VERDICT;
-    rc = o->csv ? emit_csv(o, &s, &r) : print_text(&s, &r, steps);
+    rc = o->csv ? emit_csv(o, &s, &spec, &r) : print_text(&s, &spec, &r, steps);
     if (rc == EXIT_OK && !r.gpu_ok) {
-        cli_error("plan: no count of up to %.0f GPUs meets the deadline; the fastest is above",
-                  r.scan.last);
+        if (time_alone(&spec))
+            cli_error("plan: no count of up to %.0f GPUs meets the deadline; the fastest is above",
+                      r.scan.last);
+        else
+            cli_error("plan: no count of up to %.0f GPUs meets the targets; the nearest is above",
+                      r.scan.last);
         rc = EXIT_VERDICT;
     }
     return rc;

@@ -54,4 +54,10 @@ int gpu_estimate(const struct cli_opts *o, const struct job *j);
 int gpu_scale(struct cli_opts *o);
 int gpu_plan(struct cli_opts *o);
 
+/* plan's targets (--deadline, --energy, --budget with --price per
+ * unit-hour, and the allowances) into po; -1 or an exit code after a
+ * message (cmd_plan.c). */
+struct plan_opts;
+int plan_targets(const struct cli_opts *o, const char *unit, struct plan_opts *po);
+
 #endif

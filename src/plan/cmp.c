@@ -226,14 +226,39 @@ static double scan_max(const struct cmp_spec *s)
     return s->max_gpus > 0 ? fmin(s->max_gpus, CMP_GPU_MAX) : CMP_GPU_MAX;
 }
 
+/* The largest ratio of g's figures to the limits given (time r->target_s,
+ * s->energy_J, s->budget): how far g is from meeting them. */
+static double over_limits(const struct cmp_spec *s, const struct cmp_result *r,
+                          const struct cmp_gpu *g)
+{
+    double x = r->target_s > 0 ? g->s.time_s / r->target_s : 0;
+    if (s->energy_J > 0)
+        x = fmax(x, g->s.energy_J / s->energy_J);
+    if (s->budget > 0)
+        x = fmax(x, g->s.cost >= 0 ? g->s.cost / s->budget : INFINITY);
+    return x;
+}
+
+/* Whether g is nearer the limits than the best kept so far, best (the
+ * fastest with a time limit alone). */
+static int nearer(const struct cmp_spec *s, const struct cmp_result *r, const struct cmp_gpu *g,
+                  const struct cmp_gpu *best)
+{
+    if (!(s->energy_J > 0) && !(s->budget > 0))
+        return g->s.time_s < best->s.time_s;
+    return over_limits(s, r, g) < over_limits(s, r, best);
+}
+
 /* The fewest GPUs, in steps of the count step up to the scan's bound,
- * whose time-to-train is at most r->target_s: every count searched upward
- * (those no layout divides passed over), the first that meets it kept in
- * r->g (gpu_ok), the largest smaller count that runs in r->below; when
- * none meets it, the fastest in r->g. */
+ * that meet the limits: every count searched
+ * upward (those no layout divides passed over), the first that meets them
+ * kept in r->g (gpu_ok), the largest smaller count that runs in r->below;
+ * with a budget alone the fastest count that meets it.  When none meets
+ * them, the nearest in r->g. */
 void cmp_gpu_fewest(const struct cmp_spec *s, const struct wl_desc *w, double steps,
                     struct cmp_result *r)
 {
+    int budget_alone = s->budget > 0 && !(s->energy_J > 0) && !(r->target_s > 0);
     double step = cmp_count_step(s->gpu), max = floor(scan_max(s) / step) * step;
     struct cmp_scan *st = &r->scan;
     struct cp_error err = {0};
@@ -253,13 +278,22 @@ void cmp_gpu_fewest(const struct cmp_spec *s, const struct wl_desc *w, double st
         }
         if (gpu_try(s, &sj.j, steps, n, &g, st, &err) != CP_OK)
             continue;
-        if (g.s.time_s <= r->target_s) {
+        int meets = (!(r->target_s > 0) || g.s.time_s <= r->target_s) &&
+                    (!(s->energy_J > 0) || g.s.energy_J <= s->energy_J) &&
+                    (!(s->budget > 0) || (g.s.cost >= 0 && g.s.cost <= s->budget));
+        if (meets && budget_alone) {
+            if (!r->gpu_ok || g.s.time_s < r->g.s.time_s)
+                r->g = g;
+            r->gpu_ok = r->gpu_ran = 1;
+            continue;
+        }
+        if (meets) {
             r->g = g;
             r->gpu_ok = r->gpu_ran = 1;
             scan_job_free(&sj);
             return;
         }
-        if (!r->gpu_ran || g.s.time_s < r->g.s.time_s)
+        if (!r->gpu_ok && (!r->gpu_ran || nearer(s, r, &g, &r->g)))
             r->g = g;
         r->below = g;
         r->gpu_ran = r->has_below = 1;

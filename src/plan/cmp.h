@@ -73,6 +73,10 @@ struct cmp_spec {
      * cp, options (gpu_search.h); gpus, batch and keep are set here. */
     struct gpu_search_spec layout;
     double gpu_price; /* per GPU-hour, < 0 for none                      */
+    /* cmp_gpu_fewest's other limits besides its target time (plan on a
+     * GPU system): energy, J, and cost, in the price's currency; 0 for
+     * none.  A budget alone asks the fastest count within it. */
+    double energy_J, budget;
     /* The largest count the GPU scans search, at most CMP_GPU_MAX (0 for
      * CMP_GPU_MAX): plan's is the most GPUs its other commands take. */
     double max_gpus;
@@ -166,10 +170,14 @@ int cmp_gpu_first(const struct cmp_spec *s, double from, double to, struct cmp_g
 
 /* The GPU side alone (s->gpu, s->layout and s->gpu_price; s->ws is not
  * read): the fewest GPUs that run w, at its batch, for steps whole steps
- * within r->target_s, scanned as above, into r->gpu_ok, g, gpu_ran,
- * below, has_below, scan and, when no count ran, gpu_why (the caller
- * zeroes r and sets target_s; the layout spec as cmp_check() would pass
- * it). */
+ * within r->target_s (0: no time limit), s->energy_J and s->budget (0:
+ * none), scanned as above, into r->gpu_ok, g, gpu_ran, below, has_below,
+ * scan and, when no count ran, gpu_why (the caller zeroes r and sets
+ * target_s; the layout spec as cmp_check() would pass it).  With a budget
+ * alone the whole scan is searched and g is the fastest count within it
+ * (no below).  When no count meets every limit g is the nearest: the
+ * fastest with a time limit alone, else the least of the largest ratio of
+ * a figure to its limit. */
 void cmp_gpu_fewest(const struct cmp_spec *s, const struct wl_desc *w, double steps,
                     struct cmp_result *r);
 
