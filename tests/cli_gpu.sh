@@ -319,10 +319,10 @@ expect_err "flash_attention" "--set model.flash_attention=maybe: exit 2 naming t
 run show h100 --csv
 check "show h100: kind gpu and the HBM" sh -c "tr -d '\r' <'$T/out' | grep -q '^system.kind,gpu' &&
     tr -d '\r' <'$T/out' | grep -q '^gpu.hbm,'"
-for c in "capacity" "simulate" "sensitivity"; do
-    # shellcheck disable=SC2086
-    expect_err "h100.ini is a GPU system (kind = gpu)" "$c -s h100: exit 2 naming the kind" \
-        $c -s h100
-done
+# (every command on both kinds, and each refusal's whole line: cli_parity.sh)
+expect_err "capacity: h100 is a GPU system: capacity sizes MemoryX" \
+    "capacity -s h100: exit 2 saying why" capacity -s h100
+expect_err "simulate: h100 is a GPU system: the simulator models the weight-streaming pipeline" \
+    "simulate -s h100: exit 2 saying why" simulate -s h100
 
 echo "# cli_gpu done"

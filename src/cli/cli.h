@@ -41,6 +41,7 @@ enum cli_opt {
 };
 
 struct cli_opts {
+    const char *cmd; /* the command's name (cli_parse_options), for messages */
     int csv;
     const char *data_dir;
     const char *sets[CLI_MAX_SETS];

@@ -428,6 +428,7 @@ int cli_parse_options(const struct cli_cmd *c, int argc, char **argv, struct cli
 {
     char **orig = xmalloc(((size_t)argc + 1) * sizeof *orig);
     memcpy(orig, argv, ((size_t)argc + 1) * sizeof *orig);
+    o->cmd = c->name;
     int rc = parse_argv(c, argc, argv, o);
     if (rc == -2)
         rc = stray_word(c, orig, argv, argc, o);

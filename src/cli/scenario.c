@@ -12,6 +12,35 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The commands that model weight-streaming clusters only, each with the
+ * reason a GPU system cannot apply, in a planner's words; cerebras-plan(1),
+ * KINDS OF CLUSTER, lists the same lines and tests/cli_parity.sh checks
+ * both. */
+static const struct {
+    const char *cmd, *why;
+} ws_only[] = {
+    {"capacity", "capacity sizes MemoryX, where a weight-streaming cluster keeps the weights "
+                 "and optimizer state; a GPU holds them in its HBM (estimate shows the bytes "
+                 "per GPU)"},
+    {"simulate", "the simulator models the weight-streaming pipeline (MemoryX, SwarmX, each "
+                 "system's ingress and egress), which a GPU cluster does not have"},
+    {"explore", "the explorer's panels are the weight-streaming model's (MemoryX tier, "
+                "sparsity, overlap); estimate, scale and sweep take GPU systems"},
+};
+
+/* The refusal of the GPU system e for o's command, in one line: the
+ * command's reason when it has one, else the kind; EXIT_USAGE. */
+static int refuse_gpu(const struct cli_opts *o, const struct cat_entry *e)
+{
+    const char *name = o->system ? o->system : e->name;
+    for (size_t i = 0; o->cmd && i < sizeof ws_only / sizeof ws_only[0]; i++)
+        if (strcmp(ws_only[i].cmd, o->cmd) == 0)
+            return cli_error("%s: %s is a GPU system: %s", o->cmd, name, ws_only[i].why);
+    return cli_error("%s is a GPU system (kind = gpu); this command models weight-streaming "
+                     "clusters only",
+                     e->origin);
+}
+
 int scenario_load_hw(const struct cli_opts *o, const struct cat_entry *e, const char *const *sets,
                      size_t nsets, struct hw_desc *hw, struct desc_src *src)
 {
@@ -21,10 +50,7 @@ int scenario_load_hw(const struct cli_opts *o, const struct cat_entry *e, const 
     cp_status st = CP_OK;
     size_t n = 0;
     if (gpuhw_kind_of(e->text) == GPUHW_GPU)
-        return cli_error("%s is a GPU system (kind = gpu); this command models weight-streaming "
-                         "clusters only (GPU systems: estimate, scale, plan, sweep, compare, "
-                         "validate, show, list)",
-                         e->origin);
+        return refuse_gpu(o, e);
     for (; st == CP_OK && n < o->noverlays; n++) {
         if ((st = cat_read_file(o->overlays[n], &ov[n], &err)) != CP_OK)
             break;
