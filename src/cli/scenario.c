@@ -32,10 +32,9 @@ static const struct {
  * command's reason when it has one, else the kind; EXIT_USAGE. */
 static int refuse_gpu(const struct cli_opts *o, const struct cat_entry *e)
 {
-    const char *name = o->system ? o->system : e->name;
     for (size_t i = 0; o->cmd && i < sizeof ws_only / sizeof ws_only[0]; i++)
         if (strcmp(ws_only[i].cmd, o->cmd) == 0)
-            return cli_error("%s: %s is a GPU system: %s", o->cmd, name, ws_only[i].why);
+            return cli_error("%s: %s is a GPU system: %s", o->cmd, e->name, ws_only[i].why);
     return cli_error("%s is a GPU system (kind = gpu); this command models weight-streaming "
                      "clusters only",
                      e->origin);

@@ -93,6 +93,13 @@ int xp_init(struct xp_state *x, struct cli_opts *o)
     if (cat_list(&o->dirs, CAT_MODEL, &x->models, &err) != CP_OK ||
         cat_list(&o->dirs, CAT_HW, &x->systems, &err) != CP_OK)
         return cli_error("explore: %s", err.msg);
+    /* Left and Right step through the weight-streaming systems only: a GPU
+     * system is refused (cerebras-plan(1), KINDS OF CLUSTER) */
+    size_t k = 0;
+    for (size_t i = 0; i < x->systems.n; i++)
+        if (!scenario_listed_gpu(&x->systems.items[i]))
+            x->systems.items[k++] = x->systems.items[i];
+    x->systems.n = k;
     x->model_i = index_of(&x->models, x->s.model);
     x->system_i = index_of(&x->systems, x->s.system);
     x->hwkey = param_find("system.utilization");
