@@ -55,6 +55,8 @@ companion() {
     scale:tp | scale:pp | scale:cp | scale:vp | scale:mbs | scale:fsdp | scale:precision)
         echo -s h100 --systems 64 ;;
     plan:tp | plan:pp | plan:cp | plan:vp | plan:mbs | plan:fsdp | plan:precision) echo -s h100 ;;
+    sensitivity:tp | sensitivity:pp | sensitivity:cp | sensitivity:vp | sensitivity:mbs | \
+        sensitivity:fsdp | sensitivity:precision) echo -s h100 -n 64 ;;
     sweep:tp | sweep:pp | sweep:cp | sweep:vp | sweep:mbs | sweep:fsdp | sweep:precision | \
         sweep:layouts) echo -s h100 --systems 64 ;;
     esac

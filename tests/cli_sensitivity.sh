@@ -4,6 +4,10 @@
 # |elasticity|, the leading key right for the regime, undefined
 # rows last, the ranges from the file, help and usage errors.  Prints
 # "ok N - what" or "not ok N - what" per check and "# cli_sensitivity done".
+# On GPU systems: the time the layout search's fastest layout's at -n, the
+# matmul rate's elasticity near minus the matmul share, links that carry
+# little near 0, keys the time does not read 0, and a count where no
+# layout fits or divides refused as estimate refuses it.
 . "$(dirname "$0")/lib.sh"
 
 # run ARGS...: as lib.sh's, with CR stripped from stdout (CSV records end
@@ -151,6 +155,83 @@ sn=$(grep '^memoryx.server_network,' "$T/out" | cut -d, -f5)
 if [ "$sn" = "0" ]; then ok "stream-bound job: servers sized per run, their network does not matter"; else nok "stream-bound job: servers sized per run, their network does not matter" "$sn"; fi
 pf=$(grep '^system.peak_flops,' "$T/out" | cut -d, -f5)
 if [ "$pf" = "0" ]; then ok "stream-bound job: peak FLOP/s does not matter"; else nok "stream-bound job: peak FLOP/s does not matter" "$pf"; fi
+
+# ---- GPU systems: GPT-3 175B on 1024 H100, the time that of the layout
+# search's fastest layout at the job's own count ----
+run sensitivity -s h100 -n 1024 --csv
+gcsv="$T/h100.csv"
+cp "$T/out" "$gcsv"
+if [ "$rc" -eq 0 ] && [ "$(head -n 1 "$gcsv")" = "$want" ]; then ok "h100: exits 0 with the same columns"; else nok "h100: exits 0 with the same columns" "exit $rc: $(head -c 300 "$T/err")"; fi
+# one row per numeric key but the claims' figures (no parameters) and the
+# node's shape and the capacities (not ranked)
+GPU_NOT_RANKED="system.gpus_per_node network.nvlink_domain gpu.hbm fit.hbm_usable"
+echo $GPU_NOT_RANKED gpu.cores gpu.l2_cache gpu.die_area_mm2 | tr ' ' '\n' | sort >"$T/gpu_out"
+tail -n +2 "$gcsv" | cut -d, -f1 | sort >"$T/gkeys"
+file_keys h100 | comm -23 - "$T/gpu_out" >"$T/want_gkeys"
+if [ "$(wc -l <"$T/want_gkeys")" -ge 20 ] && cmp -s "$T/gkeys" "$T/want_gkeys"; then
+    ok "h100: one row per ranked numeric key ($(wc -l <"$T/gkeys" | tr -d ' '))"
+else
+    nok "h100: one row per ranked numeric key" "$(diff "$T/want_gkeys" "$T/gkeys" | head -n 5 | tr '\n' ' ')"
+fi
+# the matmul rate: minus about the matmul share of the step (estimate's
+# parts; a little more, as the pipeline bubble is micro-batches of it)
+share=$("$CP" estimate -s h100 -n 1024 | awk '$1 == "matmul" && $NF == "%" { print $(NF - 1) / 100 }')
+pk=$(grep '^gpu.peak_bf16,' "$gcsv" | cut -d, -f5)
+check "h100: peak_bf16 elasticity $pk near minus the matmul share $share" \
+    awk -v e="$pk" -v s="$share" 'BEGIN { d = e + s; exit !(s > 0.5 && e < 0 && d < 0.05 && d > -0.05) }'
+# little traffic crosses the links at this layout (dp-comm 0): near 0, and
+# never positive (a faster link cannot slow the fastest layout)
+for k in network.nvlink_bandwidth network.scaleout_bandwidth; do
+    e=$(grep "^$k," "$gcsv" | cut -d, -f5)
+    check "h100: $k elasticity $e in (-0.1, 0]" awk -v e="$e" 'BEGIN { exit !(e != "" && e <= 0 && e > -0.1) }'
+done
+# power does not enter the time, nor the FP8 rate of a BF16 run
+for k in gpu.power system.node_power gpu.peak_fp8; do
+    r=$(grep "^$k," "$gcsv")
+    check "h100: $k does not enter the time ($r)" \
+        awk -v r="$r" 'BEGIN { split(r, a, ","); exit !(r != "" && a[5] == 0 && a[7] == 0 && a[8] == 0) }'
+done
+last=$(tail -n 1 "$gcsv")
+case "$last" in
+gpu.peak_fp4,0,FLOP/s,0,,,,) ok "h100: the absent FP4 rate last with empty cells" ;;
+*) nok "h100: the absent FP4 rate last with empty cells" "$last" ;;
+esac
+# at FP8 the FP8 rate leads over the 16-bit one (attention and logits only)
+run sensitivity -s h100 -n 1024 --precision fp8 --csv
+p8=$(grep '^gpu.peak_fp8,' "$T/out" | cut -d, -f5)
+p16=$(grep '^gpu.peak_bf16,' "$T/out" | cut -d, -f5)
+check "h100 --precision fp8: peak_fp8 $p8 < -0.5 < peak_bf16 $p16 < 0" \
+    awk -v a="$p8" -v b="$p16" 'BEGIN { exit !(a < -0.5 && b > -0.5 && b < 0) }'
+# text: the layout in the header, the keys not ranked under the table
+run sensitivity -s h100 -n 1024
+if [ "$rc" -eq 0 ] && head -n 1 "$T/out" | grep -q '^GPT-3 175B on 1024 x H100.*TP [0-9]* x PP [0-9]*.*: time-to-train [0-9.]* d, bottleneck matmul$'; then
+    ok "h100 text: header names the layout and the time-to-train"
+else
+    nok "h100 text: header names the layout and the time-to-train" "exit $rc: $(head -n 1 "$T/out")"
+fi
+sed -n '/^not ranked:/,$p' "$T/out" | tail -n +2 | tr -s ', :' '\n' | grep -E '^[a-z]+\.[a-z_]+$' | sort >"$T/gnamed"
+echo $GPU_NOT_RANKED | tr ' ' '\n' | sort >"$T/gnot"
+if cmp -s "$T/gnamed" "$T/gnot"; then ok "h100 text: the keys not ranked are named"; else nok "h100 text: the keys not ranked are named" "$(tr '\n' ' ' <"$T/gnamed")"; fi
+miss=
+for k in $GPU_NOT_RANKED; do grep -q "$k" "$T/entry" || miss="$miss $k"; done
+[ -z "$miss" ] && ok "the man entry names the GPU keys not ranked" || nok "the man entry names the GPU keys not ranked" "$miss"
+# a count where no layout fits: refused as estimate refuses it, exit 1;
+# one that no layout divides: exit 2
+run sensitivity -s h100 -n 8
+if [ "$rc" -eq 1 ] && [ ! -s "$T/out" ] && grep -q 'on 8 x h100: no layout of 8 GPUs fits in memory' "$T/err"; then
+    ok "h100 -n 8: no layout fits, exit 1 with the search's reason"
+else
+    nok "h100 -n 8: no layout fits, exit 1 with the search's reason" "exit $rc: $(cat "$T/err")"
+fi
+run sensitivity -s h100 -n 999983
+if [ "$rc" -eq 2 ] && [ ! -s "$T/out" ] && grep -q 'on 999983 x h100: ' "$T/err"; then
+    ok "h100 -n 999983 (prime): no layout divides, exit 2"
+else
+    nok "h100 -n 999983 (prime): no layout divides, exit 2" "exit $rc: $(cat "$T/err")"
+fi
+# a weight-streaming system refuses the GPU layout options by name
+run sensitivity -s cs2 --tp 2
+if [ "$rc" -eq 2 ] && grep -q -- '--tp applies to GPU systems' "$T/err"; then ok "cs2 --tp: exit 2 naming the option"; else nok "cs2 --tp: exit 2 naming the option" "exit $rc: $(cat "$T/err")"; fi
 
 # ---- help and usage ----
 run sensitivity --help

@@ -25,7 +25,7 @@
 #include "model/cluster.h"
 #include "model/train.h"
 #include "plan/calib.h"
-#include "plan/param.h"
+#include "model/param.h"
 #include "desc/meas.h"
 
 /* ---- the fit ---- */

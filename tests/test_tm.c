@@ -6,7 +6,9 @@
  * GPU count no layout divides is a refusal of the input and one where no
  * layout fits is a verdict; the divisor listing kept in the detail gives
  * what a fresh one gives; each shipped description is claimed by exactly
- * one kind. */
+ * one kind; each kind's parameter operations (names, schema indices,
+ * values, whole numbers, valid values, keys not ranked, an evaluation with
+ * one key changed) agree with its description and its model. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,10 +20,12 @@
 #include "load.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpu/gpu_tm.h"
+#include "model/param.h"
 #include "model/ws_tm.h"
 
 /* a and b the same double, bit for bit (NAN equal to NAN) */
@@ -172,6 +176,123 @@ static void gpu_refusals(void **state)
     free(f);
 }
 
+/* The index of kind k's parameter named name; fails when none is. */
+static size_t param_of(const struct tm_kind *k, const char *name)
+{
+    char buf[96];
+    for (size_t i = 0; i < k->nparams(); i++)
+        if (strcmp(k->param_name(i, buf, sizeof buf), name) == 0)
+            return i;
+    fail_msg("no parameter %s", name);
+    return 0;
+}
+
+/* The GPU kind's parameters: gpuhw_schema's numbers but the claims'
+ * figures, each read from its field; the rules of the keys and the one
+ * spanning the node and the NVLink domain; evaluations with a key changed
+ * are the search on a changed copy, bit for bit, and leave the job and
+ * the divisors kept in the detail as they were. */
+static void gpu_params(void **state)
+{
+    (void)state;
+    const struct tm_kind *k = &tm_gpu;
+    struct gfx *f = gfx_new("h100", 1024);
+    size_t nnum = 0;
+    for (size_t i = 0; i < gpuhw_schema.nkeys; i++)
+        nnum += gpuhw_schema.keys[i].type == DESC_NUM;
+    assert_int_equal(k->nparams(), nnum - 3); /* cores, l2_cache, die_area_mm2 */
+    char name[96], full[96];
+    for (size_t i = 0; i < k->nparams(); i++) {
+        const struct desc_key *key = &gpuhw_schema.keys[k->param_index(i)];
+        snprintf(full, sizeof full, "%s.%s", key->section, key->name);
+        assert_string_equal(k->param_name(i, name, sizeof name), full);
+        assert_int_equal(key->type, DESC_NUM);
+        assert_int_equal(k->param_dim(i), key->dim);
+        assert_same(k->param_get(&f->j, i), *(const double *)((const char *)&f->g + key->off));
+        assert_int_equal(k->param_whole(i), (key->flags & DESC_INTEGER) != 0);
+        assert_true(i == 0 || k->param_index(i) > k->param_index(i - 1));
+        assert_null(strstr(name, "cores"));
+    }
+    size_t peak = param_of(k, "gpu.peak_bf16"), sm = param_of(k, "gpu.sm_count");
+    assert_same(k->param_get(&f->j, peak), 989e12);
+    assert_true(k->param_whole(sm) && !k->param_whole(peak));
+    /* valid values */
+    size_t eff = param_of(k, "fit.matmul_efficiency"), dom = param_of(k, "network.nvlink_domain");
+    assert_true(k->param_valid(&f->j, eff, 0.583) && !k->param_valid(&f->j, eff, 1.2));
+    assert_true(!k->param_valid(&f->j, peak, 0) && k->param_valid(&f->j, peak, 1.2e15));
+    assert_true(k->param_valid(&f->j, param_of(k, "gpu.peak_fp4"), 0));
+    assert_true(!k->param_valid(&f->j, sm, 131.5) && !k->param_valid(&f->j, peak, NAN));
+    assert_true(k->param_valid(&f->j, dom, 16) && k->param_valid(&f->j, dom, 4));
+    assert_false(k->param_valid(&f->j, dom, 12)); /* neither divides 8 nor whole nodes */
+    /* not ranked: the capacities and the node's shape, with a reason */
+    assert_non_null(k->param_skip_why(param_of(k, "gpu.hbm")));
+    assert_null(k->param_skip_why(peak));
+    for (size_t i = 0; k->skipped[i]; i++)
+        assert_non_null(k->param_skip_why(param_of(k, k->skipped[i])));
+    /* evaluations with a key changed */
+    struct tm_job j = {k, &f->j, 1024};
+    struct tm_result base, r, want;
+    struct cp_error err = {0};
+    assert_ok(tm_eval(&j, 0, TM_STRONG, &base, &f->d, &err), err);
+    assert_ok(tm_param_eval(&j, peak, 989e12, 0, TM_STRONG, &r, &f->d, &err), err);
+    same_result(&r, &base);
+    assert_ok(tm_param_eval(&j, peak, 2.37e15, 0, TM_STRONG, &r, &f->d, &err), err);
+    assert_same(f->g.chip.peak_flops[GPUHW_BF16], 989e12); /* the job's own description */
+    assert_true(r.step_s < base.step_s);
+    f->g.chip.peak_flops[GPUHW_BF16] = 2.37e15;
+    direct(f, 1024, f->w.batch, &want);
+    f->g.chip.peak_flops[GPUHW_BF16] = 989e12;
+    same_result(&r, &want);
+    /* the job again after a change: its own result, not the changed one */
+    assert_ok(tm_eval(&j, 0, TM_STRONG, &r, &f->d, &err), err);
+    same_result(&r, &base);
+    /* the GPUs' power does not enter the time */
+    assert_ok(tm_param_eval(&j, param_of(k, "gpu.power"), 1234.5, 0, TM_STRONG, &r, &f->d, &err),
+              err);
+    assert_same(r.time_s, base.time_s);
+    free(f);
+}
+
+/* The weight-streaming kind's parameters are param.h's keys, and an
+ * evaluation with one changed is param_eval's, bit for bit. */
+static void ws_params(void **state)
+{
+    (void)state;
+    const struct tm_kind *k = &tm_ws;
+    static struct hw_desc h, h2;
+    static struct wl_desc w;
+    static struct train_result t, d;
+    load_hw("cs2", NULL, 0, &h);
+    load_model("gpt3-175b", NULL, 0, &w);
+    struct cluster c;
+    cluster_init(&c, &h, &w);
+    c.systems = 192;
+    assert_int_equal(k->nparams(), param_count());
+    for (size_t i = 0; i < k->nparams(); i++) {
+        assert_int_equal(k->param_index(i), param_key(i));
+        assert_same(k->param_get(&c, i), param_get(&h, param_key(i)));
+    }
+    size_t u = param_of(k, "system.utilization");
+    assert_null(k->param_skip_why(u));
+    assert_non_null(k->param_skip_why(param_of(k, "system.sram")));
+    assert_false(k->param_valid(&c, u, 1.07));
+    struct tm_job j = {k, &c, 192};
+    struct tm_result r;
+    struct cp_error err = {0};
+    assert_ok(tm_param_eval(&j, u, 0.4137, 0, TM_STRONG, &r, &d, &err), err);
+    h2 = h;
+    *param_ptr(&h2, param_key(u)) = 0.4137;
+    param_eval(&c, &h2, &t);
+    assert_memory_equal(&t, &d, sizeof t);
+    assert_same(r.time_s, t.time_s);
+    char buf[512];
+    assert_non_null(strstr(k->describe(&c, NULL, &r, &d, buf, sizeof buf),
+                           "GPT-3 175B on 192 x CS-2 (WSE-2), MemoryX sized ("));
+    c.mx_servers = 4;
+    assert_non_null(strstr(k->describe(&c, NULL, &r, &d, buf, sizeof buf), "MemoryX 4 servers ("));
+    assert_non_null(strstr(k->describe(&c, "24TB", &r, &d, buf, sizeof buf), "MemoryX 24TB ("));
+}
+
 static void kinds_claim(void **state)
 {
     (void)state;
@@ -197,6 +318,8 @@ int main(void)
         cmocka_unit_test(ws_matches_train),
         cmocka_unit_test(gpu_matches_search),
         cmocka_unit_test(gpu_refusals),
+        cmocka_unit_test(gpu_params),
+        cmocka_unit_test(ws_params),
         cmocka_unit_test(kinds_claim),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,8 +29,9 @@
 
 #include "model/cluster.h"
 #include "model/train.h"
-#include "plan/param.h"
+#include "model/param.h"
 #include "plan/sens.h"
+#include "model/ws_tm.h"
 #include "plan/unc.h"
 
 /* ---- fixtures ---- */
@@ -319,6 +320,13 @@ static void test_unc_errors(void **state)
 
 /* ---- sens ---- */
 
+/* sens_run of f's cluster at its own count, through the interface. */
+static size_t sens_of(const struct fix *f, struct sens_row *rows)
+{
+    const struct tm_job j = {&tm_ws, &f->c, f->c.systems};
+    return sens_run(&j, &f->src, rows);
+}
+
 static const struct sens_row *find_row(const struct sens_row *rows, size_t n, const char *name)
 {
     int k = key(name);
@@ -343,7 +351,7 @@ static void test_sens_compute_bound(void **state)
     fix_load(&f, "cs2", compute_bound, sizeof compute_bound / sizeof compute_bound[0], "gpt3-175b",
              1, 0);
     struct sens_row rows[DESC_MAX_KEYS];
-    size_t n = sens_run(&f.c, &f.src, rows);
+    size_t n = sens_of(&f, rows);
     const struct sens_row *p = find_row(rows, n, "system.peak_flops");
     const struct sens_row *u = find_row(rows, n, "system.utilization");
     assert_true(p->defined && u->defined && !p->kink && !u->kink);
@@ -367,7 +375,7 @@ static void test_sens_stream_bound(void **state)
     fix_load(&f, "cs2", mx_bound, sizeof mx_bound / sizeof mx_bound[0], "gpt3-175b", 1, 1);
     f.c.mx_servers = MX_SERVERS;
     struct sens_row rows[DESC_MAX_KEYS];
-    size_t n = sens_run(&f.c, &f.src, rows);
+    size_t n = sens_of(&f, rows);
     const struct sens_row *m = find_row(rows, n, "memoryx.server_network");
     assert_true(m->defined && !m->kink);
     assert_rel(m->elasticity, -1, 0.02);
@@ -387,7 +395,7 @@ static void test_sens_kink(void **state)
     fix_load(&f, "cs2", no_overhead, sizeof no_overhead / sizeof no_overhead[0], "gpt3-175b", 1, 1);
     f.c.mx_servers = MX_SERVERS;
     struct sens_row rows[DESC_MAX_KEYS];
-    size_t n = sens_run(&f.c, &f.src, rows);
+    size_t n = sens_of(&f, rows);
     const struct sens_row *m = find_row(rows, n, "memoryx.server_network");
     assert_true(m->defined && m->kink);
     assert_true(m->above == 0);
@@ -408,7 +416,7 @@ static void test_sens_matches_difference(void **state)
     static struct fix f;
     fix_load(&f, "cs2", NULL, 0, "gpt3-175b", 192, 0);
     struct sens_row rows[DESC_MAX_KEYS];
-    size_t n = sens_run(&f.c, &f.src, rows);
+    size_t n = sens_of(&f, rows);
     const char *keys[] = {"system.peak_flops", "system.utilization", "system.util_half_tokens"};
     for (size_t i = 0; i < 3; i++) {
         const struct sens_row *r = find_row(rows, n, keys[i]);
@@ -430,7 +438,7 @@ static void test_sens_sorted_and_undefined(void **state)
     static struct fix f;
     fix_load(&f, "cs3", sets, 1, "megatron-1t", 16, 0);
     struct sens_row rows[DESC_MAX_KEYS];
-    size_t n = sens_run(&f.c, &f.src, rows);
+    size_t n = sens_of(&f, rows);
     assert_int_equal(n, param_count());
     int seen[DESC_MAX_KEYS] = {0};
     for (size_t i = 0; i < n; i++) {
@@ -461,7 +469,7 @@ static void test_sens_whole_number(void **state)
     static struct fix f;
     fix_load(&f, "cs2", NULL, 0, "gpt3-175b", 192, 0);
     struct sens_row rows[DESC_MAX_KEYS];
-    size_t n = sens_run(&f.c, &f.src, rows);
+    size_t n = sens_of(&f, rows);
     const struct sens_row *fo = find_row(rows, n, "swarmx.fanout");
     assert_true(fo->defined && fo->step);
     assert_true(isnan(fo->lo) && isnan(fo->below)); /* a fanout of 1 is not valid */
@@ -491,7 +499,7 @@ static void test_sens_one_sided(void **state)
     fix_load(&f, "cs2", sets, NB + 2, "gpt3-175b", 1, 0);
     f.c.sparsity = 0.5;
     struct sens_row rows[DESC_MAX_KEYS];
-    size_t n = sens_run(&f.c, &f.src, rows);
+    size_t n = sens_of(&f, rows);
     const char *keys[] = {"system.utilization", "sparsity.overhead"};
     double want[] = {-1, 0};
     for (size_t i = 0; i < 2; i++) {

@@ -236,8 +236,13 @@ const struct cli_cmd cli_cmds[] = {
      "(system.max_systems, system.max_matmul_dim), capacities (system.sram,\n"
      "memoryx.server_memory, memoryx.server_flash, activation.server_memory),\n"
      "which change the time only in whole steps, and memoryx.bytes_per_param,\n"
-     "the vendor's sizing that the model does not use.\n",
-     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_sensitivity},
+     "the vendor's sizing that the model does not use.  On a GPU system: the\n"
+     "GPU description's keys but those only claims reads, the time that of the\n"
+     "layout search's fastest layout at -n GPUs (one node without -n), so a key\n"
+     "that changes the layout shows as a kink; not ranked there the node's\n"
+     "shape (system.gpus_per_node, network.nvlink_domain) and the capacities\n"
+     "(gpu.hbm, fit.hbm_usable).  A count where no layout fits is exit status 1.\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_GPU, 0, 0, cmd_sensitivity},
     {"report",
      "report [-m MODEL] [-s SYSTEM] [-n N] [-o DIR]\n"
      "       [--gpu GPU] [--gpu-price G] [--precision bf16|fp8|fp4] [--tp N] [--pp N]\n"

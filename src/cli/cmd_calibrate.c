@@ -11,7 +11,7 @@
 
 #include "../base/xalloc.h"
 #include "../plan/calib.h"
-#include "../plan/param.h"
+#include "../model/param.h"
 #include "atomic.h"
 #include "meas_load.h"
 #include "out.h"

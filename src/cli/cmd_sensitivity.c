@@ -1,13 +1,16 @@
 /* cmd_sensitivity.c - `sensitivity`: the elasticity of time-to-train to
- * every numeric hardware key at one configuration, largest first (the
- * method is in src/plan/sens.h). */
+ * every numeric hardware key at one configuration, largest first, on
+ * either kind of cluster (the method is in src/plan/sens.h; the keys,
+ * their values and the evaluations are the kind's, through tm.h). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "../plan/param.h"
+#include "../base/xalloc.h"
 #include "../plan/sens.h"
-#include "scenario.h"
+#include "job.h"
+#include "out.h"
 
 static const char *const text_header[] = {"key", "value", "range", "elasticity", "reading"};
 static const char *const csv_header[] = {"key",        "value",  "unit",  "spread",
@@ -61,17 +64,17 @@ static const char *reading(const struct sens_row *r, char *buf, size_t n)
     return buf;
 }
 
-static void row_text(struct out_table *t, const struct scenario *s, const struct sens_row *r)
+static void row_text(struct out_table *t, const struct tm_kind *k, const struct sens_row *r)
 {
-    const struct desc_key *k = &hw_schema.keys[r->key];
+    unit_dim dim = k->param_dim(r->param);
     char name[96], val[64], range[96], el[32], why[128];
-    param_name(r->key, name, sizeof name);
-    desc_format(k, &s->hw, val, sizeof val);
+    k->param_name(r->param, name, sizeof name);
+    unit_format(r->value, dim, val, sizeof val);
     range[0] = '\0';
     if (r->spread > 0) {
         char w[64];
-        snprintf(range, sizeof range, "+- %s (%.3g %%)",
-                 unit_format(r->spread, k->dim, w, sizeof w), 100 * r->spread / fabs(r->value));
+        snprintf(range, sizeof range, "+- %s (%.3g %%)", unit_format(r->spread, dim, w, sizeof w),
+                 100 * r->spread / fabs(r->value));
     }
     if (r->defined)
         fmt_el(r->elasticity, el, sizeof el);
@@ -80,15 +83,14 @@ static void row_text(struct out_table *t, const struct scenario *s, const struct
     out_row(t, (const char *[]){name, val, range, el, reading(r, why, sizeof why)});
 }
 
-static void row_csv(struct out_table *t, const struct sens_row *r)
+static void row_csv(struct out_table *t, const struct tm_kind *k, const struct sens_row *r)
 {
-    const struct desc_key *k = &hw_schema.keys[r->key];
     char name[96], c[6][40];
-    param_name(r->key, name, sizeof name);
+    k->param_name(r->param, name, sizeof name);
     out_row(t, (const char *[]){
                    name,
                    fmt_exact(r->value, c[0], sizeof c[0]),
-                   unit_base_symbol(k->dim),
+                   unit_base_symbol(k->param_dim(r->param)),
                    fmt_exact(r->spread, c[1], sizeof c[1]),
                    fmt_exact(r->elasticity, c[2], sizeof c[2]),
                    fmt_exact(r->abserr, c[3], sizeof c[3]),
@@ -97,64 +99,97 @@ static void row_csv(struct out_table *t, const struct sens_row *r)
                });
 }
 
-/* The configuration and its time-to-train, above the text table. */
-static void print_header(const struct scenario *s)
+/* The configuration and its time-to-train, above the text table: r and
+ * detail are j at its count; label the tier as given (--memoryx). */
+static void print_header(const struct tm_job *j, const char *label, const struct tm_result *r,
+                         const void *detail)
 {
-    struct train_result r;
-    param_eval(&s->c, &s->hw, &r);
-    char a[64], b[64], w[256];
-    printf("%s on %g x %s, MemoryX %s (%g servers, %s), sparsity %g: time-to-train %s, "
-           "bottleneck %s\n",
-           s->wl.name, s->c.systems, s->hw.wse.name, s->tier, r.step.mx_servers,
-           unit_format(r.memoryx_bytes, UNIT_BYTES, a, sizeof a), s->c.sparsity,
-           out_duration(r.time_s, b, sizeof b), step_res_name[r.step.bottleneck]);
-    if (!r.feasible)
-        printf("infeasible: %s\n", train_warn_names(r.warnings & TW_INFEASIBLE, w, sizeof w));
+    char what[1024], b[64], w[256];
+    printf("%s: time-to-train %s, bottleneck %s\n",
+           j->kind->describe(j->own, label, r, detail, what, sizeof what),
+           out_duration(r->time_s, b, sizeof b), r->part_name[r->bottleneck]);
+    if (!r->feasible)
+        printf("infeasible: %s\n", j->kind->infeasible_why(r, detail, w, sizeof w));
     printf("elasticity = d ln(time-to-train) / d ln(value), central differences at +-%g %% "
            "(one-sided at a kink or a limit)\n\n",
            100 * SENS_STEP);
 }
 
-/* "not ranked:" and a line per reason in sens_skipped, with its keys. */
-static void print_skipped(void)
+/* The reason the kind gives for not ranking the key named name. */
+static const char *skip_why(const struct tm_kind *k, const char *name)
 {
+    char buf[96];
+    for (size_t i = 0; i < k->nparams(); i++)
+        if (strcmp(k->param_name(i, buf, sizeof buf), name) == 0)
+            return k->param_skip_why(i);
+    return NULL;
+}
+
+/* "not ranked:" and a line per reason of the kind's keys not ranked, with
+ * its keys, in the kind's order. */
+static void print_skipped(const struct tm_kind *k)
+{
+    const char *const *key = k->skipped;
     printf("\nnot ranked:\n");
-    for (size_t i = 0; i < sens_nskipped; i++) {
-        const char *why = sens_skipped[i].why;
-        if (i > 0 && strcmp(why, sens_skipped[i - 1].why) == 0)
+    for (size_t i = 0; key[i]; i++) {
+        const char *why = skip_why(k, key[i]);
+        if (i > 0 && strcmp(why, skip_why(k, key[i - 1])) == 0)
             continue;
         printf(" ");
-        for (size_t j = i; j < sens_nskipped && strcmp(sens_skipped[j].why, why) == 0; j++)
-            printf("%s %s", j > i ? "," : "", sens_skipped[j].key);
+        for (size_t m = i; key[m] && strcmp(skip_why(k, key[m]), why) == 0; m++)
+            printf("%s %s", m > i ? "," : "", key[m]);
         printf(": %s\n", why);
     }
 }
 
-int cmd_sensitivity(struct cli_opts *o)
+/* The table of rows (but those the kind does not rank) under the header,
+ * and the keys not ranked. */
+static int emit(const struct cli_opts *o, const struct tm_job *j, const struct tm_result *r,
+                const void *detail, const struct sens_row *rows, size_t n)
 {
-    static struct scenario s;
-    int rc = scenario_load(o, &s);
-    if (rc >= 0)
-        return rc;
-    static struct sens_row rows[DESC_MAX_KEYS];
-    size_t n = sens_run(&s.c, &s.hw_src, rows);
+    const struct tm_kind *k = j->kind;
     struct out_table t;
     out_init(&t, o->csv ? 8 : 5, o->csv ? csv_header : text_header);
     for (size_t i = 0; i < n; i++) {
-        if (sens_skip_why(rows[i].key))
+        if (k->param_skip_why(rows[i].param))
             continue;
         if (o->csv)
-            row_csv(&t, &rows[i]);
+            row_csv(&t, k, &rows[i]);
         else
-            row_text(&t, &s, &rows[i]);
+            row_text(&t, k, &rows[i]);
     }
     if (!o->csv)
-        print_header(&s);
-    rc = cli_emit(o, &t);
+        print_header(j, o->memoryx, r, detail);
+    int rc = cli_emit(o, &t);
     out_free(&t);
     if (rc == EXIT_OK && !o->csv) {
-        print_skipped();
+        print_skipped(k);
         rc = cli_flush();
     }
+    return rc;
+}
+
+int cmd_sensitivity(struct cli_opts *o)
+{
+    static struct job j;
+    int rc = job_load(o, "sensitivity", &j);
+    if (rc >= 0)
+        return rc;
+    size_t size = j.tm.kind->detail_size;
+    void *detail = xmalloc(size);
+    memset(detail, 0, size);
+    struct tm_result r;
+    struct cp_error err = {0};
+    if (tm_eval(&j.tm, 0, TM_STRONG, &r, detail, &err) != CP_OK)
+        rc = cli_error("%s", err.msg);
+    else if (!r.runs)
+        rc = (cli_error("%s on %g x %s: %s", j.model, j.tm.count, j.system, r.why),
+              r.bad_input ? EXIT_USAGE : EXIT_VERDICT);
+    if (rc < 0) {
+        static struct sens_row rows[DESC_MAX_KEYS];
+        size_t n = sens_run(&j.tm, j.hw_src, rows);
+        rc = emit(o, &j.tm, &r, detail, rows, n);
+    }
+    free(detail);
     return rc;
 }

@@ -14,7 +14,7 @@
 
 #include "../base/xalloc.h"
 #include "../plan/calib.h"
-#include "../plan/param.h"
+#include "../model/param.h"
 #include "meas_load.h"
 #include "produce.h"
 #include "progress.h"

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "../base/dtoa.h"
-#include "../plan/param.h"
+#include "../model/param.h"
 #include "../desc/tfm.h"
 #include "../cli/atomic.h"
 #include "../cli/est.h"

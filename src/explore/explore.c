@@ -12,7 +12,7 @@
 
 #include "../base/xalloc.h"
 #include "../grid/grid.h"
-#include "../plan/param.h"
+#include "../model/param.h"
 #include "../desc/tfm.h"
 
 const char *const xp_param_name[XP_NPARAMS] = {

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../plan/param.h"
+#include "../model/param.h"
 #include "../desc/tfm.h"
 
 #define XP_TOP_H 15         /* parameters and results panels, with borders */

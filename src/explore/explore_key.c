@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../plan/param.h"
+#include "../model/param.h"
 #include "explore.h"
 
 /* Steps: coarse with Left/Right, fine with -/+. */

@@ -69,6 +69,7 @@ static cp_status eval(const void *job, double count, enum tm_scaling mode, struc
     if (mode == TM_WEAK && count != j->spec.gpus)
         p.batch = fmax(1, round((p.batch ? p.batch : j->wl->batch) * count / j->spec.gpus));
     tm_result_init(r, count);
+    r->global_tokens = (p.batch ? p.batch : j->wl->batch) * j->wl->seq_len;
     struct cp_error why = {0};
     cp_status st = listing(j, &p, d);
     if (st == CP_OK)
@@ -96,6 +97,169 @@ static cp_status eval(const void *job, double count, enum tm_scaling mode, struc
     return CP_OK;
 }
 
+/* ---- the parameters: gpuhw_schema's numbers but the claims' figures ---- */
+
+/* The published figures only claims reads (gpuhw.h): no parameters. */
+static const char *const claims_only[] = {"gpu.cores", "gpu.l2_cache", "gpu.die_area_mm2", NULL};
+
+static int is_param(size_t k)
+{
+    const struct desc_key *key = &gpuhw_schema.keys[k];
+    if (key->type != DESC_NUM)
+        return 0;
+    char name[96];
+    snprintf(name, sizeof name, "%s.%s", key->section, key->name);
+    for (size_t i = 0; claims_only[i]; i++)
+        if (strcmp(claims_only[i], name) == 0)
+            return 0;
+    return 1;
+}
+
+static size_t p_count(void)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < gpuhw_schema.nkeys; k++)
+        n += (size_t)is_param(k);
+    return n;
+}
+
+static int p_index(size_t i)
+{
+    for (size_t k = 0; k < gpuhw_schema.nkeys; k++)
+        if (is_param(k) && i-- == 0)
+            return (int)k;
+    return -1;
+}
+
+static const struct desc_key *p_key(size_t i)
+{
+    return &gpuhw_schema.keys[p_index(i)];
+}
+
+static const char *p_name(size_t i, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s.%s", p_key(i)->section, p_key(i)->name);
+    return buf;
+}
+
+static unit_dim p_dim(size_t i)
+{
+    return p_key(i)->dim;
+}
+
+static double *p_ptr(struct gpuhw_desc *g, size_t i)
+{
+    return (double *)((char *)g + p_key(i)->off);
+}
+
+static double p_get(const void *job, size_t i)
+{
+    const struct gpu_tm_job *j = job;
+    return *(const double *)((const char *)j->g + p_key(i)->off);
+}
+
+static int p_whole(size_t i)
+{
+    return (p_key(i)->flags & DESC_INTEGER) != 0;
+}
+
+/* The key's own rules (desc.h's flags) and gpuhw_check's rule spanning
+ * keys: the NVLink domain divides the node or is whole nodes. */
+static int p_valid(const void *job, size_t i, double v)
+{
+    const struct desc_key *k = p_key(i);
+    if (!isfinite(v) || v < 0 || (v == 0 && !(k->flags & DESC_ZERO_OK)))
+        return 0;
+    if ((k->flags & DESC_AT_MOST_1) && v > 1)
+        return 0;
+    if ((k->flags & DESC_INTEGER) && v != floor(v))
+        return 0;
+    struct gpuhw_desc g = *((const struct gpu_tm_job *)job)->g;
+    *p_ptr(&g, i) = v;
+    double node = g.net.gpus_per_node, dom = g.net.nvlink_domain;
+    return fmod(dom, node) == 0 || fmod(node, dom) == 0;
+}
+
+/* Not ranked: the node's shape (whole numbers tied to each other and to
+ * the count, so a step of one changes which layouts exist rather than a
+ * rate), and the memory a layout must fit in (the time changes with it
+ * only in whole steps: a layout fits or not). */
+static const char gpu_shape[] = "the node's shape, whole numbers that change the layouts there are";
+static const char gpu_capacity[] = "capacities, which change the time only in whole steps";
+static const char *const gpu_skipped[] = {"system.gpus_per_node", "network.nvlink_domain",
+                                          "gpu.hbm", "fit.hbm_usable", NULL};
+static const char *const gpu_skipped_why[] = {gpu_shape, gpu_shape, gpu_capacity, gpu_capacity};
+
+static const char *p_skip_why(size_t i)
+{
+    char name[96];
+    p_name(i, name, sizeof name);
+    for (size_t k = 0; gpu_skipped[k]; k++)
+        if (strcmp(gpu_skipped[k], name) == 0)
+            return gpu_skipped_why[k];
+    return NULL;
+}
+
+/* eval of the job on a copy of its description with key i at v.  The
+ * divisors are listed again (the listing keeps the description it was
+ * made for), and forgotten after (the copy does not outlive the call). */
+static cp_status p_eval(const void *job, size_t i, double v, double count, enum tm_scaling mode,
+                        struct tm_result *r, void *detail, struct cp_error *err)
+{
+    const struct gpu_tm_job *j = job;
+    struct gpuhw_desc g = *j->g;
+    *p_ptr(&g, i) = v;
+    struct gpu_tm_job changed = *j;
+    changed.g = &g;
+    struct gpu_tm_detail *d = detail;
+    d->listed_for = NULL;
+    cp_status st = eval(&changed, count, mode, r, detail, err);
+    d->listed_for = NULL;
+    return st;
+}
+
+const char *gpu_tm_layout_text(const struct gpu_layout *l, char *buf, size_t n)
+{
+    char rc[64];
+    if (l->recompute == GPU_RC_BLOCK)
+        snprintf(rc, sizeof rc, "block (%g layers a stage)", l->recompute_layers);
+    else
+        snprintf(rc, sizeof rc, "%s", gpu_recompute_name[l->recompute]);
+    snprintf(buf, n, "TP %g x PP %g (VP %g) x DP %g, CP %g, micro-batch %g, recompute %s%s", l->tp,
+             l->pp, l->vp, l->dp, l->cp, l->mbs, rc, l->fsdp ? ", FSDP" : "");
+    return buf;
+}
+
+/* "GPT-3 175B on 1024 x H100 ... (128 nodes of 8), bf16, TP 8 x PP 8 ...":
+ * the fastest layout at the count (the search's, in r's detail). */
+static const char *describe(const void *job, const char *label, const struct tm_result *r,
+                            const void *detail, char *buf, size_t n)
+{
+    (void)label;
+    const struct gpu_tm_job *j = job;
+    const struct gpu_tm_detail *d = detail;
+    const struct gpu_layout *l = &d->sr.hit[0].layout;
+    char lay[200];
+    if (!r->runs) {
+        snprintf(buf, n, "%s on %g x %s", j->wl->name, r->count, j->g->name);
+        return buf;
+    }
+    snprintf(buf, n, "%s on %g x %s (%g node%s of %g), %s, %s", j->wl->name, r->count, j->g->name,
+             d->run.nodes, d->run.nodes == 1 ? "" : "s", j->g->net.gpus_per_node,
+             gpuhw_prec_name[l->precision], gpu_tm_layout_text(l, lay, sizeof lay));
+    return buf;
+}
+
+/* A GPU job that runs has no verdict against it (memory is the search's:
+ * a count where no layout fits does not run). */
+static const char *infeasible_why(const struct tm_result *r, const void *detail, char *buf,
+                                  size_t n)
+{
+    (void)detail;
+    snprintf(buf, n, "%s", r->runs ? "" : r->why);
+    return buf;
+}
+
 const struct tm_kind tm_gpu = {
     .name = "gpu",
     .unit = "GPU",
@@ -103,4 +267,16 @@ const struct tm_kind tm_gpu = {
     .is_mine = is_mine,
     .detail_size = sizeof(struct gpu_tm_detail),
     .eval = eval,
+    .nparams = p_count,
+    .param_name = p_name,
+    .param_index = p_index,
+    .param_dim = p_dim,
+    .param_get = p_get,
+    .param_whole = p_whole,
+    .param_valid = p_valid,
+    .param_skip_why = p_skip_why,
+    .skipped = gpu_skipped,
+    .param_eval = p_eval,
+    .describe = describe,
+    .infeasible_why = infeasible_why,
 };

@@ -37,4 +37,8 @@ struct gpu_tm_detail {
 
 extern const struct tm_kind tm_gpu;
 
+/* "TP 8 x PP 8 (VP 12) x DP 16, CP 1, micro-batch 1, recompute none", and
+ * ", FSDP" when l shards its weights over dp, into buf.  Returns buf. */
+const char *gpu_tm_layout_text(const struct gpu_layout *l, char *buf, size_t n);
+
 #endif

@@ -2,7 +2,11 @@
  * See ws_tm.h. */
 #include "ws_tm.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #include "../desc/gpuhw.h"
+#include "param.h"
 
 static int is_mine(const char *hw_text)
 {
@@ -58,6 +62,123 @@ static cp_status eval(const void *job, double count, enum tm_scaling mode, struc
     return CP_OK;
 }
 
+/* The job at count with the hardware hw instead of its own (the overlap
+ * following hw unless it was given), as eval does. */
+static cp_status eval_on(const struct cluster *base, const struct hw_desc *hw, double count,
+                         enum tm_scaling mode, struct tm_result *r, void *detail,
+                         struct cp_error *err)
+{
+    struct cluster c = *base;
+    c.hw = hw;
+    if (!c.overlap_set)
+        c.overlap = hw->mx.boundary_overlap;
+    return eval(&c, count, mode, r, detail, err);
+}
+
+/* ---- the parameters: param.h's keys (hw_schema, but [chip]) ---- */
+
+static size_t p_count(void)
+{
+    return param_count();
+}
+
+static const char *p_name(size_t i, char *buf, size_t n)
+{
+    return param_name(param_key(i), buf, n);
+}
+
+static int p_index(size_t i)
+{
+    return param_key(i);
+}
+
+static unit_dim p_dim(size_t i)
+{
+    return hw_schema.keys[param_key(i)].dim;
+}
+
+static double p_get(const void *job, size_t i)
+{
+    return param_get(((const struct cluster *)job)->hw, param_key(i));
+}
+
+static int p_whole(size_t i)
+{
+    return (hw_schema.keys[param_key(i)].flags & DESC_INTEGER) != 0;
+}
+
+static int p_valid(const void *job, size_t i, double v)
+{
+    return param_valid(((const struct cluster *)job)->hw, param_key(i), v);
+}
+
+/* Keys whose elasticity is not a ranking of what to measure: limits (a
+ * verdict, not a rate: the time does not depend on them), capacities (the
+ * time changes with them only in whole steps: micro-batches, servers,
+ * where the activations go, so a 1 % change does nothing or crosses a
+ * step), and the vendor's bytes per parameter (shown by capacity for
+ * comparison; the model derives its own from the precisions). */
+static const char ws_limit[] = "limits, a verdict and not a rate";
+static const char ws_capacity[] = "capacities, which change the time only in whole steps";
+static const char ws_vendor[] = "the vendor's sizing, which the model does not use";
+static const char *const ws_skipped[] = {
+    "system.max_systems",   "system.max_matmul_dim",    "system.sram",
+    "memoryx.server_memory", "memoryx.server_flash",    "activation.server_memory",
+    "memoryx.bytes_per_param", NULL,
+};
+static const char *const ws_skipped_why[] = {ws_limit,    ws_limit,    ws_capacity, ws_capacity,
+                                             ws_capacity, ws_capacity, ws_vendor};
+
+static const char *p_skip_why(size_t i)
+{
+    int key = param_key(i);
+    for (size_t k = 0; ws_skipped[k]; k++)
+        if (param_find(ws_skipped[k]) == key)
+            return ws_skipped_why[k];
+    return NULL;
+}
+
+static cp_status p_eval(const void *job, size_t i, double v, double count, enum tm_scaling mode,
+                        struct tm_result *r, void *detail, struct cp_error *err)
+{
+    const struct cluster *base = job;
+    struct hw_desc hw = *base->hw;
+    *param_ptr(&hw, param_key(i)) = v;
+    return eval_on(base, &hw, count, mode, r, detail, err);
+}
+
+/* "GPT-3 175B on 192 x CS-2, MemoryX sized (12 servers, 3.5 TB), sparsity
+ * 0": label is the tier as the user gave it (--memoryx), cut as the
+ * command line's scenario keeps it; without one, "N servers" when the
+ * servers are fixed, else "sized". */
+static const char *describe(const void *job, const char *label, const struct tm_result *r,
+                            const void *detail, char *buf, size_t n)
+{
+    (void)r;
+    const struct cluster *c = job;
+    const struct train_result *t = detail;
+    char tier[DESC_NAME_MAX], bytes[64];
+    if (label)
+        snprintf(tier, sizeof tier, "%s", label);
+    else if (c->mx_servers > 0)
+        snprintf(tier, sizeof tier, "%g server%s", c->mx_servers, c->mx_servers == 1 ? "" : "s");
+    else
+        snprintf(tier, sizeof tier, "sized");
+    snprintf(buf, n, "%s on %g x %s, MemoryX %s (%g servers, %s), sparsity %g", c->wl->name,
+             c->systems, c->hw->wse.name, tier, t->step.mx_servers,
+             unit_format(t->memoryx_bytes, UNIT_BYTES, bytes, sizeof bytes), c->sparsity);
+    return buf;
+}
+
+/* train.h's names of the infeasible warnings, ';' between. */
+static const char *infeasible_why(const struct tm_result *r, const void *detail, char *buf,
+                                  size_t n)
+{
+    (void)r;
+    const struct train_result *t = detail;
+    return train_warn_names(t->warnings & TW_INFEASIBLE, buf, n);
+}
+
 const struct tm_kind tm_ws = {
     .name = "weight-streaming",
     .unit = "system",
@@ -65,4 +186,16 @@ const struct tm_kind tm_ws = {
     .is_mine = is_mine,
     .detail_size = sizeof(struct train_result),
     .eval = eval,
+    .nparams = p_count,
+    .param_name = p_name,
+    .param_index = p_index,
+    .param_dim = p_dim,
+    .param_get = p_get,
+    .param_whole = p_whole,
+    .param_valid = p_valid,
+    .param_skip_why = p_skip_why,
+    .skipped = ws_skipped,
+    .param_eval = p_eval,
+    .describe = describe,
+    .infeasible_why = infeasible_why,
 };

@@ -23,7 +23,7 @@
 #include "../base/units.h"
 #include "../base/xalloc.h"
 #include "../desc/gpuhw.h"
-#include "param.h"
+#include "../model/param.h"
 
 /* Solver settings (numerical, not hardware): the trust region stops when a
  * step changes no x by more than CALIB_XTOL relative (x is a log or logit,

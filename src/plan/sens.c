@@ -5,26 +5,29 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_deriv.h>
 #include <gsl/gsl_errno.h>
 
-#include "param.h"
+#include "../base/xalloc.h"
 
 /* The function GSL differentiates: ln time with one key changed. */
 struct sens_fn {
-    const struct cluster *base;
-    struct hw_desc hw; /* a copy of base->hw; only .key changes */
-    int key;
-    double p0; /* the key's value in base->hw */
+    const struct tm_job *j;
+    size_t param;
+    double p0;    /* the key's value in j's description */
+    void *detail; /* j->kind->detail_size bytes, the evaluations' */
 };
 
-/* ln time_s with the key at v; NaN when the time is not finite and positive. */
+/* ln time_s with the key at v; NaN when the job does not run there or the
+ * time is not finite and positive. */
 static double ln_time_at(struct sens_fn *f, double v)
 {
-    *param_ptr(&f->hw, f->key) = v;
-    struct train_result r;
-    param_eval(f->base, &f->hw, &r);
+    struct tm_result r;
+    struct cp_error err = {0};
+    if (tm_param_eval(f->j, f->param, v, 0, TM_STRONG, &r, f->detail, &err) != CP_OK || !r.runs)
+        return NAN;
     return r.time_s > 0 && isfinite(r.time_s) ? log(r.time_s) : NAN;
 }
 
@@ -37,7 +40,7 @@ static double ln_time_u(double u, void *arg)
 
 static int valid(const struct sens_fn *f, double v)
 {
-    return param_valid(f->base->hw, f->key, v);
+    return f->j->kind->param_valid(f->j->own, f->param, v);
 }
 
 /* A GSL derivative of F at 0 into *d and *err; NaN when GSL fails or the
@@ -96,11 +99,13 @@ static void row_whole(struct sens_fn *f, struct sens_row *row)
     row->abserr = isfinite(row->elasticity) ? 0 : NAN;
 }
 
-static void sens_key(const struct cluster *base, const struct desc_src *src, int key,
-                     struct sens_row *row)
+static void sens_key(struct sens_fn *f, const struct desc_src *src, struct sens_row *row)
 {
-    *row = (struct sens_row){.key = key,
-                             .value = param_get(base->hw, key),
+    const struct tm_kind *k = f->j->kind;
+    int key = k->param_index(f->param);
+    *row = (struct sens_row){.param = f->param,
+                             .key = key,
+                             .value = k->param_get(f->j->own, f->param),
                              .spread = src ? src->spread[key] : 0,
                              .elasticity = NAN,
                              .abserr = NAN,
@@ -110,11 +115,11 @@ static void sens_key(const struct cluster *base, const struct desc_src *src, int
                              .hi = NAN};
     if (row->value == 0)
         return;
-    struct sens_fn f = {.base = base, .hw = *base->hw, .key = key, .p0 = row->value};
-    if (hw_schema.keys[key].flags & DESC_INTEGER)
-        row_whole(&f, row);
+    f->p0 = row->value;
+    if (k->param_whole(f->param))
+        row_whole(f, row);
     else
-        row_smooth(&f, row);
+        row_smooth(f, row);
     row->defined = isfinite(row->elasticity);
     row->kink = isfinite(row->above) && isfinite(row->below) &&
                 fabs(row->above - row->below) > SENS_KINK_TOL;
@@ -136,32 +141,16 @@ static int by_size(const void *pa, const void *pb)
     return (a->key > b->key) - (a->key < b->key);
 }
 
-#define SENS_LIMIT "limits, a verdict and not a rate"
-#define SENS_CAPACITY "capacities, which change the time only in whole steps"
-const struct sens_skip sens_skipped[] = {
-    {"system.max_systems", SENS_LIMIT},
-    {"system.max_matmul_dim", SENS_LIMIT},
-    {"system.sram", SENS_CAPACITY},
-    {"memoryx.server_memory", SENS_CAPACITY},
-    {"memoryx.server_flash", SENS_CAPACITY},
-    {"activation.server_memory", SENS_CAPACITY},
-    {"memoryx.bytes_per_param", "the vendor's sizing, which the model does not use"},
-};
-const size_t sens_nskipped = sizeof sens_skipped / sizeof sens_skipped[0];
-
-const char *sens_skip_why(int key)
+size_t sens_run(const struct tm_job *j, const struct desc_src *src, struct sens_row *rows)
 {
-    for (size_t i = 0; i < sens_nskipped; i++)
-        if (param_find(sens_skipped[i].key) == key)
-            return sens_skipped[i].why;
-    return NULL;
-}
-
-size_t sens_run(const struct cluster *base, const struct desc_src *src, struct sens_row *rows)
-{
-    size_t n = param_count();
-    for (size_t i = 0; i < n; i++)
-        sens_key(base, src, param_key(i), &rows[i]);
+    size_t n = j->kind->nparams();
+    struct sens_fn f = {.j = j, .detail = xmalloc(j->kind->detail_size)};
+    memset(f.detail, 0, j->kind->detail_size); /* no divisors listed yet */
+    for (size_t i = 0; i < n; i++) {
+        f.param = i;
+        sens_key(&f, src, &rows[i]);
+    }
+    free(f.detail);
     qsort(rows, n, sizeof rows[0], by_size);
     return n;
 }

@@ -1,5 +1,10 @@
 /* sens.h - sensitivity of time-to-train to every numeric hardware key: the
- * elasticity d ln(time) / d ln(value) at one configuration.
+ * elasticity d ln(time) / d ln(value) at one configuration, of either kind
+ * of cluster, through the training-model interface's parameter
+ * operations (tm.h): the kind says which keys there are, their values,
+ * which are whole numbers, which values are valid, and evaluates the job
+ * with one changed.  On GPUs an evaluation is the layout search at the
+ * job's count, so a key that changes the fastest layout shows as a kink.
  *
  * Continuous keys: f(u) = ln time(p0 e^u) differentiated at u = 0 with
  * GSL's gsl_deriv_central at step h = SENS_STEP (= 0.01, values within
@@ -23,9 +28,9 @@
  * SwarmX link and MemoryX all at 150 GB/s, lowering any one slows the
  * streams but raising one alone does nothing.
  *
- * Whole-number keys (DESC_INTEGER: swarmx.fanout, system.max_matmul_dim,
- * system.max_systems): the model is a step function of them, so there is
- * no derivative.  Their row is an arc elasticity over whole values:
+ * Whole-number keys (param_whole: swarmx.fanout, system.max_matmul_dim,
+ * system.max_systems; gpu.sm_count, fit.tile_rows): the model is a step
+ * function of them, so there is no derivative.  Their row is an arc elasticity over whole values:
  * v_lo = the largest whole value <= v e^-h and at most v - 1, v_hi = the
  * smallest >= v e^h and at least v + 1; below and above are
  * ln(t(v) / t(v_lo)) / ln(v / v_lo) and ln(t(v_hi) / t(v)) / ln(v_hi / v),
@@ -36,13 +41,15 @@
 
 #include <stddef.h>
 
-#include "../model/cluster.h"
+#include "../desc/desc.h"
+#include "../tm/tm.h"
 
 #define SENS_STEP 0.01     /* h, in ln(value) */
 #define SENS_KINK_TOL 0.01 /* one-sided elasticities further apart: a kink */
 
 struct sens_row {
-    int key;           /* hw_schema index */
+    size_t param;      /* the kind's parameter index (tm.h) */
+    int key;           /* its description schema index (param_index) */
     double value;      /* the key's value, SI */
     double spread;     /* its +- half-width from the file, SI (0: none) */
     double elasticity; /* d ln(time_s) / d ln(value) */
@@ -56,28 +63,15 @@ struct sens_row {
     double lo, hi;     /* whole-number key: the neighbours used (NaN: none) */
 };
 
-/* Keys whose elasticity is not a ranking of what to measure, each with the
- * reason in words: limits (a verdict, not a rate: the time does not depend
- * on them), capacities (the time changes with them only in whole steps:
- * micro-batches, servers, where the activations go, so a 1 % change does
- * nothing or crosses a step), and the vendor's bytes per parameter (shown
- * by capacity for comparison; the model derives its own from the
- * precisions).  sens_run computes their rows all the same; the front end
- * leaves them out of the table and names them. */
-struct sens_skip {
-    const char *key; /* "section.key" */
-    const char *why;
-};
-extern const struct sens_skip sens_skipped[];
-extern const size_t sens_nskipped;
-
-/* The reason schema index key is not ranked, or NULL when it is. */
-const char *sens_skip_why(int key);
-
-/* One row per numeric hardware key (param_count() rows into rows), sorted by
+/* One row per parameter of j's kind (nparams() rows into rows), sorted by
  * |elasticity| descending (ties in schema order), undefined rows last (in
- * schema order).  base must have passed cluster_check(); src gives the
- * ranges (may be NULL: no ranges).  Returns the number of rows. */
-size_t sens_run(const struct cluster *base, const struct desc_src *src, struct sens_row *rows);
+ * schema order), each at j's own count with its global batch (TM_STRONG).
+ * The kind's param_skip_why names the keys whose elasticity is not a
+ * ranking of what to measure (limits, capacities): their rows are computed
+ * all the same, and the front end leaves them out.  j's own job must have
+ * been checked by its loader and run at its count (tm_eval: r.runs); src
+ * gives the ranges (indexed by param_index; may be NULL: no ranges).
+ * Returns the number of rows. */
+size_t sens_run(const struct tm_job *j, const struct desc_src *src, struct sens_row *rows);
 
 #endif

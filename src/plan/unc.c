@@ -8,7 +8,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "param.h"
+#include "../model/param.h"
 
 /* Half-width of schema key k's range, or 0 when it has none (or is not a
  * number the model takes as a parameter). */

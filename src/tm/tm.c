@@ -36,3 +36,10 @@ cp_status tm_eval(const struct tm_job *j, double count, enum tm_scaling mode,
 {
     return j->kind->eval(j->own, count > 0 ? count : j->count, mode, r, detail, err);
 }
+
+cp_status tm_param_eval(const struct tm_job *j, size_t i, double v, double count,
+                        enum tm_scaling mode, struct tm_result *r, void *detail,
+                        struct cp_error *err)
+{
+    return j->kind->param_eval(j->own, i, v, count > 0 ? count : j->count, mode, r, detail, err);
+}

@@ -28,6 +28,7 @@
 #include <stddef.h>
 
 #include "../base/status.h"
+#include "../base/units.h"
 
 /* Most step parts, power parts and verdicts a kind reports. */
 #define TM_MAX_PARTS 12
@@ -51,7 +52,7 @@ struct tm_result {
                       fixed layout that divides nothing): exit 2, not 1   */
     int feasible;  /* runs and every fatal verdict holds                  */
     char why[CP_ERROR_MAX]; /* when it does not run: the kind's reason   */
-    double global_tokens;   /* per step                                   */
+    double global_tokens;   /* per step (also when it does not run)       */
     double step_s;
     size_t nparts;                /* of part_name, part_s                 */
     const char *const *part_name; /* the kind's names of the step's parts */
@@ -82,21 +83,43 @@ struct tm_kind {
     cp_status (*eval)(const void *job, double count, enum tm_scaling mode, struct tm_result *r,
                       void *detail, struct cp_error *err);
     /* The numeric keys of the kind's hardware description as parameters
-     * of its model (sensitivity, uncertainty, calibration): how many, the
-     * i-th's "section.key" into buf (returns buf), its value in job's
-     * description, whether it is a whole number, whether v is a value it
-     * may take there (its own rules and those spanning keys), the reason
-     * it is not ranked by sensitivity (NULL: it is), and job evaluated as
-     * eval does with key i at v. */
+     * of its model (sensitivity, uncertainty, calibration), in the
+     * description schema's order: how many; the i-th's "section.key" into
+     * buf (returns buf); its index in the kind's description schema (for
+     * the struct desc_src of the loaded file: its origin and +- range);
+     * the unit of its value; its value in job's description (SI); whether
+     * it is a whole number; whether v is a value it may take there (its
+     * own rules and those spanning keys); the reason it is not ranked by
+     * sensitivity (NULL: it is; one short phrase, the same pointer for
+     * keys left out for the same reason); and job evaluated as eval does
+     * with key i at v (the job itself unchanged). */
     size_t (*nparams)(void);
     const char *(*param_name)(size_t i, char *buf, size_t n);
+    int (*param_index)(size_t i);
+    unit_dim (*param_dim)(size_t i);
     double (*param_get)(const void *job, size_t i);
     int (*param_whole)(size_t i);
     int (*param_valid)(const void *job, size_t i, double v);
     const char *(*param_skip_why)(size_t i);
+    /* The "section.key" of the parameters not ranked, in the order the
+     * kind names them (those of one reason together); NULL-terminated. */
+    const char *const *skipped;
     cp_status (*param_eval)(const void *job, size_t i, double v, double count,
                             enum tm_scaling mode, struct tm_result *r, void *detail,
                             struct cp_error *err);
+    /* The configuration r (of job, with detail) is, in words for a
+     * header, into buf: the workload, the count and the system, then the
+     * kind's choices ("GPT-3 175B on 192 x CS-2, MemoryX sized (12
+     * servers, 3.5 TB), sparsity 0"; "GPT-3 175B on 1024 x H100 ..., tp 8
+     * pp 8 dp 16 ..., bf16").  label is the kind's words for an option as
+     * the user gave it that its job does not keep (weight streaming: the
+     * MemoryX tier; NULL: derived from the job).  Returns buf. */
+    const char *(*describe)(const void *job, const char *label, const struct tm_result *r,
+                            const void *detail, char *buf, size_t n);
+    /* What makes r (runs, not feasible) infeasible, in the kind's words,
+     * into buf ("" when nothing does).  Returns buf. */
+    const char *(*infeasible_why)(const struct tm_result *r, const void *detail, char *buf,
+                                  size_t n);
 };
 
 /* A job: its kind, the kind's own job (struct cluster, struct gpu_tm_job)
@@ -116,6 +139,12 @@ const struct tm_kind *tm_kind_of(const char *hw_text);
 /* j->kind's eval of j at count (j->count when count <= 0). */
 cp_status tm_eval(const struct tm_job *j, double count, enum tm_scaling mode,
                   struct tm_result *r, void *detail, struct cp_error *err);
+
+/* j->kind's param_eval of j with parameter i at v, at count (j->count
+ * when count <= 0). */
+cp_status tm_param_eval(const struct tm_job *j, size_t i, double v, double count,
+                        enum tm_scaling mode, struct tm_result *r, void *detail,
+                        struct cp_error *err);
 
 /* The fields every kind fills the same way: r zeroed, count, MFU NAN,
  * cost -1.  Kinds call it first. */

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "../model/train.h"
+#include "train.h"
 
 /* Index into hw_schema of the DESC_NUM key "section.key", or -1 (also for
  * a key that is not a number or is in [chip]). */
