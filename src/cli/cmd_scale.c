@@ -74,25 +74,19 @@ int scale_table(const struct cli_opts *o, const struct scenario *s, enum scaling
     return rc;
 }
 
-int ws_scale(struct cli_opts *o)
+int ws_scale(const struct cli_opts *o, const struct job *j)
 {
-    int refused = scenario_refuse_gpu_opts(o, "scale");
-    if (refused >= 0)
-        return refused;
-    static struct scenario s;
-    struct unc_opt uo;
-    int rc = unc_opt_parse(o, &uo);
-    if (rc >= 0 || (rc = scenario_load(o, &s)) >= 0)
-        return rc;
+    const struct scenario *s = j->scen;
     enum scaling mode = o->strong ? SCALE_STRONG : SCALE_WEAK;
     struct out_table t;
     int all_feasible;
-    rc = scale_table(o, &s, mode, o->systems ? o->systems : "1..16", &uo, &t, &all_feasible);
+    int rc =
+        scale_table(o, s, mode, o->systems ? o->systems : "1..16", &j->uo, &t, &all_feasible);
     if (rc < 0) {
         if (!o->csv)
             printf("%s on %s, MemoryX %s, sparsity %g, %s scaling (%s); speedup against 1 "
                    "system\n\n",
-                   s.wl.name, s.hw.wse.name, s.tier, s.c.sparsity,
+                   s->wl.name, s->hw.wse.name, s->tier, s->c.sparsity,
                    mode == SCALE_WEAK ? "weak" : "strong",
                    mode == SCALE_WEAK ? "sequences per system fixed" : "global batch fixed");
         rc = cli_emit(o, &t);

@@ -14,6 +14,7 @@
 #include "cmp_opts.h"
 #include "gscen.h"
 #include "job.h"
+#include "../gpu/gpu_tm.h"
 #include "progress.h"
 #include "out.h"
 #include "range.h"
@@ -39,66 +40,41 @@ struct scale_ref {
     double n, tokens_per_s;
 };
 
-/* The layout search of s at its spec's count: the job's divisors listed
- * again only when its global batch changed (weak scaling), so a strong
- * scaling of many counts lists them once. */
-static struct {
-    struct gpu_search_job j;
-    double batch; /* of j; 0: none listed (each run of gpu_scale starts so) */
-    cp_status listed;
-    struct cp_error why;
-} listing;
-
-static cp_status search_row(const struct gscen *s, struct gpu_search_result *sr,
-                            struct cp_error *err)
+/* One count's row: n GPUs of job t (the GPU face's job at the first
+ * count, so weak scaling keeps its sequences per GPU), evaluated through
+ * the interface into d.  Returns whether the count runs. */
+static int scale_row(const struct cli_opts *o, const struct tm_job *t, double n, int weak,
+                     struct gpu_tm_detail *d, struct scale_ref *ref, struct out_table *t_out)
 {
-    if (listing.batch != s->spec.batch) {
-        listing.batch = s->spec.batch;
-        listing.listed = gpu_search_job_init(&s->g, &s->wl, &s->spec, &listing.j, &listing.why);
-    }
-    if (listing.listed != CP_OK) {
-        *err = listing.why;
-        return listing.listed;
-    }
-    return gpu_search_at(&listing.j, s->spec.gpus, sr, err);
-}
-
-/* One count's row.  Returns whether the count runs. */
-static int scale_row(const struct cli_opts *o, struct gscen *s, double n, double batch0, double n0,
-                     int weak, struct scale_ref *ref, struct out_table *t)
-{
-    s->spec.gpus = n;
-    s->spec.batch = weak ? fmax(1, round(batch0 * n / n0)) : batch0;
-    s->wl.batch = s->spec.batch;
-    static struct gpu_search_result sr;
+    struct tm_result r;
     struct cp_error err = {0};
-    s->spec.keep = 1;
     char c[NCOLS][96];
     out_num(o->csv, n, UNIT_COUNT, c[0], 64);
-    out_num(o->csv, s->spec.batch * s->wl.seq_len, UNIT_COUNT, c[2], 64);
-    if (search_row(s, &sr, &err) != CP_OK) {
-        out_row(t,
-                (const char *[]){c[0], "-", c[2], "", "", "", "", "", "", "", "-", "0", err.msg});
+    if (tm_eval(t, n, weak ? TM_WEAK : TM_STRONG, &r, d, &err) != CP_OK)
+        snprintf(r.why, sizeof r.why, "%s", err.msg), r.runs = 0;
+    out_num(o->csv, r.global_tokens, UNIT_COUNT, c[2], 64);
+    if (!r.runs) {
+        out_row(t_out,
+                (const char *[]){c[0], "-", c[2], "", "", "", "", "", "", "", "-", "0", r.why});
         return 0;
     }
-    const struct gpu_result *r = &sr.hit[0].result;
+    const struct gpu_result *b = &d->sr.hit[0].result;
     if (ref->n == 0)
-        *ref = (struct scale_ref){n, r->tokens_per_s};
-    double speedup = r->tokens_per_s / ref->tokens_per_s;
-    layout_word(&sr.hit[0].layout, c[1], 96);
-    out_num(o->csv, r->step_s, UNIT_TIME, c[3], 64);
-    out_num(o->csv, r->tokens_per_s, UNIT_COUNT, c[4], 64);
+        *ref = (struct scale_ref){n, r.tokens_per_s};
+    double speedup = r.tokens_per_s / ref->tokens_per_s;
+    layout_word(&d->sr.hit[0].layout, c[1], 96);
+    out_num(o->csv, r.step_s, UNIT_TIME, c[3], 64);
+    out_num(o->csv, r.tokens_per_s, UNIT_COUNT, c[4], 64);
     out_num(o->csv, speedup, UNIT_COUNT, c[5], 64);
     out_num(o->csv, speedup * ref->n / n, UNIT_FRACTION, c[6], 64);
     if (o->csv)
-        unit_format_exact(gscen_steps(s->tokens, s->spec.batch, s->wl.seq_len) * r->step_s, c[7],
-                          64);
+        unit_format_exact(r.time_s, c[7], 64);
     else
-        out_duration(gscen_steps(s->tokens, s->spec.batch, s->wl.seq_len) * r->step_s, c[7], 64);
-    out_num(o->csv, r->mfu, UNIT_FRACTION, c[8], 64);
-    out_num(o->csv, r->mem_total, UNIT_BYTES, c[9], 64);
-    out_row(t, (const char *[]){c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9],
-                                gpu_part_name[r->bottleneck], "1", ""});
+        out_duration(r.time_s, c[7], 64);
+    out_num(o->csv, r.mfu, UNIT_FRACTION, c[8], 64);
+    out_num(o->csv, b->mem_total, UNIT_BYTES, c[9], 64);
+    out_row(t_out, (const char *[]){c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9],
+                                    r.part_name[r.bottleneck], "1", ""});
     return 1;
 }
 
@@ -135,43 +111,49 @@ static int check_counts(const struct gpu_search_spec *p, const double *ns, size_
                      named, prod, list);
 }
 
-int gpu_scale(struct cli_opts *o)
+int gpu_scale(const struct cli_opts *o, const struct job *j)
 {
-    static struct gscen s;
-    listing.batch = 0; /* another model or description than the last run's */
-    int rc = gscen_load(o, "scale", &s);
-    if (rc >= 0 || (rc = cmpo_fixed_check(o, &s.spec, &s.wl, &s.g)) >= 0)
+    const struct gscen *s = j->scen;
+    struct gpu_search_spec fixed = s->spec;
+    int rc = cmpo_fixed_check(o, &fixed, &s->wl, &s->g);
+    if (rc >= 0)
         return rc;
     double *ns;
     size_t nn;
     char def[64];
-    snprintf(def, sizeof def, "%g..%gx2", s.g.net.gpus_per_node, 128 * s.g.net.gpus_per_node);
+    snprintf(def, sizeof def, "%g..%gx2", s->g.net.gpus_per_node, 128 * s->g.net.gpus_per_node);
     const char *list = o->systems ? o->systems : def;
     if ((rc = range_parse("--systems", list, "GPUs", &ns, &nn)) >= 0)
         return rc;
-    if ((rc = check_counts(&s.spec, ns, nn, list)) >= 0) {
+    if ((rc = check_counts(&s->spec, ns, nn, list)) >= 0) {
         free(ns);
         return rc;
     }
-    struct out_table t;
-    out_init(&t, NCOLS, header);
+    /* the job at the first count, one layout kept a count */
+    struct gpu_tm_job g = *(const struct gpu_tm_job *)j->tm.own;
+    g.spec.gpus = ns[0];
+    g.spec.keep = 1;
+    struct tm_job t = {j->tm.kind, &g, ns[0]};
+    static struct gpu_tm_detail d;
+    d.listed_for = NULL; /* another model or description than the last run's */
+    struct out_table tab;
+    out_init(&tab, NCOLS, header);
     int weak = !o->strong, all = 1;
-    double batch0 = s.spec.batch;
     struct scale_ref ref = {0, 0};
     struct progress pg;
     progress_start(&pg, "scale: GPU counts");
     for (size_t i = 0; i < nn; i++) {
         progress_show(&pg, i, nn);
-        all &= scale_row(o, &s, ns[i], batch0, ns[0], weak, &ref, &t);
+        all &= scale_row(o, &t, ns[i], weak, &d, &ref, &tab);
     }
     progress_end(&pg);
     free(ns);
     if (!o->csv)
-        printf("%s on %s, %s, %s scaling (%s); %s\n\n", s.wl.name, s.g.name,
-               gpuhw_prec_name[s.spec.precision], weak ? "weak" : "strong",
+        printf("%s on %s, %s, %s scaling (%s); %s\n\n", s->wl.name, s->g.name,
+               gpuhw_prec_name[s->spec.precision], weak ? "weak" : "strong",
                weak ? "sequences per GPU fixed" : "global batch fixed",
                ref.n > 0 ? "speedup against the first count that runs" : "no count runs a layout");
-    rc = cli_emit(o, &t);
-    out_free(&t);
+    rc = cli_emit(o, &tab);
+    out_free(&tab);
     return rc == EXIT_OK && !all ? EXIT_VERDICT : rc;
 }

@@ -83,7 +83,9 @@ int cmd_scale(struct cli_opts *o)
     if (o->price)
         return cli_error("scale: --price does not apply: scale compares speeds; for the cost of "
                          "each size use sweep --systems LIST --price P");
-    return job_face(o)->scale(o);
+    static struct job j;
+    int rc = job_load(o, "scale", &j);
+    return rc >= 0 ? rc : j.face->scale(o, &j);
 }
 
 int cmd_plan(struct cli_opts *o)

@@ -16,7 +16,7 @@ struct face {
     /* Load the options of command cmd into j (job_load). */
     int (*load)(const struct cli_opts *o, const char *cmd, struct job *j);
     int (*estimate)(const struct cli_opts *o, const struct job *j);
-    int (*scale)(struct cli_opts *o);
+    int (*scale)(const struct cli_opts *o, const struct job *j);
     int (*plan)(struct cli_opts *o);
 };
 
@@ -44,14 +44,14 @@ int job_load(const struct cli_opts *o, const char *cmd, struct job *j);
  * default's face, whose load then names the error. */
 const struct face *job_face(const struct cli_opts *o);
 
-/* Each kind's face: estimate evaluates and prints the loaded job j
+/* Each kind's face: estimate and scale evaluate and print the loaded job j
  * (cmd_estimate.c, cmd_scale.c, cmd_plan.c; gpu_est.c,
  * gpu_scale.c, gpu_plan.c). */
 int ws_estimate(const struct cli_opts *o, const struct job *j);
-int ws_scale(struct cli_opts *o);
+int ws_scale(const struct cli_opts *o, const struct job *j);
 int ws_plan(struct cli_opts *o);
 int gpu_estimate(const struct cli_opts *o, const struct job *j);
-int gpu_scale(struct cli_opts *o);
+int gpu_scale(const struct cli_opts *o, const struct job *j);
 int gpu_plan(struct cli_opts *o);
 
 /* plan's targets (--deadline, --energy, --budget with --price per
