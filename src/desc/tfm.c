@@ -173,3 +173,19 @@ double tfm_working_bytes_per_seq(const struct wl_desc *wl)
 {
     return tfm_act_bytes_per_seq_block(wl, 0) + wl->predictions * wl->vocab * wl->act_bytes;
 }
+
+void tfm_figures(const struct wl_desc *w, struct tfm_figs *f)
+{
+    /* the expressions of the functions, in their order */
+    f->block_matrix = tfm_block_matrix_params(w);
+    f->block = f->block_matrix + block_bias_params(w) + 2.0 * norm_params(w);
+    f->embed = tfm_embed_params(w);
+    f->head = tfm_head_params(w);
+    f->params = w->layers * f->block + f->embed + f->head;
+    for (int p = 0; p < TFM_NPASSES; p++) {
+        f->block_flops[p] = 2.0 * f->block_matrix + attention_flops(w, (enum tfm_pass)p);
+        f->logits_flops[p] = tfm_logits_flops(w, (enum tfm_pass)p);
+    }
+    f->act_input = tfm_act_bytes_per_seq_block(w, 1);
+    f->act_full = tfm_act_bytes_per_seq_block(w, 0);
+}

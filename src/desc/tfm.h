@@ -74,6 +74,17 @@ double tfm_ckpt_bytes_per_seq(const struct wl_desc *w);
  * at once; taken as their sum. */
 double tfm_working_bytes_per_seq(const struct wl_desc *w);
 
+/* The figures above that the analytic model asks for at every evaluation,
+ * worked out once: each equal, bit for bit, to its function's value. */
+struct tfm_figs {
+    double block_matrix, block, embed, head, params; /* parameters        */
+    double block_flops[TFM_NPASSES];  /* tfm_block_flops() of each pass     */
+    double logits_flops[TFM_NPASSES]; /* tfm_logits_flops() of each pass    */
+    double act_input;                 /* tfm_act_bytes_per_seq_block(w, 1)  */
+    double act_full;                  /* tfm_act_bytes_per_seq_block(w, 0)  */
+};
+void tfm_figures(const struct wl_desc *w, struct tfm_figs *f);
+
 /* Bytes for the whole model at the workload's precisions. */
 double tfm_weight_bytes(const struct wl_desc *w);    /* streamed weights     */
 double tfm_grad_bytes(const struct wl_desc *w);      /* streamed gradients   */

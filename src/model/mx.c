@@ -44,8 +44,14 @@ double mx_flash_fraction(const struct mx_spec *mx, double servers, double state_
 double mx_update_time(const struct mx_spec *mx, const struct wl_desc *wl, double params,
                       double flash_fraction)
 {
+    return mx_update_time_bpp(mx, mx_bytes_per_param(wl), params, flash_fraction);
+}
+
+double mx_update_time_bpp(const struct mx_spec *mx, double bytes_per_param, double params,
+                          double flash_fraction)
+{
     double flops = params * mx->update_flop_per_param / mx->server_update_flops;
-    double bytes = params * 2 * mx_bytes_per_param(wl);
+    double bytes = params * 2 * bytes_per_param;
     double mem = bytes * (1 - flash_fraction) / mx->server_mem_bw_Bps;
     if (flash_fraction > 0)
         mem += bytes * flash_fraction / mx->server_flash_bw_Bps;

@@ -36,6 +36,10 @@ double mx_flash_fraction(const struct mx_spec *mx, double servers, double state_
  * flash_fraction on flash. */
 double mx_update_time(const struct mx_spec *mx, const struct wl_desc *wl, double params,
                       double flash_fraction);
+/* The same for a state of bytes_per_param (mx_bytes_per_param() of the
+ * workload) worked out once by the caller. */
+double mx_update_time_bpp(const struct mx_spec *mx, double bytes_per_param, double params,
+                          double flash_fraction);
 
 /* Fewest servers whose DRAM holds state_bytes (at least 1). */
 double mx_servers_to_hold(const struct mx_spec *mx, double state_bytes);

@@ -89,15 +89,34 @@ const char *step_act_label(const struct step_result *r, char *buf, size_t n)
     return buf;
 }
 
-/* Charge count layers of duration max(t[]) to the resource that set it. */
-static double charge(struct step_result *r, const double t[STEP_LATENCY], double count)
+/* The first of the largest of t0..t3 (a NaN only as t0), as charge() takes. */
+static inline double longest(double t0, double t1, double t2, double t3)
+{
+    double t = t0;
+    if (t1 > t)
+        t = t1;
+    if (t2 > t)
+        t = t2;
+    if (t3 > t)
+        t = t3;
+    return t;
+}
+
+/* Charge count layers of duration max(t0..t3) (the first of equals) to the
+ * resource that set it (critical[], indexed by enum step_res). */
+static inline double charge(double *critical, double t0, double t1, double t2, double t3,
+                            double count)
 {
     int arg = 0;
-    for (int i = 1; i < STEP_LATENCY; i++)
-        if (t[i] > t[arg])
-            arg = i;
-    r->critical[arg] += count * t[arg];
-    return count * t[arg];
+    double t = t0;
+    if (t1 > t)
+        arg = 1, t = t1;
+    if (t2 > t)
+        arg = 2, t = t2;
+    if (t3 > t)
+        arg = 3, t = t3;
+    critical[arg] += count * t;
+    return count * t;
 }
 
 /* The backward terms of a layer that are not its update. */
@@ -107,36 +126,75 @@ static double bwd_busy(const struct layer *L)
     return fmax(c, fmax(L->bwd_in_s, L->out_s));
 }
 
-/* Forward and backward of one micro-batch through every layer; with_update
- * in the last micro-batch.  Returns its time, times reps. */
-static double micro_batch(struct step_result *r, const struct layer *ly, int nly, int with_update,
-                          double reps)
+/* Forward and backward of one micro-batch through the three layers;
+ * with_update in the last micro-batch.  Returns its time, times reps. */
+static double micro_batch(double *critical, const struct layer *ly, int with_update, double reps)
 {
     double total = 0;
-    for (int i = 0; i < nly; i++) {
+    for (int i = 0; i < 3; i++) {
         const struct layer *L = &ly[i];
-        double fwd[STEP_LATENCY] = {L->pass_s[TFM_FWD], L->in_s, L->act_out_s, 0};
-        double bwd[STEP_LATENCY] = {L->pass_s[TFM_DELTA] + L->pass_s[TFM_WGRAD] + L->recompute_s,
-                                    L->bwd_in_s, L->out_s, with_update ? L->update_s : 0};
-        total += charge(r, fwd, L->count * reps) + charge(r, bwd, L->count * reps);
-        if (L->segment_s > 0) {
-            double seg[STEP_LATENCY] = {L->segment_s, L->in_s, 0, 0};
-            total += charge(r, seg, L->count * reps);
-        }
+        double n = L->count * reps;
+        double fwd = charge(critical, L->pass_s[TFM_FWD], L->in_s, L->act_out_s, 0, n);
+        double bwd =
+            charge(critical, L->pass_s[TFM_DELTA] + L->pass_s[TFM_WGRAD] + L->recompute_s,
+                   L->bwd_in_s, L->out_s, with_update ? L->update_s : 0, n);
+        total += fwd + bwd;
+        if (L->segment_s > 0)
+            total += charge(critical, L->segment_s, L->in_s, 0, 0, n);
     }
     return total;
 }
 
+/* micro_batch()'s time without the charges, no update. */
+static double micro_batch_s(const struct layer *ly, double reps)
+{
+    double total = 0;
+    for (int i = 0; i < 3; i++) {
+        const struct layer *L = &ly[i];
+        double n = L->count * reps;
+        double fwd = n * longest(L->pass_s[TFM_FWD], L->in_s, L->act_out_s, 0);
+        double bwd = n * longest(L->pass_s[TFM_DELTA] + L->pass_s[TFM_WGRAD] + L->recompute_s,
+                                 L->bwd_in_s, L->out_s, 0);
+        total += fwd + bwd;
+        if (L->segment_s > 0)
+            total += n * longest(L->segment_s, L->in_s, 0, 0);
+    }
+    return total;
+}
+
+/* What every placement of one step shares, worked out once per step_eval():
+ * the links, the layers' weights and FLOPs, the boundary's latencies. */
+struct fixed {
+    const struct tfm_figs *tf; /* the workload's figures                  */
+    double local_seqs;       /* ceil(G / N)                                 */
+    double slowest;          /* hw_slowest() at N                           */
+    double room;             /* SRAM left beside the chunk buffers          */
+    double input, full;      /* a sequence's input to a block; a block's activations */
+    double logits;           /* a sequence's logits                         */
+    double bpp;              /* MemoryX bytes per parameter                 */
+    double mx_hold, mx_stream, S, bw, gbw, flash_fraction;
+    unsigned stream_bind, grad_bind;
+    double embed;            /* embedding parameters (with the final norm)  */
+    double update_params[3]; /* parameters each layer kind updates          */
+    double update_one_s[3];  /* their update on one server                  */
+    double block_w, block_g; /* a block's weight and gradient bytes         */
+    double block_f[TFM_NPASSES], head_f[TFM_NPASSES]; /* FLOP per token     */
+    double fill_s, drain_s, boundary_s, latency_s; /* latency_s: their sum */
+    double embed_stream_s;   /* the embedding's larger stream, one way      */
+    struct layer ly[3];      /* the layers as far as no placement changes them */
+};
+
 /* SRAM per sequence, micro-batches and activation servers of one placement. */
-static void place(const struct cluster *c, enum act_mode mode, double k, struct step_result *r)
+static void place(const struct cluster *c, const struct fixed *F, enum act_mode mode, double k,
+                  struct step_result *r)
 {
     const struct hw_desc *hw = c->hw;
     const struct wl_desc *wl = c->wl;
-    double room = hw->wse.sram_bytes - step_buffer_bytes(hw);
+    double room = F->room;
     double local = r->local_seqs;
-    double input = tfm_act_bytes_per_seq_block(wl, 1);
-    double full = tfm_act_bytes_per_seq_block(wl, 0);
-    double logits = wl->predictions * wl->vocab * wl->act_bytes;
+    double input = F->input;
+    double full = F->full;
+    double logits = F->logits;
     r->act = mode;
     r->act_k = mode == ACT_RECOMPUTE ? k : mode == ACT_OFFLOAD ? 1 : 0;
     r->recompute = mode != ACT_WAFER;
@@ -166,128 +224,208 @@ static void place(const struct cluster *c, enum act_mode mode, double k, struct 
     r->act_bw = fmin(hw->wse.io_bw_Bps, r->act_servers * as->server_net_Bps);
 }
 
-/* What the phases of one placement's step share (eval_placed()). */
+/* What the phases of one placement's step share. */
 struct placed {
-    double seqs, t;          /* sequences and tokens per micro-batch, per system */
-    double io;               /* the system's I/O bandwidth                      */
-    double bw, gbw;          /* weight stream and gradient rates                 */
-    double S;                /* MemoryX servers                                  */
-    double embed;            /* embedding parameters (with the final norm)      */
-    double update_params[3]; /* parameters each layer kind updates              */
-    struct layer ly[3];      /* the embedding, the blocks, the logits            */
+    double seqs, t;     /* sequences and tokens per micro-batch, per system */
+    double io;          /* the system's I/O bandwidth                      */
+    double bw, gbw;     /* weight stream and gradient rates                 */
+    double S;           /* MemoryX servers                                  */
+    struct layer ly[3]; /* the embedding, the blocks, the logits            */
 };
 
 /* MemoryX servers to hold the state and fill the port, the stream and
  * gradient rates they give, and the links that bind each. */
-static void stream_links(const struct cluster *c, struct placed *P, struct step_result *r)
+static void stream_links(const struct cluster *c, struct fixed *F)
 {
     const struct hw_desc *hw = c->hw;
-    const struct wl_desc *wl = c->wl;
     const struct mx_spec *mx = &hw->mx;
-    double port = fmin(P->io, hw->swx.link_bw_Bps);
-    double params = tfm_params(wl);
-    double state = params * mx_bytes_per_param(wl);
-    r->mx_hold = mx_servers_to_hold(mx, state);
-    r->mx_stream = ceil(port / mx->server_net_Bps);
-    P->S = c->mx_servers > 0 ? c->mx_servers : fmin(fmax(r->mx_hold, r->mx_stream), HW_MAX_SERVERS);
-    P->bw = fmin(port, P->S * mx->server_net_Bps);
+    double io = hw->wse.io_bw_Bps;
+    double port = fmin(io, hw->swx.link_bw_Bps);
+    double params = F->tf->params;
+    double state = params * F->bpp;
+    F->mx_hold = mx_servers_to_hold(mx, state);
+    F->mx_stream = ceil(port / mx->server_net_Bps);
+    F->S = c->mx_servers > 0 ? c->mx_servers : fmin(fmax(F->mx_hold, F->mx_stream), HW_MAX_SERVERS);
+    F->bw = fmin(port, F->S * mx->server_net_Bps);
     /* A SwarmX node shares reduce_bandwidth among the children it has: at
      * most its fan-out, and no more than the systems there are. */
     double children = fmin(hw->swx.fanout, c->systems);
-    P->gbw = c->systems > 1 ? fmin(P->bw, hw->swx.reduce_Bps / children) : P->bw;
-    r->stream_bw = P->bw;
-    r->grad_bw = P->gbw;
-    double link[STEP_NLINKS] = {P->io, hw->swx.link_bw_Bps,
-                                c->mx_servers > 0 ? P->S * mx->server_net_Bps : INFINITY,
+    F->gbw = c->systems > 1 ? fmin(F->bw, hw->swx.reduce_Bps / children) : F->bw;
+    double link[STEP_NLINKS] = {io, hw->swx.link_bw_Bps,
+                                c->mx_servers > 0 ? F->S * mx->server_net_Bps : INFINITY,
                                 c->systems > 1 ? hw->swx.reduce_Bps / children : INFINITY};
+    F->stream_bind = F->grad_bind = 0;
     for (int i = 0; i < STEP_NLINKS; i++) {
-        r->stream_bind |= i != STEP_LINK_REDUCE && link[i] <= P->bw ? 1u << i : 0;
-        r->grad_bind |= link[i] <= P->gbw ? 1u << i : 0;
+        F->stream_bind |= i != STEP_LINK_REDUCE && link[i] <= F->bw ? 1u << i : 0;
+        F->grad_bind |= link[i] <= F->gbw ? 1u << i : 0;
     }
-    r->flash_fraction = c->mx_servers > 0 ? mx_flash_fraction(mx, P->S, state) : 0;
+    F->flash_fraction = c->mx_servers > 0 ? mx_flash_fraction(mx, F->S, state) : 0;
 }
 
 /* The embedding (with the final norm): streamed and updated, no matmul. */
-static void embed_layer(const struct cluster *c, struct placed *P)
+static void embed_layer(const struct cluster *c, struct fixed *F)
 {
     const struct wl_desc *wl = c->wl;
-    struct layer *L = &P->ly[0];
-    P->embed = tfm_embed_params(wl);
-    P->update_params[0] = P->embed;
+    struct layer *L = &F->ly[0];
+    F->embed = F->tf->embed;
+    F->update_params[0] = F->embed;
     L->count = 1;
-    L->in_s = L->bwd_in_s = P->embed * wl->weight_bytes / P->bw;
-    L->out_s = P->embed * wl->grad_bytes / P->gbw;
+    L->in_s = L->bwd_in_s = F->embed * wl->weight_bytes / F->bw;
+    L->out_s = F->embed * wl->grad_bytes / F->gbw;
 }
 
-/* The blocks: matmul weights may be sparse; norms and biases stay dense.
- * Offloaded, each block's input goes out and comes back; recomputed, its
- * forward runs again in (k = 1) or before (k > 1) the backward. */
-static void block_layer(const struct cluster *c, enum act_mode mode, double k, struct placed *P,
-                        struct step_result *r)
+/* The blocks' streams and FLOPs: matmul weights may be sparse; norms and
+ * biases stay dense. */
+static void block_fixed(const struct cluster *c, struct fixed *F)
 {
     const struct hw_desc *hw = c->hw;
     const struct wl_desc *wl = c->wl;
-    struct layer *L = &P->ly[1];
+    struct layer *L = &F->ly[1];
     double cf = hw_sparse_compute(&hw->sp, c->sparsity);
     double wf = hw_sparse_stream(&hw->sp, c->sparsity, wl->weight_bytes);
     double gf = hw_sparse_stream(&hw->sp, c->sparsity, wl->grad_bytes);
-    double matrix = tfm_block_matrix_params(wl);
-    double other = tfm_block_params(wl) - matrix;
+    double matrix = F->tf->block_matrix;
+    double other = F->tf->block - matrix;
     double mm_flops = 2 * matrix; /* per token, in each pass */
-    P->update_params[1] = matrix * cf + other;
-
+    F->update_params[1] = matrix * cf + other;
     L->count = wl->layers;
-    double block_w = (matrix * wf + other) * wl->weight_bytes;
-    double block_g = (matrix * gf + other) * wl->grad_bytes;
-    L->in_s = L->bwd_in_s = block_w / P->bw;
-    L->out_s = block_g / P->gbw;
-    r->block_stream_bytes = fmin(block_w, block_g);
-    if (mode == ACT_OFFLOAD) {
+    F->block_w = (matrix * wf + other) * wl->weight_bytes;
+    F->block_g = (matrix * gf + other) * wl->grad_bytes;
+    L->in_s = L->bwd_in_s = F->block_w / F->bw;
+    L->out_s = F->block_g / F->gbw;
+    for (int p = 0; p < TFM_NPASSES; p++)
+        F->block_f[p] = F->tf->block_flops[p] - mm_flops + mm_flops * cf;
+}
+
+/* The logits: the vocab x hidden matrix streams whether tied or not; it is
+ * updated here only if untied (else with the embedding). */
+static void head_fixed(const struct cluster *c, struct fixed *F)
+{
+    const struct wl_desc *wl = c->wl;
+    struct layer *L = &F->ly[2];
+    double head_stream = wl->tied_embeddings ? wl->vocab * wl->hidden : F->tf->head;
+    F->update_params[2] = F->tf->head;
+    L->count = 1;
+    L->in_s = L->bwd_in_s = head_stream * wl->weight_bytes / F->bw;
+    L->out_s = head_stream * wl->grad_bytes / F->gbw;
+    for (int p = 0; p < TFM_NPASSES; p++)
+        F->head_f[p] = F->tf->logits_flops[p];
+}
+
+/* The iteration boundary's latencies (step.h): the next step's first layer
+ * waits for the update of this step's last gradient chunk of it: the last
+ * chunk goes up the tree (drain), is applied by the server that holds it,
+ * and the first chunk of the next step comes down (fill).  A node forwards
+ * whole chunks, and a chunk holds no more than the layer: the embedding's
+ * first weight chunk and last gradient chunk. */
+static void boundary_fixed(const struct cluster *c, struct fixed *F)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct wl_desc *wl = c->wl;
+    double depth = swx_depth(&hw->swx, c->systems);
+    double cw = fmin(hw->swx.chunk_bytes, F->embed * wl->weight_bytes);
+    double cg = fmin(hw->swx.chunk_bytes, F->embed * wl->grad_bytes);
+    double chunk_params = cg / wl->grad_bytes;
+    F->fill_s = depth * (hw->swx.hop_latency_s + cw / hw->swx.link_bw_Bps) + cw / F->bw;
+    F->drain_s = depth * (hw->swx.hop_latency_s + cg / hw->swx.link_bw_Bps);
+    F->boundary_s = mx_update_time_bpp(&hw->mx, F->bpp, chunk_params, F->flash_fraction);
+    F->latency_s = F->fill_s + F->drain_s + F->boundary_s;
+    F->embed_stream_s = fmax(F->ly[0].in_s, F->ly[0].out_s);
+}
+
+static void fixed_init(const struct cluster *c, const struct tfm_figs *tf, struct fixed *F)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct wl_desc *wl = c->wl;
+    memset(F->ly, 0, sizeof F->ly);
+    F->tf = tf;
+    /* Whole sequences: the most loaded system sets the pace. */
+    F->local_seqs = ceil(c->global_seqs / c->systems);
+    /* The slowest of N systems sets every layer's pace. */
+    F->slowest = hw_slowest(&hw->wse, c->systems);
+    F->room = hw->wse.sram_bytes - step_buffer_bytes(hw);
+    F->input = tf->act_input;
+    F->full = tf->act_full;
+    F->logits = wl->predictions * wl->vocab * wl->act_bytes;
+    F->bpp = mx_bytes_per_param(wl);
+    stream_links(c, F);
+    embed_layer(c, F);
+    block_fixed(c, F);
+    head_fixed(c, F);
+    boundary_fixed(c, F);
+    for (int i = 0; i < 3; i++)
+        F->update_one_s[i] =
+            mx_update_time_bpp(&hw->mx, F->bpp, F->update_params[i], F->flash_fraction);
+}
+
+/* The blocks and the logits at this placement's micro-batch.  Offloaded,
+ * each block's input goes out and comes back; recomputed, its forward runs
+ * again in (k = 1) or before (k > 1) the backward. */
+static void placed_layers(const struct cluster *c, const struct fixed *F, double k,
+                          struct placed *P, struct step_result *r)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct wl_desc *wl = c->wl;
+    struct layer *L = &P->ly[1], *H = &P->ly[2];
+    r->block_stream_bytes = fmin(F->block_w, F->block_g);
+    if (r->act == ACT_OFFLOAD) {
         /* Each block's input leaves on the system's egress in the forward
          * pass and comes back beside the block's weights in the backward,
          * both at the activation servers' rate (the port caps it). */
-        double ckpt = P->seqs * tfm_act_bytes_per_seq_block(wl, 1);
+        double ckpt = P->seqs * F->input;
         r->act_bytes = ckpt * wl->layers * r->micro_batches;
         L->act_out_s = ckpt / r->act_bw;
         r->block_stream_bytes = fmin(r->block_stream_bytes, ckpt);
-        L->bwd_in_s = fmax(L->in_s, fmax(ckpt / r->act_bw, (block_w + ckpt) / P->io));
+        L->bwd_in_s = fmax(L->in_s, fmax(ckpt / r->act_bw, (F->block_w + ckpt) / P->io));
     }
+    double rate = wse_rate(&hw->wse, P->t);
     for (int p = 0; p < TFM_NPASSES; p++) {
-        double f = tfm_block_flops(wl, (enum tfm_pass)p) - mm_flops + mm_flops * cf;
-        L->pass_s[p] = r->slowest * wse_compute_time(&hw->wse, f * P->t, P->t);
+        L->pass_s[p] = r->slowest * wse_time_at(F->block_f[p] * P->t, rate);
+        /* the logits' passes are one matmul each: the same FLOPs, the same
+         * time, without dividing again */
+        H->pass_s[p] = p > 0 && F->head_f[p] == F->head_f[p - 1]
+                           ? H->pass_s[p - 1]
+                           : r->slowest * wse_time_at(F->head_f[p] * P->t, rate);
     }
-    if (mode == ACT_RECOMPUTE && k > 1)
+    if (r->act == ACT_RECOMPUTE && k > 1)
         L->segment_s = L->pass_s[TFM_FWD];
     else if (r->recompute)
         L->recompute_s = L->pass_s[TFM_FWD];
 }
 
-/* The logits: the vocab x hidden matrix streams whether tied or not; it is
- * updated here only if untied (else with the embedding). */
-static void head_layer(const struct cluster *c, struct placed *P, const struct step_result *r)
+/* A placement's step up to the update: its micro-batches and its layers
+ * (the links and weights from F). */
+static void stage(const struct cluster *c, const struct fixed *F, double k, struct placed *P,
+                  struct step_result *r)
 {
-    const struct wl_desc *wl = c->wl;
-    struct layer *L = &P->ly[2];
-    double head_stream = wl->tied_embeddings ? wl->vocab * wl->hidden : tfm_head_params(wl);
-    P->update_params[2] = tfm_head_params(wl);
-    L->count = 1;
-    L->in_s = L->bwd_in_s = head_stream * wl->weight_bytes / P->bw;
-    L->out_s = head_stream * wl->grad_bytes / P->gbw;
-    for (int p = 0; p < TFM_NPASSES; p++)
-        L->pass_s[p] =
-            r->slowest *
-            wse_compute_time(&c->hw->wse, tfm_logits_flops(wl, (enum tfm_pass)p) * P->t, P->t);
+    /* (x / 1 is x: one division fewer in the common case) */
+    P->seqs = r->micro_batches == 1 ? r->local_seqs : r->local_seqs / r->micro_batches;
+    P->t = P->seqs * c->wl->seq_len;
+    r->micro_tokens = P->t;
+    P->io = c->hw->wse.io_bw_Bps;
+    r->slowest = F->slowest;
+    r->mx_hold = F->mx_hold;
+    r->mx_stream = F->mx_stream;
+    r->stream_bw = P->bw = F->bw;
+    r->grad_bw = P->gbw = F->gbw;
+    r->stream_bind = F->stream_bind;
+    r->grad_bind = F->grad_bind;
+    r->flash_fraction = F->flash_fraction;
+    P->S = F->S;
+    memcpy(P->ly, F->ly, sizeof P->ly);
+    placed_layers(c, F, k, P, r);
 }
 
 /* MemoryX sized for the run: also enough servers that each layer's share
  * of the update fits in that layer's backward pass.  Then each layer's
  * update on the servers there are. */
-static void size_update(const struct cluster *c, struct placed *P, struct step_result *r)
+static void size_update(const struct cluster *c, const struct fixed *F, struct placed *P,
+                        struct step_result *r)
 {
     const struct mx_spec *mx = &c->hw->mx;
     r->mx_update = 1;
     for (int i = 0; i < 3; i++) {
-        double one = mx_update_time(mx, c->wl, P->update_params[i], r->flash_fraction);
+        double one = F->update_one_s[i];
         double room = bwd_busy(&P->ly[i]);
         if (one > 0 && room > 0)
             r->mx_update = fmax(r->mx_update, ceil(one / room));
@@ -297,7 +435,7 @@ static void size_update(const struct cluster *c, struct placed *P, struct step_r
     r->mx_servers = P->S;
     for (int i = 0; i < 3; i++)
         P->ly[i].update_s =
-            mx_update_time(mx, c->wl, P->update_params[i] / P->S, r->flash_fraction);
+            mx_update_time_bpp(mx, F->bpp, F->update_params[i] / P->S, r->flash_fraction);
 }
 
 /* Every micro-batch through the layers (the last with the update), each
@@ -306,7 +444,8 @@ static double run_layers(const struct placed *P, struct step_result *r)
 {
     const struct layer *ly = P->ly;
     double m = r->micro_batches;
-    double time = micro_batch(r, ly, 3, 0, m - 1) + micro_batch(r, ly, 3, 1, 1);
+    double time =
+        micro_batch(r->critical, ly, 0, m - 1) + micro_batch(r->critical, ly, 1, 1);
 
     for (int i = 0; i < 3; i++) {
         for (int p = 0; p < TFM_NPASSES; p++)
@@ -322,59 +461,32 @@ static double run_layers(const struct placed *P, struct step_result *r)
     return time;
 }
 
-/* The iteration boundary: the next step's first layer waits for the update
- * of this step's last gradient chunk of it: the last chunk goes up the
- * tree (drain), is applied by the server that holds it, and the first
- * chunk of the next step comes down (fill).  The overlap lets that layer's
- * next forward start while that fraction of its backward is still
+/* The latency the boundary leaves exposed: the overlap lets the first
+ * layer's next forward start while that fraction of its backward is still
  * running, hiding up to overlap x its backward time (first layer, last
- * micro-batch).  A node forwards whole chunks, and a chunk holds no more
- * than the layer: the embedding's first weight chunk and last gradient
- * chunk.  Returns the latency left exposed. */
-static double boundary(const struct cluster *c, const struct placed *P, struct step_result *r)
+ * micro-batch). */
+static double boundary(const struct cluster *c, const struct fixed *F, const struct placed *P,
+                       struct step_result *r)
 {
-    const struct hw_desc *hw = c->hw;
-    const struct wl_desc *wl = c->wl;
-    double depth = swx_depth(&hw->swx, c->systems);
-    double cw = fmin(hw->swx.chunk_bytes, P->embed * wl->weight_bytes);
-    double cg = fmin(hw->swx.chunk_bytes, P->embed * wl->grad_bytes);
-    double chunk_params = cg / wl->grad_bytes;
-    r->fill_s = depth * (hw->swx.hop_latency_s + cw / hw->swx.link_bw_Bps) + cw / P->bw;
-    r->drain_s = depth * (hw->swx.hop_latency_s + cg / hw->swx.link_bw_Bps);
-    r->boundary_s = mx_update_time(&hw->mx, wl, chunk_params, r->flash_fraction);
-    r->first_bwd_s = fmax(P->ly[0].update_s, fmax(P->ly[0].in_s, P->ly[0].out_s));
-    double total = r->fill_s + r->drain_s + r->boundary_s;
+    r->fill_s = F->fill_s;
+    r->drain_s = F->drain_s;
+    r->boundary_s = F->boundary_s;
+    r->first_bwd_s = fmax(P->ly[0].update_s, F->embed_stream_s);
+    double total = F->latency_s;
     r->hidden_s = fmin(total, c->overlap * r->first_bwd_s);
     return total - r->hidden_s;
 }
 
-/* The step of one placement (the model is stated in step.h): placement,
- * links, layers, update servers, the micro-batches, the boundary. */
-static void eval_placed(const struct cluster *c, enum act_mode mode, double k,
-                        struct step_result *r)
+/* A staged placement's step from its update on (the model is stated in
+ * step.h): update servers, the micro-batches, the boundary. */
+static void finish(const struct cluster *c, const struct fixed *F, struct placed *P,
+                   struct step_result *r)
 {
     const struct hw_desc *hw = c->hw;
-    struct placed P = {0};
-    *r = (struct step_result){0};
+    size_update(c, F, P, r);
+    double time = run_layers(P, r);
 
-    /* Whole sequences: the most loaded system sets the pace. */
-    r->local_seqs = ceil(c->global_seqs / c->systems);
-    place(c, mode, k, r);
-    P.seqs = r->local_seqs / r->micro_batches;
-    P.t = P.seqs * c->wl->seq_len;
-    r->micro_tokens = P.t;
-    P.io = hw->wse.io_bw_Bps;
-    /* The slowest of N systems sets every layer's pace. */
-    r->slowest = hw_slowest(&hw->wse, c->systems);
-
-    stream_links(c, &P, r);
-    embed_layer(c, &P);
-    block_layer(c, mode, k, &P, r);
-    head_layer(c, &P, r);
-    size_update(c, &P, r);
-    double time = run_layers(&P, r);
-
-    double exposed = boundary(c, &P, r);
+    double exposed = boundary(c, F, P, r);
     r->busy[STEP_LATENCY] = exposed;
     r->critical[STEP_LATENCY] = exposed;
     r->busy[STEP_OVERHEAD] = r->critical[STEP_OVERHEAD] = hw->wse.step_overhead_s;
@@ -386,11 +498,38 @@ static void eval_placed(const struct cluster *c, enum act_mode mode, double k,
             r->bottleneck = (enum step_res)i;
 }
 
+/* A lower bound of a staged placement's step_s: micro_batch() without the
+ * update in the last micro-batch, no exposed latency, the same overhead.
+ * Rounded sums and products of the same terms in the same order are
+ * monotone, and a charge without the update is at most the one with it, so
+ * the bound holds in floating point too.  When it is above the finite
+ * step_s of another placement, step_s is a number: that placement's
+ * exposed latency was finite, so the latency both share (fixed.latency_s)
+ * is, and the exposed part of it is then between 0 and it. */
+static double lower_step_s(const struct cluster *c, const struct placed *P,
+                           const struct step_result *r)
+{
+    double time = micro_batch_s(P->ly, r->micro_batches - 1) + micro_batch_s(P->ly, 1);
+    return time + c->hw->wse.step_overhead_s;
+}
+
+/* One placement, start to end. */
+static void eval_placed(const struct cluster *c, const struct fixed *F, enum act_mode mode,
+                        double k, struct step_result *r)
+{
+    struct placed P;
+    *r = (struct step_result){0};
+    r->local_seqs = F->local_seqs;
+    place(c, F, mode, k, r);
+    stage(c, F, k, &P, r);
+    finish(c, F, &P, r);
+}
+
 /* The k that needs the least SRAM per sequence: ceil(l / k) block inputs
  * plus k blocks' activations, about sqrt(l x input / full). */
-static double best_k(const struct wl_desc *wl)
+static double best_k(const struct wl_desc *wl, const struct fixed *F)
 {
-    double input = tfm_act_bytes_per_seq_block(wl, 1), full = tfm_act_bytes_per_seq_block(wl, 0);
+    double input = F->input, full = F->full;
     double best = 1, least = INFINITY;
     double k0 = floor(sqrt(wl->layers * input / full));
     for (double k = fmax(1, k0 - 1); k <= fmin(wl->layers, k0 + 2); k++) {
@@ -409,42 +548,138 @@ static int better(const struct step_result *b, const struct step_result *a)
     return fb != fa ? fb : b->step_s < a->step_s;
 }
 
+/* A placement ACT_AUTO (or recompute with no k) weighs: placed first,
+ * staged when it might win, finished when it still might. */
+struct cand {
+    int fits;       /* sram_fits && act_fits                       */
+    int staged;     /* P and r hold the step up to the update      */
+    int done;       /* r is the placement's whole step             */
+    double k;       /* recompute: checkpoint every k blocks        */
+    struct placed P;
+    struct step_result r;
+};
+
+static void cand_place(const struct cluster *c, const struct fixed *F, struct cand *x,
+                       enum act_mode mode, double k)
+{
+    x->r = (struct step_result){0};
+    x->r.local_seqs = F->local_seqs;
+    place(c, F, mode, k, &x->r);
+    x->fits = x->r.sram_fits && x->r.act_fits;
+    x->k = k;
+    x->staged = x->done = 0;
+}
+
+static void cand_stage(const struct cluster *c, const struct fixed *F, struct cand *x)
+{
+    if (x->staged || x->done)
+        return;
+    stage(c, F, x->k, &x->P, &x->r);
+    x->staged = 1;
+}
+
+static void cand_finish(const struct cluster *c, const struct fixed *F, struct cand *x)
+{
+    if (x->done)
+        return;
+    cand_stage(c, F, x);
+    finish(c, F, &x->P, &x->r);
+    x->done = 1;
+}
+
+/* What keeping the first candidate and replacing it by each next one that
+ * is better() gives, without finishing the candidates that cannot win.
+ * Only those of the best fit count (one that fits replaces any that does
+ * not, never the reverse).  Among them the one with the fewest
+ * micro-batches (the first of equals) is finished first; another whose
+ * bound (lower_step_s(), exact in floating point) is above its step time is
+ * slower, so never replaces it, and never kept, changes nothing.  A step
+ * time that is not a number breaks that order: then every candidate is
+ * finished, as it was. */
+static void choose(const struct cluster *c, const struct fixed *F, struct cand *x, int n,
+                   struct step_result *r)
+{
+    int top = 0, p = -1, nan = 0;
+    for (int i = 0; i < n; i++)
+        top |= x[i].fits;
+    for (int i = 0; i < n; i++)
+        if (x[i].fits == top && (p < 0 || x[i].r.micro_batches < x[p].r.micro_batches))
+            p = i;
+    cand_finish(c, F, &x[p]);
+    for (int i = 0; i < n; i++) {
+        if (x[i].fits != top || x[i].done)
+            continue;
+        cand_stage(c, F, &x[i]);
+        if (!(lower_step_s(c, &x[i].P, &x[i].r) > x[p].r.step_s))
+            cand_finish(c, F, &x[i]);
+    }
+    for (int i = 0; i < n; i++)
+        nan |= x[i].done && isnan(x[i].r.step_s);
+    int keep = -1;
+    for (int i = 0; i < n; i++) {
+        if (x[i].fits != top)
+            continue;
+        if (nan)
+            cand_finish(c, F, &x[i]);
+        if (x[i].done && (keep < 0 || better(&x[i].r, &x[keep].r)))
+            keep = i;
+    }
+    *r = x[keep].r;
+}
+
+/* The step of ACT_AUTO (the wafer, recompute every block or every best_k()
+ * blocks, offload) or of ACT_RECOMPUTE with no k (the two recomputes): the
+ * better() of them in that order.  Shortcuts that are exact: with the local
+ * batch in one pass the wafer is fastest (no recompute, no extra traffic),
+ * and then recompute every block (no extra stream; offload adds traffic and
+ * k > 1 a third weight stream). */
+static void eval_auto(const struct cluster *c, const struct fixed *F, struct step_result *r)
+{
+    struct cand x[4];
+    int n = 0, wafer = c->act == ACT_AUTO && !c->wl->recompute;
+    if (wafer)
+        cand_place(c, F, &x[n++], ACT_WAFER, 1);
+    cand_place(c, F, &x[n++], ACT_RECOMPUTE, 1);
+    double k = best_k(c->wl, F);
+    if (k > 1)
+        cand_place(c, F, &x[n++], ACT_RECOMPUTE, k);
+    if (c->act == ACT_AUTO)
+        cand_place(c, F, &x[n++], ACT_OFFLOAD, 1);
+    for (int i = 0; i <= wafer; i++) {
+        struct step_result *s = &x[i].r;
+        if (!(s->micro_batches == 1 && s->sram_fits))
+            continue;
+        cand_finish(c, F, &x[i]);
+        if (i == 1) {
+            cand_finish(c, F, &x[0]);
+            if (!better(s, &x[0].r)) {
+                /* the wafer is kept: the rest weigh against it */
+                memmove(&x[1], &x[2], (size_t)(n - 2) * sizeof x[0]);
+                n--;
+                break;
+            }
+        }
+        *r = *s;
+        return;
+    }
+    choose(c, F, x, n, r);
+}
+
 void step_eval(const struct cluster *c, struct step_result *r)
 {
-    if (c->act == ACT_WAFER || c->act == ACT_OFFLOAD) {
-        eval_placed(c, c->act, 1, r);
-        return;
-    }
-    if (c->act == ACT_RECOMPUTE && c->act_k > 0) {
-        eval_placed(c, ACT_RECOMPUTE, c->act_k, r);
-        return;
-    }
-    /* Shortcuts that are exact: with the local batch in one pass the
-     * wafer is fastest (no recompute, no extra traffic), and then
-     * recompute every block (no extra stream; offload adds traffic and
-     * k > 1 a third weight stream). */
-    struct step_result cand;
-    int first = 1;
-    if (c->act == ACT_AUTO && !c->wl->recompute) {
-        eval_placed(c, ACT_WAFER, 1, r);
-        if (r->micro_batches == 1 && r->sram_fits)
-            return;
-        first = 0;
-    }
-    eval_placed(c, ACT_RECOMPUTE, 1, first ? r : &cand);
-    if (!first && better(&cand, r))
-        *r = cand;
-    if (r->act == ACT_RECOMPUTE && r->micro_batches == 1 && r->sram_fits)
-        return;
-    double k = best_k(c->wl);
-    if (k > 1) {
-        eval_placed(c, ACT_RECOMPUTE, k, &cand);
-        if (better(&cand, r))
-            *r = cand;
-    }
-    if (c->act == ACT_AUTO) {
-        eval_placed(c, ACT_OFFLOAD, 1, &cand);
-        if (better(&cand, r))
-            *r = cand;
-    }
+    struct tfm_figs tf;
+    tfm_figures(c->wl, &tf);
+    step_eval_figs(c, &tf, r);
+}
+
+void step_eval_figs(const struct cluster *c, const struct tfm_figs *tf, struct step_result *r)
+{
+    struct fixed F;
+    fixed_init(c, tf, &F);
+    if (c->act == ACT_WAFER || c->act == ACT_OFFLOAD)
+        eval_placed(c, &F, c->act, 1, r);
+    else if (c->act == ACT_RECOMPUTE && c->act_k > 0)
+        eval_placed(c, &F, ACT_RECOMPUTE, c->act_k, r);
+    else
+        eval_auto(c, &F, r);
 }

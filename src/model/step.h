@@ -113,6 +113,8 @@ struct step_result {
 
 /* c must have passed cluster_check(). */
 void step_eval(const struct cluster *c, struct step_result *r);
+/* The same with tfm_figures() of c->wl worked out by the caller. */
+void step_eval_figs(const struct cluster *c, const struct tfm_figs *tf, struct step_result *r);
 
 /* "recompute:4", "offload", ... for r's placement.  Returns buf. */
 const char *step_act_label(const struct step_result *r, char *buf, size_t n);

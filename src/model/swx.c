@@ -2,6 +2,7 @@
 #include "swx.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
 double swx_depth(const struct swx_spec *s, double systems)
@@ -17,7 +18,7 @@ double swx_latency(const struct swx_spec *s, double systems)
     return swx_depth(s, systems) * (s->hop_latency_s + s->chunk_bytes / s->link_bw_Bps);
 }
 
-double swx_nodes(const struct swx_spec *s, double systems)
+static double count_nodes(const struct swx_spec *s, double systems)
 {
     /* Whole numbers (a checked cluster and fan-out always are): integer
      * arithmetic, ceil(a / k) as (a + k - 1) / k. */
@@ -36,4 +37,21 @@ double swx_nodes(const struct swx_spec *s, double systems)
         nodes += level;
     }
     return nodes;
+}
+
+/* Each thread keeps the count for whole N below SWX_MEMO with the fan-out
+ * it was counted for: its integer divisions were a twentieth of an analytic
+ * evaluation, and scans ask for the same N again. */
+#define SWX_MEMO 2048
+double swx_nodes(const struct swx_spec *s, double systems)
+{
+    static _Thread_local double fanout[SWX_MEMO], nodes[SWX_MEMO];
+    if (!(systems >= 1 && systems < SWX_MEMO && systems == floor(systems)))
+        return count_nodes(s, systems);
+    size_t i = (size_t)systems;
+    if (fanout[i] == 0 || fanout[i] != s->fanout) {
+        nodes[i] = count_nodes(s, systems);
+        fanout[i] = s->fanout;
+    }
+    return nodes[i];
 }

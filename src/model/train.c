@@ -44,26 +44,46 @@ const char *train_warn_names(unsigned warnings, char *buf, size_t n)
  * once.  The forward is the binding pass: the backward streams the weights
  * once too but computes at least twice as much, so above this point every
  * pass is compute-bound. */
-static double balance_tokens(const struct hw_desc *hw, const struct wl_desc *wl, double bw)
+static double balance_tokens(const struct hw_desc *hw, const struct wl_desc *wl,
+                             const struct tfm_figs *tf, double bw)
 {
-    double stream_s = tfm_block_params(wl) * wl->weight_bytes / bw;
-    return stream_s * hw->wse.peak_flops * hw->wse.utilization / tfm_block_flops(wl, TFM_FWD);
+    double stream_s = tf->block * wl->weight_bytes / bw;
+    return stream_s * hw->wse.peak_flops * hw->wse.utilization / tf->block_flops[TFM_FWD];
+}
+
+/* The converged loss and the critical batch (train.h).  The two pow() were
+ * a tenth of an evaluation and a scan asks for the same ones again and
+ * again, so each thread keeps its last inputs (bit for bit) and answers. */
+static void critical_batch(const struct batch_spec *b, struct train_result *r)
+{
+    static _Thread_local struct {
+        double in[3], loss, root;
+        int set;
+    } last;
+    const double in[3] = {b->loss_params / r->params, b->loss_exponent, b->critical_exponent};
+    if (!last.set || memcmp(in, last.in, sizeof in) != 0) {
+        last.loss = pow(in[0], in[1]);
+        last.root = pow(last.loss, 1 / in[2]);
+        memcpy(last.in, in, sizeof in);
+        last.set = 1;
+    }
+    r->loss = last.loss;
+    r->critical_tokens = b->critical_tokens / last.root;
 }
 
 /* The state, the batch against the critical batch, and the time: whole
  * steps of the step time. */
-static void train_time(const struct cluster *c, struct train_result *r)
+static void train_time(const struct cluster *c, const struct tfm_figs *tf, struct train_result *r)
 {
     const struct wl_desc *wl = c->wl;
     const struct step_result *s = &r->step;
-    r->params = tfm_params(wl);
+    r->params = tf->params;
     r->bytes_per_param = mx_bytes_per_param(wl);
     r->state_bytes = r->params * r->bytes_per_param;
     r->global_tokens = c->global_seqs * wl->seq_len;
 
     const struct batch_spec *b = &c->hw->batch;
-    r->loss = pow(b->loss_params / r->params, b->loss_exponent);
-    r->critical_tokens = b->critical_tokens / pow(r->loss, 1 / b->critical_exponent);
+    critical_batch(b, r);
     r->token_factor = 1;
     if (c->batch_penalty)
         r->token_factor = (1 + r->global_tokens / r->critical_tokens) /
@@ -94,14 +114,15 @@ static void train_power(const struct cluster *c, struct train_result *r)
 }
 
 /* The verdicts, their warning bits and whether the run is feasible. */
-static void train_verdicts(const struct cluster *c, struct train_result *r)
+static void train_verdicts(const struct cluster *c, const struct tfm_figs *tf,
+                           struct train_result *r)
 {
     const struct hw_desc *hw = c->hw;
     const struct wl_desc *wl = c->wl;
     const struct step_result *s = &r->step;
     r->sram_per_seq = s->sram_per_seq;
     r->matmul_dim = wse_largest_matmul(wl);
-    r->balance_tokens = balance_tokens(hw, wl, s->stream_bw);
+    r->balance_tokens = balance_tokens(hw, wl, tf, s->stream_bw);
 
     r->memoryx_bytes = mx_capacity(&hw->mx, s->mx_servers);
     r->memoryx_fits = r->state_bytes <= r->memoryx_bytes;
@@ -132,11 +153,13 @@ static void train_verdicts(const struct cluster *c, struct train_result *r)
 
 void train_eval(const struct cluster *c, struct train_result *r)
 {
+    struct tfm_figs tf;
+    tfm_figures(c->wl, &tf);
     *r = (struct train_result){0};
-    step_eval(c, &r->step);
-    train_time(c, r);
+    step_eval_figs(c, &tf, &r->step);
+    train_time(c, &tf, r);
     train_power(c, r);
-    train_verdicts(c, r);
+    train_verdicts(c, &tf, r);
 }
 
 void train_at(const struct cluster *base, double n, enum scaling mode, struct train_result *r)

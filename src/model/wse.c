@@ -5,11 +5,14 @@
 
 #include "../desc/tfm.h"
 
+double wse_rate(const struct wse_spec *w, double tokens)
+{
+    return w->peak_flops * hw_util(w, tokens);
+}
+
 double wse_compute_time(const struct wse_spec *w, double flops, double tokens)
 {
-    if (flops <= 0)
-        return 0;
-    return flops / (w->peak_flops * hw_util(w, tokens));
+    return wse_time_at(flops, wse_rate(w, tokens));
 }
 
 double wse_max_seqs(const struct wse_spec *w, const struct wl_desc *wl, double buffer_bytes)

@@ -12,6 +12,15 @@
 /* Seconds to run flops FLOP in a pass of tokens tokens. */
 double wse_compute_time(const struct wse_spec *w, double flops, double tokens);
 
+/* The same in two steps, for callers that run several passes of one size:
+ * the rate (FLOP/s) of a pass of tokens tokens, then the seconds of flops
+ * FLOP at that rate. */
+double wse_rate(const struct wse_spec *w, double tokens);
+static inline double wse_time_at(double flops, double rate)
+{
+    return flops <= 0 ? 0 : flops / rate;
+}
+
 /* Sequences per system that fit in SRAM beside buffer_bytes of stream
  * buffers (may be 0: not even one sequence fits).  Per sequence:
  * tfm_sram_per_seq(). */
