@@ -144,8 +144,9 @@ static void print_skipped(const struct tm_kind *k)
 
 /* The table of rows (but those the kind does not rank) under the header,
  * and the keys not ranked. */
-static int emit(const struct cli_opts *o, const struct tm_job *j, const struct tm_result *r,
-                const void *detail, const struct sens_row *rows, size_t n)
+static int emit(const struct cli_opts *o, const struct tm_job *j, const char *label,
+                const struct tm_result *r, const void *detail, const struct sens_row *rows,
+                size_t n)
 {
     const struct tm_kind *k = j->kind;
     struct out_table t;
@@ -159,7 +160,7 @@ static int emit(const struct cli_opts *o, const struct tm_job *j, const struct t
             row_text(&t, k, &rows[i]);
     }
     if (!o->csv)
-        print_header(j, o->memoryx, r, detail);
+        print_header(j, label, r, detail);
     int rc = cli_emit(o, &t);
     out_free(&t);
     if (rc == EXIT_OK && !o->csv) {
@@ -188,7 +189,7 @@ int cmd_sensitivity(struct cli_opts *o)
     if (rc < 0) {
         static struct sens_row rows[DESC_MAX_KEYS];
         size_t n = sens_run(&j.tm, j.hw_src, rows);
-        rc = emit(o, &j.tm, &r, detail, rows, n);
+        rc = emit(o, &j.tm, j.label, &r, detail, rows, n);
     }
     free(detail);
     return rc;

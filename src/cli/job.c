@@ -19,6 +19,7 @@ static int ws_load(const struct cli_opts *o, const char *cmd, struct job *j)
     j->model = s.model;
     j->system = s.system;
     j->hw_src = &s.hw_src;
+    j->label = s.tier;
     j->scen = &s;
     return -1;
 }
@@ -36,6 +37,7 @@ static int gpu_load(const struct cli_opts *o, const char *cmd, struct job *j)
     j->model = s.model;
     j->system = s.system;
     j->hw_src = &s.g_src;
+    j->label = NULL;
     j->scen = &s;
     return -1;
 }

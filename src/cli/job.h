@@ -31,6 +31,8 @@ struct job {
     struct tm_job tm;
     const char *model, *system;
     const struct desc_src *hw_src;
+    const char *label; /* the kind's words for options its job does not keep
+                          (the MemoryX tier as given): tm_kind.describe's */
     const void *scen;
     struct unc_opt uo; /* --uncertainty and --seed (weight streaming only, yet) */
 };
