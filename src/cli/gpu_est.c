@@ -85,20 +85,6 @@ static int emit_csv(const struct cli_opts *o, const struct gscen *s,
     return rc;
 }
 
-/* "TP 8 x PP 8 (VP 12) x DP 16, CP 1, micro-batch 1, recompute none", and
- * ", FSDP" when the layout shards its weights over dp */
-static const char *layout_text(const struct gpu_layout *l, char *buf, size_t n)
-{
-    char rc[64];
-    if (l->recompute == GPU_RC_BLOCK)
-        snprintf(rc, sizeof rc, "block (%g layers a stage)", l->recompute_layers);
-    else
-        snprintf(rc, sizeof rc, "%s", gpu_recompute_name[l->recompute]);
-    snprintf(buf, n, "TP %g x PP %g (VP %g) x DP %g, CP %g, micro-batch %g, recompute %s%s", l->tp,
-             l->pp, l->vp, l->dp, l->cp, l->mbs, rc, l->fsdp ? ", FSDP" : "");
-    return buf;
-}
-
 static void print_parts(const struct gpu_result *r)
 {
     struct out_table t;
@@ -178,7 +164,7 @@ static void print_best(const struct gscen *s, const struct gpu_search_result *sr
            "pipeline\n",
            s->spec.batch, s->spec.batch == 1 ? "" : "s", s->wl.seq_len,
            s->spec.batch * s->wl.seq_len, r->micro_batches, r->micro_batches == 1 ? "" : "es");
-    printf("layout     %s\n", layout_text(l, lay, sizeof lay));
+    printf("layout     %s\n", gpu_tm_layout_text(l, lay, sizeof lay));
     printf("           the fastest of %g layouts that fit (%g divide the job); runners-up below\n",
            sr->evaluated, sr->divided);
     char m[4][32];
