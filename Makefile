@@ -36,9 +36,9 @@ TEST_LIBS := -lcmocka
 B        ?= build
 CORE_SRC := $(wildcard src/base/*.c src/desc/*.c src/model/*.c src/sim/*.c src/plan/*.c \
                       src/grid/*.c src/gpu/*.c src/tm/*.c)
-# The front ends: the command line, and the rooms of the explorer, the
-# report writer and the sweep.
-CLI_SRC  := $(wildcard src/cli/*.c src/explore/*.c src/report/*.c src/sweep/*.c)
+# The front ends: the command line, each kind's face (src/face), and the
+# rooms of the explorer, the report writer and the sweep.
+CLI_SRC  := $(wildcard src/cli/*.c src/face/*.c src/explore/*.c src/report/*.c src/sweep/*.c)
 DATA     := $(wildcard hw/*.ini models/*.ini reports/*.gp) reports/claims.csv hw/measurements.csv \
             hw/gpu-measurements.csv hw/gpu-measurements-holdout.csv
 TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))

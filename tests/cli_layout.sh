@@ -20,7 +20,7 @@
 MAX_LINES=700
 MAX_FUNC=60
 CORE="base desc model sim plan grid gpu tm"
-FRONT="cli explore report sweep"
+FRONT="cli face explore report sweep"
 
 # ---- file lengths ----
 long=$(wc -l src/*/*.c src/*/*.h | awk -v m=$MAX_LINES '$2 != "total" && $1 > m { print $2 " " $1 }')

@@ -46,20 +46,13 @@ int job_load(const struct cli_opts *o, const char *cmd, struct job *j);
  * default's face, whose load then names the error. */
 const struct face *job_face(const struct cli_opts *o);
 
-/* Each kind's face: estimate and scale evaluate and print the loaded job j
- * (cmd_estimate.c, cmd_scale.c, cmd_plan.c; gpu_est.c,
- * gpu_scale.c, gpu_plan.c). */
+/* Each kind's face (src/face: ws_*.c, gpu_*.c): estimate and scale
+ * evaluate and print the loaded job j; plan loads its own. */
 int ws_estimate(const struct cli_opts *o, const struct job *j);
 int ws_scale(const struct cli_opts *o, const struct job *j);
 int ws_plan(struct cli_opts *o);
 int gpu_estimate(const struct cli_opts *o, const struct job *j);
 int gpu_scale(const struct cli_opts *o, const struct job *j);
 int gpu_plan(struct cli_opts *o);
-
-/* plan's targets (--deadline, --energy, --budget with --price per
- * unit-hour, and the allowances) into po; -1 or an exit code after a
- * message (cmd_plan.c). */
-struct plan_opts;
-int plan_targets(const struct cli_opts *o, const char *unit, struct plan_opts *po);
 
 #endif

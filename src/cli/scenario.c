@@ -3,6 +3,7 @@
 
 #include "../model/mx.h"
 #include "../model/train.h"
+#include "../plan/plan.h"
 #include "../base/words.h"
 #include "../desc/gpuhw.h"
 #include "../desc/tfm.h"
@@ -405,5 +406,33 @@ int scenario_whole_opt(const char *flag, const char *arg, double lo, double hi, 
     if (!(v >= lo && v <= hi) || v != floor(v))
         return cli_error("%s '%s': must be a whole number from %g to %g", flag, arg, lo, hi);
     *out = v;
+    return -1;
+}
+
+const unit_dim plan_limit_dim[PLAN_NMETRICS] = {UNIT_TIME, UNIT_ENERGY, UNIT_COUNT};
+const char *const plan_limit_flag[PLAN_NMETRICS] = {"--deadline", "--energy", "--budget"};
+
+int plan_targets(const struct cli_opts *o, const char *unit, struct plan_opts *po)
+{
+    const char *arg[PLAN_NMETRICS] = {o->deadline, o->energy, o->budget};
+    int any = 0;
+    for (int m = 0; m < PLAN_NMETRICS; m++) {
+        po->limit[m] = 0;
+        if (!arg[m])
+            continue;
+        char why[256];
+        if (unit_parse(arg[m], plan_limit_dim[m], &po->limit[m], why, sizeof why) != 0)
+            return cli_error("%s '%s': %s", plan_limit_flag[m], arg[m], why);
+        if (!(po->limit[m] > 0))
+            return cli_error("%s '%s': must be greater than zero", plan_limit_flag[m], arg[m]);
+        any = 1;
+    }
+    if (!any)
+        return cli_error("plan: give a target: --deadline TIME, --energy ENERGY or --budget "
+                         "AMOUNT (with --price)");
+    if (o->budget && !o->price)
+        return cli_error("--budget '%s': needs --price, the cost of one %s-hour", o->budget, unit);
+    po->allow_sparsity = o->allow_sparsity;
+    po->allow_batch = o->allow_batch;
     return -1;
 }

@@ -105,4 +105,12 @@ int scenario_whole_opt(const char *flag, const char *arg, double lo, double hi, 
 const char *scenario_batch_msg(const struct cli_opts *o, const struct scenario *s, int own,
                                const char *msg, char *buf, size_t n);
 
+/* plan's targets (--deadline, --energy, --budget with --price per
+ * unit-hour, and the allowances) into po; -1 or an exit code after a
+ * message.  The flags and units of the targets, by enum plan_metric. */
+struct plan_opts;
+int plan_targets(const struct cli_opts *o, const char *unit, struct plan_opts *po);
+extern const unit_dim plan_limit_dim[];
+extern const char *const plan_limit_flag[];
+
 #endif

@@ -1,4 +1,4 @@
-/* gpu_est.c - `estimate` on a GPU system: the layout search's best layout
+/* gpu_estimate.c - `estimate` on a GPU system: the layout search's best layout
  * with its step-time breakdown, memory per GPU, time-to-train, power,
  * energy and cost, then the runners-up; --csv gives one row per layout
  * kept.  Exit 2 when no layout divides the job (the message names the
@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "../base/units.h"
-#include "gpu_cells.h"
-#include "gscen.h"
-#include "job.h"
+#include "../cli/gpu_cells.h"
+#include "../cli/gscen.h"
+#include "../cli/job.h"
 #include "../gpu/gpu_tm.h"
-#include "out.h"
+#include "../cli/out.h"
 
 /* "--tp 8 x --cp 2 = 16 GPUs" (or "--cp 2" alone) of the fixed figures
  * among tp, pp, cp into buf; their product. */

@@ -1,4 +1,4 @@
-/* cmd_plan.c - `plan`: the cluster that meets a deadline, an energy target
+/* ws_plan.c - the weight-streaming face of `plan`: the cluster that meets a deadline, an energy target
  * or a budget, with the runners-up either side and its bill of materials
  * (systems, MemoryX, activation and SwarmX servers, power and energy); the
  * search is src/plan. */
@@ -6,14 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "job.h"
+#include "../cli/job.h"
 #include "../model/mx.h"
 #include "../plan/plan.h"
-#include "est.h"
-#include "unc_opt.h"
+#include "../cli/est.h"
+#include "../cli/unc_opt.h"
 
-static const unit_dim limit_dim[PLAN_NMETRICS] = {UNIT_TIME, UNIT_ENERGY, UNIT_COUNT};
-static const char *const limit_flag[PLAN_NMETRICS] = {"--deadline", "--energy", "--budget"};
 
 /* A time or an energy as the estimate writes it, a cost as plan's own
  * messages do, so one output uses one unit for each quantity. */
@@ -68,31 +66,6 @@ static void print_iter(const struct plan_iter *it, void *user)
                it->lo, it->hi, it->x, it->value);
 }
 
-int plan_targets(const struct cli_opts *o, const char *unit, struct plan_opts *po)
-{
-    const char *arg[PLAN_NMETRICS] = {o->deadline, o->energy, o->budget};
-    int any = 0;
-    for (int m = 0; m < PLAN_NMETRICS; m++) {
-        po->limit[m] = 0;
-        if (!arg[m])
-            continue;
-        char why[256];
-        if (unit_parse(arg[m], limit_dim[m], &po->limit[m], why, sizeof why) != 0)
-            return cli_error("%s '%s': %s", limit_flag[m], arg[m], why);
-        if (!(po->limit[m] > 0))
-            return cli_error("%s '%s': must be greater than zero", limit_flag[m], arg[m]);
-        any = 1;
-    }
-    if (!any)
-        return cli_error("plan: give a target: --deadline TIME, --energy ENERGY or --budget "
-                         "AMOUNT (with --price)");
-    if (o->budget && !o->price)
-        return cli_error("--budget '%s': needs --price, the cost of one %s-hour", o->budget, unit);
-    po->allow_sparsity = o->allow_sparsity;
-    po->allow_batch = o->allow_batch;
-    return -1;
-}
-
 static void print_runner(const char *label, const struct plan_opts *po, const struct cluster *c,
                          const struct train_result *r)
 {
@@ -136,11 +109,11 @@ static const char *round_up(double v, enum plan_metric m, char *buf, size_t n)
         double back;
         char why[128];
         snprintf(buf, n, "%.15g%s", d * q, u[k].sym);
-        if (unit_parse(buf, limit_dim[m], &back, why, sizeof why) == 0 && back >= v)
+        if (unit_parse(buf, plan_limit_dim[m], &back, why, sizeof why) == 0 && back >= v)
             return buf;
     }
     /* every digit: reads back exactly */
-    snprintf(buf, n, "%.17g%s", v, unit_base_symbol(limit_dim[m]));
+    snprintf(buf, n, "%.17g%s", v, unit_base_symbol(plan_limit_dim[m]));
     return buf;
 }
 
@@ -159,7 +132,7 @@ static void print_nearest(const struct plan_opts *po, const struct plan_result *
         others += k != (int)m && po->limit[k] > 0;
     printf("nearest: %s %s on %g system%s; %s %s%s would be met\n", lead[m],
            fmt_metric(res->least[m], m, a, sizeof a), res->least_n[m], plural(res->least_n[m]),
-           limit_flag[m], round_up(res->least[m], m, b, sizeof b), others ? " alone" : "");
+           plan_limit_flag[m], round_up(res->least[m], m, b, sizeof b), others ? " alone" : "");
 }
 
 /* One row of the bill of materials: count (text), memory each and in all

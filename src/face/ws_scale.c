@@ -1,15 +1,16 @@
-/* cmd_scale.c - `scale`: step time, speedup, efficiency and time-to-train
- * against the number of systems, under weak or strong scaling. */
+/* ws_scale.c - the weight-streaming face of `scale`: step time, speedup,
+ * efficiency and time-to-train against the number of systems, under weak
+ * or strong scaling. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "../base/xalloc.h"
 #include "../grid/grid.h"
 
-#include "est.h"
-#include "job.h"
-#include "range.h"
-#include "produce.h"
+#include "../cli/est.h"
+#include "../cli/job.h"
+#include "../cli/range.h"
+#include "../cli/produce.h"
 
 static const char *const header[] = {
     "systems",         "global_batch_tokens",

@@ -1,5 +1,6 @@
-/* gpu_plan.c - `plan --deadline` on a GPU system: the fewest GPUs whose
- * fastest layout trains the job within the deadline (every count in steps
+/* gpu_plan.c - `plan` on a GPU system: the fewest GPUs whose fastest
+ * layout trains the job within the deadline, energy and budget given
+ * (with a budget alone the fastest within it) (every count in steps
  * of whole nodes searched upward, as compare does: src/plan/cmp.h), with
  * the layout, time, power, energy and cost, and the largest smaller count
  * that misses it.  The counts end at GSCEN_MAX_GPUS, the most -n takes
@@ -12,11 +13,11 @@
 #include <string.h>
 
 #include "../plan/cmp.h"
-#include "cmp_opts.h"
-#include "progress.h"
-#include "gscen.h"
-#include "job.h"
-#include "out.h"
+#include "../cli/cmp_opts.h"
+#include "../cli/progress.h"
+#include "../cli/gscen.h"
+#include "../cli/job.h"
+#include "../cli/out.h"
 
 /* "fewest 512 GPUs (64 nodes): tp 8 pp 8 cp 2 vp 8 dp 4 mbs 1, FSDP, recompute
  * none; ..." (cp when above 1, FSDP when on) */
@@ -115,11 +116,10 @@ static int print_text(const struct gscen *s, const struct cmp_spec *sp, const st
 /* The targets of po, finite; -1 or an exit code after a message. */
 static int check_targets(const struct cli_opts *o, const struct plan_opts *po)
 {
-    const char *const flag[PLAN_NMETRICS] = {"--deadline", "--energy", "--budget"};
     const char *const arg[PLAN_NMETRICS] = {o->deadline, o->energy, o->budget};
     for (int m = 0; m < PLAN_NMETRICS; m++)
         if (arg[m] && !isfinite(po->limit[m]))
-            return cli_error("%s '%s': must be finite", flag[m], arg[m]);
+            return cli_error("%s '%s': must be finite", plan_limit_flag[m], arg[m]);
     return -1;
 }
 

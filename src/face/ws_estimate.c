@@ -1,10 +1,11 @@
-/* cmd_estimate.c - `estimate`: one configuration, its step-time breakdown,
- * time-to-train, energy and verdicts. */
+/* ws_estimate.c - the weight-streaming face of `estimate`: one
+ * configuration, its step-time breakdown, time-to-train, energy and
+ * verdicts. */
 #include <stdio.h>
 
-#include "est.h"
-#include "job.h"
-#include "unc_opt.h"
+#include "../cli/est.h"
+#include "../cli/job.h"
+#include "../cli/unc_opt.h"
 
 int ws_estimate(const struct cli_opts *o, const struct job *j)
 {

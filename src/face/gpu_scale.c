@@ -11,13 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cmp_opts.h"
-#include "gscen.h"
-#include "job.h"
+#include "../cli/cmp_opts.h"
+#include "../cli/gscen.h"
+#include "../cli/job.h"
 #include "../gpu/gpu_tm.h"
-#include "progress.h"
-#include "out.h"
-#include "range.h"
+#include "../cli/progress.h"
+#include "../cli/out.h"
+#include "../cli/range.h"
 
 static const char *const header[] = {"gpus",          "layout",          "global_batch_tokens",
                                      "step_time_s",   "tokens_per_s",    "speedup",
