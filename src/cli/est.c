@@ -114,6 +114,14 @@ static void put_s(struct est_cells *w, const char *v)
 static void put_n(struct est_cells *w, double v)
 {
     size_t k = w->k++;
+    if (w->want && !w->want[k]) { /* its value alone */
+        w->prev[k] = v;
+        w->have[k] = 1;
+        w->buf[k][0] = '\0';
+        w->cell[k] = w->buf[k];
+        w->len[k] = 0;
+        return;
+    }
     if (w->have[k] && memcmp(&w->prev[k], &v, sizeof v) == 0) {
         w->cell[k] = w->buf[k];
         return;
@@ -238,6 +246,7 @@ void est_row(struct out_table *t, const struct scenario *s, const struct cluster
 {
     struct est_cells w;
     memset(w.have, 0, sizeof w.have);
+    w.want = NULL;
     est_cells(&w, s, s->tier, c, r);
     out_row(t, w.cell);
 }

@@ -16,8 +16,12 @@ extern const size_t est_ncols;
 /* The cells of one row, formatted (CSV: exact SI numbers, the shortest
  * text that reads back as the same double).  Reuse one struct for a run
  * of rows: a number equal to the previous row's in its column keeps its
- * text.  Zero it (or its have[]) before the first row. */
+ * text.  Zero it (or its have[]) before the first row.  want, when not
+ * NULL (est_ncols flags, the same for every row of the struct), names the
+ * numbers whose text is wanted: another number's value and have[] are set
+ * and its cell is left empty, unformatted. */
 struct est_cells {
+    const unsigned char *want;
     const char *cell[EST_MAX_COLS];         /* est_ncols pointers, into buf or static */
     char buf[EST_MAX_COLS][EST_CELL_BYTES]; /* a number's cell points here */
     double prev[EST_MAX_COLS];

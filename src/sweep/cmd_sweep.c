@@ -226,6 +226,26 @@ static int output_opts(struct sweep *sw, const struct cli_opts *o)
     return -1;
 }
 
+/* sw->want: the columns of the kind whose numbers are written as text
+ * (the CSV's) or read as text (--where, --best, --group-by). */
+static void wanted_cols(struct sweep *sw)
+{
+    unsigned char *w = sw->want_col;
+    memset(w, 0, sizeof sw->want_col);
+    for (size_t i = 0; i < sw->nsel && !sw->table; i++)
+        w[sw->sel[i]] = 1;
+    for (size_t i = 0; i < sw->nwhere; i++)
+        w[sw->where[i].col] = 1;
+    for (size_t i = 0; i < sw->ngroup; i++)
+        w[sw->group[i]] = 1;
+    if (sw->best)
+        w[sw->best_col] = 1;
+    sw->want = NULL;
+    for (size_t c = 0; c < sw->nbase; c++)
+        if (!w[c])
+            sw->want = w;
+}
+
 /* Which kind of system the sweep runs on: every system of -s of one kind
  * (their rows have different columns). */
 static int systems_kind(struct sweep *sw, const struct cli_opts *o)
@@ -281,7 +301,10 @@ static int parse_axes(struct sweep *sw, const struct cli_opts *o)
     sw->ncols = sw->nbase + sw->naxis;
     if (rc < 0)
         rc = keep_opts(sw, o);
-    return rc < 0 ? output_opts(sw, o) : rc;
+    if (rc < 0)
+        rc = output_opts(sw, o);
+    wanted_cols(sw);
+    return rc;
 }
 
 static void sweep_free(struct sweep *sw)

@@ -177,8 +177,10 @@ int sweep_exec(const struct sweep *sw, const struct sweep_kind *kind)
         return rc;
     struct sweep_job *jobs = xmalloc(sw->run.jobs * sizeof *jobs);
     memset(jobs, 0, sw->run.jobs * sizeof *jobs);
-    for (unsigned t = 0; t < sw->run.jobs; t++)
+    for (unsigned t = 0; t < sw->run.jobs; t++) {
         jobs[t].sw = sw;
+        jobs[t].cells.want = sw->want; /* weight streaming: the numbers written */
+    }
     struct grid_best gs;
     grid_best_init(&gs);
     struct sweep_sink k = {0};

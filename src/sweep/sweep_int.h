@@ -56,6 +56,11 @@ struct sweep {
     size_t sel[SWEEP_MAX_COLS], nsel;       /* the columns written, in order */
     int table;                              /* a text table for people, not CSV */
     struct sweep_disp disp[SWEEP_MAX_COLS]; /* the table's columns (sel's) */
+    /* The columns of the kind whose numbers need their text: those the
+     * CSV writes and those --where, --best and --group-by read; NULL when
+     * every one does (the table shows numbers from their values). */
+    const unsigned char *want;
+    unsigned char want_col[SWEEP_MAX_COLS];
 };
 
 /* Split a comma list into a malloc'd array of malloc'd strings. */
