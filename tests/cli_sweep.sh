@@ -281,7 +281,7 @@ expect_err "--precision 'bf16,fp16': 'fp16' must be bf16, fp8 or fp4" "an unknow
     sweep -s h100 --precision bf16,fp16
 expect_err "-s: cs3 is a weight-streaming system and h100 a GPU system; one sweep runs on one kind" \
     "a sweep mixing weight-streaming and GPU systems is refused naming -s" sweep -s cs3,h100
-expect_err "sweep: --memoryx applies to weight-streaming systems; h100 is a GPU system" \
+expect_err "sweep: --memoryx applies to weight-streaming systems (MemoryX holds a weight-streaming cluster's weights; a GPU holds them in HBM); h100 is a GPU system" \
     "a weight-streaming option on a GPU sweep is refused by name" sweep -s h100 --memoryx 12TB
 expect_err "--systems '8,2.5': 2.5 is not a whole number of GPUs" "a fraction of a GPU is refused" \
     sweep -s h100 --systems 8,2.5

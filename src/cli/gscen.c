@@ -11,25 +11,33 @@
 /* The options that describe a weight-streaming cluster only. */
 static int refuse_ws_options(const struct cli_opts *o, const char *cmd, const char *system)
 {
+#define MX "MemoryX holds a weight-streaming cluster's weights; a GPU holds them in HBM"
+#define ACT "activation servers and their placement are a wafer's; the GPU search picks the recompute"
+#define UNC "its draws are over the +- ranges of weight-streaming hardware keys; GPU descriptions give none"
     const struct {
-        const char *flag, *value;
+        const char *flag, *value, *why;
     } ws[] = {
-        {"--memoryx", o->memoryx},
-        {"--memoryx-servers", o->mx_servers},
-        {"--act-servers", o->act_servers},
-        {"--activations", o->activations},
-        {"--sparsity", o->sparsity},
-        {"--overlap", o->overlap},
-        {"--uncertainty", o->uncertainty},
-        {"--seed", o->seed},
-        {"--hw-overlay", o->noverlays ? "" : NULL},
-        {"--batch-penalty", o->batch_penalty ? "" : NULL},
+        {"--memoryx", o->memoryx, MX},
+        {"--memoryx-servers", o->mx_servers, MX},
+        {"--act-servers", o->act_servers, ACT},
+        {"--activations", o->activations, ACT},
+        {"--sparsity", o->sparsity, "the GPU model runs dense matmuls"},
+        {"--overlap", o->overlap, "it is the overlap of MemoryX's weight update"},
+        {"--uncertainty", o->uncertainty, UNC},
+        {"--seed", o->seed, UNC},
+        {"--hw-overlay", o->noverlays ? "" : NULL,
+         "overlays hold weight-streaming hardware keys, as calibrate writes them"},
+        {"--batch-penalty", o->batch_penalty ? "" : NULL,
+         "the critical batch is modelled for weight-streaming jobs only"},
     };
+#undef MX
+#undef ACT
+#undef UNC
     for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++)
         if (ws[i].value)
-            return cli_error("%s: %s applies to weight-streaming systems; %s is a GPU system "
+            return cli_error("%s: %s applies to weight-streaming systems (%s); %s is a GPU system "
                              "(kind = gpu)",
-                             cmd, ws[i].flag, system);
+                             cmd, ws[i].flag, ws[i].why, system);
     return -1;
 }
 
