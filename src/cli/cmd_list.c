@@ -3,11 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../desc/gpuhw.h"
-#include "../desc/hw.h"
 #include "../desc/tfm.h"
 #include "../desc/wl.h"
 #include "cli.h"
+#include "job.h"
 
 static const char *const all_header[] = {"kind", "name", "title", "source"};
 static const char *const model_header[] = {"name",   "title",   "params", "layers",
@@ -32,42 +31,6 @@ static cp_status model_row(struct out_table *t, int csv, const struct cat_entry 
     return CP_OK;
 }
 
-/* A GPU system's row: peak per GPU at 16 bits and its HBM; the columns
- * of the weight-streaming parts say "-". */
-static cp_status gpu_row(struct out_table *t, int csv, const struct cat_entry *e,
-                         struct cp_error *err)
-{
-    struct gpuhw_desc g;
-    cp_status st = gpuhw_load(e->text, e->origin, NULL, 0, &g, NULL, err);
-    if (st != CP_OK)
-        return st;
-    char f[32], m[32];
-    out_row(t, (const char *[]){e->name, g.name, "gpu",
-                                out_num(csv, g.chip.peak_flops[GPUHW_BF16], UNIT_FLOP_RATE, f, 32),
-                                "-", out_num(csv, g.chip.hbm_bytes, UNIT_BYTES, m, 32), "-", "-",
-                                e->origin});
-    return CP_OK;
-}
-
-static cp_status hw_row(struct out_table *t, int csv, const struct cat_entry *e,
-                        struct cp_error *err)
-{
-    if (gpuhw_kind_of(e->text) == GPUHW_GPU)
-        return gpu_row(t, csv, e, err);
-    struct hw_desc hw;
-    cp_status st = hw_load(e->text, e->origin, NULL, 0, &hw, NULL, err);
-    if (st != CP_OK)
-        return st;
-    char f[32], m[32], b[32], c[32];
-    out_row(t,
-            (const char *[]){e->name, hw.wse.name, "weight-streaming",
-                             out_num(csv, hw.wse.peak_flops, UNIT_FLOP_RATE, f, 32),
-                             out_num(csv, hw.wse.sram_bytes, UNIT_BYTES, m, 32), "-",
-                             out_num(csv, hw.wse.io_bw_Bps, UNIT_BYTE_RATE, b, 32),
-                             out_num(csv, hw.mx.server_dram_bytes, UNIT_BYTES, c, 32), e->origin});
-    return CP_OK;
-}
-
 /* Title of a description for the kind-less listing ("" if it has none). */
 static cp_status any_row(struct out_table *t, const struct cat_entry *e, struct cp_error *err)
 {
@@ -77,14 +40,10 @@ static cp_status any_row(struct out_table *t, const struct cat_entry *e, struct 
         struct wl_desc w;
         if ((st = wl_load(e->text, e->origin, NULL, 0, &w, NULL, err)) == CP_OK)
             out_row(t, (const char *[]){kind, e->name, w.name, e->origin});
-    } else if (gpuhw_kind_of(e->text) == GPUHW_GPU) {
-        struct gpuhw_desc g;
-        if ((st = gpuhw_load(e->text, e->origin, NULL, 0, &g, NULL, err)) == CP_OK)
-            out_row(t, (const char *[]){kind, e->name, g.name, e->origin});
     } else {
-        struct hw_desc hw;
-        if ((st = hw_load(e->text, e->origin, NULL, 0, &hw, NULL, err)) == CP_OK)
-            out_row(t, (const char *[]){kind, e->name, hw.wse.name, e->origin});
+        char title[DESC_TEXT_MAX];
+        if ((st = job_face_of(e->text)->title(e, title, sizeof title, err)) == CP_OK)
+            out_row(t, (const char *[]){kind, e->name, title, e->origin});
     }
     return st;
 }
@@ -95,7 +54,7 @@ static cp_status list_row(struct out_table *t, enum cat_kind kind, int csv,
     if (kind == CAT_MODEL)
         return model_row(t, csv, e, err);
     if (kind == CAT_HW)
-        return hw_row(t, csv, e, err);
+        return job_face_of(e->text)->list_row(t, csv, e, err);
     return any_row(t, e, err);
 }
 

@@ -3,12 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../desc/gpuhw.h"
-#include "../desc/hw.h"
 #include "../desc/tfm.h"
 #include "../desc/wl.h"
 #include "cli.h"
-#include "scenario.h"
+#include "job.h"
 
 static const char *const text_header[] = {"quantity", "value", "range", "source"};
 static const char *const csv_header[] = {"quantity", "value", "unit", "spread"};
@@ -106,14 +104,16 @@ static void show_model(struct show *s, const struct wl_desc *w, const struct des
             "derived");
 }
 
-static void show_hw(struct show *s, const struct hw_desc *hw, const struct desc_src *src)
+/* The sink's ends for a kind's face (job.h). */
+static void sink_keys(void *user, const struct desc_schema *sc, const void *target,
+                      const struct desc_src *src, int qualify)
 {
-    show_keys(s, &hw_schema, hw, src, 1);
-    for (size_t i = 0; i < hw->mx.tiers.n; i++) {
-        char q[64];
-        snprintf(q, sizeof q, "tiers.%s", hw->mx.tiers.item[i].name);
-        row_num(s, q, hw->mx.tiers.item[i].value, UNIT_BYTES, "tier");
-    }
+    show_keys(user, sc, target, src, qualify);
+}
+
+static void sink_num(void *user, const char *q, double v, unit_dim d, const char *source)
+{
+    row_num(user, q, v, d, source);
 }
 
 int cmd_show(struct cli_opts *o)
@@ -138,22 +138,11 @@ int cmd_show(struct cli_opts *o)
             show_model(&s, &w, &src);
         else
             rc = cli_error("%s", err.msg);
-    } else if (gpuhw_kind_of(e.text) == GPUHW_GPU) {
-        struct gpuhw_desc g;
-        if (o->noverlays)
-            rc = cli_error("--hw-overlay: %s is a GPU system; overlays apply to weight-streaming "
-                           "hardware",
-                           o->args[0]);
-        else if (gpuhw_load(e.text, e.origin, o->sets, o->nsets, &g, &src, &err) == CP_OK)
-            show_keys(&s, &gpuhw_schema, &g, &src, 1);
-        else
-            rc = cli_error("%s", err.msg);
     } else {
-        struct hw_desc hw;
-        if (scenario_load_hw(o, &e, o->sets, o->nsets, &hw, &src) < 0)
-            show_hw(&s, &hw, &src);
-        else
-            rc = EXIT_USAGE;
+        const struct show_sink sink = {&s, sink_keys, sink_num};
+        int frc = job_face_of(e.text)->show(o, &e, &sink);
+        if (frc >= 0)
+            rc = frc;
     }
     if (rc == EXIT_OK) {
         if (!o->csv)

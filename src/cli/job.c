@@ -44,14 +44,23 @@ static int gpu_load(const struct cli_opts *o, const char *cmd, struct job *j)
 
 /* One line per kind; the first is the default system's. */
 static const struct face faces[] = {
-    {&tm_ws, ws_load, ws_estimate, ws_scale, ws_plan},
-    {&tm_gpu, gpu_load, gpu_estimate, gpu_scale, gpu_plan},
+    {&tm_ws, ws_load, ws_estimate, ws_scale, ws_plan, ws_list_row, ws_title, ws_show},
+    {&tm_gpu, gpu_load, gpu_estimate, gpu_scale, gpu_plan, gpu_list_row, gpu_title, gpu_show},
 };
 
 int job_load(const struct cli_opts *o, const char *cmd, struct job *j)
 {
     j->face = job_face(o);
     return j->face->load(o, cmd, j);
+}
+
+const struct face *job_face_of(const char *text)
+{
+    const struct tm_kind *k = tm_kind_of(text);
+    for (size_t i = 0; i < sizeof faces / sizeof faces[0]; i++)
+        if (faces[i].kind == k)
+            return &faces[i];
+    return &faces[0];
 }
 
 const struct face *job_face(const struct cli_opts *o)
@@ -61,12 +70,9 @@ const struct face *job_face(const struct cli_opts *o)
     if (cat_resolve(&o->dirs, o->system ? o->system : SCENARIO_DEFAULT_SYSTEM, CAT_HW, &e, &err) !=
         CP_OK)
         return &faces[0];
-    const struct tm_kind *k = tm_kind_of(e.text);
+    const struct face *f = job_face_of(e.text);
     cat_entry_free(&e);
-    for (size_t i = 0; i < sizeof faces / sizeof faces[0]; i++)
-        if (faces[i].kind == k)
-            return &faces[i];
-    return &faces[0];
+    return f;
 }
 
 int cmd_estimate(struct cli_opts *o)

@@ -11,6 +11,16 @@
 
 struct job;
 
+/* Where show puts a description's rows (cmd_show.c): every key of a
+ * schema (qualified "section.key"), or one number with its unit and
+ * source.  user is show's own. */
+struct show_sink {
+    void *user;
+    void (*keys)(void *user, const struct desc_schema *sc, const void *target,
+                 const struct desc_src *src, int qualify);
+    void (*num)(void *user, const char *q, double v, unit_dim d, const char *source);
+};
+
 struct face {
     const struct tm_kind *kind;
     /* Load the options of command cmd into j (job_load). */
@@ -18,6 +28,16 @@ struct face {
     int (*estimate)(const struct cli_opts *o, const struct job *j);
     int (*scale)(const struct cli_opts *o, const struct job *j);
     int (*plan)(struct cli_opts *o);
+    /* list hw: the row of description e (list's hardware columns, "-"
+     * for those the kind lacks); its title (the system's name) into buf.
+     * CP_OK, or the description's load error in err. */
+    cp_status (*list_row)(struct out_table *t, int csv, const struct cat_entry *e,
+                          struct cp_error *err);
+    cp_status (*title)(const struct cat_entry *e, char *buf, size_t n, struct cp_error *err);
+    /* show: e loaded with o's --set (and --hw-overlay where the kind
+     * takes overlays), its rows put through sink.  -1, or an exit code
+     * after the message. */
+    int (*show)(const struct cli_opts *o, const struct cat_entry *e, const struct show_sink *sink);
 };
 
 /* A command's job, loaded once: the interface's job (its kind, the
@@ -37,6 +57,10 @@ struct job {
     struct unc_opt uo; /* --uncertainty and --seed (weight streaming only, yet) */
 };
 
+/* The face of the kind whose hardware description text is (the default
+ * system's when no kind claims it). */
+const struct face *job_face_of(const char *text);
+
 /* Load the options o of command cmd (for messages) into j: the kind -s
  * names, and its face's load.  -1, or an exit code after the message. */
 int job_load(const struct cli_opts *o, const char *cmd, struct job *j);
@@ -54,5 +78,13 @@ int ws_plan(struct cli_opts *o);
 int gpu_estimate(const struct cli_opts *o, const struct job *j);
 int gpu_scale(const struct cli_opts *o, const struct job *j);
 int gpu_plan(struct cli_opts *o);
+cp_status ws_list_row(struct out_table *t, int csv, const struct cat_entry *e,
+                      struct cp_error *err);
+cp_status gpu_list_row(struct out_table *t, int csv, const struct cat_entry *e,
+                       struct cp_error *err);
+cp_status ws_title(const struct cat_entry *e, char *buf, size_t n, struct cp_error *err);
+cp_status gpu_title(const struct cat_entry *e, char *buf, size_t n, struct cp_error *err);
+int ws_show(const struct cli_opts *o, const struct cat_entry *e, const struct show_sink *sink);
+int gpu_show(const struct cli_opts *o, const struct cat_entry *e, const struct show_sink *sink);
 
 #endif
