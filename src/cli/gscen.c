@@ -12,8 +12,11 @@
 static int refuse_ws_options(const struct cli_opts *o, const char *cmd, const char *system)
 {
 #define MX "MemoryX holds a weight-streaming cluster's weights; a GPU holds them in HBM"
-#define ACT "activation servers and their placement are a wafer's; the GPU search picks the recompute"
-#define UNC "its draws are over the +- ranges of weight-streaming hardware keys; GPU descriptions give none"
+#define ACT                                                                                        \
+    "activation servers and their placement are a wafer's; the GPU search picks the recompute"
+#define UNC                                                                                        \
+    "its draws are over the +- ranges of weight-streaming hardware keys; GPU descriptions give "   \
+    "none"
     const struct {
         const char *flag, *value, *why;
     } ws[] = {

@@ -44,8 +44,10 @@ static int gpu_load(const struct cli_opts *o, const char *cmd, struct job *j)
 
 /* One line per kind; the first is the default system's. */
 static const struct face faces[] = {
-    {&tm_ws, ws_load, ws_estimate, ws_scale, ws_plan, ws_list_row, ws_title, ws_show},
-    {&tm_gpu, gpu_load, gpu_estimate, gpu_scale, gpu_plan, gpu_list_row, gpu_title, gpu_show},
+    {&tm_ws, ws_load, ws_estimate, ws_scale, ws_plan, ws_list_row, ws_title, ws_show,
+     &sweep_ws_face},
+    {&tm_gpu, gpu_load, gpu_estimate, gpu_scale, gpu_plan, gpu_list_row, gpu_title, gpu_show,
+     &sweep_gpu_face},
 };
 
 int job_load(const struct cli_opts *o, const char *cmd, struct job *j)

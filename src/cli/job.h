@@ -10,6 +10,7 @@
 #include "unc_opt.h"
 
 struct job;
+struct sweep_face; /* src/sweep/sweep_int.h */
 
 /* Where show puts a description's rows (cmd_show.c): every key of a
  * schema (qualified "section.key"), or one number with its unit and
@@ -38,6 +39,7 @@ struct face {
      * takes overlays), its rows put through sink.  -1, or an exit code
      * after the message. */
     int (*show)(const struct cli_opts *o, const struct cat_entry *e, const struct show_sink *sink);
+    const struct sweep_face *sweep; /* the kind's side of sweep */
 };
 
 /* A command's job, loaded once: the interface's job (its kind, the
@@ -86,5 +88,6 @@ cp_status ws_title(const struct cat_entry *e, char *buf, size_t n, struct cp_err
 cp_status gpu_title(const struct cat_entry *e, char *buf, size_t n, struct cp_error *err);
 int ws_show(const struct cli_opts *o, const struct cat_entry *e, const struct show_sink *sink);
 int gpu_show(const struct cli_opts *o, const struct cat_entry *e, const struct show_sink *sink);
+extern const struct sweep_face sweep_ws_face, sweep_gpu_face;
 
 #endif

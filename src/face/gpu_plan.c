@@ -51,14 +51,31 @@ static const char *answer_label(const struct cmp_spec *sp, const struct cmp_resu
     return time_alone(sp) ? "fastest" : "nearest";
 }
 
+/* The columns of --csv. */
+static const char *const h[] = {"model",
+                                "system",
+                                "deadline_s",
+                                "met",
+                                "gpus",
+                                "nodes",
+                                "tp",
+                                "pp",
+                                "vp",
+                                "dp",
+                                "cp",
+                                "fsdp",
+                                "mbs",
+                                "recompute",
+                                "time_to_train_s",
+                                "power_W",
+                                "energy_J",
+                                "cost",
+                                "energy_limit_J",
+                                "budget"};
+
 static int emit_csv(const struct cli_opts *o, const struct gscen *s, const struct cmp_spec *sp,
                     const struct cmp_result *r)
 {
-    static const char *const h[] = {
-        "model",   "system",   "deadline_s", "met",       "gpus",
-        "nodes",   "tp",       "pp",         "vp",        "dp",
-        "cp",      "fsdp",     "mbs",        "recompute", "time_to_train_s",
-        "power_W", "energy_J", "cost",       "energy_limit_J", "budget"};
     struct out_table t;
     out_init(&t, sizeof h / sizeof h[0], h);
     const struct cmp_gpu *g = &r->g;
@@ -73,10 +90,26 @@ static int emit_csv(const struct cli_opts *o, const struct gscen *s, const struc
         out_num(1, sp->energy_J, UNIT_COUNT, e, 32);
     if (sp->budget > 0)
         out_num(1, sp->budget, UNIT_COUNT, b, 32);
-    out_row(&t, (const char *[]){s->model, s->system, r->target_s > 0 ? c[0] : "",
-                                 r->gpu_ok ? "1" : "0", c[1], c[2], c[3], c[4], c[5], c[6], c[7],
-                                 c[8], c[9], gpu_recompute_name[l->recompute], c[10], c[11], c[12],
-                                 g->s.cost >= 0 ? c[13] : "", e, b});
+    out_row(&t, (const char *[]){s->model,
+                                 s->system,
+                                 r->target_s > 0 ? c[0] : "",
+                                 r->gpu_ok ? "1" : "0",
+                                 c[1],
+                                 c[2],
+                                 c[3],
+                                 c[4],
+                                 c[5],
+                                 c[6],
+                                 c[7],
+                                 c[8],
+                                 c[9],
+                                 gpu_recompute_name[l->recompute],
+                                 c[10],
+                                 c[11],
+                                 c[12],
+                                 g->s.cost >= 0 ? c[13] : "",
+                                 e,
+                                 b});
     int rc = cli_emit(o, &t);
     out_free(&t);
     return rc;
@@ -105,8 +138,8 @@ static int print_text(const struct gscen *s, const struct cmp_spec *sp, const st
         print_side("below", &r->below);
     printf("\nsearched %.0f counts of %.0f to %.0f GPUs in steps of %.0f (%.0f run a layout, "
            "%.0f layouts evaluated); power is whole nodes at %s each, the vendor's maximum\n",
-           r->scan.counts, r->scan.step, r->scan.last, r->scan.step, r->scan.runs,
-           r->scan.layouts, out_num(0, s->g.net.node_power_W, UNIT_POWER, a, sizeof a));
+           r->scan.counts, r->scan.step, r->scan.last, r->scan.step, r->scan.runs, r->scan.layouts,
+           out_num(0, s->g.net.node_power_W, UNIT_POWER, a, sizeof a));
     if (r->g.s.cost >= 0)
         printf("cost %.6g (%.6g GPU-hours at %g)\n", r->g.s.cost,
                r->g.s.nodes * s->g.net.gpus_per_node * r->g.s.time_s / UNIT_HOUR_S, s->price);

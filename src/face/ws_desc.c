@@ -7,8 +7,7 @@
 #include "../cli/scenario.h"
 #include "../desc/hw.h"
 
-cp_status ws_list_row(struct out_table *t, int csv, const struct cat_entry *e,
-                      struct cp_error *err)
+cp_status ws_list_row(struct out_table *t, int csv, const struct cat_entry *e, struct cp_error *err)
 {
     struct hw_desc hw;
     cp_status st = hw_load(e->text, e->origin, NULL, 0, &hw, NULL, err);

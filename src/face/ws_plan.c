@@ -1,7 +1,6 @@
-/* ws_plan.c - the weight-streaming face of `plan`: the cluster that meets a deadline, an energy target
- * or a budget, with the runners-up either side and its bill of materials
- * (systems, MemoryX, activation and SwarmX servers, power and energy); the
- * search is src/plan. */
+/* ws_plan.c - the weight-streaming face of `plan`: the cluster that meets a deadline, an energy
+ * target or a budget, with the runners-up either side and its bill of materials (systems, MemoryX,
+ * activation and SwarmX servers, power and energy); the search is src/plan. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,7 +10,6 @@
 #include "../plan/plan.h"
 #include "../cli/est.h"
 #include "../cli/unc_opt.h"
-
 
 /* A time or an energy as the estimate writes it, a cost as plan's own
  * messages do, so one output uses one unit for each quantity. */

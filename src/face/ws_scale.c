@@ -81,8 +81,7 @@ int ws_scale(const struct cli_opts *o, const struct job *j)
     enum scaling mode = o->strong ? SCALE_STRONG : SCALE_WEAK;
     struct out_table t;
     int all_feasible;
-    int rc =
-        scale_table(o, s, mode, o->systems ? o->systems : "1..16", &j->uo, &t, &all_feasible);
+    int rc = scale_table(o, s, mode, o->systems ? o->systems : "1..16", &j->uo, &t, &all_feasible);
     if (rc < 0) {
         if (!o->csv)
             printf("%s on %s, MemoryX %s, sparsity %g, %s scaling (%s); speedup against 1 "

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../base/xalloc.h"
+#include "../cli/job.h"
 #include "sweep_int.h"
 
 /* The largest grid one sweep run evaluates unless --max-points says
@@ -160,23 +161,6 @@ static void select_col(struct sweep *sw, const char *name)
  * the kind. */
 static void table_cols(struct sweep *sw, const struct cli_opts *o)
 {
-    static const char *const ws[] = {"feasible", "step_time_s", "time_to_train_s", "power_W",
-                                     "energy_J"};
-    static const char *const gpu[] = {"tp",
-                                      "pp",
-                                      "vp",
-                                      "dp",
-                                      "cp",
-                                      "fsdp",
-                                      "micro_batch",
-                                      "recompute",
-                                      "feasible",
-                                      "step_time_s",
-                                      "time_to_train_s",
-                                      "mfu",
-                                      "mem_per_gpu_B",
-                                      "power_W",
-                                      "energy_J"};
     select_col(sw, "model");
     select_col(sw, "system");
     if (sw->mx_all || sw->nmx > 1)
@@ -187,21 +171,19 @@ static void table_cols(struct sweep *sw, const struct cli_opts *o)
         select_col(sw, "precision");
     for (size_t i = 0; i < sw->naxis; i++)
         select_col(sw, sw->axis[i].key);
-    select_col(sw, sw->gpu ? "gpus" : "systems");
+    select_col(sw, sw->face->count_col);
     for (size_t i = 0; i < sw->ngroup; i++)
         select_col(sw, sw->names[sw->group[i]]);
     if (sw->best)
         select_col(sw, sw->names[sw->best_col]);
     if (sw->layouts > 1)
         select_col(sw, "rank");
-    const char *const *answers = sw->gpu ? gpu : ws;
-    size_t n = sw->gpu ? sizeof gpu / sizeof gpu[0] : sizeof ws / sizeof ws[0];
-    for (size_t i = 0; i < n; i++)
-        select_col(sw, answers[i]);
+    for (size_t i = 0; i < sw->face->nanswers; i++)
+        select_col(sw, sw->face->answers[i]);
     if (o->price)
         select_col(sw, "cost");
     select_col(sw, "bottleneck");
-    select_col(sw, sw->gpu ? "reason" : "warnings");
+    select_col(sw, sw->face->why_col);
 }
 
 /* CSV or a table, and its columns: --columns, else every column for CSV
@@ -250,22 +232,21 @@ static void wanted_cols(struct sweep *sw)
  * (their rows have different columns). */
 static int systems_kind(struct sweep *sw, const struct cli_opts *o)
 {
-    static const char *const kind[] = {"weight-streaming", "GPU"};
     for (size_t i = 0; i < sw->nsystem; i++) {
         struct cat_entry e;
         struct cp_error err = {0};
         if (cat_resolve(&o->dirs, sw->system[i], CAT_HW, &e, &err) != CP_OK)
             return cli_error("%s '%s': %s", sw->lab->system, sw->system[i], err.msg);
-        int gpu = gpuhw_kind_of(e.text) == GPUHW_GPU;
+        const struct sweep_face *f = job_face_of(e.text)->sweep;
         cat_entry_free(&e);
         if (i == 0)
-            sw->gpu = gpu;
-        else if (gpu != sw->gpu)
+            sw->face = f;
+        else if (f != sw->face)
             return cli_error("%s: %s is a %s system and %s a %s system; one sweep runs on one "
                              "kind (their rows have different columns): sweep each kind in a "
                              "run of its own",
-                             sw->lab->system, sw->system[0], kind[sw->gpu], sw->system[i],
-                             kind[gpu]);
+                             sw->lab->system, sw->system[0], sw->face->word, sw->system[i],
+                             f->word);
     }
     return -1;
 }
@@ -295,7 +276,7 @@ static int parse_axes(struct sweep *sw, const struct cli_opts *o)
     if (rc < 0)
         rc = systems_kind(sw, o);
     if (rc < 0)
-        rc = sw->gpu ? sweep_gpu_parse(sw, o) : sweep_ws_parse(sw, o);
+        rc = sw->face->parse(sw, o);
     if (rc < 0)
         rc = set_axes(sw, o);
     sw->ncols = sw->nbase + sw->naxis;
@@ -332,7 +313,7 @@ int cmd_sweep(struct cli_opts *o)
     if (rc < 0)
         rc = parse_axes(&sw, o);
     if (rc < 0)
-        rc = sw.gpu ? sweep_gpu_exec(&sw) : sweep_ws_exec(&sw);
+        rc = sw.face->exec(&sw);
     sweep_free(&sw);
     sweep_file_free();
     return rc;

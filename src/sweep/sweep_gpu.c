@@ -120,7 +120,7 @@ static int precision_axis(struct sweep *sw, const struct cli_opts *o)
     return rc;
 }
 
-int sweep_gpu_parse(struct sweep *sw, const struct cli_opts *o)
+static int gpu_parse(struct sweep *sw, const struct cli_opts *o)
 {
     for (size_t i = 0; i < NORDER; i++)
         sw->names[i] = order[i] == X_KIND       ? "kind"
@@ -250,7 +250,7 @@ static void gcombo_run(const struct sweep *sw, const void *arg, size_t base, str
     grid_run_points(sw->nprec * cb->nn, &run, ctx, gpu_point, sweep_round_emit, k);
 }
 
-int sweep_gpu_exec(const struct sweep *sw)
+static int gpu_exec(const struct sweep *sw)
 {
     struct gcombo *cb = xmalloc(sizeof *cb);
     memset(cb, 0, sizeof *cb);
@@ -264,3 +264,30 @@ int sweep_gpu_exec(const struct sweep *sw)
     free(cb);
     return rc;
 }
+
+/* The table's columns of the kind, after the axes. */
+static const char *const answers[] = {"tp",
+                                      "pp",
+                                      "vp",
+                                      "dp",
+                                      "cp",
+                                      "fsdp",
+                                      "micro_batch",
+                                      "recompute",
+                                      "feasible",
+                                      "step_time_s",
+                                      "time_to_train_s",
+                                      "mfu",
+                                      "mem_per_gpu_B",
+                                      "power_W",
+                                      "energy_J"};
+
+const struct sweep_face sweep_gpu_face = {
+    .word = "GPU",
+    .parse = gpu_parse,
+    .exec = gpu_exec,
+    .count_col = "gpus",
+    .answers = answers,
+    .nanswers = sizeof answers / sizeof answers[0],
+    .why_col = "reason",
+};

@@ -32,7 +32,7 @@ struct sweep_axis { /* a --set with a comma list */
 struct sweep {
     const struct cli_opts *o;
     const struct sweep_labels *lab; /* what to call each axis in a message */
-    int gpu;                        /* the systems are GPU systems */
+    const struct sweep_face *face;  /* the kind of the systems          */
     char **model, **system, **mx;   /* axis values; mx NULL: the auto tier */
     size_t nmodel, nsystem, nmx;
     int mx_all;
@@ -128,14 +128,22 @@ struct sweep_kind {
  * header and every row.  The command's exit code. */
 int sweep_exec(const struct sweep *sw, const struct sweep_kind *kind);
 
-/* Weight-streaming systems (sweep_ws.c): the axes and options only they
- * take, and the header's columns of the kind, into sw (-1, or an exit code
- * after a message); then the sweep (the command's exit code). */
-int sweep_ws_parse(struct sweep *sw, const struct cli_opts *o);
-int sweep_ws_exec(const struct sweep *sw);
+/* A kind's side of the sweep (its face's, cli/job.h): the kind in a word
+ * for messages; the axes and options only it takes, and the header's
+ * columns of the kind, into sw (-1, or an exit code after a message);
+ * then the sweep (the command's exit code); and the table's columns:
+ * the count's, the answers', and the one that says why. */
+struct sweep_face {
+    const char *word; /* "weight-streaming", "GPU" */
+    int (*parse)(struct sweep *sw, const struct cli_opts *o);
+    int (*exec)(const struct sweep *sw);
+    const char *count_col;
+    const char *const *answers;
+    size_t nanswers;
+    const char *why_col;
+};
 
-/* GPU systems (sweep_gpu.c): the same. */
-int sweep_gpu_parse(struct sweep *sw, const struct cli_opts *o);
-int sweep_gpu_exec(const struct sweep *sw);
+/* Weight-streaming systems (sweep_ws.c) and GPU systems (sweep_gpu.c). */
+extern const struct sweep_face sweep_ws_face, sweep_gpu_face;
 
 #endif

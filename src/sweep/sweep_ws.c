@@ -47,7 +47,7 @@ static int systems_axis(struct sweep *sw, const struct cli_opts *o)
     return rc;
 }
 
-int sweep_ws_parse(struct sweep *sw, const struct cli_opts *o)
+static int ws_parse(struct sweep *sw, const struct cli_opts *o)
 {
     const struct {
         const char *flag, *value;
@@ -155,7 +155,7 @@ static void combo_run(const struct sweep *sw, const void *arg, size_t base, stru
     grid_run(&cb->grid, &run, ctx, combo_point, sweep_round_emit, k);
 }
 
-int sweep_ws_exec(const struct sweep *sw)
+static int ws_exec(const struct sweep *sw)
 {
     struct combo *cb = xmalloc(sizeof *cb);
     memset(cb, 0, sizeof *cb);
@@ -169,3 +169,17 @@ int sweep_ws_exec(const struct sweep *sw)
     free(cb);
     return rc;
 }
+
+/* The table's columns of the kind, after the axes. */
+static const char *const answers[] = {"feasible", "step_time_s", "time_to_train_s", "power_W",
+                                      "energy_J"};
+
+const struct sweep_face sweep_ws_face = {
+    .word = "weight-streaming",
+    .parse = ws_parse,
+    .exec = ws_exec,
+    .count_col = "systems",
+    .answers = answers,
+    .nanswers = sizeof answers / sizeof answers[0],
+    .why_col = "warnings",
+};
