@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "minmax.h"
+
 const char *const mx_part_name[MX_NPARTS] = {"weights", "master", "optimizer", "grad_accum"};
 
 double mx_part_bytes(const struct wl_desc *wl, enum mx_part part)
@@ -38,7 +40,7 @@ double mx_flash_fraction(const struct mx_spec *mx, double servers, double state_
     double dram = servers * mx->server_dram_bytes;
     if (state_bytes <= dram || !(mx->server_flash_bytes > 0))
         return 0;
-    return fmin(state_bytes - dram, servers * mx->server_flash_bytes) / state_bytes;
+    return mm_min(state_bytes - dram, servers * mx->server_flash_bytes) / state_bytes;
 }
 
 double mx_update_time(const struct mx_spec *mx, const struct wl_desc *wl, double params,
@@ -55,12 +57,12 @@ double mx_update_time_bpp(const struct mx_spec *mx, double bytes_per_param, doub
     double mem = bytes * (1 - flash_fraction) / mx->server_mem_bw_Bps;
     if (flash_fraction > 0)
         mem += bytes * flash_fraction / mx->server_flash_bw_Bps;
-    return fmax(flops, mem);
+    return mm_max(flops, mem);
 }
 
 double mx_servers_to_hold(const struct mx_spec *mx, double state_bytes)
 {
-    return fmax(1, ceil(state_bytes / mx->server_dram_bytes));
+    return mm_max(1, ceil(state_bytes / mx->server_dram_bytes));
 }
 
 double mx_tier_servers(const struct mx_spec *mx, double tier_bytes)

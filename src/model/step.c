@@ -3,90 +3,19 @@
 #include "step.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
+#include "minmax.h"
 #include "mx.h"
-#include "swx.h"
+#include "step_fixed.h"
 #include "wse.h"
-
-const char *const step_res_name[STEP_NRES] = {"compute", "stream_in", "stream_out",
-                                              "update",  "latency",   "overhead"};
-
-const char *const step_link_key[STEP_NLINKS] = {"system.io_bandwidth", "swarmx.link_bandwidth",
-                                                "memoryx.server_network",
-                                                "swarmx.reduce_bandwidth"};
-
-const char *step_link_names(unsigned bind, char *buf, size_t n)
-{
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < STEP_NLINKS; i++) {
-        if (!(bind & (1u << i)))
-            continue;
-        /* memcpy, not snprintf: sweep writes this for every row */
-        size_t k = strlen(step_link_key[i]) + (len > 0);
-        if (k >= n - len)
-            break;
-        if (len)
-            buf[len] = ';';
-        memcpy(buf + len + (len > 0), step_link_key[i], k - (len > 0) + 1);
-        len += k;
-    }
-    return buf;
-}
 
 /* Chunks in flight on the wafer: two (double-buffered) in each direction. */
 #define STEP_BUFFER_CHUNKS 4
 
-/* One kind of layer, per micro-batch on one system. */
-struct layer {
-    double count;       /* identical layers of this kind       */
-    double in_s, out_s; /* weights in, gradients out            */
-    double act_out_s;   /* forward: its input checkpoint out    */
-    double bwd_in_s;    /* backward: weights and checkpoint in  */
-    double pass_s[TFM_NPASSES];
-    double recompute_s; /* recomputed forward inside the backward (k = 1, offload) */
-    double segment_s;   /* recomputed forward before the backward (k > 1) */
-    double update_s;    /* MemoryX update, once per step, on S servers */
-};
-
 double step_buffer_bytes(const struct hw_desc *hw)
 {
     return STEP_BUFFER_CHUNKS * hw->swx.chunk_bytes;
-}
-
-const char *step_act_label(const struct step_result *r, char *buf, size_t n)
-{
-    /* without snprintf on the common paths: sweep labels every row */
-    const char *name = act_mode_name[r->act];
-    size_t len = strlen(name);
-    if (n == 0)
-        return buf;
-    if (r->act != ACT_RECOMPUTE || !(r->act_k >= 1 && r->act_k < 1e9)) {
-        if (r->act == ACT_RECOMPUTE)
-            snprintf(buf, n, "recompute:%.0f", r->act_k);
-        else if (len < n)
-            memcpy(buf, name, len + 1);
-        else
-            buf[0] = '\0';
-        return buf;
-    }
-    char digits[16], *p = digits + sizeof digits;
-    unsigned long k = (unsigned long)(r->act_k + 0.5);
-    *--p = '\0';
-    do
-        *--p = (char)('0' + k % 10);
-    while (k /= 10);
-    size_t nd = (size_t)(digits + sizeof digits - 1 - p);
-    if (len + 1 + nd < n) {
-        memcpy(buf, name, len);
-        buf[len] = ':';
-        memcpy(buf + len + 1, p, nd + 1);
-    } else {
-        buf[0] = '\0';
-    }
-    return buf;
 }
 
 /* The first of the largest of t0..t3 (a NaN only as t0), as charge() takes. */
@@ -123,7 +52,7 @@ static inline double charge(double *critical, double t0, double t1, double t2, d
 static double bwd_busy(const struct layer *L)
 {
     double c = L->pass_s[TFM_DELTA] + L->pass_s[TFM_WGRAD] + L->recompute_s;
-    return fmax(c, fmax(L->bwd_in_s, L->out_s));
+    return mm_max(c, mm_max(L->bwd_in_s, L->out_s));
 }
 
 /* Forward and backward of one micro-batch through the three layers;
@@ -162,28 +91,6 @@ static double micro_batch_s(const struct layer *ly, double reps)
     return total;
 }
 
-/* What every placement of one step shares, worked out once per step_eval():
- * the links, the layers' weights and FLOPs, the boundary's latencies. */
-struct fixed {
-    const struct tfm_figs *tf; /* the workload's figures                  */
-    double local_seqs;       /* ceil(G / N)                                 */
-    double slowest;          /* hw_slowest() at N                           */
-    double room;             /* SRAM left beside the chunk buffers          */
-    double input, full;      /* a sequence's input to a block; a block's activations */
-    double logits;           /* a sequence's logits                         */
-    double bpp;              /* MemoryX bytes per parameter                 */
-    double mx_hold, mx_stream, S, bw, gbw, flash_fraction;
-    unsigned stream_bind, grad_bind;
-    double embed;            /* embedding parameters (with the final norm)  */
-    double update_params[3]; /* parameters each layer kind updates          */
-    double update_one_s[3];  /* their update on one server                  */
-    double block_w, block_g; /* a block's weight and gradient bytes         */
-    double block_f[TFM_NPASSES], head_f[TFM_NPASSES]; /* FLOP per token     */
-    double fill_s, drain_s, boundary_s, latency_s; /* latency_s: their sum */
-    double embed_stream_s;   /* the embedding's larger stream, one way      */
-    struct layer ly[3];      /* the layers as far as no placement changes them */
-};
-
 /* SRAM per sequence, micro-batches and activation servers of one placement. */
 static void place(const struct cluster *c, const struct fixed *F, enum act_mode mode, double k,
                   struct step_result *r)
@@ -215,13 +122,13 @@ static void place(const struct cluster *c, const struct fixed *F, enum act_mode 
         return;
     }
     const struct act_spec *as = &hw->act;
-    double need = fmax(ceil(local * r->ckpt_per_seq / as->server_bytes),
+    double need = mm_max(ceil(local * r->ckpt_per_seq / as->server_bytes),
                        ceil(hw->wse.io_bw_Bps / as->server_net_Bps));
-    r->act_servers = c->act_servers > 0 ? c->act_servers : fmin(need, HW_MAX_SERVERS);
+    r->act_servers = c->act_servers > 0 ? c->act_servers : mm_min(need, HW_MAX_SERVERS);
     r->store_seqs = floor(r->act_servers * as->server_bytes / r->ckpt_per_seq);
     r->act_fits = r->store_seqs >= 1;
     r->micro_batches = r->store_seqs >= 1 ? ceil(local / r->store_seqs) : ceil(local);
-    r->act_bw = fmin(hw->wse.io_bw_Bps, r->act_servers * as->server_net_Bps);
+    r->act_bw = mm_min(hw->wse.io_bw_Bps, r->act_servers * as->server_net_Bps);
 }
 
 /* What the phases of one placement's step share. */
@@ -233,131 +140,6 @@ struct placed {
     struct layer ly[3]; /* the embedding, the blocks, the logits            */
 };
 
-/* MemoryX servers to hold the state and fill the port, the stream and
- * gradient rates they give, and the links that bind each. */
-static void stream_links(const struct cluster *c, struct fixed *F)
-{
-    const struct hw_desc *hw = c->hw;
-    const struct mx_spec *mx = &hw->mx;
-    double io = hw->wse.io_bw_Bps;
-    double port = fmin(io, hw->swx.link_bw_Bps);
-    double params = F->tf->params;
-    double state = params * F->bpp;
-    F->mx_hold = mx_servers_to_hold(mx, state);
-    F->mx_stream = ceil(port / mx->server_net_Bps);
-    F->S = c->mx_servers > 0 ? c->mx_servers : fmin(fmax(F->mx_hold, F->mx_stream), HW_MAX_SERVERS);
-    F->bw = fmin(port, F->S * mx->server_net_Bps);
-    /* A SwarmX node shares reduce_bandwidth among the children it has: at
-     * most its fan-out, and no more than the systems there are. */
-    double children = fmin(hw->swx.fanout, c->systems);
-    F->gbw = c->systems > 1 ? fmin(F->bw, hw->swx.reduce_Bps / children) : F->bw;
-    double link[STEP_NLINKS] = {io, hw->swx.link_bw_Bps,
-                                c->mx_servers > 0 ? F->S * mx->server_net_Bps : INFINITY,
-                                c->systems > 1 ? hw->swx.reduce_Bps / children : INFINITY};
-    F->stream_bind = F->grad_bind = 0;
-    for (int i = 0; i < STEP_NLINKS; i++) {
-        F->stream_bind |= i != STEP_LINK_REDUCE && link[i] <= F->bw ? 1u << i : 0;
-        F->grad_bind |= link[i] <= F->gbw ? 1u << i : 0;
-    }
-    F->flash_fraction = c->mx_servers > 0 ? mx_flash_fraction(mx, F->S, state) : 0;
-}
-
-/* The embedding (with the final norm): streamed and updated, no matmul. */
-static void embed_layer(const struct cluster *c, struct fixed *F)
-{
-    const struct wl_desc *wl = c->wl;
-    struct layer *L = &F->ly[0];
-    F->embed = F->tf->embed;
-    F->update_params[0] = F->embed;
-    L->count = 1;
-    L->in_s = L->bwd_in_s = F->embed * wl->weight_bytes / F->bw;
-    L->out_s = F->embed * wl->grad_bytes / F->gbw;
-}
-
-/* The blocks' streams and FLOPs: matmul weights may be sparse; norms and
- * biases stay dense. */
-static void block_fixed(const struct cluster *c, struct fixed *F)
-{
-    const struct hw_desc *hw = c->hw;
-    const struct wl_desc *wl = c->wl;
-    struct layer *L = &F->ly[1];
-    double cf = hw_sparse_compute(&hw->sp, c->sparsity);
-    double wf = hw_sparse_stream(&hw->sp, c->sparsity, wl->weight_bytes);
-    double gf = hw_sparse_stream(&hw->sp, c->sparsity, wl->grad_bytes);
-    double matrix = F->tf->block_matrix;
-    double other = F->tf->block - matrix;
-    double mm_flops = 2 * matrix; /* per token, in each pass */
-    F->update_params[1] = matrix * cf + other;
-    L->count = wl->layers;
-    F->block_w = (matrix * wf + other) * wl->weight_bytes;
-    F->block_g = (matrix * gf + other) * wl->grad_bytes;
-    L->in_s = L->bwd_in_s = F->block_w / F->bw;
-    L->out_s = F->block_g / F->gbw;
-    for (int p = 0; p < TFM_NPASSES; p++)
-        F->block_f[p] = F->tf->block_flops[p] - mm_flops + mm_flops * cf;
-}
-
-/* The logits: the vocab x hidden matrix streams whether tied or not; it is
- * updated here only if untied (else with the embedding). */
-static void head_fixed(const struct cluster *c, struct fixed *F)
-{
-    const struct wl_desc *wl = c->wl;
-    struct layer *L = &F->ly[2];
-    double head_stream = wl->tied_embeddings ? wl->vocab * wl->hidden : F->tf->head;
-    F->update_params[2] = F->tf->head;
-    L->count = 1;
-    L->in_s = L->bwd_in_s = head_stream * wl->weight_bytes / F->bw;
-    L->out_s = head_stream * wl->grad_bytes / F->gbw;
-    for (int p = 0; p < TFM_NPASSES; p++)
-        F->head_f[p] = F->tf->logits_flops[p];
-}
-
-/* The iteration boundary's latencies (step.h): the next step's first layer
- * waits for the update of this step's last gradient chunk of it: the last
- * chunk goes up the tree (drain), is applied by the server that holds it,
- * and the first chunk of the next step comes down (fill).  A node forwards
- * whole chunks, and a chunk holds no more than the layer: the embedding's
- * first weight chunk and last gradient chunk. */
-static void boundary_fixed(const struct cluster *c, struct fixed *F)
-{
-    const struct hw_desc *hw = c->hw;
-    const struct wl_desc *wl = c->wl;
-    double depth = swx_depth(&hw->swx, c->systems);
-    double cw = fmin(hw->swx.chunk_bytes, F->embed * wl->weight_bytes);
-    double cg = fmin(hw->swx.chunk_bytes, F->embed * wl->grad_bytes);
-    double chunk_params = cg / wl->grad_bytes;
-    F->fill_s = depth * (hw->swx.hop_latency_s + cw / hw->swx.link_bw_Bps) + cw / F->bw;
-    F->drain_s = depth * (hw->swx.hop_latency_s + cg / hw->swx.link_bw_Bps);
-    F->boundary_s = mx_update_time_bpp(&hw->mx, F->bpp, chunk_params, F->flash_fraction);
-    F->latency_s = F->fill_s + F->drain_s + F->boundary_s;
-    F->embed_stream_s = fmax(F->ly[0].in_s, F->ly[0].out_s);
-}
-
-static void fixed_init(const struct cluster *c, const struct tfm_figs *tf, struct fixed *F)
-{
-    const struct hw_desc *hw = c->hw;
-    const struct wl_desc *wl = c->wl;
-    memset(F->ly, 0, sizeof F->ly);
-    F->tf = tf;
-    /* Whole sequences: the most loaded system sets the pace. */
-    F->local_seqs = ceil(c->global_seqs / c->systems);
-    /* The slowest of N systems sets every layer's pace. */
-    F->slowest = hw_slowest(&hw->wse, c->systems);
-    F->room = hw->wse.sram_bytes - step_buffer_bytes(hw);
-    F->input = tf->act_input;
-    F->full = tf->act_full;
-    F->logits = wl->predictions * wl->vocab * wl->act_bytes;
-    F->bpp = mx_bytes_per_param(wl);
-    stream_links(c, F);
-    embed_layer(c, F);
-    block_fixed(c, F);
-    head_fixed(c, F);
-    boundary_fixed(c, F);
-    for (int i = 0; i < 3; i++)
-        F->update_one_s[i] =
-            mx_update_time_bpp(&hw->mx, F->bpp, F->update_params[i], F->flash_fraction);
-}
-
 /* The blocks and the logits at this placement's micro-batch.  Offloaded,
  * each block's input goes out and comes back; recomputed, its forward runs
  * again in (k = 1) or before (k > 1) the backward. */
@@ -367,7 +149,7 @@ static void placed_layers(const struct cluster *c, const struct fixed *F, double
     const struct hw_desc *hw = c->hw;
     const struct wl_desc *wl = c->wl;
     struct layer *L = &P->ly[1], *H = &P->ly[2];
-    r->block_stream_bytes = fmin(F->block_w, F->block_g);
+    r->block_stream_bytes = mm_min(F->block_w, F->block_g);
     if (r->act == ACT_OFFLOAD) {
         /* Each block's input leaves on the system's egress in the forward
          * pass and comes back beside the block's weights in the backward,
@@ -375,8 +157,8 @@ static void placed_layers(const struct cluster *c, const struct fixed *F, double
         double ckpt = P->seqs * F->input;
         r->act_bytes = ckpt * wl->layers * r->micro_batches;
         L->act_out_s = ckpt / r->act_bw;
-        r->block_stream_bytes = fmin(r->block_stream_bytes, ckpt);
-        L->bwd_in_s = fmax(L->in_s, fmax(ckpt / r->act_bw, (F->block_w + ckpt) / P->io));
+        r->block_stream_bytes = mm_min(r->block_stream_bytes, ckpt);
+        L->bwd_in_s = mm_max(L->in_s, mm_max(ckpt / r->act_bw, (F->block_w + ckpt) / P->io));
     }
     double rate = wse_rate(&hw->wse, P->t);
     for (int p = 0; p < TFM_NPASSES; p++) {
@@ -428,10 +210,10 @@ static void size_update(const struct cluster *c, const struct fixed *F, struct p
         double one = F->update_one_s[i];
         double room = bwd_busy(&P->ly[i]);
         if (one > 0 && room > 0)
-            r->mx_update = fmax(r->mx_update, ceil(one / room));
+            r->mx_update = mm_max(r->mx_update, ceil(one / room));
     }
     if (c->mx_servers == 0)
-        P->S = fmin(fmax(P->S, r->mx_update), HW_MAX_SERVERS);
+        P->S = mm_min(mm_max(P->S, r->mx_update), HW_MAX_SERVERS);
     r->mx_servers = P->S;
     for (int i = 0; i < 3; i++)
         P->ly[i].update_s =
@@ -471,9 +253,9 @@ static double boundary(const struct cluster *c, const struct fixed *F, const str
     r->fill_s = F->fill_s;
     r->drain_s = F->drain_s;
     r->boundary_s = F->boundary_s;
-    r->first_bwd_s = fmax(P->ly[0].update_s, F->embed_stream_s);
+    r->first_bwd_s = mm_max(P->ly[0].update_s, F->embed_stream_s);
     double total = F->latency_s;
-    r->hidden_s = fmin(total, c->overlap * r->first_bwd_s);
+    r->hidden_s = mm_min(total, c->overlap * r->first_bwd_s);
     return total - r->hidden_s;
 }
 
@@ -527,17 +309,35 @@ static void eval_placed(const struct cluster *c, const struct fixed *F, enum act
 
 /* The k that needs the least SRAM per sequence: ceil(l / k) block inputs
  * plus k blocks' activations, about sqrt(l x input / full). */
-static double best_k(const struct wl_desc *wl, const struct fixed *F)
+static double best_k_of(const struct wl_desc *wl, const struct fixed *F)
 {
     double input = F->input, full = F->full;
     double best = 1, least = INFINITY;
     double k0 = floor(sqrt(wl->layers * input / full));
-    for (double k = fmax(1, k0 - 1); k <= fmin(wl->layers, k0 + 2); k++) {
+    for (double k = mm_max(1, k0 - 1); k <= mm_min(wl->layers, k0 + 2); k++) {
         double need = ceil(wl->layers / k) * input + k * full;
         if (need < least)
             least = need, best = k;
     }
     return best;
+}
+
+/* best_k_of() of the last layers, input and full, kept per thread (a
+ * sweep over sizes asks the same); compared bit for bit, so a NaN or a
+ * signed zero is worked out again, never taken from another. */
+static double best_k(const struct wl_desc *wl, const struct fixed *F)
+{
+    static _Thread_local struct {
+        double key[3], k;
+        int set;
+    } last;
+    const double key[3] = {wl->layers, F->input, F->full};
+    if (!last.set || memcmp(key, last.key, sizeof key) != 0) {
+        last.k = best_k_of(wl, F);
+        memcpy(last.key, key, sizeof key);
+        last.set = 1;
+    }
+    return last.k;
 }
 
 /* Candidate b beats a: it fits where a does not, or both fit (or neither)
@@ -675,7 +475,7 @@ void step_eval(const struct cluster *c, struct step_result *r)
 void step_eval_figs(const struct cluster *c, const struct tfm_figs *tf, struct step_result *r)
 {
     struct fixed F;
-    fixed_init(c, tf, &F);
+    step_fixed_init(c, tf, &F);
     if (c->act == ACT_WAFER || c->act == ACT_OFFLOAD)
         eval_placed(c, &F, c->act, 1, r);
     else if (c->act == ACT_RECOMPUTE && c->act_k > 0)

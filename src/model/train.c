@@ -155,7 +155,8 @@ void train_eval(const struct cluster *c, struct train_result *r)
 {
     struct tfm_figs tf;
     tfm_figures(c->wl, &tf);
-    *r = (struct train_result){0};
+    /* not zeroed first: step_eval_figs() sets the whole step and the
+     * three below every other field */
     step_eval_figs(c, &tf, &r->step);
     train_time(c, &tf, r);
     train_power(c, r);

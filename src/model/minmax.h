@@ -1,0 +1,22 @@
+/* minmax.h - fmax and fmin inline.  The libm calls are not inlined at -O2
+ * (the C semantics for NaN rule out maxsd); these return the same bits:
+ * the non-NaN argument when one is NaN, else the larger (smaller), and y
+ * when they compare equal (so of +0 and -0, y), as glibc's x86-64 fmax and
+ * fmin do.  For the model's hot paths, where the calls cost more than the
+ * comparisons. */
+#ifndef CP_MINMAX_H
+#define CP_MINMAX_H
+
+#include <math.h>
+
+static inline double mm_max(double x, double y)
+{
+    return isnan(y) ? x : x > y ? x : y;
+}
+
+static inline double mm_min(double x, double y)
+{
+    return isnan(y) ? x : x < y ? x : y;
+}
+
+#endif

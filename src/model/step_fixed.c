@@ -1,0 +1,198 @@
+/* step_fixed.c - what every placement of one step shares, once per
+ * step_eval() (step_fixed.h); the part neither N nor the batch changes is
+ * kept across calls. */
+#include "step_fixed.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "minmax.h"
+#include "mx.h"
+#include "swx.h"
+
+/* MemoryX servers to hold the state and fill the port, and the stream
+ * rate they give. */
+static void stream_links(const struct cluster *c, struct fixed *F)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct mx_spec *mx = &hw->mx;
+    double port = mm_min(hw->wse.io_bw_Bps, hw->swx.link_bw_Bps);
+    double params = F->tf->params;
+    double state = params * F->bpp;
+    F->mx_hold = mx_servers_to_hold(mx, state);
+    F->mx_stream = ceil(port / mx->server_net_Bps);
+    F->S = c->mx_servers > 0 ? c->mx_servers
+                             : mm_min(mm_max(F->mx_hold, F->mx_stream), HW_MAX_SERVERS);
+    F->bw = mm_min(port, F->S * mx->server_net_Bps);
+    F->flash_fraction = c->mx_servers > 0 ? mx_flash_fraction(mx, F->S, state) : 0;
+}
+
+/* The gradient rate at N systems, and the links that bind each rate. */
+static void stream_binds(const struct cluster *c, struct fixed *F)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct mx_spec *mx = &hw->mx;
+    double io = hw->wse.io_bw_Bps;
+    /* A SwarmX node shares reduce_bandwidth among the children it has: at
+     * most its fan-out, and no more than the systems there are. */
+    double children = mm_min(hw->swx.fanout, c->systems);
+    F->gbw = c->systems > 1 ? mm_min(F->bw, hw->swx.reduce_Bps / children) : F->bw;
+    double link[STEP_NLINKS] = {io, hw->swx.link_bw_Bps,
+                                c->mx_servers > 0 ? F->S * mx->server_net_Bps : INFINITY,
+                                c->systems > 1 ? hw->swx.reduce_Bps / children : INFINITY};
+    F->stream_bind = F->grad_bind = 0;
+    for (int i = 0; i < STEP_NLINKS; i++) {
+        F->stream_bind |= i != STEP_LINK_REDUCE && link[i] <= F->bw ? 1u << i : 0;
+        F->grad_bind |= link[i] <= F->gbw ? 1u << i : 0;
+    }
+}
+
+/* The embedding (with the final norm): streamed and updated, no matmul. */
+static void embed_layer(const struct cluster *c, struct fixed *F)
+{
+    const struct wl_desc *wl = c->wl;
+    struct layer *L = &F->ly[0];
+    F->embed = F->tf->embed;
+    F->update_params[0] = F->embed;
+    L->count = 1;
+    L->in_s = L->bwd_in_s = F->embed * wl->weight_bytes / F->bw;
+}
+
+/* The blocks' streams and FLOPs: matmul weights may be sparse; norms and
+ * biases stay dense. */
+static void block_fixed(const struct cluster *c, struct fixed *F)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct wl_desc *wl = c->wl;
+    struct layer *L = &F->ly[1];
+    double cf = hw_sparse_compute(&hw->sp, c->sparsity);
+    double wf = hw_sparse_stream(&hw->sp, c->sparsity, wl->weight_bytes);
+    double gf = hw_sparse_stream(&hw->sp, c->sparsity, wl->grad_bytes);
+    double matrix = F->tf->block_matrix;
+    double other = F->tf->block - matrix;
+    double mm_flops = 2 * matrix; /* per token, in each pass */
+    F->update_params[1] = matrix * cf + other;
+    L->count = wl->layers;
+    F->block_w = (matrix * wf + other) * wl->weight_bytes;
+    F->block_g = (matrix * gf + other) * wl->grad_bytes;
+    L->in_s = L->bwd_in_s = F->block_w / F->bw;
+    for (int p = 0; p < TFM_NPASSES; p++)
+        F->block_f[p] = F->tf->block_flops[p] - mm_flops + mm_flops * cf;
+}
+
+/* The logits: the vocab x hidden matrix streams whether tied or not; it is
+ * updated here only if untied (else with the embedding). */
+static void head_fixed(const struct cluster *c, struct fixed *F)
+{
+    const struct wl_desc *wl = c->wl;
+    struct layer *L = &F->ly[2];
+    double head_stream = wl->tied_embeddings ? wl->vocab * wl->hidden : F->tf->head;
+    F->update_params[2] = F->tf->head;
+    L->count = 1;
+    L->in_s = L->bwd_in_s = head_stream * wl->weight_bytes / F->bw;
+    for (int p = 0; p < TFM_NPASSES; p++)
+        F->head_f[p] = F->tf->logits_flops[p];
+}
+
+/* The iteration boundary's latencies (step.h): the next step's first layer
+ * waits for the update of this step's last gradient chunk of it: the last
+ * chunk goes up the tree (drain), is applied by the server that holds it,
+ * and the first chunk of the next step comes down (fill).  A node forwards
+ * whole chunks, and a chunk holds no more than the layer: the embedding's
+ * first weight chunk and last gradient chunk. */
+static void boundary_fixed(const struct cluster *c, struct fixed *F)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct wl_desc *wl = c->wl;
+    F->cw = mm_min(hw->swx.chunk_bytes, F->embed * wl->weight_bytes);
+    F->cg = mm_min(hw->swx.chunk_bytes, F->embed * wl->grad_bytes);
+    double chunk_params = F->cg / wl->grad_bytes;
+    F->boundary_s = mx_update_time_bpp(&hw->mx, F->bpp, chunk_params, F->flash_fraction);
+}
+
+/* What neither N nor the batch changes, from the inputs fixed_key() names. */
+static void fixed_const(const struct cluster *c, const struct tfm_figs *tf, double bpp,
+                        struct fixed *F)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct wl_desc *wl = c->wl;
+    memset(F->ly, 0, sizeof F->ly);
+    F->tf = tf;
+    F->room = hw->wse.sram_bytes - step_buffer_bytes(hw);
+    F->input = tf->act_input;
+    F->full = tf->act_full;
+    F->logits = wl->predictions * wl->vocab * wl->act_bytes;
+    F->bpp = bpp;
+    stream_links(c, F);
+    embed_layer(c, F);
+    block_fixed(c, F);
+    head_fixed(c, F);
+    boundary_fixed(c, F);
+    for (int i = 0; i < 3; i++)
+        F->update_one_s[i] =
+            mx_update_time_bpp(&hw->mx, F->bpp, F->update_params[i], F->flash_fraction);
+}
+
+/* Every input fixed_const() reads, as numbers (an int is exact as a
+ * double): the workload's figures, then the fields of the hardware, the
+ * workload and the cluster it reads (the bytes per parameter as their
+ * value). */
+#define FIXED_NTF (sizeof(struct tfm_figs) / sizeof(double))
+enum { FIXED_NKEY = FIXED_NTF + 24 };
+_Static_assert(sizeof(struct tfm_figs) == FIXED_NTF * sizeof(double), "tfm_figs: doubles only");
+static void fixed_key(const struct cluster *c, const struct tfm_figs *tf, double bpp, double *k)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct wl_desc *wl = c->wl;
+    const struct mx_spec *mx = &hw->mx;
+    const double in[FIXED_NKEY - FIXED_NTF] = {
+        hw->wse.sram_bytes,     hw->swx.chunk_bytes,    hw->wse.io_bw_Bps,
+        hw->swx.link_bw_Bps,    mx->server_dram_bytes,  mx->server_flash_bytes,
+        mx->server_net_Bps,     mx->server_mem_bw_Bps,  mx->server_flash_bw_Bps,
+        mx->server_update_flops, mx->update_flop_per_param, hw->sp.index_bytes,
+        hw->sp.overhead,        wl->weight_bytes,       wl->grad_bytes,
+        wl->layers,             wl->predictions,        wl->vocab,
+        wl->act_bytes,          wl->hidden,             wl->tied_embeddings,
+        bpp,                    c->sparsity,            c->mx_servers,
+    };
+    memcpy(k, tf, sizeof *tf);
+    memcpy(k + FIXED_NTF, in, sizeof in);
+}
+
+/* fixed_const() of the last inputs is kept per thread (a sweep over sizes
+ * asks the same) and compared bit for bit: inputs that differ in any
+ * number, in the sign of a zero, or hold a NaN, are worked out again.
+ * Then what N and the batch set. */
+void step_fixed_init(const struct cluster *c, const struct tfm_figs *tf, struct fixed *F)
+{
+    static _Thread_local struct {
+        double key[FIXED_NKEY];
+        struct fixed F;
+        int set;
+    } last;
+    const struct hw_desc *hw = c->hw;
+    const struct wl_desc *wl = c->wl;
+    double key[FIXED_NKEY], bpp = mx_bytes_per_param(wl);
+    fixed_key(c, tf, bpp, key);
+    if (!last.set || memcmp(key, last.key, sizeof key) != 0) {
+        fixed_const(c, tf, bpp, &last.F);
+        memcpy(last.key, key, sizeof key);
+        last.set = 1;
+    }
+    *F = last.F;
+    F->tf = tf;
+    /* Whole sequences: the most loaded system sets the pace. */
+    F->local_seqs = ceil(c->global_seqs / c->systems);
+    /* The slowest of N systems sets every layer's pace. */
+    F->slowest = hw_slowest(&hw->wse, c->systems);
+    stream_binds(c, F);
+    double head_stream = wl->tied_embeddings ? wl->vocab * wl->hidden : tf->head;
+    F->ly[0].out_s = F->embed * wl->grad_bytes / F->gbw;
+    F->ly[1].out_s = F->block_g / F->gbw;
+    F->ly[2].out_s = head_stream * wl->grad_bytes / F->gbw;
+    double depth = swx_depth(&hw->swx, c->systems);
+    F->fill_s = depth * (hw->swx.hop_latency_s + F->cw / hw->swx.link_bw_Bps) + F->cw / F->bw;
+    F->drain_s = depth * (hw->swx.hop_latency_s + F->cg / hw->swx.link_bw_Bps);
+    F->latency_s = F->fill_s + F->drain_s + F->boundary_s;
+    F->embed_stream_s = mm_max(F->ly[0].in_s, F->ly[0].out_s);
+}

@@ -1,0 +1,49 @@
+/* step_fixed.h - what every placement of one step shares (step.c's
+ * internals, worked out in step_fixed.c): the layers as far as no
+ * placement changes them, the links, the weights, the boundary. */
+#ifndef CP_STEP_FIXED_H
+#define CP_STEP_FIXED_H
+
+#include "step.h"
+
+/* One kind of layer, per micro-batch on one system. */
+struct layer {
+    double count;       /* identical layers of this kind       */
+    double in_s, out_s; /* weights in, gradients out            */
+    double act_out_s;   /* forward: its input checkpoint out    */
+    double bwd_in_s;    /* backward: weights and checkpoint in  */
+    double pass_s[TFM_NPASSES];
+    double recompute_s; /* recomputed forward inside the backward (k = 1, offload) */
+    double segment_s;   /* recomputed forward before the backward (k > 1) */
+    double update_s;    /* MemoryX update, once per step, on S servers */
+};
+
+/* What every placement of one step shares, worked out once per step_eval():
+ * the links, the layers' weights and FLOPs, the boundary's latencies. */
+struct fixed {
+    const struct tfm_figs *tf; /* the workload's figures                  */
+    double local_seqs;       /* ceil(G / N)                                 */
+    double slowest;          /* hw_slowest() at N                           */
+    double room;             /* SRAM left beside the chunk buffers          */
+    double input, full;      /* a sequence's input to a block; a block's activations */
+    double logits;           /* a sequence's logits                         */
+    double bpp;              /* MemoryX bytes per parameter                 */
+    double mx_hold, mx_stream, S, bw, gbw, flash_fraction;
+    unsigned stream_bind, grad_bind;
+    double embed;            /* embedding parameters (with the final norm)  */
+    double update_params[3]; /* parameters each layer kind updates          */
+    double update_one_s[3];  /* their update on one server                  */
+    double block_w, block_g; /* a block's weight and gradient bytes         */
+    double block_f[TFM_NPASSES], head_f[TFM_NPASSES]; /* FLOP per token     */
+    double fill_s, drain_s, boundary_s, latency_s; /* latency_s: their sum */
+    double cw, cg;           /* the embedding's first weight, last gradient chunk */
+    double embed_stream_s;   /* the embedding's larger stream, one way      */
+    struct layer ly[3];      /* the layers as far as no placement changes them */
+};
+
+/* F for cluster c with tf = tfm_figures(c->wl).  What neither N nor the
+ * batch changes is kept per thread from the last call with the same
+ * inputs (compared bit for bit). */
+void step_fixed_init(const struct cluster *c, const struct tfm_figs *tf, struct fixed *F);
+
+#endif
