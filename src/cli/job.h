@@ -72,22 +72,8 @@ int job_load(const struct cli_opts *o, const char *cmd, struct job *j);
  * default's face, whose load then names the error. */
 const struct face *job_face(const struct cli_opts *o);
 
-/* Each kind's face (src/face: ws_*.c, gpu_*.c): estimate and scale
- * evaluate and print the loaded job j; plan loads its own. */
-int ws_estimate(const struct cli_opts *o, const struct job *j);
-int ws_scale(const struct cli_opts *o, const struct job *j);
-int ws_plan(struct cli_opts *o);
-int gpu_estimate(const struct cli_opts *o, const struct job *j);
-int gpu_scale(const struct cli_opts *o, const struct job *j);
-int gpu_plan(struct cli_opts *o);
-cp_status ws_list_row(struct out_table *t, int csv, const struct cat_entry *e,
-                      struct cp_error *err);
-cp_status gpu_list_row(struct out_table *t, int csv, const struct cat_entry *e,
-                       struct cp_error *err);
-cp_status ws_title(const struct cat_entry *e, char *buf, size_t n, struct cp_error *err);
-cp_status gpu_title(const struct cat_entry *e, char *buf, size_t n, struct cp_error *err);
-int ws_show(const struct cli_opts *o, const struct cat_entry *e, const struct show_sink *sink);
-int gpu_show(const struct cli_opts *o, const struct cat_entry *e, const struct show_sink *sink);
-extern const struct sweep_face sweep_ws_face, sweep_gpu_face;
+/* Each kind's face (src/face/ws_face.c, gpu_face.c), listed once in
+ * job.c's table. */
+extern const struct face face_ws, face_gpu;
 
 #endif

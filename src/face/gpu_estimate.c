@@ -10,7 +10,7 @@
 #include "../base/units.h"
 #include "../cli/gpu_cells.h"
 #include "../cli/gscen.h"
-#include "../cli/job.h"
+#include "gpu.h"
 #include "../gpu/gpu_tm.h"
 #include "../cli/out.h"
 

@@ -16,7 +16,7 @@
 #include "../cli/cmp_opts.h"
 #include "../cli/progress.h"
 #include "../cli/gscen.h"
-#include "../cli/job.h"
+#include "gpu.h"
 #include "../cli/out.h"
 
 /* "fewest 512 GPUs (64 nodes): tp 8 pp 8 cp 2 vp 8 dp 4 mbs 1, FSDP, recompute

@@ -13,7 +13,7 @@
 
 #include "../cli/cmp_opts.h"
 #include "../cli/gscen.h"
-#include "../cli/job.h"
+#include "gpu.h"
 #include "../gpu/gpu_tm.h"
 #include "../cli/progress.h"
 #include "../cli/out.h"

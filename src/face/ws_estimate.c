@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "../cli/est.h"
-#include "../cli/job.h"
+#include "ws.h"
 #include "../cli/unc_opt.h"
 
 int ws_estimate(const struct cli_opts *o, const struct job *j)

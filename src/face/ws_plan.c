@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../cli/job.h"
+#include "ws.h"
 #include "../model/mx.h"
 #include "../plan/plan.h"
 #include "../cli/est.h"

@@ -8,7 +8,7 @@
 #include "../grid/grid.h"
 
 #include "../cli/est.h"
-#include "../cli/job.h"
+#include "ws.h"
 #include "../cli/range.h"
 #include "../cli/produce.h"
 

@@ -18,6 +18,7 @@
 #include "../grid/grid_best.h"
 #include "sweep_file.h"
 #include "sweep_filter.h"
+#include "sweep_faces.h"
 #include "sweep_out.h"
 
 #define SWEEP_MAX_COLS (EST_MAX_COLS + CLI_MAX_SETS)
@@ -143,7 +144,7 @@ struct sweep_face {
     const char *why_col;
 };
 
-/* Weight-streaming systems (sweep_ws.c) and GPU systems (sweep_gpu.c). */
-extern const struct sweep_face sweep_ws_face, sweep_gpu_face;
+/* Weight-streaming systems (sweep_ws.c) and GPU systems (sweep_gpu.c):
+ * sweep_faces.h. */
 
 #endif
