@@ -150,26 +150,6 @@ else
 fi
 
 # ---- plan: the fewest GPUs for a deadline ----
-run plan -m gpt3-175b -s h100 --deadline 30d --csv
-met=$(csv_col "$T/out" met) g=$(csv_col "$T/out" gpus) t=$(csv_col "$T/out" time_to_train_s)
-if [ "$rc" -eq 0 ] && [ "$met" = 1 ] && awk -v t="$t" 'BEGIN { exit !(t <= 30 * 86400) }'; then
-    # no smaller whole-node count may meet it: each one's fastest layout misses
-    small=
-    k=8
-    while [ "$k" -lt "$g" ]; do
-        r=$("$CP" estimate -m gpt3-175b -s h100 -n $k --csv 2>/dev/null | tr -d '\r' |
-            awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                     NR == 2 { print $c["time_to_train_s"] }')
-        [ -n "$r" ] && awk -v t="$r" 'BEGIN { exit !(t <= 30 * 86400) }' && small="$small $k"
-        k=$((k + 8))
-    done
-    if [ -z "$small" ]; then ok "plan --deadline 30d on H100: $g GPUs meet it, no smaller whole-node count does (by estimate)"; else nok "plan: smaller counts meet it" "$small"; fi
-else
-    nok "plan --deadline 30d on H100" "exit $rc met $met: $(head -c 300 "$T/err")"
-fi
-expect_rc 1 "plan --deadline 1h on H100: unreachable, exit 1" plan -m gpt3-175b -s h100 --deadline 1h
-
-# ---- plan --energy and --budget on GPUs (issue 31) ----
 # est_fig N COLUMN: estimate's COLUMN for gpt3-175b on N H100 (empty when
 # no layout runs)
 est_fig() {
@@ -177,18 +157,34 @@ est_fig() {
         awk -F, -v col="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
                               NR == 2 { print $c[col] }'
 }
+# smaller_within G COLUMN LIMIT: the whole-node counts below G whose
+# estimate's COLUMN is at most LIMIT (none, when G is the fewest)
+smaller_within() {
+    k=8
+    while [ "$k" -lt "$1" ]; do
+        r=$(est_fig $k "$2")
+        [ -n "$r" ] && awk -v x="$r" -v l="$3" 'BEGIN { exit !(x <= l) }' && printf ' %s' $k
+        k=$((k + 8))
+    done
+}
+run plan -m gpt3-175b -s h100 --deadline 30d --csv
+met=$(csv_col "$T/out" met) g=$(csv_col "$T/out" gpus) t=$(csv_col "$T/out" time_to_train_s)
+if [ "$rc" -eq 0 ] && [ "$met" = 1 ] && awk -v t="$t" 'BEGIN { exit !(t <= 30 * 86400) }'; then
+    # no smaller whole-node count may meet it: each one's fastest layout misses
+    small=$(smaller_within "$g" time_to_train_s 2592000)
+    if [ -z "$small" ]; then ok "plan --deadline 30d on H100: $g GPUs meet it, no smaller whole-node count does (by estimate)"; else nok "plan: smaller counts meet it" "$small"; fi
+else
+    nok "plan --deadline 30d on H100" "exit $rc met $met: $(head -c 300 "$T/err")"
+fi
+expect_rc 1 "plan --deadline 1h on H100: unreachable, exit 1" plan -m gpt3-175b -s h100 --deadline 1h
+
+# ---- plan --energy and --budget on GPUs (issue 31) ----
 run plan -m gpt3-175b -s h100 --energy 250MWh --csv
 met=$(csv_col "$T/out" met) g=$(csv_col "$T/out" gpus) e=$(csv_col "$T/out" energy_J)
 el=$(csv_col "$T/out" energy_limit_J)
 if [ "$rc" -eq 0 ] && [ "$met" = 1 ] && [ "$el" = 900000000000 ] &&
     awk -v e="$e" 'BEGIN { exit !(e <= 9e11) }'; then
-    small=
-    k=8
-    while [ "$k" -lt "$g" ]; do
-        r=$(est_fig $k energy_J)
-        [ -n "$r" ] && awk -v x="$r" 'BEGIN { exit !(x <= 9e11) }' && small="$small $k"
-        k=$((k + 8))
-    done
+    small=$(smaller_within "$g" energy_J 9e11)
     if [ -z "$small" ]; then ok "plan --energy 250MWh on H100: $g GPUs use $e J, no smaller whole-node count stays within it (by estimate)"; else nok "plan --energy: smaller counts meet it" "$small"; fi
 else
     nok "plan --energy 250MWh on H100" "exit $rc met $met limit $el: $(head -c 300 "$T/err")"
