@@ -474,12 +474,11 @@ void step_eval(const struct cluster *c, struct step_result *r)
 
 void step_eval_figs(const struct cluster *c, const struct tfm_figs *tf, struct step_result *r)
 {
-    struct fixed F;
-    step_fixed_init(c, tf, &F);
+    const struct fixed *F = step_fixed_init(c, tf);
     if (c->act == ACT_WAFER || c->act == ACT_OFFLOAD)
-        eval_placed(c, &F, c->act, 1, r);
+        eval_placed(c, F, c->act, 1, r);
     else if (c->act == ACT_RECOMPUTE && c->act_k > 0)
-        eval_placed(c, &F, ACT_RECOMPUTE, c->act_k, r);
+        eval_placed(c, F, ACT_RECOMPUTE, c->act_k, r);
     else
-        eval_auto(c, &F, r);
+        eval_auto(c, F, r);
 }

@@ -163,7 +163,7 @@ static void fixed_key(const struct cluster *c, const struct tfm_figs *tf, double
  * asks the same) and compared bit for bit: inputs that differ in any
  * number, in the sign of a zero, or hold a NaN, are worked out again.
  * Then what N and the batch set. */
-void step_fixed_init(const struct cluster *c, const struct tfm_figs *tf, struct fixed *F)
+const struct fixed *step_fixed_init(const struct cluster *c, const struct tfm_figs *tf)
 {
     static _Thread_local struct {
         double key[FIXED_NKEY];
@@ -179,7 +179,8 @@ void step_fixed_init(const struct cluster *c, const struct tfm_figs *tf, struct 
         memcpy(last.key, key, sizeof key);
         last.set = 1;
     }
-    *F = last.F;
+    /* the rest is written over it: no copy */
+    struct fixed *F = &last.F;
     F->tf = tf;
     /* Whole sequences: the most loaded system sets the pace. */
     F->local_seqs = ceil(c->global_seqs / c->systems);
@@ -195,4 +196,5 @@ void step_fixed_init(const struct cluster *c, const struct tfm_figs *tf, struct 
     F->drain_s = depth * (hw->swx.hop_latency_s + F->cg / hw->swx.link_bw_Bps);
     F->latency_s = F->fill_s + F->drain_s + F->boundary_s;
     F->embed_stream_s = mm_max(F->ly[0].in_s, F->ly[0].out_s);
+    return F;
 }

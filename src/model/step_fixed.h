@@ -41,9 +41,10 @@ struct fixed {
     struct layer ly[3];      /* the layers as far as no placement changes them */
 };
 
-/* F for cluster c with tf = tfm_figures(c->wl).  What neither N nor the
- * batch changes is kept per thread from the last call with the same
+/* The shared figures of cluster c with tf = tfm_figures(c->wl), in the
+ * calling thread's own struct, valid until its next call.  What neither N
+ * nor the batch changes stays there from the last call with the same
  * inputs (compared bit for bit). */
-void step_fixed_init(const struct cluster *c, const struct tfm_figs *tf, struct fixed *F);
+const struct fixed *step_fixed_init(const struct cluster *c, const struct tfm_figs *tf);
 
 #endif
