@@ -7,7 +7,7 @@
 #include "produce.h"
 #include "../model/mx.h"
 #include "../desc/tfm.h"
-#include "est.h"
+#include "../face/est.h"
 
 static const char *const header[] = {
     "system",      "tier", "servers",        "capacity_bytes", "dram_bytes",

@@ -10,7 +10,7 @@
 #include "produce.h"
 #include "../model/claim.h"
 #include "../plan/gclaim.h"
-#include "est.h"
+#include "../face/est.h"
 
 static const char *const header[] = {"id",        "claim",   "source",    "kind",    "model",
                                      "system",    "systems", "predicted", "verdict", "reason",

@@ -7,7 +7,7 @@
 
 #include "../tm/tm.h"
 #include "cli.h"
-#include "unc_opt.h"
+#include "../face/unc_opt.h"
 
 struct job;
 struct sweep_face; /* src/sweep/sweep_int.h */

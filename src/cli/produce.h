@@ -7,7 +7,7 @@
 #define CP_PRODUCE_H
 
 #include "../model/train.h"
-#include "unc_opt.h"
+#include "../face/unc_opt.h"
 
 /* scale: one row per N of systems (a --systems list or range) for s in the
  * given mode, with uo's bands when uo is on (uo may be NULL). */

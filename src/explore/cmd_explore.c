@@ -21,7 +21,7 @@
 #include "../model/param.h"
 #include "../desc/tfm.h"
 #include "../cli/atomic.h"
-#include "../cli/est.h"
+#include "../face/est.h"
 #include "explore_draw.h"
 
 /* Bench hook (make bench): draw this many frames to the terminal given by

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "../base/units.h"
-#include "../cli/gpu_cells.h"
-#include "../cli/gscen.h"
+#include "gpu_cells.h"
+#include "gscen.h"
 #include "gpu.h"
 #include "../gpu/gpu_tm.h"
 #include "../cli/out.h"

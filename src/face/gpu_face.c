@@ -4,7 +4,7 @@
  * and the face gathering the parts of gpu_*.c. */
 #include <stdio.h>
 
-#include "../cli/gscen.h"
+#include "gscen.h"
 #include "../gpu/gpu_tm.h"
 #include "gpu.h"
 #include "../sweep/sweep_faces.h"

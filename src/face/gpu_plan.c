@@ -15,7 +15,7 @@
 #include "../plan/cmp.h"
 #include "../cli/cmp_opts.h"
 #include "../cli/progress.h"
-#include "../cli/gscen.h"
+#include "gscen.h"
 #include "gpu.h"
 #include "../cli/out.h"
 

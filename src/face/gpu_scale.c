@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "../cli/cmp_opts.h"
-#include "../cli/gscen.h"
+#include "gscen.h"
 #include "gpu.h"
 #include "../gpu/gpu_tm.h"
 #include "../cli/progress.h"

@@ -3,9 +3,9 @@
  * verdicts. */
 #include <stdio.h>
 
-#include "../cli/est.h"
+#include "est.h"
 #include "ws.h"
-#include "../cli/unc_opt.h"
+#include "unc_opt.h"
 
 int ws_estimate(const struct cli_opts *o, const struct job *j)
 {

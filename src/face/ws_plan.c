@@ -8,8 +8,8 @@
 #include "ws.h"
 #include "../model/mx.h"
 #include "../plan/plan.h"
-#include "../cli/est.h"
-#include "../cli/unc_opt.h"
+#include "est.h"
+#include "unc_opt.h"
 
 /* A time or an energy as the estimate writes it, a cost as plan's own
  * messages do, so one output uses one unit for each quantity. */

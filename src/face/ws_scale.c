@@ -7,7 +7,7 @@
 #include "../base/xalloc.h"
 #include "../grid/grid.h"
 
-#include "../cli/est.h"
+#include "est.h"
 #include "ws.h"
 #include "../cli/range.h"
 #include "../cli/produce.h"

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "../cli/est.h"
+#include "../face/est.h"
 #include "../cli/produce.h"
 #include "../grid/grid.h"
 #include "report_compare.h"

@@ -10,7 +10,7 @@
 
 #include "../base/xalloc.h"
 #include "../desc/tfm.h"
-#include "../cli/est.h"
+#include "../face/est.h"
 
 /* Columns models.csv adds to the estimate's: the same model trained on
  * REPORT_FIXED_TOKENS tokens, on its fastest cluster at that count. */

@@ -12,8 +12,8 @@
 #ifndef CP_SWEEP_INT_H
 #define CP_SWEEP_INT_H
 
-#include "../cli/est.h"
-#include "../cli/gpu_cells.h"
+#include "../face/est.h"
+#include "../face/gpu_cells.h"
 #include "../grid/grid.h"
 #include "../grid/grid_best.h"
 #include "sweep_file.h"

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "../base/units.h"
-#include "../cli/est.h"
+#include "../face/est.h"
 #include "../cli/out.h"
 
 /* Bytes a cell may take on the fast path: a number's whole cell buffer,

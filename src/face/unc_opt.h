@@ -4,7 +4,7 @@
 #ifndef CP_UNC_OPT_H
 #define CP_UNC_OPT_H
 
-#include "scenario.h"
+#include "../cli/scenario.h"
 
 struct unc_opt {
     int on;

@@ -11,7 +11,7 @@
 
 #include "../desc/gpuhw.h"
 #include "../gpu/gpu_search.h"
-#include "cli.h"
+#include "../cli/cli.h"
 
 /* Most GPUs a run may name: a million, past any cluster built (the
  * largest published training runs used tens of thousands). */

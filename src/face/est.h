@@ -4,8 +4,8 @@
 #define CP_EST_H
 
 #include "../model/train.h"
-#include "out.h"
-#include "scenario.h"
+#include "../cli/out.h"
+#include "../cli/scenario.h"
 
 extern const char *const est_header[];
 extern const size_t est_ncols;

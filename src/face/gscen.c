@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../desc/tfm.h"
-#include "scenario.h"
+#include "../cli/scenario.h"
 
 /* The options that describe a weight-streaming cluster only. */
 static int refuse_ws_options(const struct cli_opts *o, const char *cmd, const char *system)
