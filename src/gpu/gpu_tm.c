@@ -10,11 +10,26 @@ static int is_mine(const char *hw_text)
     return gpuhw_kind_of(hw_text) == GPUHW_GPU;
 }
 
+/* a and b the same, field by field (their padding may be undefined). */
+static int same_layout(const struct gpu_layout *a, const struct gpu_layout *b)
+{
+    return a->tp == b->tp && a->pp == b->pp && a->dp == b->dp && a->cp == b->cp &&
+           a->mbs == b->mbs && a->vp == b->vp && a->precision == b->precision &&
+           a->recompute == b->recompute && a->recompute_layers == b->recompute_layers &&
+           a->shard_optimizer == b->shard_optimizer && a->fsdp == b->fsdp &&
+           a->fp8_params == b->fp8_params && a->seq_parallel == b->seq_parallel &&
+           a->flash_attention == b->flash_attention && a->overlap_grad == b->overlap_grad &&
+           a->overlap_tp == b->overlap_tp;
+}
+
+/* a and b the same but their GPU count. */
 static int same_spec(const struct gpu_search_spec *a, const struct gpu_search_spec *b)
 {
-    struct gpu_search_spec x = *a, y = *b;
-    x.gpus = y.gpus = 0;
-    return memcmp(&x, &y, sizeof x) == 0;
+    return a->batch == b->batch && a->precision == b->precision && a->tp == b->tp &&
+           a->pp == b->pp && a->mbs == b->mbs && a->cp == b->cp && a->vp == b->vp &&
+           a->fsdp == b->fsdp && a->recompute == b->recompute &&
+           a->each_recompute == b->each_recompute && a->allow_cp == b->allow_cp &&
+           a->keep == b->keep && same_layout(&a->options, &b->options);
 }
 
 /* The job's divisors at spec p, listed again only when p (but its
