@@ -10,14 +10,6 @@
 #include "step_fixed.h"
 #include "wse.h"
 
-/* Chunks in flight on the wafer: two (double-buffered) in each direction. */
-#define STEP_BUFFER_CHUNKS 4
-
-double step_buffer_bytes(const struct hw_desc *hw)
-{
-    return STEP_BUFFER_CHUNKS * hw->swx.chunk_bytes;
-}
-
 /* The first of the largest of t0..t3 (a NaN only as t0), as charge() takes. */
 static inline double longest(double t0, double t1, double t2, double t3)
 {

@@ -10,6 +10,16 @@
 #include "mx.h"
 #include "swx.h"
 
+/* Chunks in flight on the wafer: two (double-buffered) in each direction. */
+#define STEP_BUFFER_CHUNKS 4
+
+/* step.h: the SRAM the SwarmX chunk buffers take (here, so that step.c
+ * uses this file and not the reverse). */
+double step_buffer_bytes(const struct hw_desc *hw)
+{
+    return STEP_BUFFER_CHUNKS * hw->swx.chunk_bytes;
+}
+
 /* MemoryX servers to hold the state and fill the port, and the stream
  * rate they give. */
 static void stream_links(const struct cluster *c, struct fixed *F)
