@@ -139,7 +139,8 @@ static int keep_opts(struct sweep *sw, const struct cli_opts *o)
         if ((c = sweep_col(g[i], sw->names, sw->ncols)) < 0)
             rc = cli_error("%s '%s': no column '%s' (%s)", sw->lab->group_by, o->group_by, g[i],
                            sweep_col_hint(g[i], sw->names, sw->ncols, hint, sizeof hint));
-        sw->group[sw->ngroup++] = (size_t)c;
+        else
+            sw->group[sw->ngroup++] = (size_t)c;
     }
     sweep_free_list(g, n);
     return rc;
@@ -284,7 +285,8 @@ static int parse_axes(struct sweep *sw, const struct cli_opts *o)
         rc = keep_opts(sw, o);
     if (rc < 0)
         rc = output_opts(sw, o);
-    wanted_cols(sw);
+    if (rc < 0)
+        wanted_cols(sw); /* the columns are known and checked */
     return rc;
 }
 
