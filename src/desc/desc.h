@@ -142,6 +142,12 @@ cp_status desc_set(const struct desc_schema *s, const char *assign, void *target
  * Else -1 and why says which byte, for a message "...: why". */
 int desc_text_check(const char *s, char *why, size_t n);
 
+/* 0 if v is a value numeric key k may hold by its own rules (finite, not
+ * negative, zero only with DESC_ZERO_OK, at most 1 with DESC_AT_MOST_1,
+ * whole up to 2^53 with DESC_INTEGER); else -1 and why says which rule,
+ * for a message "...: why".  The rules spanning keys are each schema's. */
+int desc_number_check(const struct desc_key *k, double v, char *why, size_t n);
+
 /* Index of section.name in the schema, or -1. */
 int desc_find(const struct desc_schema *s, const char *section, const char *name);
 

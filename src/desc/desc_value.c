@@ -92,7 +92,7 @@ int desc_parse_choice(const char *v, const char *choices, int *out)
     return -1;
 }
 
-static int check_number(const struct desc_key *k, double v, char *why, size_t n)
+int desc_number_check(const struct desc_key *k, double v, char *why, size_t n)
 {
     if (!isfinite(v)) /* the end of a range beyond the largest double */
         return snprintf(why, n, "is out of range"), -1;
@@ -151,7 +151,7 @@ static int parse_spread(const struct desc_key *k, double v, const char *r, doubl
     char sub[160];
     double ends[2] = {v - *spread, v + *spread};
     for (int i = 0; i < 2; i++)
-        if (check_number(k, ends[i], sub, sizeof sub) != 0)
+        if (desc_number_check(k, ends[i], sub, sizeof sub) != 0)
             return snprintf(why, n, "range reaches %g, which %s", ends[i], sub), -1;
     return 0;
 }
@@ -181,7 +181,7 @@ int desc_store(const struct desc_key *k, const char *value, void *target, double
         /* fall through */
     case DESC_NUM: {
         double v, r = 0;
-        if (unit_parse(buf, k->dim, &v, why, n) != 0 || check_number(k, v, why, n) != 0)
+        if (unit_parse(buf, k->dim, &v, why, n) != 0 || desc_number_check(k, v, why, n) != 0)
             return -1;
         if (range && parse_spread(k, v, range, &r, why, n) != 0)
             return -1;

@@ -54,7 +54,6 @@ static void fill(const struct gpu_tm_job *j, const struct gpu_search_spec *p,
     gpu_train_eval(j->g, p->gpus, gpu_train_steps(j->tokens, batch, j->wl->seq_len), j->price, g,
                    &d->run);
     r->runs = 1;
-    r->global_tokens = batch * j->wl->seq_len;
     r->step_s = g->step_s;
     r->nparts = GPU_NPARTS;
     r->part_name = gpu_part_name;
@@ -182,12 +181,8 @@ static int p_whole(size_t i)
  * keys: the NVLink domain divides the node or is whole nodes. */
 static int p_valid(const void *job, size_t i, double v)
 {
-    const struct desc_key *k = p_key(i);
-    if (!isfinite(v) || v < 0 || (v == 0 && !(k->flags & DESC_ZERO_OK)))
-        return 0;
-    if ((k->flags & DESC_AT_MOST_1) && v > 1)
-        return 0;
-    if ((k->flags & DESC_INTEGER) && v != floor(v))
+    char why[128];
+    if (desc_number_check(p_key(i), v, why, sizeof why) != 0)
         return 0;
     struct gpuhw_desc g = *((const struct gpu_tm_job *)job)->g;
     *p_ptr(&g, i) = v;

@@ -58,12 +58,8 @@ double param_get(const struct hw_desc *hw, int key)
 
 int param_valid(const struct hw_desc *hw, int key, double v)
 {
-    const struct desc_key *k = &hw_schema.keys[key];
-    if (!isfinite(v) || v < 0 || (v == 0 && !(k->flags & DESC_ZERO_OK)))
-        return 0;
-    if ((k->flags & DESC_AT_MOST_1) && v > 1)
-        return 0;
-    if ((k->flags & DESC_INTEGER) && v != floor(v))
+    char why[128];
+    if (desc_number_check(&hw_schema.keys[key], v, why, sizeof why) != 0)
         return 0;
     struct hw_desc t = *hw;
     *param_ptr(&t, key) = v;

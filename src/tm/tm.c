@@ -25,10 +25,6 @@ void tm_result_close(struct tm_result *r)
     for (size_t i = 0; i < r->nverdicts; i++)
         if (r->verdict[i].fatal && !r->verdict[i].holds)
             r->feasible = 0;
-    r->bottleneck = 0;
-    for (size_t i = 1; i < r->nparts; i++)
-        if (r->part_s[i] > r->part_s[r->bottleneck])
-            r->bottleneck = i;
 }
 
 cp_status tm_eval(const struct tm_job *j, double count, enum tm_scaling mode,

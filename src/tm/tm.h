@@ -153,8 +153,8 @@ void tm_result_init(struct tm_result *r, double count);
 /* Append a verdict to r (up to TM_MAX_VERDICTS; more are dropped). */
 void tm_verdict_add(struct tm_result *r, const char *name, int holds, int fatal);
 
-/* r->feasible from r->runs and its fatal verdicts; r->bottleneck from
- * its parts. */
+/* r->feasible from r->runs and its fatal verdicts.  The bottleneck is
+ * the kind's model's own pick (its rule for ties), set by the kind. */
 void tm_result_close(struct tm_result *r);
 
 #endif
