@@ -35,10 +35,13 @@ TEST_LIBS := -lcmocka
 
 B        ?= build
 CORE_SRC := $(wildcard src/base/*.c src/desc/*.c src/model/*.c src/sim/*.c src/plan/*.c \
-                      src/grid/*.c src/gpu/*.c src/tm/*.c)
-# The front ends: the command line, each kind's face (src/face), and the
-# rooms of the explorer, the report writer and the sweep.
-CLI_SRC  := $(wildcard src/cli/*.c src/face/*.c src/explore/*.c src/report/*.c src/sweep/*.c)
+                      src/grid/*.c src/gpu/*.c src/tm/*.c src/meas/*.c src/claim/*.c \
+                      src/check/*.c)
+# The front ends: the command line, each kind's face (src/face), the
+# writers of the commands' tables (src/print), and the rooms of the
+# explorer, the report writer and the sweep.
+CLI_SRC  := $(wildcard src/cli/*.c src/face/*.c src/print/*.c src/explore/*.c src/report/*.c \
+                       src/sweep/*.c)
 DATA     := $(wildcard hw/*.ini models/*.ini reports/*.gp) reports/claims.csv hw/measurements.csv \
             hw/gpu-measurements.csv hw/gpu-measurements-holdout.csv
 TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))

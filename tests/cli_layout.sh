@@ -19,8 +19,8 @@
 
 MAX_LINES=700
 MAX_FUNC=60
-CORE="base desc model sim plan grid gpu tm"
-FRONT="cli face explore report sweep"
+CORE="base desc model sim plan grid gpu tm meas claim check"
+FRONT="cli face print explore report sweep"
 
 # ---- file lengths ----
 long=$(wc -l src/*/*.c src/*/*.h | awk -v m=$MAX_LINES '$2 != "total" && $1 > m { print $2 " " $1 }')
