@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../plan/cmp.h"
-#include "../cli/cmp_opts.h"
+#include "cmp_opts.h"
 #include "../cli/progress.h"
 #include "gscen.h"
 #include "gpu.h"

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../cli/cmp_opts.h"
+#include "cmp_opts.h"
 #include "gscen.h"
 #include "gpu.h"
 #include "../gpu/gpu_tm.h"

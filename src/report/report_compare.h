@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "../cli/cmp_opts.h"
+#include "../face/cmp_opts.h"
 
 /* The GPU system when --gpu is not given. */
 #define REPORT_DEFAULT_GPU "h100"

@@ -12,7 +12,7 @@
 #include "../base/dtoa.h"
 #include "../desc/hw.h"
 #include "../desc/wl.h"
-#include "../cli/cmp_opts.h"
+#include "../face/cmp_opts.h"
 #include "../cli/out.h"
 
 /* Characters a POSIX shell leaves alone in a word. */

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../face/gscen.h"
+#include "gscen.h"
 
 const char *cmpo_gpu_set(const char *set)
 {

@@ -1,0 +1,247 @@
+/* cmp_print.c - how `compare` prints its answer: the job and how each
+ * side was searched, a table of quantities against the two clusters (or
+ * CSV), what the power and cost count, and why a side has no answer. */
+#include "cmp_print.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+enum qty { Q_COUNT, Q_TIME, Q_RATE, Q_POWER, Q_ENERGY, Q_COST };
+static const char *const qty_unit[] = {"count", "s", "tokens/s", "W", "J", "currency"};
+
+struct tab {
+    struct out_table t;
+    int csv;
+};
+
+/* v of kind q as a cell; word follows a count for people.  "-" (text) or
+ * "" (CSV) for NaN. */
+static const char *cell(int csv, enum qty q, const char *word, double v, char *buf, size_t n)
+{
+    if (isnan(v))
+        return csv ? "" : "-";
+    if (csv)
+        return unit_format_exact(v, buf, n);
+    char num[64];
+    switch (q) {
+    case Q_TIME:
+        return out_duration(v, buf, n);
+    case Q_ENERGY:
+        return out_energy(v, buf, n);
+    case Q_POWER:
+        return unit_format(v, UNIT_POWER, buf, n);
+    case Q_RATE:
+        snprintf(buf, n, "%s tokens/s", unit_format(v, UNIT_COUNT, num, sizeof num));
+        return buf;
+    case Q_COST:
+        return plan_metric_format(v, PLAN_COST, buf, n);
+    default:
+        snprintf(buf, n, "%.0f%s%s", v, *word ? " " : "", word);
+        return buf;
+    }
+}
+
+/* A row: the quantity (text label, CSV name), the two sides' values (NaN:
+ * none) with a word after counts (weight streaming, GPU), and the ratio
+ * GPU / weight streaming when both are positive. */
+static void row(struct tab *t, const char *label, const char *name, enum qty q, double ws,
+                double gpu, const char *ws_word, const char *gpu_word)
+{
+    char a[96], b[96], c[48];
+    const char *ratio = t->csv ? "" : "-";
+    if (ws > 0 && gpu > 0) {
+        snprintf(c, sizeof c, t->csv ? "%.17g" : "%.3g", gpu / ws);
+        ratio = c;
+    }
+    const char *ca = cell(t->csv, q, ws_word, ws, a, sizeof a);
+    const char *cb = cell(t->csv, q, gpu_word, gpu, b, sizeof b);
+    if (t->csv)
+        out_row(&t->t, (const char *[]){name, qty_unit[q], ca, cb, ratio});
+    else
+        out_row(&t->t, (const char *[]){label, ca, cb, ratio});
+}
+
+/* A row of text cells (the layouts). */
+static void text_row(struct tab *t, const char *label, const char *name, const char *ws,
+                     const char *gpu)
+{
+    if (t->csv)
+        out_row(&t->t, (const char *[]){name, "", ws, gpu, ""});
+    else
+        out_row(&t->t, (const char *[]){label, ws, gpu, "-"});
+}
+
+/* "MemoryX 12 servers, activations offload" */
+static const char *ws_text(const struct cmp_result *r, char *buf, size_t n)
+{
+    char act[64];
+    snprintf(buf, n, "MemoryX %.0f servers, activations %s", r->wr.step.mx_servers,
+             step_act_label(&r->wr.step, act, sizeof act));
+    return buf;
+}
+
+/* x when have, else NaN (a cell with no value). */
+static double opt(int have, double x)
+{
+    return have ? x : NAN;
+}
+
+/* Each side's cluster at the target: weight streaming while its result
+ * is feasible, the GPUs while some count ran. */
+static void rows_main(struct tab *t, const struct cmp_cli *x, int priced)
+{
+    const struct cmp_result *r = &x->r;
+    const struct cmp_side *w = &r->w, *g = &r->g.s;
+    int hw = r->wr.feasible, hg = r->gpu_ran;
+    char a[256], b[256];
+    row(t, "cluster", "units", Q_COUNT, opt(hw, w->units), opt(hg, g->units),
+        w->units == 1 ? "system" : "systems", g->units == 1 ? "GPU" : "GPUs");
+    row(t, "nodes", "nodes", Q_COUNT, NAN, opt(hg, g->nodes), "", g->nodes == 1 ? "node" : "nodes");
+    text_row(t, "layout", "layout", hw ? ws_text(r, a, sizeof a) : "-",
+             hg ? cmpo_layout_text(&r->g.layout, ", ", b, sizeof b) : "-");
+    row(t, "step time", "step_time", Q_TIME, opt(hw, w->step_s), opt(hg, g->step_s), "", "");
+    row(t, "time-to-train", "time_to_train", Q_TIME, opt(hw, w->time_s), opt(hg, g->time_s), "",
+        "");
+    row(t, "throughput", "tokens_per_s", Q_RATE, opt(hw, w->tokens_per_s), opt(hg, g->tokens_per_s),
+        "", "");
+    row(t, "power", "power", Q_POWER, opt(hw, w->power_W), opt(hg, g->power_W), "", "");
+    row(t, "energy", "energy", Q_ENERGY, opt(hw, w->energy_J), opt(hg, g->energy_J), "", "");
+    if (priced)
+        row(t, "cost", "cost", Q_COST, opt(hw && w->cost >= 0, w->cost),
+            opt(hg && g->cost >= 0, g->cost), "", "");
+}
+
+/* One fewer (the plan's N - 1; the largest smaller GPU count that runs):
+ * each misses the target. */
+static void rows_fewer(struct tab *t, const struct cmp_cli *x)
+{
+    const struct cmp_result *r = &x->r;
+    int hw = x->spec.mode == CMP_DEADLINE && r->ws_ok && r->plan.has_below;
+    int hg = r->gpu_ok && r->has_below;
+    if (!hw && !hg)
+        return;
+    row(t, "fewer: cluster", "fewer_units", Q_COUNT, opt(hw, r->plan.below.systems),
+        opt(hg, r->below.s.units), "systems", "GPUs");
+    row(t, "fewer: time-to-train", "fewer_time_to_train", Q_TIME, opt(hw, r->plan.rb.time_s),
+        opt(hg, r->below.s.time_s), "", "");
+}
+
+/* Both at the weight-streaming cluster's power. */
+static void rows_equal(struct tab *t, const struct cmp_cli *x)
+{
+    const struct cmp_result *r = &x->r;
+    if (!(r->eq_power_W > 0))
+        return;
+    const struct cmp_side *w = &r->w, *g = &r->eq.s;
+    int hg = r->eq_ok;
+    row(t, "equal power: power", "equal_power", Q_POWER, w->power_W, opt(hg, g->power_W), "", "");
+    row(t, "equal power: cluster", "equal_power_units", Q_COUNT, w->units, opt(hg, g->units),
+        w->units == 1 ? "system" : "systems", g->units == 1 ? "GPU" : "GPUs");
+    row(t, "equal power: time-to-train", "equal_power_time_to_train", Q_TIME, w->time_s,
+        opt(hg, g->time_s), "", "");
+}
+
+static int emit_table(const struct cli_opts *o, const struct cmp_cli *x)
+{
+    static const char *const csv_hdr[] = {"quantity", "unit", "weight_streaming", "gpu",
+                                          "gpu_over_weight_streaming"};
+    const char *text_hdr[] = {"quantity", x->s.hw.wse.name, x->g.name, "GPU / WS"};
+    struct tab t = {.csv = o->csv};
+    int priced = x->s.c.price >= 0 || x->spec.gpu_price >= 0;
+    out_init(&t.t, o->csv ? 5 : 4, o->csv ? csv_hdr : text_hdr);
+    rows_main(&t, x, priced);
+    rows_fewer(&t, x);
+    rows_equal(&t, x);
+    int rc = (o->csv ? &out_csv : &out_text)->write(stdout, &t.t);
+    out_free(&t.t);
+    return rc;
+}
+
+/* The job, and how each side was searched. */
+static void print_head(const struct cmp_cli *x)
+{
+    const struct cmp_result *r = &x->r;
+    const struct cmp_scan *sc = &r->scan;
+    const struct cluster *c = &x->s.c;
+    char a[64], b[64];
+    printf("compare: %s, %s token%s in %.0f step%s of %g sequence%s x %g tokens; ",
+           x->s.wl.name, unit_format(r->wr.tokens, UNIT_COUNT, a, sizeof a),
+           r->wr.tokens == 1 ? "" : "s", r->wr.steps, r->wr.steps == 1 ? "" : "s",
+           c->global_seqs, c->global_seqs == 1 ? "" : "s", x->s.wl.seq_len);
+    if (x->spec.mode == CMP_DEADLINE)
+        printf("deadline %s\n", out_duration(x->spec.deadline_s, b, sizeof b));
+    else
+        printf("%g system%s, and the GPUs as fast\n", c->systems, c->systems == 1 ? "" : "s");
+    printf("weight streaming: %s, MemoryX %s; ", x->s.hw.wse.name, x->s.tier);
+    if (x->spec.mode == CMP_DEADLINE)
+        printf("the fewest systems that meet it, every N of 1..%g evaluated (as plan does)\n",
+               r->plan.max_systems);
+    else
+        printf("the systems given\n");
+    printf("GPUs: %s at %s, each count run in its fastest layout (tp, pp, cp, dp, micro-batch, "
+           "interleaving, FSDP or not, the least recompute that fits); ",
+           x->g.name, gpuhw_prec_name[x->spec.layout.precision]);
+    if (sc->counts > 0)
+        printf(
+            "every count of %.0f to %.0f GPUs in steps of %.0f searched upward, %.0f counts, %.0f "
+            "of them run a layout (%.0f layouts evaluated)\n\n",
+            sc->step, sc->last, sc->step, sc->counts, sc->runs, sc->layouts);
+    else
+        printf("not searched\n\n");
+}
+
+/* What the power, the cost and equal power count. */
+static void print_notes(const struct cmp_cli *x)
+{
+    const struct cmp_result *r = &x->r;
+    const struct gpu_net *n = &x->g.net;
+    char a[64], b[64];
+    printf("\npower: %s systems (system.power %s each) with their MemoryX, activation servers and "
+           "SwarmX nodes; %s in whole nodes of %g GPUs at system.node_power %s each, the "
+           "vendor's maximum; neither side counts network switches, storage or cooling\n",
+           x->s.hw.wse.name, unit_format(x->s.hw.wse.power_W, UNIT_POWER, a, sizeof a), x->g.name,
+           n->gpus_per_node, unit_format(n->node_power_W, UNIT_POWER, b, sizeof b));
+    if (x->s.c.price >= 0 || x->spec.gpu_price >= 0)
+        printf("cost: --price per system-hour x systems x hours; --gpu-price per GPU-hour x the "
+               "GPUs of the nodes x hours\n");
+    if (r->eq_power_W > 0 && r->eq_scan.counts > 0)
+        printf(
+            "equal power: every GPU count of %.0f to %.0f (in steps of %.0f) whose nodes draw at "
+            "most %s searched, the fastest taken\n",
+            r->eq_scan.step, r->eq_scan.max, r->eq_scan.step,
+            unit_format(r->eq_power_W, UNIT_POWER, a, sizeof a));
+}
+
+/* Why a side has no answer, on f (stdout with the table, stderr with
+ * --csv). */
+static void print_why(FILE *f, const struct cmp_cli *x)
+{
+    const struct cmp_result *r = &x->r;
+    char a[64], b[64];
+    if (!r->ws_ok)
+        fprintf(f, "unreachable (weight streaming): %s\n", r->ws_why);
+    if (!r->gpu_ok && r->gpu_ran)
+        fprintf(
+            f,
+            "unreachable (GPUs): no count of %.0f to %.0f GPUs meets %s; the fastest, %.0f GPUs, "
+            "takes %s\n",
+            r->scan.step, r->scan.last, out_duration(r->target_s, a, sizeof a), r->g.s.units,
+            out_duration(r->g.s.time_s, b, sizeof b));
+    else if (!r->gpu_ok)
+        fprintf(f, "unreachable (GPUs): %s\n", r->gpu_why);
+    if (r->eq_power_W > 0 && !r->eq_ok)
+        fprintf(f, "no answer at equal power: %s\n", r->eq_why);
+}
+
+int cmp_print(const struct cli_opts *o, const struct cmp_cli *x)
+{
+    if (!o->csv)
+        print_head(x);
+    if (emit_table(o, x) != 0)
+        return -1;
+    if (!o->csv)
+        print_notes(x);
+    print_why(o->csv ? stderr : stdout, x);
+    return 0;
+}
