@@ -2,6 +2,7 @@
 #include "est.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -103,10 +104,68 @@ static char *format_whole(double v, char *buf, size_t n)
     return buf;
 }
 
+/* Bytes that keep text from being written as it is in CSV: NUL, and
+ * those that need quotes (sweep_buf_csv's fast path). */
+static const unsigned char csv_stop[256] = {[0] = 1, [','] = 1, ['"'] = 1, ['\r'] = 1, ['\n'] = 1};
+
+/* Text v of len bytes as cell k: plain when it needs neither quotes nor
+ * out_csv_guard's leading quote. */
+static void set_text(struct est_cells *w, size_t k, const char *v, size_t len, int plain)
+{
+    w->have[k] = 0;
+    w->cell[k] = v;
+    w->plain[k] = plain && len <= UCHAR_MAX ? EST_PLAIN_TEXT : EST_PLAIN_NO;
+    w->len[k] = (unsigned char)(len <= UCHAR_MAX ? len : 0);
+}
+
+/* Whether text v needs neither quotes nor out_csv_guard's leading quote;
+ * its strlen into *len. */
+static int scan_text(const char *v, size_t *len)
+{
+    size_t n = 0;
+    while (!csv_stop[(unsigned char)v[n]])
+        n++;
+    int plain = v[n] == '\0' && !out_csv_guard(v);
+    if (!plain)
+        n += strlen(v + n);
+    *len = n;
+    return plain;
+}
+
+/* Text that may need quotes: scanned here. */
 static void put_s(struct est_cells *w, const char *v)
 {
-    w->have[w->k] = 0;
-    w->cell[w->k++] = v;
+    size_t n;
+    int plain = scan_text(v, &n);
+    set_text(w, w->k++, v, n, plain);
+}
+
+/* Text known to need no quotes, of len bytes. */
+static void put_lit(struct est_cells *w, const char *v, size_t len)
+{
+    set_text(w, w->k++, v, len, 1);
+}
+
+/* The text in buf of slot i (of text_key[]) as the next cell: scanned
+ * only when it was made again (made set). */
+static void put_kept(struct est_cells *w, int i, const char *buf, int made)
+{
+    if (made)
+        w->text_plain[i] = (unsigned char)scan_text(buf, &w->text_len[i]);
+    set_text(w, w->k++, buf, w->text_len[i], w->text_plain[i]);
+}
+
+/* A link or warning list made by name() from the bits key into buf, made
+ * again only when key changed since slot i's text was made. */
+static void put_names(struct est_cells *w, int i, unsigned key, char *buf, size_t n,
+                      const char *(*name)(unsigned, char *, size_t))
+{
+    int made = w->text_key[i] != (unsigned long long)key + 1;
+    if (made) {
+        name(key, buf, n);
+        w->text_key[i] = (unsigned long long)key + 1;
+    }
+    put_kept(w, i, buf, made);
 }
 
 /* A number, exact (shortest round trip); the text of the previous row is
@@ -114,23 +173,19 @@ static void put_s(struct est_cells *w, const char *v)
 static void put_n(struct est_cells *w, double v)
 {
     size_t k = w->k++;
+    w->cell[k] = w->buf[k];
+    if (w->have[k] && memcmp(&w->prev[k], &v, sizeof v) == 0)
+        return; /* its text, plain[] and len[] stand */
+    w->prev[k] = v;
+    w->have[k] = 1;
+    w->plain[k] = EST_PLAIN_NUM;
     if (w->want && !w->want[k]) { /* its value alone */
-        w->prev[k] = v;
-        w->have[k] = 1;
         w->buf[k][0] = '\0';
-        w->cell[k] = w->buf[k];
         w->len[k] = 0;
         return;
     }
-    if (w->have[k] && memcmp(&w->prev[k], &v, sizeof v) == 0) {
-        w->cell[k] = w->buf[k];
-        return;
-    }
-    w->prev[k] = v;
-    w->have[k] = 1;
-    w->cell[k] = format_whole(v, w->buf[k], sizeof w->buf[k]);
-    if (w->cell[k]) {
-        w->len[k] = (unsigned char)strlen(w->cell[k]);
+    if (format_whole(v, w->buf[k], sizeof w->buf[k])) {
+        w->len[k] = (unsigned char)strlen(w->buf[k]);
         return;
     }
     /* the shortest round trip straight into the cell, its length known */
@@ -139,7 +194,6 @@ static void put_n(struct est_cells *w, double v)
         unit_format_exact(v, w->buf[k], sizeof w->buf[k]);
         len = (int)strlen(w->buf[k]);
     }
-    w->cell[k] = w->buf[k];
     w->len[k] = (unsigned char)len;
 }
 
@@ -185,7 +239,7 @@ static void put_training(struct est_cells *w, const struct train_result *r)
     if (r->cost >= 0)
         put_n(w, r->cost);
     else
-        put_s(w, "");
+        put_lit(w, "", 0);
     put_s(w, step_res_name[r->step.bottleneck]);
 }
 
@@ -200,7 +254,7 @@ static void put_verdicts(struct est_cells *w, const struct train_result *r)
     const int flags[] = {r->memoryx_fits, r->sram_fits,       r->matmul_fits,
                          r->batch_ok,     r->stream_balanced, r->feasible};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
-        put_s(w, flags[i] ? "1" : "0");
+        put_lit(w, flags[i] ? "1" : "0", 1);
 }
 
 /* Activation placement, servers and nodes, power by part, the binding
@@ -208,18 +262,25 @@ static void put_verdicts(struct est_cells *w, const struct train_result *r)
 static void put_placement(struct est_cells *w, const struct train_result *r)
 {
     const struct step_result *st = &r->step;
-    put_s(w, step_act_label(st, w->act, sizeof w->act));
+    int made = w->text_key[2] != (unsigned long long)st->act + 1 ||
+               memcmp(&w->act_k, &st->act_k, sizeof w->act_k) != 0;
+    if (made) {
+        step_act_label(st, w->act, sizeof w->act);
+        w->text_key[2] = (unsigned long long)st->act + 1;
+        w->act_k = st->act_k;
+    }
+    put_kept(w, 2, w->act, made);
     put_n(w, st->act_bytes);
-    put_s(w, r->act_fits ? "1" : "0");
+    put_lit(w, r->act_fits ? "1" : "0", 1);
     put_n(w, st->mx_servers);
     put_n(w, st->act_servers);
     put_n(w, r->swx_nodes);
     for (int i = 0; i < TRAIN_NPOWER; i++)
         put_n(w, r->power_part[i]);
-    put_s(w, r->systems_ok ? "1" : "0");
-    put_s(w, step_link_names(st->stream_bind, w->bind[0], sizeof w->bind[0]));
-    put_s(w, step_link_names(st->grad_bind, w->bind[1], sizeof w->bind[1]));
-    put_s(w, train_warn_names(r->warnings, w->warn, sizeof w->warn));
+    put_lit(w, r->systems_ok ? "1" : "0", 1);
+    put_names(w, 0, st->stream_bind, w->bind[0], sizeof w->bind[0], step_link_names);
+    put_names(w, 1, st->grad_bind, w->bind[1], sizeof w->bind[1], step_link_names);
+    put_names(w, 3, r->warnings, w->warn, sizeof w->warn, train_warn_names);
 }
 
 void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,
@@ -246,6 +307,7 @@ void est_row(struct out_table *t, const struct scenario *s, const struct cluster
 {
     struct est_cells w;
     memset(w.have, 0, sizeof w.have);
+    memset(w.text_key, 0, sizeof w.text_key);
     w.want = NULL;
     est_cells(&w, s, s->tier, c, r);
     out_row(t, w.cell);

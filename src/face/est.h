@@ -26,12 +26,27 @@ struct est_cells {
     char buf[EST_MAX_COLS][EST_CELL_BYTES]; /* a number's cell points here */
     double prev[EST_MAX_COLS];
     unsigned char have[EST_MAX_COLS];
-    unsigned char len[EST_MAX_COLS]; /* strlen of a number's text (have[] set) */
+    /* How a CSV writer may copy cell c (EST_PLAIN_*): a number in its
+     * buffer, or text that needs no quotes nor a leading quote; len[c] is
+     * its strlen then. */
+    unsigned char plain[EST_MAX_COLS];
+    unsigned char len[EST_MAX_COLS];
     char warn[256];
     char act[32];      /* the placement label */
     char bind[2][128]; /* links binding the weight and gradient streams */
+    /* The keys the texts of warn, act and bind were made from, plus one
+     * (0: none made yet), so that an unchanged key keeps its text. */
+    unsigned long long text_key[4];
+    double act_k; /* the placement label's act_k (text_key[2] its mode) */
+    size_t text_len[4];
+    unsigned char text_plain[4];
     size_t k;
 };
+
+/* est_cells.plain[c]: scan the text (it may need quotes); a number whose
+ * text is in a buffer of EST_CELL_BYTES (all of it readable); text known
+ * to be written as it is. */
+enum { EST_PLAIN_NO, EST_PLAIN_NUM, EST_PLAIN_TEXT };
 
 /* Format the row for s evaluated as r into w, naming the MemoryX tier
  * tier (s->tier for one estimate).  The cells point into w and s. */

@@ -51,7 +51,8 @@ static void job_rec(struct sweep_job *jb, const char *const *row, const unsigned
 }
 
 void sweep_job_row(struct sweep_job *jb, const char **row, const char *const *axis_text,
-                   const unsigned char *num, const double *value, const unsigned char *plain_len)
+                   const unsigned char *num, const double *value, const unsigned char *plain,
+                   const unsigned char *plain_len)
 {
     const struct sweep *sw = jb->sw;
     for (size_t i = 0; i < sw->naxis; i++)
@@ -63,7 +64,7 @@ void sweep_job_row(struct sweep_job *jb, const char **row, const char *const *ax
     if (sw->table)
         sweep_buf_table(&jb->out, row, num, value, sw->nbase, sw->sel, sw->disp, sw->nsel);
     else
-        sweep_buf_csv(&jb->out, row, num, plain_len, plain_len ? sw->nbase : 0, sw->sel, sw->nsel);
+        sweep_buf_csv(&jb->out, row, plain, plain_len, plain ? sw->nbase : 0, sw->sel, sw->nsel);
     if (sw->best)
         job_rec(jb, row, num, value, line, jb->out.n - line);
 }

@@ -196,7 +196,7 @@ static void put_row(struct sweep_job *jb, const struct gcombo *cb, int feasible,
         value[i] = feasible;
         row[i] = c == X_KIND ? "gpu" : c == X_REASON ? reason : feasible ? "1" : "0";
     }
-    sweep_job_row(jb, row, cb->axis_text, num, value, NULL);
+    sweep_job_row(jb, row, cb->axis_text, num, value, NULL, NULL);
 }
 
 /* Point j of the combo: the precision j / nn, the count j % nn

@@ -93,10 +93,11 @@ struct sweep_job { /* what one grid worker formats its rows into */
 /* A row of sw->nbase cells (room for SWEEP_MAX_COLS; the --set axes'
  * texts are added): formatted into the job's buffer unless --where drops
  * it.  num[c] and value[c]: cell c is the number value[c] (the table shows
- * it in its unit); plain_len, when not NULL: a number's cell is a buffer
- * of EST_CELL_BYTES holding plain_len[c] bytes (sweep_buf_csv). */
+ * it in its unit); plain and plain_len, when not NULL: how the CSV may
+ * copy cell c, and its length (est.h's EST_PLAIN_*, sweep_buf_csv). */
 void sweep_job_row(struct sweep_job *jb, const char **row, const char *const *axis_text,
-                   const unsigned char *num, const double *value, const unsigned char *plain_len);
+                   const unsigned char *num, const double *value, const unsigned char *plain,
+                   const unsigned char *plain_len);
 
 /* Where rows go: standard output as CSV or as the table, or (--best) the
  * groups, written at the end. */

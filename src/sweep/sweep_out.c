@@ -55,6 +55,15 @@ static char *csv_slow(struct sweep_buf *b, char *p, const char *s, size_t rest)
     return p;
 }
 
+/* Make room for len more bytes at p, and rest * CSV_CELL_ROOM + 2 after
+ * them; returns where p now is. */
+static char *csv_room(struct sweep_buf *b, char *p, size_t len, size_t rest)
+{
+    b->n = (size_t)(p - b->p);
+    sweep_buf_room(b, len + rest * CSV_CELL_ROOM + 2);
+    return b->p + b->n;
+}
+
 void sweep_buf_csv(struct sweep_buf *b, const char *const *cells, const unsigned char *plain,
                    const unsigned char *plain_len, size_t nplain, const size_t *sel, size_t nsel)
 {
@@ -65,12 +74,21 @@ void sweep_buf_csv(struct sweep_buf *b, const char *const *cells, const unsigned
     for (size_t i = 0; i < nsel; i++) {
         size_t c = sel[i];
         const char *s = cells[c];
-        if (c < nplain && plain[c]) {
+        if (c < nplain && plain[c] == EST_PLAIN_NUM) {
             /* a number's text lives in a cell buffer of EST_CELL_BYTES:
              * copy the whole buffer (a fixed size the compiler inlines)
              * and keep its length */
             memcpy(p, s, EST_CELL_BYTES);
             p += plain_len[c];
+            *p++ = ',';
+            continue;
+        }
+        if (c < nplain && plain[c] == EST_PLAIN_TEXT) { /* text as it is, its length known */
+            size_t len = plain_len[c];
+            if (len >= CSV_CELL_ROOM)
+                p = csv_room(b, p, len + 1, nsel - 1 - i);
+            memcpy(p, s, len);
+            p += len;
             *p++ = ',';
             continue;
         }

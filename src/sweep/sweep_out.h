@@ -38,9 +38,10 @@ static inline void sweep_buf_put(struct sweep_buf *b, const char *s, size_t n)
 
 /* Append the CSV line (RFC 4180, CRLF; quoting, and a leading quote where
  * out_csv_guard asks, as the CSV sink does) of the cells sel[0..nsel).
- * Column c < nplain with plain[c] set is a number that never needs
- * quotes: its text of plain_len[c] bytes is read from a buffer of
- * EST_CELL_BYTES (est.h), copied whole without a scan. */
+ * Column c < nplain with plain[c] set (est.h's EST_PLAIN_*) is copied
+ * without a scan: a number's text of plain_len[c] bytes read from a
+ * buffer of EST_CELL_BYTES, copied whole; or text of plain_len[c] bytes
+ * that needs no quotes. */
 void sweep_buf_csv(struct sweep_buf *b, const char *const *cells, const unsigned char *plain,
                    const unsigned char *plain_len, size_t nplain, const size_t *sel, size_t nsel);
 

@@ -136,7 +136,8 @@ static void combo_point(void *ctx, size_t j, const struct cluster *c, const stru
     est_cells(&jb->cells, &cb->s, grid_tier_of(&cb->grid, j)->name, c, r);
     const char *row[SWEEP_MAX_COLS];
     memcpy(row, jb->cells.cell, est_ncols * sizeof *row);
-    sweep_job_row(jb, row, cb->axis_text, jb->cells.have, jb->cells.prev, jb->cells.len);
+    sweep_job_row(jb, row, cb->axis_text, jb->cells.have, jb->cells.prev, jb->cells.plain,
+                  jb->cells.len);
 }
 
 /* Every point of combo cb this run takes, through the grid engine
