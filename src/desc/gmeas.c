@@ -1,8 +1,9 @@
 /* gmeas.c - the GPU measurement corpus reader (see gmeas.h).
  *
- * The text goes to libcsv one line at a time, so the line where a record
- * starts is known (a quoted field may run over several lines).  Each
- * record becomes a row: text kept, numbers parsed ("unknown" kept as NaN
+ * The table reader (csvtab.h) reads the text with this corpus's columns
+ * and words: no comment lines, a line ends at LF, and an error names the
+ * line where its record starts (a quoted field may run over several
+ * lines).  Each record becomes a row: text kept, numbers parsed ("unknown" kept as NaN
  * where allowed), the GPU, precision and recompute normalised, the
  * optional columns (cp, vp, the software switches) read or defaulted, and
  * the measured quantity converted to a step time and cluster tokens/s by
@@ -21,6 +22,7 @@
 
 #include "../base/units.h"
 #include "../base/xalloc.h"
+#include "csvtab.h"
 #include "desc.h"
 #include "wl.h"
 
@@ -135,36 +137,74 @@ static double flop_korthikanti(const struct gmeas_row *r)
 /* ---- the parser ---- */
 
 struct gparse {
-    const char *origin;
     struct gmeas_list *out;
     size_t cap;
-    cp_status st;
-    struct cp_error *err;
-    int line;     /* the line being fed                    */
-    int rec_line; /* the line where this record started    */
-    int at_start; /* libcsv is between records             */
-    int have_header, header_line, nhdr;
-    int hdr[C_NCOLS]; /* field index -> column */
-    int nfield;
-    int too_long[C_NCOLS];
-    char cell[C_NCOLS][GM_CELL_MAX];
+    struct csvtab *t; /* the reader, while a record is read */
 };
 
-/* Report an input error at a line of the file (fmt a literal). */
-#define fail_line(p, line, fmt, ...)                                                               \
-    ((p)->st = cp_fail((p)->err, CP_EINPUT, "%s:%d: " fmt, (p)->origin, line, __VA_ARGS__))
+#define CELL(p, c) csvtab_cell((p)->t, c)
 
-#define cell_fail(p, c, fmt, ...) fail_line(p, (p)->rec_line, "%s: " fmt, col_name[c], __VA_ARGS__)
+/* Report an input error at a line of the file (fmt a literal). */
+#define fail_line(t, line, fmt, ...)                                                               \
+    cp_fail((t)->err, CP_EINPUT, "%s:%d: " fmt, (t)->origin, line, __VA_ARGS__)
+
+#define cell_fail(p, c, fmt, ...)                                                                  \
+    fail_line((p)->t, (p)->t->rec.line, "%s: " fmt, col_name[c], __VA_ARGS__)
+
+/* The words of this corpus for what the reader finds wrong, each at the
+ * line where its record starts. */
+static cp_status fault(void *ctx, const struct csvtab *t, const struct csvtab_fault *f)
+{
+    (void)ctx;
+    switch (f->kind) {
+    case CSVTAB_CSV:
+        return fail_line(t, f->at.line,
+                         "malformed CSV: %s (a quoted field ends with a quote "
+                         "followed by ',' or the end of the line)",
+                         csv_strerror(f->csv_error));
+    case CSVTAB_UNCLOSED:
+        return fail_line(t, f->rec_line, "malformed CSV: %s",
+                         "a quote opened in the record on this line is not closed by the end of "
+                         "the file");
+    case CSVTAB_NAME_TEXT: /* not asked for: a name with control bytes is unknown */
+    case CSVTAB_UNKNOWN:
+        return fail_line(t, f->rec_line, "header: unknown column '%.64s'", f->text);
+    case CSVTAB_TWICE:
+        return fail_line(t, f->rec_line, "header: column '%s' named twice", col_name[f->col]);
+    case CSVTAB_MISSING:
+        return fail_line(t, f->rec_line, "header: missing column '%s'", col_name[f->col]);
+    case CSVTAB_HEADER_WIDE:
+        return fail_line(t, f->rec_line,
+                         "header: too many fields: there are %d columns (%d of them optional), "
+                         "each named at most once",
+                         C_NCOLS, C_NCOLS - C_NREQUIRED);
+    case CSVTAB_WIDE:
+        return fail_line(t, f->rec_line, "too many fields: the header on line %d names %d columns",
+                         t->header_line, t->nhdr);
+    case CSVTAB_SHORT:
+        return fail_line(t, f->rec_line, "%d field%s, but the header on line %d names %d columns",
+                         f->nfield, f->nfield == 1 ? "" : "s", t->header_line, t->nhdr);
+    case CSVTAB_ROWS:
+        return fail_line(t, f->rec_line, "more than %d runs", GMEAS_MAX_ROWS);
+    case CSVTAB_NO_HEADER:
+        return fail_line(t, 1, "%s",
+                         "no header row (expected one naming the columns id, source, ... notes)");
+    case CSVTAB_NO_ROWS:
+        return fail_line(t, f->rec_line, "%s",
+                         "no runs after the header (one row per measured run)");
+    }
+    return fail_line(t, f->rec_line, "%s", "unreadable");
+}
 
 /* ---- one row: text ---- */
 
 static cp_status text_cell(struct gparse *p, int c, char *dst)
 {
-    if (p->too_long[c] || strlen(p->cell[c]) >= GMEAS_TEXT_MAX)
+    if (p->t->too_long[c] || strlen(CELL(p, c)) >= GMEAS_TEXT_MAX)
         return cell_fail(p, c, "longer than %d bytes", GMEAS_TEXT_MAX - 1);
-    if (p->cell[c][0] == '\0')
+    if (CELL(p, c)[0] == '\0')
         return cell_fail(p, c, "%s", "empty");
-    memcpy(dst, p->cell[c], GMEAS_TEXT_MAX);
+    memcpy(dst, CELL(p, c), GMEAS_TEXT_MAX);
     return CP_OK;
 }
 
@@ -173,7 +213,7 @@ static cp_status cells_check(struct gparse *p)
 {
     char why[160];
     for (int c = 0; c < C_NCOLS; c++)
-        if (c != C_NOTES && desc_text_check(p->cell[c], why, sizeof why) != 0)
+        if (c != C_NOTES && desc_text_check(CELL(p, c), why, sizeof why) != 0)
             return cell_fail(p, c, "%s", why);
     return CP_OK;
 }
@@ -198,21 +238,21 @@ static cp_status kinds_parse(struct gparse *p, struct gmeas_row *r)
     static const int prec_kind[] = {GMEAS_P16, GMEAS_P16, GMEAS_FP8,
                                     GMEAS_FP4, GMEAS_FP4, GMEAS_FP4};
     static const int prec_order[] = {0, 1, 2, 3, 4, 5}, rc_order[] = {0, 1, 2, 3};
-    int g = word_find(p->cell[C_GPU], gmeas_gpu_name, gpu_order, GMEAS_NGPUS, 0);
+    int g = word_find(CELL(p, C_GPU), gmeas_gpu_name, gpu_order, GMEAS_NGPUS, 0);
     if (g < 0)
         return cell_fail(p, C_GPU,
                          "'%.64s' names no GPU this program knows (a100, h100, h200, "
                          "b200 or gb200)",
-                         p->cell[C_GPU]);
-    int w = word_find(p->cell[C_PRECISION], prec_word, prec_order, 6, 1);
+                         CELL(p, C_GPU));
+    int w = word_find(CELL(p, C_PRECISION), prec_word, prec_order, 6, 1);
     if (w < 0)
         return cell_fail(p, C_PRECISION, "'%.64s' does not start with BF16, FP16, FP8 or FP4",
-                         p->cell[C_PRECISION]);
-    int rc = word_find(p->cell[C_RECOMPUTE], gmeas_recompute_name, rc_order, GMEAS_NRECOMPUTES, 1);
+                         CELL(p, C_PRECISION));
+    int rc = word_find(CELL(p, C_RECOMPUTE), gmeas_recompute_name, rc_order, GMEAS_NRECOMPUTES, 1);
     if (rc < 0)
         return cell_fail(p, C_RECOMPUTE,
                          "'%.64s' does not start with none, selective, full or unknown",
-                         p->cell[C_RECOMPUTE]);
+                         CELL(p, C_RECOMPUTE));
     r->gpu = (enum gmeas_gpu)g;
     r->precision = (enum gmeas_precision)prec_kind[w];
     r->recompute = (enum gmeas_recompute)rc;
@@ -246,7 +286,7 @@ static const struct num_col {
 
 static cp_status num_cell(struct gparse *p, const struct num_col *nc, double *v)
 {
-    const char *s = p->cell[nc->col];
+    const char *s = CELL(p, nc->col);
     char why[256];
     if (nc->unknown_ok && strcmp(s, "unknown") == 0) {
         *v = NAN;
@@ -265,16 +305,16 @@ static cp_status shape_parse(struct gparse *p, struct gmeas_row *r)
 {
     for (size_t i = 0; i < GM_NNUM; i++)
         if (num_cell(p, &num_cols[i], (double *)((char *)r + num_cols[i].off)) != CP_OK)
-            return p->st;
+            return CP_EINPUT;
     double ways = r->tp * r->pp * r->dp;
-    if (p->cell[C_CP][0] != '\0') {
+    if (CELL(p, C_CP)[0] != '\0') {
         /* given: it must be what the layout leaves */
         const struct num_col cc = {C_CP, 0, 0, 1};
         if (num_cell(p, &cc, &r->cp) != CP_OK)
-            return p->st;
+            return CP_EINPUT;
         if (r->cp * ways != r->gpus)
             return cell_fail(p, C_CP, "'%.64s' is not gpus / (tp x pp x dp) = %.0f / %.0f = %g",
-                             p->cell[C_CP], r->gpus, ways, r->gpus / ways);
+                             CELL(p, C_CP), r->gpus, ways, r->gpus / ways);
     } else {
         r->cp = r->gpus / ways;
         if (r->cp != floor(r->cp))
@@ -293,15 +333,15 @@ static cp_status conv_find(struct gparse *p, struct gmeas_row *r, const struct g
 {
     int q;
     for (q = 0; q < GMEAS_NQUANTITIES; q++)
-        if (strcmp(p->cell[C_QUANTITY], gmeas_quantity_name[q]) == 0)
+        if (strcmp(CELL(p, C_QUANTITY), gmeas_quantity_name[q]) == 0)
             break;
     if (q == GMEAS_NQUANTITIES)
         return cell_fail(p, C_QUANTITY, "'%.64s' is not a quantity (%s, %s or %s)",
-                         p->cell[C_QUANTITY], gmeas_quantity_name[0], gmeas_quantity_name[1],
+                         CELL(p, C_QUANTITY), gmeas_quantity_name[0], gmeas_quantity_name[1],
                          gmeas_quantity_name[2]);
     r->quantity = (enum gmeas_quantity)q;
     for (size_t i = 0; i < GM_NCONV; i++)
-        if (conv[i].quantity == r->quantity && strstr(p->cell[C_SOURCE], conv[i].source_has)) {
+        if (conv[i].quantity == r->quantity && strstr(CELL(p, C_SOURCE), conv[i].source_has)) {
             *out = &conv[i];
             return CP_OK;
         }
@@ -331,12 +371,12 @@ static cp_status measure_parse(struct gparse *p, struct gmeas_row *r)
     const struct gm_conv *cv = NULL;
     const struct num_col vc = {C_VALUE, 0, 0, 0};
     if (conv_find(p, r, &cv) != CP_OK)
-        return p->st;
-    if (strcmp(p->cell[C_UNIT], cv->unit) != 0)
-        return cell_fail(p, C_UNIT, "'%.64s' is not the unit of %s, which is '%s'", p->cell[C_UNIT],
+        return CP_EINPUT;
+    if (strcmp(CELL(p, C_UNIT), cv->unit) != 0)
+        return cell_fail(p, C_UNIT, "'%.64s' is not the unit of %s, which is '%s'", CELL(p, C_UNIT),
                          gmeas_quantity_name[r->quantity], cv->unit);
     if (num_cell(p, &vc, &r->value) != CP_OK || flop_count(p, cv, r) != CP_OK)
-        return p->st;
+        return CP_EINPUT;
     r->value *= cv->to_si;
     r->convention = cv->name;
     double tokens_per_step = r->batch_seqs * r->seq_len;
@@ -348,17 +388,16 @@ static cp_status measure_parse(struct gparse *p, struct gmeas_row *r)
         r->step_time_s = r->value;
     r->tokens_per_s = tokens_per_step / r->step_time_s;
     if (!isfinite(r->step_time_s) || !isfinite(r->tokens_per_s) || !(r->tokens_per_s > 0))
-        return cell_fail(p, C_VALUE, "'%.64s' gives a step time of %g s", p->cell[C_VALUE],
+        return cell_fail(p, C_VALUE, "'%.64s' gives a step time of %g s", CELL(p, C_VALUE),
                          r->step_time_s);
     return CP_OK;
 }
 
 static cp_status id_check(struct gparse *p, const struct gmeas_row *r)
 {
-    for (size_t i = 0; i < p->out->n; i++)
-        if (strcmp(p->out->rows[i].id, r->id) == 0)
-            return cell_fail(p, C_ID, "'%.64s' is already the id of the run on line %d", r->id,
-                             p->out->rows[i].line);
+    int line = csvtab_id_line(p->t, r->id);
+    if (line)
+        return cell_fail(p, C_ID, "'%.64s' is already the id of the run on line %d", r->id, line);
     return CP_OK;
 }
 
@@ -375,16 +414,16 @@ static double notes_vp(const char *notes)
 /* The vp column, else the notes' "VP=N"; both given, they must agree. */
 static cp_status vp_parse(struct gparse *p, struct gmeas_row *r)
 {
-    double in_notes = notes_vp(p->cell[C_NOTES]);
+    double in_notes = notes_vp(CELL(p, C_NOTES));
     const struct num_col vc = {C_VP, 0, 0, 1};
     r->vp = in_notes;
-    if (p->cell[C_VP][0] == '\0')
+    if (CELL(p, C_VP)[0] == '\0')
         return CP_OK;
     if (num_cell(p, &vc, &r->vp) != CP_OK)
-        return p->st;
+        return CP_EINPUT;
     if (!isnan(in_notes) && in_notes != r->vp)
         return cell_fail(p, C_VP, "'%.64s' disagrees with the notes, which say VP=%.0f",
-                         p->cell[C_VP], in_notes);
+                         CELL(p, C_VP), in_notes);
     return CP_OK;
 }
 
@@ -393,7 +432,7 @@ static cp_status switch_cell(struct gparse *p, int c, int *out)
 {
     static const char *const on[] = {"on", "true", "yes", "1"};
     static const char *const off[] = {"off", "false", "no", "0"};
-    const char *s = p->cell[c];
+    const char *s = CELL(p, c);
     *out = -1;
     if (*s == '\0')
         return CP_OK;
@@ -426,8 +465,8 @@ static cp_status software_parse(struct gparse *p, struct gmeas_row *r)
     };
     for (size_t i = 0; i < sizeof sw / sizeof sw[0]; i++)
         if (switch_cell(p, sw[i].col, (int *)((char *)r + sw[i].off)) != CP_OK)
-            return p->st;
-    const char *s = p->cell[C_OPTPREC];
+            return CP_EINPUT;
+    const char *s = CELL(p, C_OPTPREC);
     if (*s == '\0')
         r->optimizer_precision = -1;
     else if (strcasecmp(s, "fp32") == 0)
@@ -445,167 +484,56 @@ static cp_status row_parse(struct gparse *p, struct gmeas_row *r)
         text_cell(p, C_DATE, r->date) || text_cell(p, C_STATUS, r->status) ||
         text_cell(p, C_GPU, r->gpu_text) || text_cell(p, C_MODEL, r->model) || kinds_parse(p, r) ||
         shape_parse(p, r) || vp_parse(p, r) || software_parse(p, r) || measure_parse(p, r))
-        return p->st;
+        return CP_EINPUT;
     /* the source is kept as far as it fits, cut at a UTF-8 character */
-    size_t n = strlen(p->cell[C_SOURCE]);
+    size_t n = strlen(CELL(p, C_SOURCE));
     if (n >= GMEAS_TEXT_MAX) {
         n = GMEAS_TEXT_MAX - 1;
-        while (n > 0 && ((unsigned char)p->cell[C_SOURCE][n] & 0xc0) == 0x80)
+        while (n > 0 && ((unsigned char)CELL(p, C_SOURCE)[n] & 0xc0) == 0x80)
             n--;
     }
-    memcpy(r->source, p->cell[C_SOURCE], n);
+    memcpy(r->source, CELL(p, C_SOURCE), n);
     r->source[n] = '\0';
     return CP_OK;
 }
 
-/* ---- header and records ---- */
+/* ---- the table ---- */
 
-static void header_end(struct gparse *p)
+/* A record read: its row, kept. */
+static cp_status on_row(void *ctx, struct csvtab *t)
 {
-    int has[C_NCOLS] = {0};
-    for (int i = 0; i < p->nfield; i++) {
-        int c;
-        for (c = 0; c < C_NCOLS && strcmp(p->cell[i], col_name[c]) != 0; c++)
-            ;
-        if (c == C_NCOLS || p->too_long[i]) {
-            fail_line(p, p->header_line, "header: unknown column '%.64s'", p->cell[i]);
-            return;
-        }
-        if (has[c]) {
-            fail_line(p, p->header_line, "header: column '%s' named twice", col_name[c]);
-            return;
-        }
-        has[c] = 1;
-        p->hdr[i] = c;
-    }
-    for (int c = 0; c < C_NREQUIRED; c++)
-        if (!has[c]) {
-            fail_line(p, p->header_line, "header: missing column '%s'", col_name[c]);
-            return;
-        }
-    p->nhdr = p->nfield;
-    p->have_header = 1;
-}
-
-static void record_end(struct gparse *p)
-{
-    if (p->nfield != p->nhdr) {
-        fail_line(p, p->rec_line, "%d field%s, but the header on line %d names %d columns",
-                  p->nfield, p->nfield == 1 ? "" : "s", p->header_line, p->nhdr);
-        return;
-    }
-    if (p->out->n == GMEAS_MAX_ROWS) {
-        fail_line(p, p->rec_line, "more than %d runs", GMEAS_MAX_ROWS);
-        return;
-    }
-    struct gmeas_row r = {.line = p->rec_line};
+    struct gparse *p = ctx;
+    p->t = t;
+    struct gmeas_row r = {.line = t->rec.line};
     if (row_parse(p, &r) != CP_OK)
-        return;
+        return CP_EINPUT;
     if (p->out->n == p->cap) {
         p->cap = p->cap ? 2 * p->cap : 64;
         p->out->rows = xrealloc(p->out->rows, p->cap * sizeof *p->out->rows);
     }
     p->out->rows[p->out->n++] = r;
+    csvtab_id_keep(t, r.id, r.line);
+    return CP_OK;
 }
 
-/* Fields are stored by position in the header, by column after it. */
-static void on_field(void *data, size_t len, void *p_)
-{
-    struct gparse *p = p_;
-    int i = p->nfield++;
-    if (p->st != CP_OK)
-        return;
-    if (p->have_header && i >= p->nhdr) {
-        fail_line(p, p->rec_line, "too many fields: the header on line %d names %d columns",
-                  p->header_line, p->nhdr);
-        return;
-    }
-    if (i >= C_NCOLS) {
-        fail_line(p, p->rec_line,
-                  "header: too many fields: there are %d columns (%d of them optional), each "
-                  "named at most once",
-                  C_NCOLS, C_NCOLS - C_NREQUIRED);
-        return;
-    }
-    int c = p->have_header ? p->hdr[i] : i;
-    p->too_long[c] = len >= GM_CELL_MAX;
-    snprintf(p->cell[c], GM_CELL_MAX, "%.*s", (int)(len < GM_CELL_MAX ? len : GM_CELL_MAX - 1),
-             data ? (const char *)data : "");
-}
-
-static void on_record(int term, void *p_)
-{
-    struct gparse *p = p_;
-    (void)term;
-    if (p->st == CP_OK && !p->have_header) {
-        p->header_line = p->rec_line;
-        header_end(p);
-    } else if (p->st == CP_OK) {
-        record_end(p);
-    }
-    p->at_start = 1;
-    p->nfield = 0;
-    memset(p->too_long, 0, sizeof p->too_long);
-    memset(p->cell, 0, sizeof p->cell);
-}
-
-/* Feed text[0..len) one line at a time; a record starts on the first line
- * fed after the last one ended (blank lines make no record). */
-static void feed_lines(struct gparse *p, struct csv_parser *csv, const char *text, size_t len)
-{
-    size_t i = 0;
-    while (i < len && p->st == CP_OK) {
-        const char *nl = memchr(text + i, '\n', len - i);
-        size_t n = nl ? (size_t)(nl - (text + i)) + 1 : len - i;
-        if (p->at_start && strspn(text + i, " \t\r\n") < n) {
-            p->rec_line = p->line;
-            p->at_start = 0;
-        }
-        if (csv_parse(csv, text + i, n, on_field, on_record, p) != n && p->st == CP_OK)
-            fail_line(p, p->line,
-                      "malformed CSV: %s (a quoted field ends with a quote "
-                      "followed by ',' or the end of the line)",
-                      csv_strerror(csv_error(csv)));
-        i += n;
-        p->line++;
-    }
-    if (p->st == CP_OK && csv_fini(csv, on_field, on_record, p) != 0 && p->st == CP_OK)
-        fail_line(p, p->rec_line, "malformed CSV: %s",
-                  "a quote opened in the record on this line is not closed by the end of the file");
-}
-
-/* Read text[0..len) into p->out; p->st says how it went. */
-static void read_csv(struct gparse *p, const char *text, size_t len)
-{
-    struct csv_parser csv;
-    if (csv_init(&csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
-        p->st = cp_fail(p->err, CP_ENOMEM, "%s: cannot start the CSV parser", p->origin);
-        return;
-    }
-    size_t bom = strncmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0; /* a UTF-8 byte-order mark */
-    feed_lines(p, &csv, text + bom, len - bom);
-    csv_free(&csv);
-    if (p->st == CP_OK && !p->have_header)
-        fail_line(p, 1, "%s",
-                  "no header row (expected one naming the columns id, source, ... notes)");
-    else if (p->st == CP_OK && p->out->n == 0)
-        fail_line(p, p->header_line, "%s", "no runs after the header (one row per measured run)");
-}
+static const struct csvtab_spec gmeas_table = {
+    .col = col_name,
+    .ncols = C_NCOLS,
+    .nrequired = C_NREQUIRED,
+    .cell_max = GM_CELL_MAX,
+    .max_bytes = GMEAS_MAX_BYTES,
+    .max_rows = GMEAS_MAX_ROWS,
+    .flags = 0,
+    .fault = fault,
+    .row = on_row,
+};
 
 cp_status gmeas_parse(const char *text, const char *origin, struct gmeas_list *out,
                       struct cp_error *err)
 {
-    struct gparse *p = xmalloc(sizeof *p);
-    *p = (struct gparse){.origin = origin, .out = out, .st = CP_OK, .err = err, .line = 1};
-    p->at_start = 1;
     *out = (struct gmeas_list){0};
-    size_t len = strnlen(text, (size_t)GMEAS_MAX_BYTES + 1);
-    if (len > GMEAS_MAX_BYTES)
-        cp_fail(err, p->st = CP_EINPUT, "%s: larger than %d bytes", origin, GMEAS_MAX_BYTES);
-    else
-        read_csv(p, text, len);
-    cp_status st = p->st;
-    free(p);
+    struct gparse p = {.out = out};
+    cp_status st = csvtab_read(&gmeas_table, text, origin, &p, err);
     if (st != CP_OK)
         gmeas_list_free(out);
     return st;
