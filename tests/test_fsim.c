@@ -399,6 +399,25 @@ static void test_events(void **state)
     assert_int_equal(r.depth, 1);
 }
 
+/* The verdict simulate --functional gives: weights within the tolerance
+ * and a falling loss, each needed; a real run of a tree agrees. */
+static void test_agrees(void **state)
+{
+    (void)state;
+    struct fsim_result r = {.max_rel_diff = 0.73 * FSIM_TOLERANCE, .loss_first = 2.385,
+                            .loss_last = 1.125};
+    assert_true(fsim_agrees(&r));
+    r.max_rel_diff = 1.0001 * FSIM_TOLERANCE;
+    assert_false(fsim_agrees(&r));
+    r.max_rel_diff = FSIM_TOLERANCE;
+    assert_true(fsim_agrees(&r));
+    r.loss_last = r.loss_first;
+    assert_false(fsim_agrees(&r));
+    struct fsim_config c = config(7, 2, 0.0, FSIM_ADAM);
+    run(&c, &r, NULL, NULL);
+    assert_true(fsim_agrees(&r));
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -413,6 +432,7 @@ int main(void)
         cmocka_unit_test(test_bad_config),
         cmocka_unit_test(test_units_bit_identical),
         cmocka_unit_test(test_events),
+        cmocka_unit_test(test_agrees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

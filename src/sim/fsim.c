@@ -217,3 +217,8 @@ cp_status fsim_run(const struct fsim_config *c, struct fsim_result *r, struct cp
 {
     return fsim_run_params(c, r, NULL, NULL, err);
 }
+
+int fsim_agrees(const struct fsim_result *r)
+{
+    return r->max_rel_diff <= FSIM_TOLERANCE && r->loss_last < r->loss_first;
+}

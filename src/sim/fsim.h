@@ -164,4 +164,8 @@ cp_status fsim_run(const struct fsim_config *c, struct fsim_result *r, struct cp
 cp_status fsim_run_params(const struct fsim_config *c, struct fsim_result *r, float *sim_params,
                           float *ref_params, struct cp_error *err);
 
+/* Whether the run r computes the same training as one system: its weights
+ * within FSIM_TOLERANCE of the reference's, and the loss fell. */
+int fsim_agrees(const struct fsim_result *r);
+
 #endif
