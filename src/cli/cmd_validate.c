@@ -19,7 +19,7 @@
 #include "produce.h"
 #include "progress.h"
 #include "validate_gpu.h"
-#include "validate_out.h"
+#include "../print/valid_out.h"
 #include "../base/folds.h"
 
 /* The constants the shipped hardware files say were fitted to the corpus

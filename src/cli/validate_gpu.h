@@ -1,7 +1,7 @@
 /* validate_gpu.h - `validate` on GPU corpora (hw/gpu-measurements.csv or
  * a file in its format, gmeas.h): each run predicted by the GPU model on
  * its GPU description, and left out with its source (gpu_fit.h), as lines
- * of validate's table (validate_out.h). */
+ * of validate's table (src/meas/meas_valid.h). */
 #ifndef CP_VALIDATE_GPU_H
 #define CP_VALIDATE_GPU_H
 
@@ -11,7 +11,7 @@
 #include "../desc/gpuhw.h"
 #include "../gpu/gpu_fit.h"
 #include "cli.h"
-#include "validate_out.h"
+#include "../print/valid_out.h"
 
 #define VGPU_MAX_FILES CLI_MAX_ARGS
 

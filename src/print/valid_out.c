@@ -1,5 +1,5 @@
-/* validate_out.c - what `validate` prints over the runs of both machine
- * kinds (validate_out.h): one table of every run, the summary per kind, per
+/* valid_out.c - what `validate` prints over the runs of both machine
+ * kinds (valid_out.h): one table of every run, the summary per kind, per
  * system and per GPU source, and the targets. */
 #include <math.h>
 #include <stdio.h>
@@ -8,37 +8,7 @@
 
 #include "../base/xalloc.h"
 #include "../gpu/gpu_fit.h"
-#include "validate_out.h"
-
-const char *const vkind_name[VKIND_N] = {"weight-streaming", "gpu"};
-
-static int by_value(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-double validate_median_abs(const double *v, size_t n)
-{
-    double *a = xmalloc((n ? n : 1) * sizeof *a);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (isfinite(v[i]))
-            a[k++] = fabs(v[i]);
-    qsort(a, k, sizeof *a, by_value); /* 8 files of 10,000 runs: not insertion */
-    double m = k == 0 ? NAN : k % 2 ? a[k / 2] : (a[k / 2 - 1] + a[k / 2]) / 2;
-    free(a);
-    return m;
-}
-
-double validate_max_abs(const double *v, size_t n)
-{
-    double m = NAN;
-    for (size_t i = 0; i < n; i++)
-        if (isfinite(v[i]) && !(fabs(v[i]) <= m))
-            m = fabs(v[i]);
-    return m;
-}
+#include "valid_out.h"
 
 static const char *num(double x, char *buf, size_t n)
 {
@@ -243,16 +213,6 @@ void validate_print(const struct vline *l, size_t n, const char *ws_keys, const 
     }
 }
 
-/* The errors (or leave-out errors) of kind's lines into v; their count. */
-static size_t errors_of(const struct vline *l, size_t n, enum vkind kind, int loo, double *v)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (l[i].kind == kind)
-            v[k++] = loo ? l[i].loo_error : l[i].error;
-    return k;
-}
-
 /* One median target of kind; 1 after a message when missed. */
 static int median_missed(const double *v, size_t k, enum vkind kind, const char *what,
                          double target)
@@ -275,10 +235,10 @@ int validate_missed(const struct vline *l, size_t n, double tolerance)
             bad = 1;
         }
     double *v = xmalloc((n ? n : 1) * sizeof *v);
-    size_t k = errors_of(l, n, VKIND_WS, 0, v);
+    size_t k = validate_errors_of(l, n, VKIND_WS, 0, v);
     if (k > 0) {
         bad |= median_missed(v, k, VKIND_WS, "median |error|", VALIDATE_MEDIAN);
-        errors_of(l, n, VKIND_WS, 1, v);
+        validate_errors_of(l, n, VKIND_WS, 1, v);
         if (k > 1 && isnan(validate_median_abs(v, k))) {
             /* one run has nothing to be refitted on: no figure, no target;
              * more runs and none with a figure is a failure of the fits */
@@ -288,7 +248,7 @@ int validate_missed(const struct vline *l, size_t n, double tolerance)
         } else if (k > 1)
             bad |= median_missed(v, k, VKIND_WS, "leave-out median |error|", VALIDATE_LOO_MEDIAN);
     }
-    if ((k = errors_of(l, n, VKIND_GPU, 0, v)) > 0)
+    if ((k = validate_errors_of(l, n, VKIND_GPU, 0, v)) > 0)
         bad |= median_missed(v, k, VKIND_GPU, "median |error|", VALIDATE_GPU_MEDIAN);
     free(v);
     return bad;

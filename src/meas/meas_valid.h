@@ -1,14 +1,13 @@
-/* validate_out.h - what `validate` (cmd_validate.c) prints: one line per
- * measured run of either machine kind (weight-streaming points from
- * cmd_validate.c, GPU runs from validate_gpu.h), and the table, the
- * summary and the targets over the lines of both. */
-#ifndef CP_VALIDATE_OUT_H
-#define CP_VALIDATE_OUT_H
+/* meas_valid.h - validation over measured runs of both kinds of cluster:
+ * one line per run (whichever the kind, as the table shows it), the
+ * medians and largest errors of the summary, and the targets each kind
+ * must meet.  No I/O: the writers are src/print/valid_out. */
+#ifndef CP_MEAS_VALID_H
+#define CP_MEAS_VALID_H
 
 #include <stddef.h>
 
 #include "../base/folds.h"
-#include "cli.h"
 
 /* Machine kinds, in the order the table gives them. */
 enum vkind { VKIND_WS, VKIND_GPU, VKIND_N };
@@ -50,9 +49,6 @@ struct vline {
 double validate_median_abs(const double *v, size_t n);
 double validate_max_abs(const double *v, size_t n);
 
-/* The --csv table: one row per line. */
-void validate_fill(const struct vline *l, size_t n, struct out_table *t);
-
 /* Leave-out stays linear in the corpus: each run (weight streaming) or
  * source (gpu) is left out alone up to VALIDATE_MAX_LOO of them; past it
  * they are dealt into VALIDATE_FOLDS folds, each left out in turn (K-fold
@@ -61,21 +57,8 @@ void validate_fill(const struct vline *l, size_t n, struct out_table *t);
 #define VALIDATE_MAX_LOO CP_LEAVE_OUT_MAX /* base/folds.h: shared with the GPU fit */
 #define VALIDATE_FOLDS CP_FOLDS
 
-/* How each kind was left out, for the header: "leave-one-out (26
- * refits)", "10 folds of runs (...)"; NULL for a kind not present. */
-struct vhow {
-    const char *ws, *gpu;
-};
-
-/* The table for people, the lines without a leave-out figure, the
- * summary per kind and group, and the targets of each kind present;
- * ws_keys names the keys refitted for leave-out (NULL: none). */
-void validate_print(const struct vline *l, size_t n, const char *ws_keys, const struct vhow *how,
-                    double tolerance);
-
-/* 0 when each kind present meets its targets, 1 after printing each
- * target missed.  With no leave-out figure (a corpus of one run) there is
- * no leave-out target. */
-int validate_missed(const struct vline *l, size_t n, double tolerance);
+/* The errors (loo: the leave-out errors) of kind's lines of l[0..n) into
+ * v (room for n); their count. */
+size_t validate_errors_of(const struct vline *l, size_t n, enum vkind kind, int loo, double *v);
 
 #endif
