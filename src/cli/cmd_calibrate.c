@@ -15,7 +15,7 @@
 #include "atomic.h"
 #include "meas_load.h"
 #include "out.h"
-#include "validate_gpu.h"
+#include "../meas/meas_gpu.h"
 
 /* Everything about one run, so the helpers take one argument. */
 struct calib_run {

@@ -18,7 +18,7 @@
 #include "meas_load.h"
 #include "produce.h"
 #include "progress.h"
-#include "validate_gpu.h"
+#include "../meas/meas_gpu.h"
 #include "../print/valid_out.h"
 #include "../base/folds.h"
 
@@ -140,8 +140,9 @@ static void leave_out(struct validate_run *v)
  * runs.  -1 or an exit code after a message. */
 static int load_text(struct validate_run *v, const char *name, const char *text)
 {
+    struct cp_error err = {0};
     if (vgpu_is_corpus(text))
-        return vgpu_add(&v->gpu, name, text);
+        return vgpu_add(&v->gpu, name, text, &err) == CP_OK ? -1 : cli_error("%s", err.msg);
     size_t f = v->nsets;
     snprintf(v->names[f], sizeof v->names[f], "%s", name);
     int rc = meas_set_load(v->o, v->names[f], text, &v->sets[f]);
@@ -296,6 +297,26 @@ static int keep_keys(struct validate_run *v)
     return -1;
 }
 
+static void warn(void *arg, const char *msg)
+{
+    (void)arg;
+    fprintf(stderr, "cerebras-plan: %s\n", msg);
+}
+
+/* The GPU runs predicted and left out, with a progress line on a
+ * terminal.  -1 or an exit code after a message. */
+static int gpu_evaluate(struct validate_run *v)
+{
+    struct cp_error err = {0};
+    if (vgpu_predict(&v->gpu, &v->o->dirs, warn, NULL, &err) != CP_OK)
+        return cli_error("%s", err.msg);
+    struct progress pg;
+    progress_start(&pg, "validate: gpu refits");
+    cp_status st = vgpu_leave_out(&v->gpu, progress_show, &pg, &err);
+    progress_end(&pg);
+    return st == CP_OK ? -1 : cli_error("validate: %s", err.msg);
+}
+
 /* The weight-streaming point q as a line of the table. */
 static struct vline ws_line(const struct vpoint *q)
 {
@@ -339,7 +360,7 @@ static int evaluate(struct validate_run *v)
     if (rc < 0)
         rc = keep_keys(v);
     if (rc < 0 && v->gpu.n > 0)
-        rc = vgpu_evaluate(&v->gpu, o);
+        rc = gpu_evaluate(v);
     if (rc >= 0)
         return rc;
     for (size_t i = 0; i < v->n; i++) {

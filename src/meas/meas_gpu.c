@@ -1,4 +1,4 @@
-/* validate_gpu.c - `validate` on the GPU corpus (hw/gpu-measurements.csv
+/* meas_gpu.c - validation on the GPU corpus (hw/gpu-measurements.csv
  * or a file in its format, gmeas.h): each published run's step time
  * predicted by the GPU model (gpu_run_eval) on the GPU description its gpu
  * names, as shipped, and leave-one-source-out: the fitted constants
@@ -10,8 +10,7 @@
 
 #include "../base/xalloc.h"
 #include "../gpu/gpu_run.h"
-#include "progress.h"
-#include "validate_gpu.h"
+#include "meas_gpu.h"
 
 /* The header's cells, quotes and blanks dropped, compared with "gpu". */
 int vgpu_is_corpus(const char *text)
@@ -33,20 +32,19 @@ int vgpu_is_corpus(const char *text)
     return 0;
 }
 
-int vgpu_add(struct vgpu_run *g, const char *name, const char *text)
+cp_status vgpu_add(struct vgpu_run *g, const char *name, const char *text, struct cp_error *err)
 {
     if (g->nlists == VGPU_MAX_FILES)
-        return cli_error("validate: more than %d GPU corpus files", VGPU_MAX_FILES);
+        return cp_fail(err, CP_EINPUT, "validate: more than %d GPU corpus files", VGPU_MAX_FILES);
     struct gmeas_list *l = &g->lists[g->nlists];
-    struct cp_error err = {0};
-    if (gmeas_parse(text, name, l, &err) != CP_OK)
-        return cli_error("%s", err.msg);
+    if (gmeas_parse(text, name, l, err) != CP_OK)
+        return CP_EINPUT;
     snprintf(g->names[g->nlists], sizeof g->names[0], "%s", name);
     g->nlists++;
     g->rows = xrealloc(g->rows, (g->n + l->n) * sizeof *g->rows);
     memcpy(g->rows + g->n, l->rows, l->n * sizeof *l->rows);
     g->n += l->n;
-    return -1;
+    return CP_OK;
 }
 
 /* The file row i came from. */
@@ -69,80 +67,85 @@ static int by_id(const void *a, const void *b, void *rows)
     return c ? c : (i > j) - (i < j);
 }
 
-static int check_ids(const struct vgpu_run *g)
+static cp_status check_ids(const struct vgpu_run *g, struct cp_error *err)
 {
     size_t *order = xmalloc((g->n ? g->n : 1) * sizeof *order);
     for (size_t i = 0; i < g->n; i++)
         order[i] = i;
     qsort_r(order, g->n, sizeof *order, by_id, g->rows);
-    int rc = -1;
-    for (size_t a = 1; rc < 0 && a < g->n; a++) {
+    cp_status st = CP_OK;
+    for (size_t a = 1; st == CP_OK && a < g->n; a++) {
         size_t i = order[a], j = order[a - 1]; /* j < i */
         if (strcmp(g->rows[i].id, g->rows[j].id) == 0)
-            rc = cli_error("%s:%d: id: '%s' repeats the id of %s:%d", file_of(g, i),
-                           g->rows[i].line, g->rows[i].id, file_of(g, j), g->rows[j].line);
+            st = cp_fail(err, CP_EINPUT, "%s:%d: id: '%s' repeats the id of %s:%d", file_of(g, i),
+                         g->rows[i].line, g->rows[i].id, file_of(g, j), g->rows[j].line);
     }
     free(order);
-    return rc;
+    return st;
 }
 
 /* The description of GPU k, for row i (the first that runs on it): a GPU
  * description as the search path gives it, without --set or overlays. */
-static int load_gpu(struct vgpu_run *g, const struct cli_opts *o, int k, size_t i)
+static cp_status load_gpu(struct vgpu_run *g, const struct cat_dirs *dirs, int k, size_t i,
+                          struct cp_error *err)
 {
     const char *name = gmeas_gpu_name[k];
     struct cat_entry e;
-    struct cp_error err = {0};
-    if (cat_resolve(&o->dirs, name, CAT_HW, &e, &err) != CP_OK)
-        return cli_error("%s:%d: gpu: %s", file_of(g, i), g->rows[i].line, err.msg);
-    int rc = -1;
+    struct cp_error why = {0};
+    if (cat_resolve(dirs, name, CAT_HW, &e, &why) != CP_OK)
+        return cp_fail(err, CP_EINPUT, "%s:%d: gpu: %s", file_of(g, i), g->rows[i].line, why.msg);
+    cp_status st = CP_OK;
     if (gpuhw_kind_of(e.text) != GPUHW_GPU)
-        rc = cli_error("%s:%d: gpu: '%s' is %s, a weight-streaming description, not a GPU one",
-                       file_of(g, i), g->rows[i].line, name, e.origin);
-    else if (gpuhw_load(e.text, e.origin, NULL, 0, &g->gpu[k], NULL, &err) != CP_OK)
-        rc = cli_error("%s", err.msg);
+        st = cp_fail(err, CP_EINPUT,
+                     "%s:%d: gpu: '%s' is %s, a weight-streaming description, not a GPU one",
+                     file_of(g, i), g->rows[i].line, name, e.origin);
+    else if (gpuhw_load(e.text, e.origin, NULL, 0, &g->gpu[k], NULL, err) != CP_OK)
+        st = CP_EINPUT;
     cat_entry_free(&e);
-    if (rc < 0)
+    if (st == CP_OK)
         g->data.gpu[k] = &g->gpu[k];
-    return rc;
+    return st;
 }
 
-int vgpu_evaluate(struct vgpu_run *g, const struct cli_opts *o)
+cp_status vgpu_predict(struct vgpu_run *g, const struct cat_dirs *dirs, vgpu_warn_fn warn,
+                       void *arg, struct cp_error *err)
 {
-    int rc = check_ids(g);
-    for (size_t i = 0; rc < 0 && i < g->n; i++)
+    cp_status st = check_ids(g, err);
+    for (size_t i = 0; st == CP_OK && i < g->n; i++)
         if (!g->data.gpu[g->rows[i].gpu])
-            rc = load_gpu(g, o, g->rows[i].gpu, i);
-    if (rc >= 0)
-        return rc;
+            st = load_gpu(g, dirs, g->rows[i].gpu, i, err);
+    if (st != CP_OK)
+        return st;
     g->data.rows = g->rows;
     g->data.n = g->n;
     g->predicted = xmalloc((g->n ? g->n : 1) * sizeof *g->predicted);
     g->loso = xmalloc((g->n ? g->n : 1) * sizeof *g->loso);
-    struct cp_error err = {0};
     for (size_t i = 0; i < g->n; i++) {
         const struct gmeas_row *r = &g->rows[i];
         struct gpu_result res;
-        if (gpu_run_eval(&g->gpu[r->gpu], r, &res, &err) != CP_OK)
-            return cli_error("%s:%d: %s: %s", file_of(g, i), r->line, r->id, err.msg);
+        struct cp_error why = {0};
+        if (gpu_run_eval(&g->gpu[r->gpu], r, &res, &why) != CP_OK)
+            return cp_fail(err, CP_EINPUT, "%s:%d: %s: %s", file_of(g, i), r->line, r->id, why.msg);
         if (!(res.step_s > 0) || !isfinite(res.step_s))
-            return cli_error("%s:%d: %s: the model gives no step time for this run", file_of(g, i),
-                             r->line, r->id);
-        if (!res.fits)
-            fprintf(stderr,
-                    "cerebras-plan: %s:%d: warning: %s: the model finds that the layout does "
-                    "not fit (%.4g GB per GPU of %.4g GB usable); its figure is judged all the "
-                    "same\n",
-                    file_of(g, i), r->line, r->id, res.mem_total / 1e9, res.mem_capacity / 1e9);
+            return cp_fail(err, CP_EINPUT, "%s:%d: %s: the model gives no step time for this run",
+                           file_of(g, i), r->line, r->id);
+        char msg[CP_ERROR_MAX];
+        if (!res.fits && warn) {
+            snprintf(msg, sizeof msg,
+                     "%s:%d: warning: %s: the model finds that the layout does not fit (%.4g GB "
+                     "per GPU of %.4g GB usable); its figure is judged all the same",
+                     file_of(g, i), r->line, r->id, res.mem_total / 1e9, res.mem_capacity / 1e9);
+            warn(arg, msg);
+        }
         g->predicted[i] = res.step_s;
     }
-    struct progress pg;
-    progress_start(&pg, "validate: gpu refits");
-    cp_status st = gpu_fit_leave_out(&g->data, g->loso, &g->how, progress_show, &pg, &err);
-    progress_end(&pg);
-    if (st != CP_OK)
-        return cli_error("validate: %s", err.msg);
-    return -1;
+    return CP_OK;
+}
+
+cp_status vgpu_leave_out(struct vgpu_run *g, gpu_fit_progress_fn progress, void *arg,
+                         struct cp_error *err)
+{
+    return gpu_fit_leave_out(&g->data, g->loso, &g->how, progress, arg, err);
 }
 
 const char *vgpu_how(const struct vgpu_run *g, char *buf, size_t n)

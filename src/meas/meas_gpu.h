@@ -1,19 +1,20 @@
-/* validate_gpu.h - `validate` on GPU corpora (hw/gpu-measurements.csv or
+/* meas_gpu.h - validation on GPU corpora (hw/gpu-measurements.csv or
  * a file in its format, gmeas.h): each run predicted by the GPU model on
  * its GPU description, and left out with its source (gpu_fit.h), as lines
  * of validate's table (src/meas/meas_valid.h). */
-#ifndef CP_VALIDATE_GPU_H
-#define CP_VALIDATE_GPU_H
+#ifndef CP_MEAS_GPU_H
+#define CP_MEAS_GPU_H
 
 #include <stddef.h>
 
 #include "../desc/gmeas.h"
 #include "../desc/gpuhw.h"
 #include "../gpu/gpu_fit.h"
-#include "cli.h"
-#include "../print/valid_out.h"
+#include "../desc/catalog.h"
+#include "meas_valid.h"
 
-#define VGPU_MAX_FILES CLI_MAX_ARGS
+/* Most GPU corpus files in one run (the command line's most arguments). */
+#define VGPU_MAX_FILES 8
 
 /* The GPU runs of validate: every file's rows, the descriptions they run
  * on (loaded once each), the model's step time and the leave-out figure
@@ -35,14 +36,23 @@ struct vgpu_run {
  * column (the weight-streaming corpus has system instead). */
 int vgpu_is_corpus(const char *text);
 
-/* Parse one GPU corpus file (name for messages); -1, or an exit code
- * after a message naming file:line: column. */
-int vgpu_add(struct vgpu_run *g, const char *name, const char *text);
+/* Parse one GPU corpus file (name for messages) into g.  CP_OK, or
+ * CP_EINPUT with err naming file:line: column. */
+cp_status vgpu_add(struct vgpu_run *g, const char *name, const char *text, struct cp_error *err);
 
-/* Resolve each row's GPU description (a GPU description, from the search
- * path), predict every row and leave each source out.  -1 or an exit
- * code after a message. */
-int vgpu_evaluate(struct vgpu_run *g, const struct cli_opts *o);
+/* A message for people about one run (no prefix, no newline). */
+typedef void (*vgpu_warn_fn)(void *arg, const char *msg);
+
+/* Check the ids across files, resolve each row's GPU description (a GPU
+ * description, from dirs) and predict every row; warn of a layout the
+ * model finds does not fit.  CP_OK, or an error naming file:line. */
+cp_status vgpu_predict(struct vgpu_run *g, const struct cat_dirs *dirs, vgpu_warn_fn warn,
+                       void *arg, struct cp_error *err);
+
+/* Leave each source (or fold of sources) out in turn, telling progress
+ * (may be NULL) how far it is.  CP_OK, or gpu_fit's error. */
+cp_status vgpu_leave_out(struct vgpu_run *g, gpu_fit_progress_fn progress, void *arg,
+                         struct cp_error *err);
 
 /* How the sources were left out, for validate's header, into buf; NULL
  * when there is no GPU run. */
