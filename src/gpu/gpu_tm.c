@@ -228,6 +228,34 @@ static cp_status p_eval(const void *job, size_t i, double v, double count, enum 
     return st;
 }
 
+/* A clone: the job and its own copy of the GPU description. */
+struct gpu_clone {
+    struct gpu_tm_job j;
+    struct gpuhw_desc g;
+};
+
+static void *clone(const void *job, void *buf)
+{
+    struct gpu_clone *k = buf;
+    k->j = *(const struct gpu_tm_job *)job;
+    k->g = *k->j.g;
+    k->j.g = &k->g;
+    return &k->j;
+}
+
+static void p_set(void *job, size_t i, double v)
+{
+    struct gpu_clone *k = job; /* j is the first member */
+    *p_ptr(&k->g, i) = v;
+}
+
+/* eval refuses a result with a figure that is not finite (gpu_train). */
+static const char *nonfinite(const struct tm_result *r, const void *detail)
+{
+    (void)r, (void)detail;
+    return NULL;
+}
+
 const char *gpu_tm_layout_text(const struct gpu_layout *l, char *buf, size_t n)
 {
     char rc[64];
@@ -287,6 +315,10 @@ const struct tm_kind tm_gpu = {
     .param_skip_why = p_skip_why,
     .skipped = gpu_skipped,
     .param_eval = p_eval,
+    .clone_size = sizeof(struct gpu_clone),
+    .clone = clone,
+    .param_set = p_set,
+    .nonfinite = nonfinite,
     .describe = describe,
     .infeasible_why = infeasible_why,
 };

@@ -147,6 +147,37 @@ static cp_status p_eval(const void *job, size_t i, double v, double count, enum 
     return eval_on(base, &hw, count, mode, r, detail, err);
 }
 
+/* A clone: the cluster and its own copy of the hardware. */
+struct ws_clone {
+    struct cluster c;
+    struct hw_desc hw;
+};
+
+static void *clone(const void *job, void *buf)
+{
+    struct ws_clone *k = buf;
+    k->c = *(const struct cluster *)job;
+    k->hw = *k->c.hw;
+    k->c.hw = &k->hw;
+    return &k->c;
+}
+
+/* Key i at v in the clone's hardware; the overlap follows the hardware
+ * unless it was given (param_eval's rule). */
+static void p_set(void *job, size_t i, double v)
+{
+    struct ws_clone *k = job; /* c is the first member */
+    *param_ptr(&k->hw, param_key(i)) = v;
+    if (!k->c.overlap_set)
+        k->c.overlap = k->hw.mx.boundary_overlap;
+}
+
+static const char *nonfinite(const struct tm_result *r, const void *detail)
+{
+    (void)r;
+    return train_nonfinite(detail);
+}
+
 /* "GPT-3 175B on 192 x CS-2, MemoryX sized (12 servers, 3.5 TB), sparsity
  * 0": label is the tier as the user gave it (--memoryx), cut as the
  * command line's scenario keeps it; without one, "N servers" when the
@@ -196,6 +227,10 @@ const struct tm_kind tm_ws = {
     .param_skip_why = p_skip_why,
     .skipped = ws_skipped,
     .param_eval = p_eval,
+    .clone_size = sizeof(struct ws_clone),
+    .clone = clone,
+    .param_set = p_set,
+    .nonfinite = nonfinite,
     .describe = describe,
     .infeasible_why = infeasible_why,
 };

@@ -8,47 +8,60 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "../model/param.h"
+#include "../base/xalloc.h"
+#include "../model/ws_tm.h"
 
-/* Half-width of schema key k's range, or 0 when it has none (or is not a
- * number the model takes as a parameter). */
-static double key_spread(const struct desc_src *src, size_t k)
+/* Half-width of the range of the kind's parameter i in src, or 0. */
+static double key_spread(const struct tm_kind *k, const struct desc_src *src, size_t i)
 {
-    if (hw_schema.keys[k].type != DESC_NUM || !(src->spread[k] > 0))
-        return 0;
-    return src->spread[k];
+    double s = src->spread[k->param_index(i)];
+    return s > 0 ? s : 0;
 }
 
-static size_t count_ranged(const struct desc_src *src)
+static size_t count_ranged(const struct tm_kind *k, const struct desc_src *src)
 {
     size_t n = 0;
-    for (size_t k = 0; k < hw_schema.nkeys; k++)
-        n += key_spread(src, k) > 0;
+    for (size_t i = 0; i < k->nparams(); i++)
+        n += key_spread(k, src, i) > 0;
     return n;
 }
 
-cp_status unc_draw(const struct hw_desc *hw, const struct desc_src *src, gsl_rng *rng,
-                   struct hw_desc *out, struct cp_error *err)
+cp_status unc_job_draw(const struct tm_job *j, const struct desc_src *src, gsl_rng *rng,
+                       void *buf, void **drawn, struct cp_error *err)
 {
-    *out = *hw;
-    for (size_t k = 0; k < hw_schema.nkeys; k++) {
-        double s = key_spread(src, k);
+    const struct tm_kind *k = j->kind;
+    void *c = k->clone(j->own, buf);
+    *drawn = c;
+    for (size_t i = 0; i < k->nparams(); i++) {
+        double s = key_spread(k, src, i);
         if (s == 0)
             continue;
-        double v = param_get(hw, (int)k), x = 0;
+        double v = k->param_get(j->own, i), x = 0;
         int tries = 0;
         do {
             if (tries++ == UNC_MAX_REDRAWS) {
                 char name[96];
                 return cp_fail(err, CP_EINPUT,
                                "uncertainty: %s = %g +- %g: no valid value in %d draws",
-                               param_name((int)k, name, sizeof name), v, s, UNC_MAX_REDRAWS);
+                               k->param_name(i, name, sizeof name), v, s, UNC_MAX_REDRAWS);
             }
             x = v - s + 2 * s * gsl_rng_uniform(rng);
-        } while (!param_valid(out, (int)k, x));
-        *param_ptr(out, (int)k) = x;
+        } while (!k->param_valid(c, i, x));
+        k->param_set(c, i, x);
     }
     return CP_OK;
+}
+
+cp_status unc_draw(const struct hw_desc *hw, const struct desc_src *src, gsl_rng *rng,
+                   struct hw_desc *out, struct cp_error *err)
+{
+    struct cluster c = {.hw = hw};
+    struct tm_job j = {&tm_ws, &c, 1};
+    void *buf = xmalloc(tm_ws.clone_size), *drawn;
+    cp_status st = unc_job_draw(&j, src, rng, buf, &drawn, err);
+    *out = *((const struct cluster *)drawn)->hw;
+    free(buf);
+    return st;
 }
 
 /* Sort data (n values) in place and take its 5/50/95 % quantiles. */
@@ -67,56 +80,78 @@ static struct unc_band band_point(double v)
     return (struct unc_band){v, v, v};
 }
 
-/* No ranged key: the point estimate, exactly, in every band. */
-static void point_result(const struct cluster *base, size_t samples, struct unc_result *r,
-                         double *times)
+/* One evaluation of job at count into step, time and energy; a result
+ * that does not run, or with a figure that is not finite, is CP_EINPUT
+ * (what: "" for the job itself, or " of draw N of the +- ranges"). */
+static cp_status eval_one(const struct tm_job *job, double count, enum tm_scaling mode,
+                          void *detail, size_t draw, double *step, double *time, double *energy,
+                          struct cp_error *err)
 {
-    struct train_result tr;
-    param_eval(base, base->hw, &tr);
-    *r = (struct unc_result){.samples = samples, .ranged = 0};
-    r->step_s = band_point(tr.step.step_s);
-    r->time_s = band_point(tr.time_s);
-    r->energy_J = band_point(tr.energy_J);
-    for (size_t i = 0; times && i < samples; i++)
-        times[i] = tr.time_s;
-}
-
-/* Evaluate n draws into step[], time[], energy[]. */
-static cp_status sample(const struct cluster *base, const struct desc_src *src, gsl_rng *rng,
-                        size_t n, double *step, double *time, double *energy, struct cp_error *err)
-{
-    for (size_t i = 0; i < n; i++) {
-        struct hw_desc hw;
-        cp_status st = unc_draw(base->hw, src, rng, &hw, err);
-        if (st != CP_OK)
-            return st;
-        struct train_result tr;
-        param_eval(base, &hw, &tr);
-        /* the same finiteness gate as every other producer (train_check):
-         * a draw that leaves the representable range is refused, never
-         * sorted into the percentiles */
-        const char *bad = train_nonfinite(&tr);
-        if (bad)
-            return cp_fail(err, CP_EINPUT,
-                           "uncertainty: draw %zu of the +- ranges gives a %s that is not a "
-                           "finite number; narrow the ranges (see show --csv, column spread)",
-                           i + 1, bad);
-        step[i] = tr.step.step_s;
-        time[i] = tr.time_s;
-        energy[i] = tr.energy_J;
-    }
+    struct tm_result r;
+    memset(detail, 0, job->kind->detail_size); /* the description may differ */
+    cp_status st = tm_eval(job, count, mode, &r, detail, err);
+    if (st != CP_OK)
+        return st;
+    if (!r.runs)
+        return draw ? cp_fail(err, CP_EINPUT, "uncertainty: draw %zu of the +- ranges: %s", draw,
+                              r.why)
+                    : cp_fail(err, CP_EINPUT, "uncertainty: %s", r.why);
+    /* the same finiteness gate as every other producer (train_check):
+     * a draw that leaves the representable range is refused, never
+     * sorted into the percentiles */
+    const char *bad = job->kind->nonfinite(&r, detail);
+    if (bad)
+        return cp_fail(err, CP_EINPUT,
+                       "uncertainty: draw %zu of the +- ranges gives a %s that is not a "
+                       "finite number; narrow the ranges (see show --csv, column spread)",
+                       draw, bad);
+    *step = r.step_s;
+    *time = r.time_s;
+    *energy = r.energy_J;
     return CP_OK;
 }
 
-cp_status unc_run(const struct cluster *base, const struct desc_src *src, size_t samples,
-                  unsigned long seed, struct unc_result *r, double *times, struct cp_error *err)
+/* Evaluate n draws into step[], time[], energy[]. */
+static cp_status sample(const struct tm_job *j, const struct desc_src *src, double count,
+                        enum tm_scaling mode, gsl_rng *rng, size_t n, double *step, double *time,
+                        double *energy, struct cp_error *err)
+{
+    const struct tm_kind *k = j->kind;
+    void *buf = xmalloc(k->clone_size), *detail = xmalloc(k->detail_size), *drawn;
+    cp_status st = CP_OK;
+    for (size_t i = 0; i < n && st == CP_OK; i++) {
+        st = unc_job_draw(j, src, rng, buf, &drawn, err);
+        struct tm_job dj = {k, drawn, j->count};
+        if (st == CP_OK)
+            st = eval_one(&dj, count, mode, detail, i + 1, &step[i], &time[i], &energy[i], err);
+    }
+    free(buf);
+    free(detail);
+    return st;
+}
+
+cp_status unc_job_run(const struct tm_job *j, const struct desc_src *src, double count,
+                      enum tm_scaling mode, size_t samples, unsigned long seed,
+                      struct unc_result *r, double *times, struct cp_error *err)
 {
     if (samples == 0 || samples > UNC_MAX_SAMPLES)
         return cp_fail(err, CP_EINPUT, "uncertainty: %zu samples: must be from 1 to %d", samples,
                        UNC_MAX_SAMPLES);
-    size_t ranged = count_ranged(src);
+    size_t ranged = count_ranged(j->kind, src);
     if (ranged == 0) {
-        point_result(base, samples, r, times);
+        /* no ranged key: the point estimate, exactly, in every band */
+        double step, time, energy;
+        void *detail = xmalloc(j->kind->detail_size);
+        cp_status st = eval_one(j, count, mode, detail, 0, &step, &time, &energy, err);
+        free(detail);
+        if (st != CP_OK)
+            return st;
+        *r = (struct unc_result){.samples = samples, .ranged = 0};
+        r->step_s = band_point(step);
+        r->time_s = band_point(time);
+        r->energy_J = band_point(energy);
+        for (size_t i = 0; times && i < samples; i++)
+            times[i] = time;
         return CP_OK;
     }
     double *buf = malloc(3 * samples * sizeof *buf);
@@ -129,7 +164,7 @@ cp_status unc_run(const struct cluster *base, const struct desc_src *src, size_t
     }
     gsl_rng_set(rng, seed);
     double *step = buf, *time = buf + samples, *energy = buf + 2 * samples;
-    cp_status st = sample(base, src, rng, samples, step, time, energy, err);
+    cp_status st = sample(j, src, count, mode, rng, samples, step, time, energy, err);
     if (st == CP_OK) {
         if (times)
             memcpy(times, time, samples * sizeof *times);
@@ -141,4 +176,11 @@ cp_status unc_run(const struct cluster *base, const struct desc_src *src, size_t
     gsl_rng_free(rng);
     free(buf);
     return st;
+}
+
+cp_status unc_run(const struct cluster *base, const struct desc_src *src, size_t samples,
+                  unsigned long seed, struct unc_result *r, double *times, struct cp_error *err)
+{
+    struct tm_job j = {&tm_ws, base, base->systems};
+    return unc_job_run(&j, src, 0, TM_STRONG, samples, seed, r, times, err);
 }

@@ -1,11 +1,15 @@
 /* unc.h - uncertainty of a configuration's step time, time-to-train and
- * energy from the +- ranges of its hardware description (cerebras-plan(5)).
+ * energy from the +- ranges of its hardware description (cerebras-plan(5)),
+ * written once over the training-model interface (src/tm/tm.h), so either
+ * kind of cluster: the keys drawn are the kind's parameters (tm_kind
+ * nparams ...) that have a range.
  *
  * Every numeric key with a range is drawn independently and uniformly over
  * [centre - half-width, centre + half-width]: the files state a range, not
  * a shape, and the uniform is the least-committal distribution on it.  The
- * analytic model (param_eval) runs on each draw and the results are
- * summarised by their 5th, 50th and 95th percentiles.
+ * kind's model runs on each draw (eval of a clone of the job whose
+ * description holds the draw) and the results are summarised by their
+ * 5th, 50th and 95th percentiles.
  *
  * Valid draws: the loader refuses a range whose ends leave the key's own
  * valid values, but a rule spanning keys (e.g. sparsity.overhead below 1)
@@ -22,6 +26,7 @@
 
 #include "../base/status.h"
 #include "../model/cluster.h"
+#include "../tm/tm.h"
 
 #define UNC_DEFAULT_SAMPLES 1000
 #define UNC_DEFAULT_SEED 1
@@ -38,25 +43,42 @@ struct unc_result {
     struct unc_band step_s, time_s, energy_J;
 };
 
-/* Draw `samples` hardware descriptions around base->hw: each numeric key k
- * with src->spread[k] > 0 uniform in [v - spread, v + spread] (GSL
- * gsl_rng_mt19937 seeded with seed; keys drawn in schema order, so the same
- * seed gives the same draws whatever the cluster), evaluate base on each with
- * param_eval(), and summarise with percentiles (gsl_sort +
- * gsl_stats_quantile_from_sorted_data, which interpolates linearly between
- * order statistics).  times (may be NULL) receives the time_s of each draw
- * in draw order.  With no ranged key every band is the point value (base
- * evaluated once; times, if given, holds it samples times).  Seed 0 is
- * GSL's default seed for mt19937 (4357).  CP_ENOMEM / CP_EINPUT (samples 0
- * or above UNC_MAX_SAMPLES, or a key with no valid draw) with err filled;
- * r is filled only on CP_OK. */
+/* Draw `samples` descriptions around job j's: each parameter i of its
+ * kind whose key has a range in src (src->spread[param_index(i)] > 0)
+ * uniform in [v - spread, v + spread] (GSL gsl_rng_mt19937 seeded with
+ * seed; the parameters drawn in the kind's order, so the same seed gives
+ * the same draws whatever the count), evaluate j on each at count (j's
+ * own when <= 0) under mode, and summarise with percentiles (gsl_sort +
+ * gsl_stats_quantile_from_sorted_data, which interpolates linearly
+ * between order statistics).  times (may be NULL) receives the time_s of
+ * each draw in draw order.  With no ranged key every band is the point
+ * value (j evaluated once; times, if given, holds it samples times).
+ * Seed 0 is GSL's default seed for mt19937 (4357).  A draw at which the
+ * job does not run or gives a figure that is not finite is CP_EINPUT
+ * naming the draw; CP_ENOMEM / CP_EINPUT (samples 0 or above
+ * UNC_MAX_SAMPLES, or a key with no valid draw) with err filled; r is
+ * filled only on CP_OK. */
+cp_status unc_job_run(const struct tm_job *j, const struct desc_src *src, double count,
+                      enum tm_scaling mode, size_t samples, unsigned long seed,
+                      struct unc_result *r, double *times, struct cp_error *err);
+
+/* One draw, as unc_job_run makes them: a clone of j (made in buf, of
+ * j->kind->clone_size bytes; *drawn points to it) with every ranged
+ * parameter replaced in order by a uniform draw from rng over its range,
+ * redrawn while the kind's param_valid refuses it in the clone as drawn
+ * so far.  CP_EINPUT with err filled when a key finds no valid value in
+ * UNC_MAX_REDRAWS tries. */
+cp_status unc_job_draw(const struct tm_job *j, const struct desc_src *src, gsl_rng *rng,
+                       void *buf, void **drawn, struct cp_error *err);
+
+/* The weight-streaming cluster base at its systems: unc_job_run of the
+ * job base (the weight-streaming kind).  Kept for callers that hold a
+ * cluster. */
 cp_status unc_run(const struct cluster *base, const struct desc_src *src, size_t samples,
                   unsigned long seed, struct unc_result *r, double *times, struct cp_error *err);
 
-/* One draw, as unc_run makes them: out = *hw with every ranged key (in
- * schema order) replaced by a uniform draw from rng over its range, redrawn
- * while param_valid() refuses it.  CP_EINPUT with err filled when a key
- * finds no valid value in UNC_MAX_REDRAWS tries.  Exposed for tests. */
+/* unc_job_draw of the weight-streaming job on hw: out = *hw with every
+ * ranged parameter drawn.  Exposed for tests. */
 cp_status unc_draw(const struct hw_desc *hw, const struct desc_src *src, gsl_rng *rng,
                    struct hw_desc *out, struct cp_error *err);
 

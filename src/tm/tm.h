@@ -107,6 +107,19 @@ struct tm_kind {
     cp_status (*param_eval)(const void *job, size_t i, double v, double count,
                             enum tm_scaling mode, struct tm_result *r, void *detail,
                             struct cp_error *err);
+    /* A copy of job whose description is its own (uncertainty draws
+     * keys into it one by one): clone_size bytes; clone makes it in buf
+     * and returns it (a job of the kind, evaluated by eval); param_set
+     * puts key i at v in a clone's description (and what follows the
+     * key unless the user gave it, as loading does); param_valid on a
+     * clone checks v against the clone's description as drawn so far. */
+    size_t clone_size;
+    void *(*clone)(const void *job, void *buf);
+    void (*param_set)(void *clone, size_t i, double v);
+    /* The first figure of r (with detail) that is not a finite number,
+     * by name; NULL when every one is (kinds whose eval refuses such a
+     * result themselves return NULL). */
+    const char *(*nonfinite)(const struct tm_result *r, const void *detail);
     /* The configuration r (of job, with detail) is, in words for a
      * header, into buf: the workload, the count and the system, then the
      * kind's choices ("GPT-3 175B on 192 x CS-2, MemoryX sized (12
