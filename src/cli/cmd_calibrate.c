@@ -13,7 +13,7 @@
 #include "../plan/calib.h"
 #include "../model/param.h"
 #include "atomic.h"
-#include "meas_load.h"
+#include "../print/meas_env.h"
 #include "out.h"
 #include "../meas/meas_gpu.h"
 
@@ -21,6 +21,7 @@
 struct calib_run {
     struct cli_opts *o;
     const char *file;
+    struct meas_env env;
     struct meas_set m; /* the rows, their scenarios and points */
     struct calib_spec keys[CALIB_MAX_KEYS];
     size_t nkeys;
@@ -35,7 +36,9 @@ static int parse_fit(struct calib_run *k, const char *list)
         return cli_error("calibrate: --fit [SYSTEM:]section.key[,...] is required");
     if (calib_parse_keys(list, k->keys, &k->nkeys, &err) != CP_OK)
         return cli_error("calibrate: --fit %s", err.msg);
-    return meas_check_scopes(k->o, "calibrate", k->keys, k->nkeys);
+    if (meas_check_scopes(&k->o->dirs, "calibrate", k->keys, k->nkeys, &err) != CP_OK)
+        return cli_error("%s", err.msg);
+    return -1;
 }
 
 /* ---- plausibility ---- */
@@ -415,7 +418,9 @@ int cmd_calibrate(struct cli_opts *o)
                            k->file, k->file);
             cat_entry_free(&e);
         } else {
-            rc = meas_set_load(o, k->file, e.text, &k->m);
+            meas_env_init(&k->env, o);
+            if (meas_set_load(&k->env, k->file, e.text, &k->m, &err) != CP_OK)
+                rc = meas_env_fail(&err);
             cat_entry_free(&e);
         }
     }

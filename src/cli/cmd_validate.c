@@ -15,7 +15,7 @@
 #include "../base/xalloc.h"
 #include "../plan/calib.h"
 #include "../model/param.h"
-#include "meas_load.h"
+#include "../print/meas_env.h"
 #include "produce.h"
 #include "progress.h"
 #include "../meas/meas_gpu.h"
@@ -43,6 +43,7 @@ struct vpoint {
 struct validate_run {
     struct cli_opts *o;
     int ws_only; /* the weight-streaming corpus alone (validate_table) */
+    struct meas_env env;
     struct meas_set sets[VALIDATE_MAX_FILES];
     char names[VALIDATE_MAX_FILES][CP_ERROR_MAX]; /* each file's name, for messages */
     size_t nsets;
@@ -145,7 +146,9 @@ static int load_text(struct validate_run *v, const char *name, const char *text)
         return vgpu_add(&v->gpu, name, text, &err) == CP_OK ? -1 : cli_error("%s", err.msg);
     size_t f = v->nsets;
     snprintf(v->names[f], sizeof v->names[f], "%s", name);
-    int rc = meas_set_load(v->o, v->names[f], text, &v->sets[f]);
+    int rc = meas_set_load(&v->env, v->names[f], text, &v->sets[f], &err) == CP_OK
+                 ? -1
+                 : meas_env_fail(&err);
     v->nsets = f + 1;
     if (rc < 0)
         v->n += v->sets[f].rows.n;
@@ -354,7 +357,9 @@ static int evaluate(struct validate_run *v)
         calib_parse_keys(o->fit ? o->fit : VALIDATE_FIT, v->keys, &v->nkeys, &err) != CP_OK)
         rc = cli_error("validate: --fit %s", err.msg);
     if (rc < 0 && o->fit)
-        rc = meas_check_scopes(o, "validate", v->keys, v->nkeys);
+        rc = meas_check_scopes(&o->dirs, "validate", v->keys, v->nkeys, &err) == CP_OK
+                 ? -1
+                 : cli_error("%s", err.msg);
     if (rc < 0)
         rc = load(v);
     if (rc < 0)
@@ -422,6 +427,7 @@ static struct validate_run *run_new(struct cli_opts *o)
     struct validate_run *v = xmalloc(sizeof *v);
     memset(v, 0, sizeof *v);
     v->o = o;
+    meas_env_init(&v->env, o);
     return v;
 }
 
