@@ -83,30 +83,42 @@ const char *est_verdict(int ok)
     return ok ? "holds" : "fails";
 }
 
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
 /* An integer below 1e15 as %.15g prints it (plain digits), without
  * snprintf: the common case of counts, and exactly what
- * unit_format_exact gives.  Returns buf, or NULL when v is not such an
- * integer. */
-static char *format_whole(double v, char *buf, size_t n)
+ * unit_format_exact gives.  Writes buf (EST_CELL_BYTES) and returns the
+ * length, or -1 when v is not such an integer. */
+static int format_whole(double v, char *buf)
 {
-    if (!(v > -1e15 && v < 1e15) || v != (double)(long long)v || (v == 0 && signbit(v)) || n < 18)
-        return NULL;
+    if (!(v > -1e15 && v < 1e15) || v != (double)(long long)v || (v == 0 && signbit(v)))
+        return -1;
     long long x = (long long)v;
-    char tmp[24], *p = tmp + sizeof tmp;
+    char tmp[48], *p = tmp + 24; /* the digits end at tmp + 24, 24 bytes copied from p */
     unsigned long long u = x < 0 ? (unsigned long long)-x : (unsigned long long)x;
-    *--p = '\0';
-    do
-        *--p = (char)('0' + u % 10);
-    while (u /= 10);
+    *p = '\0';
+    for (; u >= 100; u /= 100) /* two digits a step */
+        memcpy(p -= 2, digit_pairs + 2 * (u % 100), 2);
+    if (u >= 10)
+        memcpy(p -= 2, digit_pairs + 2 * u, 2);
+    else
+        *--p = (char)('0' + u);
     if (x < 0)
         *--p = '-';
-    memcpy(buf, p, (size_t)(tmp + sizeof tmp - p));
-    return buf;
+    int len = (int)(tmp + 24 - p);
+    memcpy(buf, p, 24); /* fixed: the text and its NUL are at most 17 bytes */
+    return len;
 }
 
 /* Bytes that keep text from being written as it is in CSV: NUL, and
  * those that need quotes (sweep_buf_csv's fast path). */
 static const unsigned char csv_stop[256] = {[0] = 1, [','] = 1, ['"'] = 1, ['\r'] = 1, ['\n'] = 1};
+/* First bytes out_csv_guard may ask a leading quote for. */
+static const unsigned char csv_lead[256] = {['='] = 1, ['+'] = 1, ['-'] = 1, ['@'] = 1,
+                                            ['\t'] = 1, ['\r'] = 1};
 
 /* Text v of len bytes as cell k: plain when it needs neither quotes nor
  * out_csv_guard's leading quote. */
@@ -116,6 +128,26 @@ static void set_text(struct est_cells *w, size_t k, const char *v, size_t len, i
     w->cell[k] = v;
     w->plain[k] = plain && len <= UCHAR_MAX ? EST_PLAIN_TEXT : EST_PLAIN_NO;
     w->len[k] = (unsigned char)(len <= UCHAR_MAX ? len : 0);
+    if (!w->csv)
+        return;
+    if (w->plain[k] != EST_PLAIN_TEXT) {
+        w->csv = NULL;
+        return;
+    }
+    memcpy(w->csv, v, len);
+    w->csv += len;
+    *w->csv++ = ',';
+}
+
+/* Number cell k's text and a comma at w->csv, if set: its whole buffer
+ * copied (a fixed size the compiler inlines), csv moved by its length. */
+static inline void csv_number(struct est_cells *w, size_t k)
+{
+    if (!w->csv)
+        return;
+    memcpy(w->csv, w->buf[k], EST_CELL_BYTES);
+    w->csv += w->len[k];
+    *w->csv++ = ',';
 }
 
 /* Whether text v needs neither quotes nor out_csv_guard's leading quote;
@@ -125,7 +157,7 @@ static int scan_text(const char *v, size_t *len)
     size_t n = 0;
     while (!csv_stop[(unsigned char)v[n]])
         n++;
-    int plain = v[n] == '\0' && !out_csv_guard(v);
+    int plain = v[n] == '\0' && (!csv_lead[(unsigned char)v[0]] || !out_csv_guard(v));
     if (!plain)
         n += strlen(v + n);
     *len = n;
@@ -168,14 +200,9 @@ static void put_names(struct est_cells *w, int i, unsigned key, char *buf, size_
     put_kept(w, i, buf, made);
 }
 
-/* A number, exact (shortest round trip); the text of the previous row is
- * kept when the column's value has not changed. */
-static void put_n(struct est_cells *w, double v)
+/* Number v's text in cell k's buffer, with its plain[] and len[]. */
+static void format_n(struct est_cells *w, size_t k, double v)
 {
-    size_t k = w->k++;
-    w->cell[k] = w->buf[k];
-    if (w->have[k] && memcmp(&w->prev[k], &v, sizeof v) == 0)
-        return; /* its text, plain[] and len[] stand */
     w->prev[k] = v;
     w->have[k] = 1;
     w->plain[k] = EST_PLAIN_NUM;
@@ -184,8 +211,9 @@ static void put_n(struct est_cells *w, double v)
         w->len[k] = 0;
         return;
     }
-    if (format_whole(v, w->buf[k], sizeof w->buf[k])) {
-        w->len[k] = (unsigned char)strlen(w->buf[k]);
+    int whole = format_whole(v, w->buf[k]);
+    if (whole >= 0) {
+        w->len[k] = (unsigned char)whole;
         return;
     }
     /* the shortest round trip straight into the cell, its length known */
@@ -195,6 +223,17 @@ static void put_n(struct est_cells *w, double v)
         len = (int)strlen(w->buf[k]);
     }
     w->len[k] = (unsigned char)len;
+}
+
+/* A number, exact (shortest round trip); the text of the previous row is
+ * kept when the column's value has not changed. */
+static inline void put_n(struct est_cells *w, double v)
+{
+    size_t k = w->k++;
+    w->cell[k] = w->buf[k];
+    if (!(w->have[k] && memcmp(&w->prev[k], &v, sizeof v) == 0)) /* else its text stands */
+        format_n(w, k, v);
+    csv_number(w, k);
 }
 
 /* The batch columns: global, per system, and per micro-batch. */
@@ -309,6 +348,7 @@ void est_row(struct out_table *t, const struct scenario *s, const struct cluster
     memset(w.have, 0, sizeof w.have);
     memset(w.text_key, 0, sizeof w.text_key);
     w.want = NULL;
+    w.csv = NULL;
     est_cells(&w, s, s->tier, c, r);
     out_row(t, w.cell);
 }

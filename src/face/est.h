@@ -3,6 +3,8 @@
 #ifndef CP_EST_H
 #define CP_EST_H
 
+#include <limits.h>
+
 #include "../model/train.h"
 #include "../cli/out.h"
 #include "../cli/scenario.h"
@@ -40,8 +42,16 @@ struct est_cells {
     double act_k; /* the placement label's act_k (text_key[2] its mode) */
     size_t text_len[4];
     unsigned char text_plain[4];
+    /* When set (by the caller, with EST_CSV_ROOM bytes there): each
+     * cell's CSV text and a comma are also written here as the cell is
+     * made, csv moving past them; a cell that would need a scan (quotes)
+     * sets csv to NULL, the cells then made as always. */
+    char *csv;
     size_t k;
 };
+
+/* Room est_cells.csv must have: every cell at its longest copy. */
+#define EST_CSV_ROOM (EST_MAX_COLS * (UCHAR_MAX + 2))
 
 /* est_cells.plain[c]: scan the text (it may need quotes); a number whose
  * text is in a buffer of EST_CELL_BYTES (all of it readable); text known

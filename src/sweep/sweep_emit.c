@@ -69,6 +69,16 @@ void sweep_job_row(struct sweep_job *jb, const char **row, const char *const *ax
         job_rec(jb, row, num, value, line, jb->out.n - line);
 }
 
+int sweep_direct(const struct sweep *sw)
+{
+    if (sw->table || sw->nwhere || sw->best || sw->naxis || sw->nsel != sw->nbase)
+        return 0;
+    for (size_t i = 0; i < sw->nsel; i++)
+        if (sw->sel[i] != i)
+            return 0;
+    return 1;
+}
+
 static void sink_put(struct sweep_sink *k, const char *lines, size_t len)
 {
     if (k->sw->table) {
@@ -181,6 +191,7 @@ int sweep_exec(const struct sweep *sw, const struct sweep_kind *kind)
     for (unsigned t = 0; t < sw->run.jobs; t++) {
         jobs[t].sw = sw;
         jobs[t].cells.want = sw->want; /* weight streaming: the numbers written */
+        jobs[t].direct = sweep_direct(sw);
     }
     struct grid_best gs;
     grid_best_init(&gs);

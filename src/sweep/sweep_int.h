@@ -86,6 +86,7 @@ struct sweep_job { /* what one grid worker formats its rows into */
     struct sweep_rec *rec;
     size_t nrec, caprec;
     struct est_cells cells;      /* WS: a point's cells */
+    int direct;                  /* WS: rows written as the cells are made (sweep_direct) */
     struct gpu_cells gc;         /* GPU: a layout's cells */
     struct gpu_search_result sr; /* GPU: a point's search */
 };
@@ -98,6 +99,11 @@ struct sweep_job { /* what one grid worker formats its rows into */
 void sweep_job_row(struct sweep_job *jb, const char **row, const char *const *axis_text,
                    const unsigned char *num, const double *value, const unsigned char *plain,
                    const unsigned char *plain_len);
+
+/* Whether a weight-streaming row may be written as CSV while its cells
+ * are made (est_cells.csv): the CSV of every column of the kind in order,
+ * no --set axis, no --where, no --best. */
+int sweep_direct(const struct sweep *sw);
 
 /* Where rows go: standard output as CSV or as the table, or (--best) the
  * groups, written at the end. */

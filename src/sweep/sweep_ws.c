@@ -133,7 +133,18 @@ static void combo_point(void *ctx, size_t j, const struct cluster *c, const stru
 {
     struct sweep_job *jb = ctx;
     const struct combo *cb = jb->cb;
+    if (jb->direct) { /* the CSV line written as the cells are made */
+        sweep_buf_room(&jb->out, EST_CSV_ROOM);
+        jb->cells.csv = jb->out.p + jb->out.n;
+    }
     est_cells(&jb->cells, &cb->s, grid_tier_of(&cb->grid, j)->name, c, r);
+    char *end = jb->cells.csv;
+    jb->cells.csv = NULL;
+    if (end) { /* the last comma becomes the CRLF */
+        memcpy(end - 1, "\r\n", 2);
+        jb->out.n = (size_t)(end + 1 - jb->out.p);
+        return;
+    }
     const char *row[SWEEP_MAX_COLS];
     memcpy(row, jb->cells.cell, est_ncols * sizeof *row);
     sweep_job_row(jb, row, cb->axis_text, jb->cells.have, jb->cells.prev, jb->cells.plain,
