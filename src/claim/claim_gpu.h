@@ -1,11 +1,10 @@
-/* gclaim.h - the claims that compare a weight-streaming system with GPUs
+/* claim_gpu.h - the claims that compare a weight-streaming system with GPUs
  * (the kinds ratio, gpu_time, gpu_count and power of claim.h), judged with
  * the published chip figures of both descriptions, the GPU model's layout
- * search and the comparison of one job on both (cmp.h).  The
- * weight-streaming kinds stay with claim_eval() in src/model, which may
- * not call the GPU model.
+ * search and the comparison of one job on both (cmp.h): entries of
+ * claim_types (claim.c).  The weight-streaming kinds are claim_ws.h's.
  *
- * A claim's figure is within GCLAIM_TOL of its target when it holds: the
+ * A claim's figure is within CLAIM_GPU_TOL of its target when it holds: the
  * seeds round their headline figures.
  *
  * ratio: the figure of the system's chip over the same figure of the
@@ -15,7 +14,7 @@
  * over twice [network] nvlink_bandwidth, both directions as NVIDIA quotes
  * it; die_area: [chip] die_area_mm2 over [gpu] die_area_mm2), or for
  * memoryx the GPUs whose HBM holds the claim's MemoryX tier, ceil(tier /
- * [gpu] hbm).  Holds at target x (1 - GCLAIM_TOL) or more; when it falls
+ * [gpu] hbm).  Holds at target x (1 - CLAIM_GPU_TOL) or more; when it falls
  * short, holds only under stated conditions if another GPU described
  * meets it (the reason names them and the GPU figure the claim needs),
  * else does not hold.
@@ -23,7 +22,7 @@
  * gpu_time: the job on the claim's GPUs (their fastest layout at the
  * claim's precision, cmp_gpu_at()).  The claim says GPUs take the target:
  * holds when the model's time-to-train is at least target x (1 -
- * GCLAIM_TOL); else holds only under stated conditions, named in the
+ * CLAIM_GPU_TOL); else holds only under stated conditions, named in the
  * reason: the FLOP rate each GPU may sustain at most (against the
  * model's) for the time to last that long.  Does not hold when no layout
  * of that many GPUs runs the job.
@@ -31,7 +30,7 @@
  * gpu_count: the fewest GPUs (in whole nodes, cmp_count_step()) on which
  * some layout fits at all, and the fewest that train within the claim's
  * deadline (cmp_run()).  Holds when the first is at least target x (1 -
- * GCLAIM_TOL) (the GPUs are needed to hold the model); holds only under
+ * CLAIM_GPU_TOL) (the GPUs are needed to hold the model); holds only under
  * the stated deadline when the second is; else does not hold, and the
  * reason gives the time on the target's GPUs (the fewest from the target
  * up that run).
@@ -44,44 +43,31 @@
  * boards (gpu.power); nodes counts all the model does on both sides (the
  * systems with their MemoryX, activation and SwarmX servers; the GPU
  * nodes whole at system.node_power).  Holds when the ratio is at most
- * target x (1 + GCLAIM_TOL) for the same job; holds only under stated
+ * target x (1 + CLAIM_GPU_TOL) for the same job; holds only under stated
  * conditions when only the other count makes it, or when only the given
  * GPUs make it and they finish sooner (a different job); else does not
  * hold.  The reason gives the GPUs whose power the target takes.
  *
  * No I/O; errors in struct cp_error. */
-#ifndef CP_GCLAIM_H
-#define CP_GCLAIM_H
+#ifndef CP_CLAIM_GPU_H
+#define CP_CLAIM_GPU_H
 
-#include "../model/claim.h"
-#include "cmp.h"
+#include "claim.h"
 
 /* Relative slack of a claim's figure against the target.  Assumed: 5 %,
  * the seeds' headline figures have two significant digits ("52x", "880x",
  * "287 GPUs") and rounding to those moves a figure by up to 5 %. */
-#define GCLAIM_TOL 0.05
+#define CLAIM_GPU_TOL 0.05
 
-/* Most other GPU descriptions a ratio claim is checked against. */
-#define GCLAIM_OTHERS_MAX 16
-
-struct gclaim_in {
-    const struct claim *cl;
-    const struct hw_desc *hw;     /* the claim's weight-streaming system    */
-    const struct cluster *ws;     /* the job on the claim's systems and
-                                     tier (workload, batch, tokens); NULL
-                                     for a ratio claim                     */
-    const struct gpuhw_desc *gpu; /* the claim's GPU                         */
-    /* Every other GPU description (a ratio claim that falls short names
-     * those that meet it; a gpu_time claim gives their times too). */
-    const struct gpuhw_desc *others;
-    size_t nothers;
-};
-
-/* Judge in->cl (a GPU kind: claim_kind_is_gpu()) into r.  CP_OK with the
- * verdict, the claim's figure in r->predicted (a ratio; a count of GPUs;
- * seconds; a power fraction) and the reason with the numbers; CP_EINPUT
- * when a figure the claim needs is not given in a description (err names
- * the key) or the claim's tier is not one of the system's. */
-cp_status gclaim_eval(const struct gclaim_in *in, struct claim_result *r, struct cp_error *err);
+/* The judges, each given in->hw, in->gpu and in->others, and in->ws but
+ * for a ratio claim.  CP_OK with the verdict, the claim's figure in
+ * r->predicted (a ratio; a count of GPUs; seconds; a power fraction) and
+ * the reason with the numbers; CP_EINPUT when a figure the claim needs is
+ * not given in a description (err names the key) or the claim's tier is
+ * not one of the system's. */
+cp_status claim_gpu_ratio(const struct claim_in *in, struct claim_result *r, struct cp_error *err);
+cp_status claim_gpu_time(const struct claim_in *in, struct claim_result *r, struct cp_error *err);
+cp_status claim_gpu_count(const struct claim_in *in, struct claim_result *r, struct cp_error *err);
+cp_status claim_gpu_power(const struct claim_in *in, struct claim_result *r, struct cp_error *err);
 
 #endif

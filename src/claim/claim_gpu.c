@@ -1,6 +1,6 @@
-/* gclaim.c - the claims that compare with GPUs, judged (gclaim.h): chip
- * figures from the two descriptions, jobs through compare's core. */
-#include "gclaim.h"
+/* claim_gpu.c - the claims that compare with GPUs, judged (claim_gpu.h):
+ * chip figures from the two descriptions, jobs through compare's core. */
+#include "claim_gpu.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -11,6 +11,7 @@
 #include "../base/finite.h"
 #include "../base/units.h"
 #include "../base/xalloc.h"
+#include "../plan/cmp.h"
 
 _Static_assert((long)CLAIM_MAX_GPUS == (long)CMP_GPU_MAX, "claim.h's bound on GPUs is compare's");
 
@@ -84,7 +85,7 @@ static char *fig_text(const struct fig *f, enum claim_figure which, char *buf, s
 }
 
 /* The bytes of the claim's MemoryX tier: a tier of hw by name, or a size. */
-static cp_status tier_bytes(const struct gclaim_in *in, double *v, struct cp_error *err)
+static cp_status tier_bytes(const struct claim_in *in, double *v, struct cp_error *err)
 {
     const struct desc_list *t = &in->hw->mx.tiers;
     for (size_t i = 0; i < t->n; i++)
@@ -101,7 +102,7 @@ static cp_status tier_bytes(const struct gclaim_in *in, double *v, struct cp_err
 }
 
 /* The weight-streaming side of a ratio claim. */
-static cp_status ws_fig(const struct gclaim_in *in, struct fig *f, struct cp_error *err)
+static cp_status ws_fig(const struct claim_in *in, struct fig *f, struct cp_error *err)
 {
     const struct hw_desc *hw = in->hw;
     switch (in->cl->figure) {
@@ -158,11 +159,11 @@ static double ratio_of(enum claim_figure which, double ws, double gpu)
 
 static int ratio_holds(double x, double target)
 {
-    return x >= target * (1 - GCLAIM_TOL);
+    return x >= target * (1 - CLAIM_GPU_TOL);
 }
 
 /* The other GPUs against which the claim's ratio holds, into buf. */
-static int ratio_others(const struct gclaim_in *in, double ws, char *buf, size_t n)
+static int ratio_others(const struct claim_in *in, double ws, char *buf, size_t n)
 {
     enum claim_figure which = in->cl->figure;
     int found = 0;
@@ -181,8 +182,7 @@ static int ratio_others(const struct gclaim_in *in, double ws, char *buf, size_t
     return found;
 }
 
-static cp_status judge_ratio(const struct gclaim_in *in, struct claim_result *o,
-                             struct cp_error *err)
+cp_status claim_gpu_ratio(const struct claim_in *in, struct claim_result *o, struct cp_error *err)
 {
     const struct claim *cl = in->cl;
     struct fig w, g = gpu_fig(in->gpu, cl->figure);
@@ -222,7 +222,7 @@ static cp_status judge_ratio(const struct gclaim_in *in, struct claim_result *o,
     if (ratio_holds(x, cl->target)) {
         o->verdict = CLAIM_HOLDS;
         add(o->reason, sizeof o->reason, ", at least %.0f%% of the %.4g claimed",
-            100 * (1 - GCLAIM_TOL), cl->target);
+            100 * (1 - CLAIM_GPU_TOL), cl->target);
         return CP_OK;
     }
     struct fig f = g, h = w;
@@ -243,7 +243,7 @@ static cp_status judge_ratio(const struct gclaim_in *in, struct claim_result *o,
 /* ---- jobs on GPUs ---- */
 
 /* A comparison spec for the claim's job on GPU g. */
-static struct cmp_spec spec_of(const struct gclaim_in *in, const struct gpuhw_desc *g,
+static struct cmp_spec spec_of(const struct claim_in *in, const struct gpuhw_desc *g,
                                enum cmp_mode mode, double deadline_s)
 {
     struct cmp_spec s = {
@@ -270,7 +270,7 @@ static double sustained(const struct cmp_gpu *c)
 }
 
 /* The times of the other GPUs at the claim's count, appended to buf. */
-static void gpu_time_others(const struct gclaim_in *in, char *buf, size_t n)
+static void gpu_time_others(const struct claim_in *in, char *buf, size_t n)
 {
     int found = 0;
     for (size_t i = 0; i < in->nothers; i++) {
@@ -286,8 +286,7 @@ static void gpu_time_others(const struct gclaim_in *in, char *buf, size_t n)
     }
 }
 
-static cp_status judge_gpu_time(const struct gclaim_in *in, struct claim_result *o,
-                                struct cp_error *err)
+cp_status claim_gpu_time(const struct claim_in *in, struct claim_result *o, struct cp_error *err)
 {
     const struct claim *cl = in->cl;
     const struct gpuhw_desc *g = in->gpu;
@@ -309,7 +308,7 @@ static cp_status judge_gpu_time(const struct gclaim_in *in, struct claim_result 
     snprintf(o->reason, sizeof o->reason, "%s, each GPU sustaining %s (%s of its peak)", run,
              unit_format(rate, UNIT_FLOP_RATE, a, sizeof a), pct(rate / peak, b, sizeof b));
     dur(cl->target, lim, sizeof lim);
-    if (c.s.time_s >= cl->target * (1 - GCLAIM_TOL)) {
+    if (c.s.time_s >= cl->target * (1 - CLAIM_GPU_TOL)) {
         o->verdict = CLAIM_HOLDS;
         add(o->reason, sizeof o->reason, ": at least the %s claimed", lim);
     } else {
@@ -346,7 +345,7 @@ static void ws_text(const struct cmp_result *r, char *buf, size_t n)
 
 /* The fewest GPUs on which the job fits and the fewest that meet the
  * claim's deadline (r, from cmp_run). */
-static void count_text(const struct gclaim_in *in, const struct cmp_gpu *fit,
+static void count_text(const struct claim_in *in, const struct cmp_gpu *fit,
                        const struct cmp_result *r, char *buf, size_t n)
 {
     const struct gpuhw_desc *g = in->gpu;
@@ -366,7 +365,7 @@ static void count_text(const struct gclaim_in *in, const struct cmp_gpu *fit,
 
 /* The verdict of a gpu_count claim from the fewest that fit and the
  * fewest within the deadline, with the time on the target's GPUs. */
-static void count_verdict(const struct gclaim_in *in, const struct cmp_gpu *fit,
+static void count_verdict(const struct claim_in *in, const struct cmp_gpu *fit,
                           const struct cmp_result *r, struct claim_result *o)
 {
     const struct claim *cl = in->cl;
@@ -390,8 +389,7 @@ static void count_verdict(const struct gclaim_in *in, const struct cmp_gpu *fit,
             dur(at.s.time_s, t, sizeof t), at.s.units, cl->target);
 }
 
-static cp_status judge_gpu_count(const struct gclaim_in *in, struct claim_result *o,
-                                 struct cp_error *err)
+cp_status claim_gpu_count(const struct claim_in *in, struct claim_result *o, struct cp_error *err)
 {
     const struct claim *cl = in->cl;
     struct cmp_spec s = spec_of(in, in->gpu, CMP_DEADLINE, cl->deadline);
@@ -453,7 +451,7 @@ static void power_side(const char *name, double units, const char *what, double 
 
 /* The comparison of r (equal job) and of lit (the claim's GPUs; NULL
  * when not given) in words, into buf. */
-static void power_text(const struct gclaim_in *in, const struct cmp_result *r,
+static void power_text(const struct claim_in *in, const struct cmp_result *r,
                        const struct cmp_gpu *lit, char *buf, size_t n)
 {
     const struct gpuhw_desc *g = in->gpu;
@@ -484,7 +482,7 @@ static void power_text(const struct gclaim_in *in, const struct cmp_result *r,
 /* The finiteness gate (base/finite.h) on the figures power_text and
  * power_verdict print: the GPUs' power and its ratios, as chips (gpu.power)
  * and as nodes (system.node_power). */
-static cp_status power_check(const struct gclaim_in *in, const struct cmp_result *r,
+static cp_status power_check(const struct claim_in *in, const struct cmp_result *r,
                              const struct cmp_gpu *lit, struct cp_error *err)
 {
     const struct gpuhw_desc *g = in->gpu;
@@ -515,13 +513,13 @@ static cp_status power_check(const struct gclaim_in *in, const struct cmp_result
 /* The verdict: the first of (equal job, the claim's figure), (equal job,
  * the other figure), (the claim's GPUs, either figure) whose ratio
  * holds. */
-static void power_verdict(const struct gclaim_in *in, const struct cmp_result *r,
+static void power_verdict(const struct claim_in *in, const struct cmp_result *r,
                           const struct cmp_gpu *lit, struct claim_result *o)
 {
     const struct claim *cl = in->cl;
     enum claim_figure f = cl->figure,
                       other = f == CLAIM_FIG_CHIPS ? CLAIM_FIG_NODES : CLAIM_FIG_CHIPS;
-    double lim = cl->target * (1 + GCLAIM_TOL);
+    double lim = cl->target * (1 + CLAIM_GPU_TOL);
     const struct cmp_side *eq = &r->g.s;
     char p[32];
     o->predicted = ws_power(r, f) / gpu_power(in->gpu, lit ? &lit->s : eq, f);
@@ -547,8 +545,7 @@ static void power_verdict(const struct gclaim_in *in, const struct cmp_result *r
         pct(cl->target, p, sizeof p), claim_figure_name[f], need);
 }
 
-static cp_status judge_power(const struct gclaim_in *in, struct claim_result *o,
-                             struct cp_error *err)
+cp_status claim_gpu_power(const struct claim_in *in, struct claim_result *o, struct cp_error *err)
 {
     const struct claim *cl = in->cl;
     struct cmp_spec s =
@@ -576,22 +573,4 @@ static cp_status judge_power(const struct gclaim_in *in, struct claim_result *o,
     }
     free(r);
     return st;
-}
-
-cp_status gclaim_eval(const struct gclaim_in *in, struct claim_result *r, struct cp_error *err)
-{
-    *r = (struct claim_result){0};
-    switch (in->cl->kind) {
-    case CLAIM_RATIO:
-        return judge_ratio(in, r, err);
-    case CLAIM_GPU_TIME:
-        return judge_gpu_time(in, r, err);
-    case CLAIM_GPU_COUNT:
-        return judge_gpu_count(in, r, err);
-    case CLAIM_POWER:
-        return judge_power(in, r, err);
-    default:
-        return cp_fail(err, CP_EINPUT, "%s: a %s claim does not compare with GPUs", in->cl->id,
-                       claim_kind_name[in->cl->kind]);
-    }
 }

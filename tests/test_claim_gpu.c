@@ -1,5 +1,6 @@
-/* test_gclaim.c - the claims that compare with GPUs (src/plan/gclaim.h)
- * and their columns in a claims file (claim_csv.c).
+/* test_claim_gpu.c - the claims that compare with GPUs (claim_gpu.h),
+ * judged through the claim types' table (claim_judge), and their columns in
+ * a claims file (claim_csv.c).
  *
  * Ratios: the shipped descriptions carry the published figures (WSE-3:
  * 900,000 cores, 44 GB of SRAM, 21 PB/s, 214 Pb/s; WSE-2: 850,000 cores,
@@ -30,9 +31,10 @@
 
 #include "desc/gpuhw.h"
 #include "gpu/gpu_search.h"
-#include "model/claim.h"
+#include "claim/claim.h"
 #include "model/cluster.h"
-#include "plan/gclaim.h"
+#include "claim/claim_gpu.h"
+#include "plan/cmp.h"
 
 #define DAY_S 86400.0
 
@@ -46,7 +48,7 @@ struct fx {
     struct cluster c;
     struct gpuhw_desc g, others[NGPUS];
     struct claim cl;
-    struct gclaim_in in;
+    struct claim_in in;
     struct claim_result r;
 };
 
@@ -61,7 +63,7 @@ static struct fx *fx_new(enum claim_kind kind, const char *model, const char *hw
         load_gpu(gpu_names[i], &f->others[i]);
     f->cl = (struct claim){.kind = kind, .systems = 1, .precision = GPUHW_BF16};
     snprintf(f->cl.memoryx, sizeof f->cl.memoryx, "auto");
-    f->in = (struct gclaim_in){
+    f->in = (struct claim_in){
         .cl = &f->cl, .hw = &f->h, .gpu = &f->g, .others = f->others, .nothers = NGPUS};
     if (model) {
         load_model(model, NULL, 0, &f->w);
@@ -74,7 +76,7 @@ static struct fx *fx_new(enum claim_kind kind, const char *model, const char *hw
 static enum claim_verdict judge(struct fx *f)
 {
     struct cp_error err = {0};
-    assert_ok(gclaim_eval(&f->in, &f->r, &err), err);
+    assert_ok(claim_judge(&f->in, &f->r, &err), err);
     return f->r.verdict;
 }
 
@@ -113,7 +115,7 @@ static void ratio_verdicts(void **state)
 {
     (void)state;
     double x = 21e15 / 3.35e12;
-    ratio_case("cs3", "h100", CLAIM_FIG_MEMORY_BANDWIDTH, 21e15, 3.35e12, x / (1 - GCLAIM_TOL),
+    ratio_case("cs3", "h100", CLAIM_FIG_MEMORY_BANDWIDTH, 21e15, 3.35e12, x / (1 - CLAIM_GPU_TOL),
                CLAIM_HOLDS);
     struct fx *f = fx_new(CLAIM_RATIO, NULL, "cs3", "h100");
     f->cl.figure = CLAIM_FIG_MEMORY_BANDWIDTH;
@@ -148,7 +150,7 @@ static void memoryx_in_gpus(void **state)
     assert_rel(f->r.predicted, ceil(110e12 / 192.27e9), 0);
     struct cp_error err = {0};
     snprintf(f->cl.memoryx, sizeof f->cl.memoryx, "auto");
-    assert_int_equal(gclaim_eval(&f->in, &f->r, &err), CP_EINPUT);
+    assert_int_equal(claim_judge(&f->in, &f->r, &err), CP_EINPUT);
     assert_non_null(strstr(err.msg, "memoryx 'auto'"));
     free(f);
 }
@@ -161,11 +163,11 @@ static void ratio_missing_figure(void **state)
     struct cp_error err = {0};
     f->cl.figure = CLAIM_FIG_CORES;
     f->cl.target = 52;
-    assert_int_equal(gclaim_eval(&f->in, &f->r, &err), CP_EINPUT);
+    assert_int_equal(claim_judge(&f->in, &f->r, &err), CP_EINPUT);
     assert_non_null(strstr(err.msg, "[gpu] cores is not given"));
     f->h.chip.mem_bw_Bps = 0;
     f->cl.figure = CLAIM_FIG_MEMORY_BANDWIDTH;
-    assert_int_equal(gclaim_eval(&f->in, &f->r, &err), CP_EINPUT);
+    assert_int_equal(claim_judge(&f->in, &f->r, &err), CP_EINPUT);
     assert_non_null(strstr(err.msg, "[chip] memory_bandwidth is not given"));
     free(f);
 }
@@ -205,11 +207,11 @@ static void gpu_time_on_a100(void **state)
     assert_non_null(strstr(f->r.reason, "takes GPUs that sustain at most"));
     f->cl.target = t;
     assert_int_equal(judge(f), CLAIM_HOLDS);
-    f->cl.target = t / (1 - GCLAIM_TOL) * 1.001;
+    f->cl.target = t / (1 - CLAIM_GPU_TOL) * 1.001;
     assert_int_equal(judge(f), CLAIM_CONDITIONAL);
     struct cp_error err = {0};
     f->cl.precision = GPUHW_FP8;
-    assert_int_equal(gclaim_eval(&f->in, &f->r, &err), CP_EINPUT);
+    assert_int_equal(claim_judge(&f->in, &f->r, &err), CP_EINPUT);
     f->cl.precision = GPUHW_BF16;
     f->cl.gpus = 12; /* 96 layers, 96 heads: some layout divides; none fits */
     assert_int_equal(judge(f), CLAIM_FAILS);
@@ -266,9 +268,9 @@ static void power_at_a_deadline(void **state)
     double chips = r.ws.systems * f->h.wse.power_W / (r.g.s.units * f->g.chip.power_W);
     enum claim_verdict v = judge(f);
     assert_rel(f->r.predicted, nodes, 1e-12);
-    assert_int_equal(v, nodes <= f->cl.target * (1 + GCLAIM_TOL)   ? CLAIM_HOLDS
-                        : chips <= f->cl.target * (1 + GCLAIM_TOL) ? CLAIM_CONDITIONAL
-                                                                   : CLAIM_FAILS);
+    assert_int_equal(v, nodes <= f->cl.target * (1 + CLAIM_GPU_TOL)   ? CLAIM_HOLDS
+                        : chips <= f->cl.target * (1 + CLAIM_GPU_TOL) ? CLAIM_CONDITIONAL
+                                                                      : CLAIM_FAILS);
     f->cl.target = nodes;
     assert_int_equal(judge(f), CLAIM_HOLDS);
     f->cl.figure = CLAIM_FIG_CHIPS;

@@ -1,50 +1,19 @@
-/* claim.c - judge each claim with the model and put its verdict and
- * reason in words (the claims file is read in claim_csv.c).
+/* claim_ws.c - the claims about weight-streaming clusters alone
+ * (claim_ws.h), judged with the model and put in words.
  *
  * A capacity claim is judged twice: storage on the servers of the claim's
  * tier (state bytes against servers x server capacity), and training on
  * the claim's systems with the MemoryX servers the model sizes for the run;
  * when that is too slow, the reason says how many systems the target
  * would need.  The other kinds run the claim's configuration as given. */
-#include "claim.h"
+#include "claim_ws.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#include "mx.h"
-#include "train.h"
-
-const char *const claim_kind_name[CLAIM_NKINDS] = {"capacity",         "weak_scaling",  "speedup",
-                                                   "sparsity_speedup", "time_to_train", "ratio",
-                                                   "gpu_time",         "gpu_count",     "power"};
-const char *const claim_figure_name[CLAIM_NFIGURES] = {
-    "",        "cores", "on_chip_memory", "memory_bandwidth", "fabric_bandwidth", "die_area",
-    "memoryx", "chips", "nodes"};
-
-int claim_kind_is_gpu(enum claim_kind kind)
-{
-    return kind >= CLAIM_RATIO && kind < CLAIM_NKINDS;
-}
-const char *const claim_verdict_name[3] = {"holds", "conditional", "does not hold"};
-const char *const claim_verdict_text[3] = {"holds", "holds only under stated conditions",
-                                           "does not hold"};
-
-char *claim_format_speedup(double x, char *buf, size_t n)
-{
-    if (fabs(x) < 99.95)
-        snprintf(buf, n, "%#.3gx", x); /* '#' keeps the zeros of "6.70" */
-    else if (fabs(x) < 1e4)
-        snprintf(buf, n, "%.0fx", x);
-    else
-        snprintf(buf, n, "%.3gx", x);
-    return buf;
-}
-
-char *claim_format_percent(double f, char *buf, size_t n)
-{
-    snprintf(buf, n, "%.1f%%", 100 * f);
-    return buf;
-}
+#include "../model/mx.h"
+#include "../model/train.h"
+#include "../model/ws_tm.h"
 
 /* ---- judging ---- */
 
@@ -435,14 +404,20 @@ static void judge_sparsity(const struct claim *cl, const struct cluster *c, stru
     }
 }
 
-/* Time-to-train on the claim's configuration as given. */
-static void judge_time(const struct claim *cl, const struct cluster *c, struct claim_result *o)
+/* Time-to-train on the claim's configuration as given, through the
+ * training-model interface (tm.h): the time is the interface's, the
+ * reason's details the kind's (its detail, the train_result). */
+static cp_status judge_time(const struct claim *cl, const struct cluster *c, struct claim_result *o,
+                            struct cp_error *err)
 {
     struct train_result r;
-    train_eval(c, &r);
-    o->predicted = r.time_s;
+    struct tm_result tr;
+    const struct tm_job job = {.kind = &tm_ws, .own = c, .count = c->systems};
+    if (tm_eval(&job, 0, TM_STRONG, &tr, &r, err) != CP_OK)
+        return CP_EINPUT;
+    o->predicted = tr.time_s;
     char t[64], lim[48], why[320], mx[128];
-    dur(r.time_s, t, sizeof t);
+    dur(tr.time_s, t, sizeof t);
     dur(cl->target, lim, sizeof lim);
     mx_text(cl, c, &r, mx, sizeof mx);
     if (!r.feasible) {
@@ -450,13 +425,13 @@ static void judge_time(const struct claim *cl, const struct cluster *c, struct c
         o->verdict = CLAIM_FAILS;
         snprintf(o->reason, sizeof o->reason, "infeasible on %g systems and %s: %s", c->systems, mx,
                  why);
-        return;
+        return CP_OK;
     }
-    if (r.time_s <= cl->target) {
+    if (tr.time_s <= cl->target) {
         o->verdict = CLAIM_HOLDS;
         snprintf(o->reason, sizeof o->reason, "%s on %g systems and %s, bottleneck %s", t,
                  c->systems, mx, step_res_name[r.step.bottleneck]);
-        return;
+        return CP_OK;
     }
     double need = search_sparsity(*c, c->sparsity, in_time, 0, cl->target);
     o->verdict = need >= 0 ? CLAIM_CONDITIONAL : CLAIM_FAILS;
@@ -466,7 +441,7 @@ static void judge_time(const struct claim *cl, const struct cluster *c, struct c
                  "%.1f%% sparsity or more",
                  t, c->systems, mx, 100 * c->sparsity, step_res_name[r.step.bottleneck], lim,
                  100 * need);
-        return;
+        return CP_OK;
     }
     struct cluster best = *c;
     best.sparsity = CLUSTER_MAX_SPARSITY;
@@ -476,32 +451,44 @@ static void judge_time(const struct claim *cl, const struct cluster *c, struct c
              "%s on %g systems and %s, bottleneck %s; even at %.0f%% sparsity %s, more than %s", t,
              c->systems, mx, step_res_name[r.step.bottleneck], 100 * CLUSTER_MAX_SPARSITY,
              dur(b.time_s, why, sizeof why), lim);
+    return CP_OK;
 }
 
-void claim_eval(const struct claim *cl, const struct cluster *base, struct claim_result *r)
+/* The claim's job with its systems and sparsity. */
+static struct cluster job_of(const struct claim_in *in)
 {
-    struct cluster c = *base;
-    c.systems = cl->systems;
-    c.sparsity = cl->sparsity;
-    *r = (struct claim_result){0};
-    switch (cl->kind) {
-    case CLAIM_CAPACITY:
-        judge_capacity(cl, &c, r);
-        break;
-    case CLAIM_WEAK_SCALING:
-    case CLAIM_SPEEDUP:
-        judge_scaling(cl, &c, r);
-        break;
-    case CLAIM_SPARSITY_SPEEDUP:
-        judge_sparsity(cl, &c, r);
-        break;
-    case CLAIM_TIME_TO_TRAIN:
-        judge_time(cl, &c, r);
-        break;
-    default: /* a GPU claim: gclaim_eval() judges it */
-        r->verdict = CLAIM_FAILS;
-        snprintf(r->reason, sizeof r->reason, "a %s claim compares with GPUs: not judged here",
-                 claim_kind_name[cl->kind]);
-        break;
-    }
+    struct cluster c = *in->ws;
+    c.systems = in->cl->systems;
+    c.sparsity = in->cl->sparsity;
+    return c;
+}
+
+cp_status claim_ws_capacity(const struct claim_in *in, struct claim_result *r, struct cp_error *err)
+{
+    (void)err;
+    struct cluster c = job_of(in);
+    judge_capacity(in->cl, &c, r);
+    return CP_OK;
+}
+
+cp_status claim_ws_scaling(const struct claim_in *in, struct claim_result *r, struct cp_error *err)
+{
+    (void)err;
+    struct cluster c = job_of(in);
+    judge_scaling(in->cl, &c, r);
+    return CP_OK;
+}
+
+cp_status claim_ws_sparsity(const struct claim_in *in, struct claim_result *r, struct cp_error *err)
+{
+    (void)err;
+    struct cluster c = job_of(in);
+    judge_sparsity(in->cl, &c, r);
+    return CP_OK;
+}
+
+cp_status claim_ws_time(const struct claim_in *in, struct claim_result *r, struct cp_error *err)
+{
+    struct cluster c = job_of(in);
+    return judge_time(in->cl, &c, r, err);
 }

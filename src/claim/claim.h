@@ -1,5 +1,11 @@
 /* claim.h - the vendor's headline claims as scenarios (reports/claims.csv)
- * and their verdicts under the analytic model.
+ * and their verdicts under the analytic model: the claims' one room.
+ *
+ * Each kind of claim is an entry of claim_types (claim.c): its name, what
+ * its judge is given (the job on the claim's weight-streaming systems, or
+ * the system alone; the claim's GPU and the others described) and its
+ * judge.  claim_judge() judges any claim through that table, so a command
+ * loads what the entry asks for and never asks which kind a claim is.
  *
  * A claims file is RFC 4180 CSV with a header row naming the columns
  * id,claim,source,kind,model,system,systems,memoryx,sparsity,target,condition.
@@ -20,7 +26,7 @@
  * A claims file may go on with five more columns for the claims that
  * compare with GPUs, gpu,gpus,precision,figure,deadline (empty for the
  * kinds above), and four more kinds, judged outside the weight-streaming
- * model (src/plan/gclaim.h says how):
+ * model (claim_gpu.h says how):
  *   ratio             a figure of `system`'s chip over the same figure of
  *                     the GPU's (figure: cores, on_chip_memory,
  *                     memory_bandwidth, fabric_bandwidth, die_area), or
@@ -41,8 +47,9 @@
 
 #include <stddef.h>
 
+#include "../desc/catalog.h"
 #include "../desc/gpuhw.h"
-#include "cluster.h"
+#include "../model/cluster.h"
 
 /* Relative band within which a prediction reproduces a measurement.
  * Assumed: 5%, the agreement the vendor's own "near-linear" wording
@@ -61,7 +68,7 @@ enum claim_kind {
     CLAIM_SPEEDUP,
     CLAIM_SPARSITY_SPEEDUP,
     CLAIM_TIME_TO_TRAIN,
-    CLAIM_RATIO, /* the kinds from here on compare with GPUs (gclaim.h) */
+    CLAIM_RATIO, /* the kinds from here on compare with GPUs (claim_gpu.h) */
     CLAIM_GPU_TIME,
     CLAIM_GPU_COUNT,
     CLAIM_POWER,
@@ -69,8 +76,9 @@ enum claim_kind {
 };
 extern const char *const claim_kind_name[CLAIM_NKINDS];
 
-/* Whether kind compares with GPUs: judged by gclaim_eval() (src/plan), not
- * claim_eval(). */
+/* Whether kind compares with GPUs (its judge is given the claim's GPU and
+ * the rows of its kind take the GPU columns): claim_types[kind].needs has
+ * CLAIM_NEEDS_GPUS. */
 int claim_kind_is_gpu(enum claim_kind kind);
 
 /* What a GPU claim compares (the figure column): a chip figure or the
@@ -90,7 +98,7 @@ enum claim_figure {
 extern const char *const claim_figure_name[CLAIM_NFIGURES]; /* "", "cores", ... */
 
 /* Most GPUs a claim may name: 2^20, the largest count `compare` searches
- * (CMP_GPU_MAX in src/plan/cmp.h; gclaim.c checks they agree). */
+ * (CMP_GPU_MAX in src/plan/cmp.h; claim_gpu.c checks they agree). */
 #define CLAIM_MAX_GPUS 1048576.0
 
 #define CLAIM_TEXT_MAX 256
@@ -142,8 +150,65 @@ struct claim_result {
     char reason[1024];
 };
 
-/* Evaluate cl on c (workload, hardware, tier and sparsity already set from
- * the claim; systems and sparsity are taken from cl). */
-void claim_eval(const struct claim *cl, const struct cluster *c, struct claim_result *r);
+/* What a claim's judge is given: what claim_types[cl->kind].needs asks
+ * for, loaded by the caller; the rest NULL. */
+struct claim_in {
+    const struct claim *cl;
+    const struct hw_desc *hw; /* the claim's weight-streaming system     */
+    /* The job on the claim's systems and tier (workload, batch, tokens),
+     * with cl->systems set; NULL unless the type needs CLAIM_NEEDS_JOB. */
+    const struct cluster *ws;
+    const struct gpuhw_desc *gpu; /* the claim's GPU (CLAIM_NEEDS_GPUS) */
+    /* Every GPU description of the search path (CLAIM_NEEDS_GPUS): a ratio
+     * claim that falls short names those that meet it; a gpu_time claim
+     * gives their times too. */
+    const struct gpuhw_desc *others;
+    size_t nothers;
+};
+
+/* Most other GPU descriptions a claim is given. */
+#define CLAIM_OTHERS_MAX 16
+
+/* The claim's GPU (cl->gpu, a GPU system on the search path d, with the
+ * nsets --set assignments for GPU descriptions) into g (claim_load.c).
+ * A name that resolves to nothing or to a weight-streaming system is an
+ * error naming origin:line and the gpu column; an error of the
+ * description itself is gpuhw_load's, with *in_row set so that the caller
+ * says origin and line after it. */
+cp_status claim_gpu_load(const struct cat_dirs *d, const struct claim *cl, const char *origin,
+                         const char *const *sets, size_t nsets, struct gpuhw_desc *g, int *in_row,
+                         struct cp_error *err);
+
+/* Every GPU description on the search path d (at most max) into out[0 ..
+ * *n), with the nsets --set assignments.  Errors: the catalog's or a
+ * description's. */
+cp_status claim_gpu_all(const struct cat_dirs *d, const char *const *sets, size_t nsets,
+                        struct gpuhw_desc *out, size_t max, size_t *n, struct cp_error *err);
+
+/* What a type of claim needs loaded: the job on the claim's model,
+ * systems and tier (else its system alone); the claim's GPU and every
+ * other GPU described. */
+enum { CLAIM_NEEDS_JOB = 1, CLAIM_NEEDS_GPUS = 2 };
+
+struct claim_type {
+    const char *name; /* claim_kind_name[kind] */
+    unsigned needs;   /* CLAIM_NEEDS_* */
+    /* An empty gpus cell means as many GPUs as the job needs ("auto" in
+     * the table), not none. */
+    int gpus_auto;
+    /* Judge in->cl into r (zeroed): the verdict, the claim's figure in
+     * r->predicted (SI: bytes, a fraction, a speedup or ratio, a count of
+     * GPUs, seconds) and the reason with its numbers.  CP_EINPUT when a
+     * figure the claim needs is not given in a description (err names the
+     * key). */
+    cp_status (*judge)(const struct claim_in *in, struct claim_result *r, struct cp_error *err);
+};
+
+/* The types of claim, indexed by enum claim_kind (claim.c). */
+extern const struct claim_type claim_types[CLAIM_NKINDS];
+
+/* Judge in->cl by its type's judge (claim_types) into r.  CP_OK with the
+ * verdict; else an error in err, as the type's judge says. */
+cp_status claim_judge(const struct claim_in *in, struct claim_result *r, struct cp_error *err);
 
 #endif
