@@ -58,7 +58,7 @@ sensitivity|gpu|answers|sensitivity $M -s h100 -n 8
 report|ws|answers|report $M -s cs3 --gpu h100 -n 2 -o @T@/report
 report|gpu|answers|report $M -s cs3 --gpu h100 -n 2 -o @T@/report
 explore|ws|answers|explore $M -s cs3 -n 2
-explore|gpu|refused|explore $M -s h100 -n 8
+explore|gpu|answers|explore $M -s h100 -n 8
 sweep|ws|answers|sweep $M -s cs3 --systems 1,2 --csv
 sweep|gpu|answers|sweep $M -s h100 --systems 8,16 --csv
 EOF

@@ -285,7 +285,11 @@ const struct cli_cmd cli_cmds[] = {
      "batch halve/double), -/+ fine steps, Enter types a value, c next chart,\n"
      "u uncertainty bands, e export the estimate as CSV, s save the hardware as\n"
      "an overlay, r write a report, ? help, q quit.  Needs a terminal (exit 2\n"
-     "otherwise, or for an unknown TERM); NO_COLOR turns colour off.\n",
+     "otherwise, or for an unknown TERM); NO_COLOR turns colour off.  On a GPU\n"
+     "system the knobs are GPUs, model, system, batch, seq_len and the GPU\n"
+     "description's keys, the results the kind's step parts, MFU, time to\n"
+     "train, energy, verdicts and layout; memoryx, sparsity, overlap, u, s and\n"
+     "r say why they do not apply there.\n",
      OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_explore},
     {"sweep",
      "sweep [FILE.ini] [-m MODELS|all] [-s SYSTEMS|all] [--systems LIST]\n"

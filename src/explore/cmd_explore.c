@@ -411,10 +411,66 @@ static void run_report(struct xp_state *x)
         xp_status(x, "report failed: %.400s%s", msg[0] ? msg : "no message", tail);
 }
 
+/* e over the interface: the kind's estimate --csv of the job's options,
+ * its stdout in the file. */
+static void export_tm(struct xp_state *x)
+{
+    const struct xp_tm *t = &x->t;
+    char path[256];
+    snprintf(path, sizeof path, "explore-%s-%s-%g.csv", t->j.model, t->j.system, t->j.tm.count);
+    struct atomic_file a;
+    if (atomic_open(&a, path) != 0) {
+        xp_status(x, "cannot write %s", path);
+        return;
+    }
+    struct cli_opts o = t->o;
+    o.csv = 1;
+    fflush(stdout);
+    int out = dup(STDOUT_FILENO), rc = EXIT_USAGE;
+    if (out >= 0 && dup2(fileno(a.f), STDOUT_FILENO) >= 0) {
+        FILE *log = tmpfile();
+        int err = log ? dup(STDERR_FILENO) : -1;
+        if (err >= 0 && dup2(fileno(log), STDERR_FILENO) >= 0) {
+            rc = t->j.face->estimate(&o, &t->j);
+            fflush(stdout);
+            fflush(stderr);
+            dup2(err, STDERR_FILENO);
+        }
+        if (err >= 0)
+            close(err);
+        if (log)
+            fclose(log);
+        dup2(out, STDOUT_FILENO);
+    }
+    if (out >= 0)
+        close(out);
+    finish_file(x, &a, (rc != EXIT_OK && rc != EXIT_VERDICT) || ferror(a.f), path, "exported");
+}
+
+/* e, s and r over the interface: the estimate; the overlay and the report
+ * are the weight-streaming model's (they say why). */
+static void write_tm(struct xp_state *x, int ch)
+{
+    if (ch == 'e')
+        export_tm(x);
+    else if (ch == 's')
+        xp_status(x,
+                  "s: no overlay of %s: --hw-overlay applies to weight-streaming hardware "
+                  "(give --set on the command line)",
+                  x->t.j.system);
+    else
+        xp_status(x,
+                  "r: a report from the explorer is of a weight-streaming scenario; run "
+                  "report -m %s --gpu %s",
+                  x->t.j.model, x->t.j.system);
+}
+
 /* e, s and r: write a file of the scenario.  1 if ch was one of them. */
 static int write_file(struct xp_state *x, int ch)
 {
-    if (ch == 'e')
+    if (x->t.on && (ch == 'e' || ch == 's' || ch == 'r'))
+        write_tm(x, ch);
+    else if (ch == 'e')
         export_csv(x);
     else if (ch == 's')
         save_overlay(x);
@@ -429,7 +485,8 @@ static int bench_frames(struct xp_state *x, long frames)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long i = 0; i < frames; i++) {
         x->chart_cols = xp_chart_columns();
-        x->s.c.systems = i % 2 ? x->s.hw.wse.max_systems : x->s.hw.wse.max_systems / 2;
+        if (!x->t.on)
+            x->s.c.systems = i % 2 ? x->s.hw.wse.max_systems : x->s.hw.wse.max_systems / 2;
         xp_recompute(x);
         xp_draw(x);
         refresh();

@@ -82,7 +82,8 @@ int xp_init(struct xp_state *x, struct cli_opts *o)
 {
     memset(x, 0, sizeof *x);
     x->o = o;
-    int rc = scenario_load(o, &x->s);
+    /* a kind the weight-streaming scenario does not load: the interface's */
+    int rc = job_face(o) == &face_ws ? scenario_load(o, &x->s) : xp_tm_init(x);
     if (rc >= 0)
         return rc;
     x->s.c.hw = &x->s.hw;
@@ -93,18 +94,20 @@ int xp_init(struct xp_state *x, struct cli_opts *o)
     if (cat_list(&o->dirs, CAT_MODEL, &x->models, &err) != CP_OK ||
         cat_list(&o->dirs, CAT_HW, &x->systems, &err) != CP_OK)
         return cli_error("explore: %s", err.msg);
-    /* Left and Right step through the weight-streaming systems only: a GPU
-     * system is refused (cerebras-plan(1), KINDS OF CLUSTER) */
+    x->chart_cols = 60;
+    xp_status(x, "? help   arrows move and step   Enter types a value   q quits");
+    if (x->t.on)
+        return -1;
+    /* Left and Right step through the weight-streaming systems only: the
+     * others are explored over the interface (explore_tm.c) */
     size_t k = 0;
     for (size_t i = 0; i < x->systems.n; i++)
-        if (!scenario_listed_gpu(&x->systems.items[i]))
+        if (xp_face_of(&x->systems.items[i]) != &face_gpu) /* (one that does not open: kept) */
             x->systems.items[k++] = x->systems.items[i];
     x->systems.n = k;
     x->model_i = index_of(&x->models, x->s.model);
     x->system_i = index_of(&x->systems, x->s.system);
     x->hwkey = param_find("system.utilization");
-    x->chart_cols = 60;
-    xp_status(x, "? help   arrows move and step   Enter types a value   q quits");
     return -1;
 }
 
@@ -114,6 +117,7 @@ void xp_free(struct xp_state *x)
     cat_list_free(&x->systems);
     free(x->draws);
     x->draws = NULL;
+    xp_tm_free(x);
 }
 
 static void curve_speedup(struct xp_state *x)
@@ -281,6 +285,10 @@ static void curve_band(struct xp_state *x)
 
 void xp_recompute(struct xp_state *x)
 {
+    if (x->t.on) {
+        xp_tm_recompute(x);
+        return;
+    }
     train_eval(&x->s.c, &x->r);
     x->band_ok = 0;
     if (x->unc) {
@@ -302,6 +310,8 @@ void xp_recompute(struct xp_state *x)
 const char *xp_value(const struct xp_state *x, enum xp_param p, char *buf, size_t n)
 {
     const struct cluster *c = &x->s.c;
+    if (x->t.on)
+        return xp_tm_value(x, p, buf, n);
     switch (p) {
     case XP_MODEL:
         snprintf(buf, n, "%s", x->s.model);
@@ -343,7 +353,10 @@ const char *xp_value(const struct xp_state *x, enum xp_param p, char *buf, size_
 const char *xp_label(const struct xp_state *x, enum xp_param p, char *buf, size_t n)
 {
     if (p == XP_HWVAL)
-        return param_name(x->hwkey, buf, n);
-    snprintf(buf, n, "%s", xp_param_name[p]);
+        return x->t.on ? xp_tm_param_label(x, buf, n) : param_name(x->hwkey, buf, n);
+    if (p == XP_SYSTEMS && x->t.on)
+        snprintf(buf, n, "%s", x->t.j.tm.kind->units);
+    else
+        snprintf(buf, n, "%s", xp_param_name[p]);
     return buf;
 }

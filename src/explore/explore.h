@@ -10,6 +10,7 @@
 #include "../model/train.h"
 #include "../plan/unc.h"
 #include "../cli/scenario.h"
+#include "../cli/job.h"
 
 enum xp_param {
     XP_MODEL,
@@ -50,6 +51,39 @@ struct xp_curve {
     double part[XP_CURVE_MAX][STEP_NRES];      /* breakdown: paced time per resource */
 };
 
+/* The knobs of a job reached through the training-model interface: what
+ * the options -m -s -n --batch and --set give (batch and seq_len 0, and
+ * hw_set 0: as the command line gave them). */
+struct xp_knobs {
+    char model[CAT_NAME_MAX], system[CAT_NAME_MAX];
+    double count, batch, seq_len;
+    double hw[DESC_MAX_KEYS]; /* by the kind's parameter index */
+    unsigned char hw_set[DESC_MAX_KEYS];
+};
+
+/* The text of the options built from the knobs. */
+struct xp_tm_args {
+    char model[CAT_NAME_MAX], system[CAT_NAME_MAX];
+    char num[2][48];
+    char sets[CLI_MAX_SETS][160];
+};
+
+/* The explorer on a kind reached through the interface (explore_tm.c). */
+struct xp_tm {
+    int on;
+    struct xp_knobs k;
+    struct xp_tm_args args;
+    struct cli_opts o; /* the options of the job (text in args) */
+    struct job j;
+    struct wl_desc wl; /* the job's workload (its batch and sequence length) */
+    struct tm_result r;
+    void *detail; /* the kind's, detail_size bytes */
+    size_t param; /* the kind's parameter on the hw rows */
+    int fresh;    /* r and the curve are of the job and chart as they are */
+    enum xp_chart chart;
+    double part[XP_CURVE_MAX][TM_MAX_PARTS]; /* breakdown: the step's parts */
+};
+
 struct xp_state {
     struct cli_opts *o;
     struct scenario s;
@@ -71,6 +105,7 @@ struct xp_state {
      * --set): what the explorer changed since is what differs from them. */
     struct hw_desc loaded_hw;
     double loaded_seq_len;
+    struct xp_tm t; /* t.on: the job is the interface's, not s */
 };
 
 /* Load the scenario of o (-m -s -n ... as estimate does) and the lists of
@@ -95,6 +130,23 @@ const char *xp_value(const struct xp_state *x, enum xp_param p, char *buf, size_
 /* The name of parameter p in messages and prompts: the hardware key itself
  * ("memoryx.update_flop_per_param") for hw value, else xp_param_name[p]. */
 const char *xp_label(const struct xp_state *x, enum xp_param p, char *buf, size_t n);
+
+/* The explorer over the training-model interface (explore_tm.c), for a
+ * system whose kind is not the weight-streaming scenario's: load o (-1, or
+ * an exit code after a message); evaluate; a parameter's value as shown;
+ * the hw value's name; step the selected parameter, or the prompt's text
+ * as its value: 0, or 1 and why (without the parameter's name) when it
+ * does not apply or the job refuses it. */
+int xp_tm_init(struct xp_state *x);
+/* The face of the kind of a listed description (NULL when it does not
+ * open). */
+const struct face *xp_face_of(const struct cat_entry *item);
+void xp_tm_free(struct xp_state *x);
+void xp_tm_recompute(struct xp_state *x);
+const char *xp_tm_value(const struct xp_state *x, enum xp_param p, char *buf, size_t n);
+const char *xp_tm_param_label(const struct xp_state *x, char *buf, size_t n);
+int xp_tm_step(struct xp_state *x, int dir, int fine, char *why, size_t n);
+int xp_tm_input(struct xp_state *x, const char *in, char *why, size_t n);
 
 /* Set the status line (printf format). */
 void xp_status(struct xp_state *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -127,6 +127,36 @@ static void draw_warnings(const struct xp_state *x, int row, int last, int w)
     attroff(col(XP_YELLOW));
 }
 
+/* text in rows row..last of a panel at column x0, w wide, wrapped at spaces, in
+ * colour pair. */
+static void draw_words(const char *text, int row, int last, int x0, int w, int pair)
+{
+    int width = w - 3, len = (int)strlen(text);
+    attron(col(pair));
+    for (int at = 0; at < len && row <= last; row++) {
+        int cut = len - at <= width ? len - at : width;
+        while (cut < len - at && cut > width / 2 && text[at + cut] != ' ')
+            cut--;
+        clipf(row, x0 + 2, x0 + w - 1, "%.*s", cut, text + at);
+        at += cut;
+        while (at < len && text[at] == ' ')
+            at++;
+    }
+    attroff(col(pair));
+}
+
+/* The kind's words for the job as it runs (its choices: the layout),
+ * without the workload's name the title shows ("GPT-3 175B on "). */
+static const char *describe(const struct xp_state *x, char *buf, size_t n)
+{
+    const struct xp_tm *t = &x->t;
+    size_t len = strlen(t->wl.name);
+    t->j.tm.kind->describe(t->j.tm.own, t->j.label, &t->r, t->detail, buf, n);
+    if (strncmp(buf, t->wl.name, len) == 0 && strncmp(buf + len, " on ", 4) == 0)
+        memmove(buf, buf + len + 4, strlen(buf + len + 4) + 1);
+    return buf;
+}
+
 static void draw_params(const struct xp_state *x, int y, int w)
 {
     box_at(y, 0, XP_TOP_H, w, "Parameters");
@@ -134,12 +164,13 @@ static void draw_params(const struct xp_state *x, int y, int w)
     for (int p = 0; p < XP_NPARAMS; p++) {
         char v[96], f[96];
         xp_value(x, (enum xp_param)p, v, sizeof v);
-        int over = p == XP_SYSTEMS && !x->r.systems_ok;
+        int over = p == XP_SYSTEMS && !x->t.on && !x->r.systems_ok;
         if (over)
             snprintf(v + strlen(v), sizeof v - strlen(v), " > max %g", x->s.hw.wse.max_systems);
         if (p == x->sel)
             attron(A_REVERSE);
-        mvprintw(y + 1 + p, 1, " %-9s ", xp_param_name[p]);
+        mvprintw(y + 1 + p, 1, " %-9s ",
+                 x->t.on && p == XP_SYSTEMS ? x->t.j.tm.kind->units : xp_param_name[p]);
         if (over)
             attron(col(XP_RED));
         printw("%-*s", vw, fit(v, vw, p == XP_HWKEY, f, sizeof f));
@@ -148,7 +179,11 @@ static void draw_params(const struct xp_state *x, int y, int w)
         if (p == x->sel)
             attroff(A_REVERSE);
     }
-    draw_warnings(x, y + 1 + XP_NPARAMS, y + XP_TOP_H - 2, w);
+    if (x->t.on)
+        draw_words(x->t.r.runs ? describe(x, (char[512]){0}, 512) : "", y + 1 + XP_NPARAMS,
+                   y + XP_TOP_H - 2, 0, w, XP_CYAN);
+    else
+        draw_warnings(x, y + 1 + XP_NPARAMS, y + XP_TOP_H - 2, w);
 }
 
 /* "5-95% LO-HI UNIT" ("5-95% 10.96-12.41 s"), both ends in one unit when
@@ -211,8 +246,71 @@ static void draw_bars(const struct step_result *st, int y, int in, int iw)
     }
 }
 
+/* The verdicts of r, fatal ones on row y ("fails ..  holds .."), the
+ * others on row y + 1 ("warning ..  holds .."). */
+static void tm_verdicts(const struct tm_result *r, int y, int at, int right)
+{
+    for (int fatal = 1; fatal >= 0; fatal--, y++) {
+        const char *name[TM_MAX_VERDICTS];
+        int ok[TM_MAX_VERDICTS], n = 0;
+        for (size_t i = 0; i < r->nverdicts && n < 8; i++)
+            if (r->verdict[i].fatal == fatal)
+                name[n] = r->verdict[i].name, ok[n++] = r->verdict[i].holds;
+        verdict_row(y, at, right, name, ok, n, fatal);
+    }
+}
+
+/* The results of a job over the interface: the step and its parts, the
+ * time to train, energy, cost and verdicts; or why it does not run. */
+static void tm_results(const struct xp_state *x, int y, int x0, int w)
+{
+    const struct tm_result *r = &x->t.r;
+    char a[64], b[64], cost[64] = "";
+    int in = x0 + 2, right = x0 + w - 2, iw = right - in, rows = XP_TOP_H - 7;
+    const int L = XP_LABEL_W;
+    if (!r->runs) {
+        clipf(y + 1, in, right, "does not run on %g %s:", r->count, x->t.j.tm.kind->units);
+        draw_words(r->why, y + 2, y + XP_TOP_H - 4, x0, w, XP_RED);
+        tm_verdicts(r, y + XP_TOP_H - 3, in, right);
+        return;
+    }
+    clipf(y + 1, in, right, "%-*s%s  bottleneck %s", L, "step time",
+          unit_format(r->step_s, UNIT_TIME, a, sizeof a), r->part_name[r->bottleneck]);
+    if (isfinite(r->mfu))
+        clipf(y + 1, cur_x(), right, "  MFU %.3g%%", 100 * r->mfu);
+    int bw = iw - 22; /* name, bar, time */
+    for (int k = 0; k < (int)r->nparts && k < rows; k++) {
+        int len = r->step_s > 0 ? (int)lround(bw * r->part_s[k] / r->step_s) : 0;
+        mvprintw(y + 2 + k, in, "%-11.11s ", r->part_name[k]);
+        attron(col(k == (int)r->bottleneck ? XP_CYAN : XP_GREEN));
+        for (int i = 0; i < bw; i++)
+            addch(i < len ? ACS_CKBOARD : ' ');
+        attroff(col(k == (int)r->bottleneck ? XP_CYAN : XP_GREEN));
+        clipf(y + 2 + k, in + 12 + bw, in + iw, " %9s",
+              unit_format(r->part_s[k], UNIT_TIME, a, sizeof a));
+    }
+    int row = y + XP_TOP_H - 5;
+    clipf(row, in, right, "%-*s%s", L, "time to train", out_duration(r->time_s, a, sizeof a));
+    clipf(row, cur_x(), right, "  %s tokens/s", unit_format(r->tokens_per_s, UNIT_COUNT, b, 64));
+    if (r->cost >= 0)
+        snprintf(cost, sizeof cost, ", cost %.4g", r->cost);
+    clipf(row + 1, in, right, "%-*s%s at %s%s", L, "energy", out_energy(r->energy_J, a, sizeof a),
+          unit_format(r->power_W, UNIT_POWER, b, sizeof b), cost);
+    tm_verdicts(r, row + 2, in, right);
+}
+
 static void draw_results(const struct xp_state *x, int y, int x0, int w)
 {
+    if (x->t.on) {
+        box_at(y, x0, XP_TOP_H, w, "Results");
+        if (!x->t.r.feasible) {
+            attron(col(XP_RED) | A_REVERSE);
+            clipf(y, x0 + 12, x0 + w - 2, " INFEASIBLE ");
+            attroff(col(XP_RED) | A_REVERSE);
+        }
+        tm_results(x, y, x0, w);
+        return;
+    }
     const struct train_result *r = &x->r;
     const struct step_result *st = &r->step;
     box_at(y, x0, XP_TOP_H, w, "Results");
@@ -411,8 +509,71 @@ static void chart_breakdown(const struct xp_state *x, int y, int x0, int h, int 
           " rows: N systems, step time; bars: share of the step by resource ");
 }
 
+/* The step time by part against N, over the interface: a row per count,
+ * a bar per part (the kind's names, a glyph each). */
+static void tm_breakdown(const struct xp_state *x, int y, int x0, int h, int w)
+{
+    static const char glyph[TM_MAX_PARTS + 1] = "#=-u!o+x%@&*";
+    const struct xp_curve *cv = &x->curve;
+    const struct tm_result *r = &x->t.r;
+    int rows = h - 1, bw = w - 9 - 11;
+    char a[48];
+    mvhline(y + h - 1, x0, ' ', w);
+    for (size_t k = 0; k < r->nparts && k < TM_MAX_PARTS; k++)
+        clipf(y + h - 1, k ? cur_x() + 1 : x0, x0 + w, "%c %s", glyph[k], r->part_name[k]);
+    for (int row = 0; row < rows && row < (int)cv->n; row++) {
+        size_t i =
+            cv->n <= (size_t)rows ? (size_t)row : (size_t)row * (cv->n - 1) / (size_t)(rows - 1);
+        if (!isfinite(cv->y[i])) {
+            clipf(y + row, x0, x0 + w, "N=%-6g %10s", cv->x[i], "-");
+            continue;
+        }
+        clipf(y + row, x0, x0 + w, "N=%-6g %10s ", cv->x[i],
+              unit_format(cv->y[i], UNIT_TIME, a, 48));
+        int done = 0;
+        for (size_t k = 0; k < r->nparts && k < TM_MAX_PARTS; k++) {
+            int len = cv->y[i] > 0 ? (int)lround(bw * x->t.part[i][k] / cv->y[i]) : 0;
+            for (int j = 0; j < len && done < bw; j++, done++)
+                addch((chtype)glyph[k]);
+        }
+    }
+    clipf(y + h, x0 + 9, x0 + w,
+          " rows: N %s, step time (- : does not run); bars: share of the "
+          "step by part ",
+          x->t.j.tm.kind->units);
+}
+
+/* The charts of a job over the interface: time to train against N, and
+ * the step by part against N. */
+static void tm_chart(const struct xp_state *x, int y, int h, int w)
+{
+    static const char *const title[] = {"time to train against N (fixed global batch)",
+                                        "step time by part against N"};
+    box_at(y, 0, h, w, title[x->chart == XP_CHART_BREAKDOWN]);
+    clipf(y, w - 17, w - 1, " c: next chart ");
+    if (x->chart == XP_CHART_BREAKDOWN) {
+        tm_breakdown(x, y + 1, 2, h - 2, w - 4);
+        return;
+    }
+    char xt[64];
+    snprintf(xt, sizeof xt, "N, %s (log scale)", x->t.j.tm.kind->units);
+    const struct xy_axes ax = {
+        .logx = 1,
+        .mark = x->t.j.tm.count,
+        .ytitle = {"time to", "train"},
+        .xtitle = xt,
+        .legend = "* model  | this N",
+        .ytime = 1,
+    };
+    chart_xy(x, y + 1, 2, h - 2, w - 4, &ax);
+}
+
 static void draw_chart(const struct xp_state *x, int y, int h, int w)
 {
+    if (x->t.on) {
+        tm_chart(x, y, h, w);
+        return;
+    }
     box_at(y, 0, h, w, xp_chart_title[x->chart]);
     clipf(y, w - 17, w - 1, " c: next chart ");
     int iy = y + 1, ih = h - 2, ix = 2, iw = w - 4;
@@ -486,7 +647,11 @@ void xp_draw(const struct xp_state *x)
     }
     attron(A_REVERSE);
     mvhline(0, 0, ' ', COLS);
-    clipf(0, 1, COLS - 18, "cerebras-plan explore: %s on %s", x->s.wl.name, x->s.hw.wse.name);
+    if (x->t.on)
+        clipf(0, 1, COLS - 18, "cerebras-plan explore: %s on %s (%s)", x->t.wl.name, x->t.j.system,
+              x->t.j.tm.kind->name);
+    else
+        clipf(0, 1, COLS - 18, "cerebras-plan explore: %s on %s", x->s.wl.name, x->s.hw.wse.name);
     mvprintw(0, COLS - 17, "? help   q quit");
     attroff(A_REVERSE);
     int lw = left_width();

@@ -23,7 +23,7 @@
 static void show_hwkey(struct xp_state *x)
 {
     char name[96], v[64];
-    xp_status(x, "hw key %s = %s", param_name(x->hwkey, name, sizeof name),
+    xp_status(x, "hw key %s = %s", xp_label(x, XP_HWVAL, name, sizeof name),
               xp_value(x, XP_HWVAL, v, sizeof v));
 }
 
@@ -35,6 +35,14 @@ static void step_to(struct xp_state *x, int dir, int fine);
 static void step(struct xp_state *x, int dir, int fine)
 {
     enum xp_param p = (enum xp_param)x->sel;
+    if (x->t.on) {
+        char why[512], label[96];
+        if (xp_tm_step(x, dir, fine, why, sizeof why) != 0)
+            xp_status(x, "%s: %.400s", xp_label(x, p, label, sizeof label), why);
+        else if (p == XP_HWKEY)
+            show_hwkey(x);
+        return;
+    }
     if (p == XP_MODEL || p == XP_SYSTEM || p == XP_MEMORYX || p == XP_HWKEY) {
         step_to(x, dir, fine); /* shipped choices only */
         return;
@@ -255,7 +263,8 @@ static void apply_input(struct xp_state *x)
     char why[256] = "";
     const char *in = x->input;
     enum xp_param p = (enum xp_param)x->sel;
-    int bad = p == XP_HWVAL                                   ? input_hwval(x, in, why, sizeof why)
+    int bad = x->t.on         ? xp_tm_input(x, in, why, sizeof why)
+              : p == XP_HWVAL ? input_hwval(x, in, why, sizeof why)
               : p == XP_MODEL || p == XP_SYSTEM || p == XP_MEMORYX || p == XP_HWKEY
                   ? input_choice(x, in, why, sizeof why)
                   : input_number(x, in, why, sizeof why);
@@ -286,6 +295,24 @@ static void prompt_key(struct xp_state *x, int key)
         x->input[len] = (char)key;
         x->input[len + 1] = '\0';
     }
+}
+
+/* u: the uncertainty band on or off (the weight-streaming model's: its
+ * draws are over the +- ranges of its hardware keys). */
+static void toggle_band(struct xp_state *x)
+{
+    if (x->t.on) {
+        xp_status(x,
+                  "u: no uncertainty band on %s: its draws are over the +- ranges of "
+                  "weight-streaming hardware keys",
+                  x->t.j.system);
+        return;
+    }
+    x->unc = !x->unc;
+    xp_status(x, "uncertainty bands %s",
+              x->unc ? "on: " XP_BAND_LABEL " of the draws of "
+                       "the hardware ranges"
+                     : "off");
 }
 
 int xp_key(struct xp_state *x, int key)
@@ -333,15 +360,11 @@ int xp_key(struct xp_state *x, int key)
         x->prompt = 1;
         x->input[0] = '\0';
         break;
-    case 'c':
-        x->chart = (enum xp_chart)((x->chart + 1) % XP_NCHARTS);
+    case 'c': /* time to train against sparsity: the weight-streaming model's */
+        x->chart = (enum xp_chart)((x->chart + 1) % (x->t.on ? XP_CHART_SPARSITY : XP_NCHARTS));
         break;
     case 'u':
-        x->unc = !x->unc;
-        xp_status(x, "uncertainty bands %s",
-                  x->unc ? "on: " XP_BAND_LABEL " of the draws of "
-                           "the hardware ranges"
-                         : "off");
+        toggle_band(x);
         break;
     default:
         break;
