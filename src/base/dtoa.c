@@ -242,29 +242,46 @@ static int judge(uint64_t d, uint64_t mul, int p, const struct dv *v, const stru
  * the interval is in or out for certain; anything closer is left to the
  * exact search.  Returns the length written, or 0 to let it decide. */
 #define QUICK_MARGIN 1e-6
+/* Units of t beyond which no candidate reads back: hw < t / 2^53 < 12
+ * (t < 10^17, c >= 2^52 for the normal doubles the quick path takes; a
+ * subnormal's wider hw is checked against it below). */
+#define QUICK_REACH 12
 static int quick_lengths(const struct dv *v, u128 r, int sh, char *out)
 {
     static const uint64_t unit[3] = {100, 10, 1};
-    uint64_t ip = (uint64_t)(r >> sh);
+    /* t's integer part and the top 64 bits of its fraction, from r's
+     * halves (66 <= sh <= 120, so 2 <= s <= 56) */
+    int s = sh - 64;
+    uint64_t hi = (uint64_t)(r >> 64), lo = (uint64_t)r;
+    uint64_t ip = hi >> s;
     if (ip < pow10_u64[16])
         return 0;
-    u128 fr = r & (((u128)1 << sh) - 1);
-    double frac = (double)(uint64_t)(fr >> (sh - 64)) * 0x1p-64;
+    double frac = (double)((hi << (64 - s)) | (lo >> s)) * 0x1p-64;
     double hw = ((double)ip + frac) / (2.0 * (double)v->c);
     int irregular = v->lo_q == v->q - 2; /* decode(): the gap below is half */
     double hw_below = irregular ? hw / 2 : hw;
-    uint64_t rest[3] = {ip % 100, ip % 10, 0};
-    for (int i = 0; i < 3; i++) {
+    uint64_t q10 = ip / 10, q100 = q10 / 10;
+    uint64_t rest[3] = {ip - q100 * 100, ip - q10 * 10, 0};
+    /* 15 digits: t at least QUICK_REACH from both multiples of 100 round
+     * it (when hw is below that), so %.15g does not read back, whichever
+     * way it rounds */
+    int i = rest[0] >= QUICK_REACH + 1 && rest[0] <= 99 - QUICK_REACH - 1 && hw < QUICK_REACH;
+    for (; i < 3; i++) {
         double m = (double)unit[i], tm = (double)rest[i] + frac; /* t mod 10^k */
-        if (tm > m / 2 - QUICK_MARGIN && tm < m / 2 + QUICK_MARGIN)
-            return 0; /* %.pg's rounding not certain */
+        if (tm > m / 2 - QUICK_MARGIN && tm < m / 2 + QUICK_MARGIN) {
+            /* %.pg's rounding not certain: it does not matter when
+             * neither way reads back */
+            if (m / 2 - QUICK_MARGIN > hw + QUICK_MARGIN)
+                continue;
+            return 0;
+        }
         int up = tm > m / 2;
         double dist = up ? m - tm : tm, reach = up ? hw : hw_below;
         if (dist > reach - QUICK_MARGIN && dist < reach + QUICK_MARGIN)
             return 0;
         if (dist > reach)
             continue; /* %.pg does not read back */
-        uint64_t d = (i == 0 ? ip / 100 : i == 1 ? ip / 10 : ip) + (uint64_t)up;
+        uint64_t d = (i == 0 ? q100 : i == 1 ? q10 : ip) + (uint64_t)up;
         int p = 15 + i, x = v->x;
         if (d == pow10_u64[p]) { /* rounding carried into a new digit */
             d = pow10_u64[p - 1];

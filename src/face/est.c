@@ -117,8 +117,8 @@ static int format_whole(double v, char *buf)
  * those that need quotes (sweep_buf_csv's fast path). */
 static const unsigned char csv_stop[256] = {[0] = 1, [','] = 1, ['"'] = 1, ['\r'] = 1, ['\n'] = 1};
 /* First bytes out_csv_guard may ask a leading quote for. */
-static const unsigned char csv_lead[256] = {['='] = 1, ['+'] = 1, ['-'] = 1, ['@'] = 1,
-                                            ['\t'] = 1, ['\r'] = 1};
+static const unsigned char csv_lead[256] = {
+    ['='] = 1, ['+'] = 1, ['-'] = 1, ['@'] = 1, ['\t'] = 1, ['\r'] = 1};
 
 /* Text v of len bytes as cell k: plain when it needs neither quotes nor
  * out_csv_guard's leading quote. */
