@@ -11,6 +11,7 @@
 #include "../base/xalloc.h"
 #include "../gpu/gpu_run.h"
 #include "meas_gpu.h"
+#include "meas_run.h"
 
 /* The header's cells, quotes and blanks dropped, compared with "gpu". */
 int vgpu_is_corpus(const char *text)
@@ -202,3 +203,52 @@ void vgpu_free(struct vgpu_run *g)
     free(g->loso);
     memset(g, 0, sizeof *g);
 }
+
+/* ---- the GPU corpus as a kind of corpus (meas_run.h) ---- */
+
+static cp_status kind_add(struct meas_run *v, const char *name, const char *text,
+                          struct cp_error *err)
+{
+    return vgpu_add(&v->gpu, name, text, err);
+}
+
+/* Every run predicted, then each source left out in turn. */
+static cp_status kind_evaluate(struct meas_run *v, const struct meas_progress *pg,
+                               struct cp_error *err)
+{
+    if (v->gpu.n == 0)
+        return CP_OK;
+    if (vgpu_predict(&v->gpu, v->env->dirs, v->env->warn, v->env->arg, err) != CP_OK)
+        return CP_EINPUT;
+    pg->start(pg->arg, "validate: gpu refits");
+    struct cp_error why = {0};
+    cp_status st = vgpu_leave_out(&v->gpu, pg->show, pg->arg, &why);
+    pg->end(pg->arg);
+    return st == CP_OK ? CP_OK : cp_fail(err, st, "validate: %s", why.msg);
+}
+
+static size_t kind_lines(const struct meas_run *v, struct vline *out)
+{
+    for (size_t i = 0; i < v->gpu.n; i++)
+        vgpu_line(&v->gpu, i, &out[i]);
+    return v->gpu.n;
+}
+
+static const char *kind_how(const struct meas_run *v, char *buf, size_t n)
+{
+    return vgpu_how(&v->gpu, buf, n);
+}
+
+const struct meas_kind meas_kind_gpu = {
+    .kind = VKIND_GPU,
+    .sniff = vgpu_is_corpus,
+    .add = kind_add,
+    .check = NULL,
+    .evaluate = kind_evaluate,
+    .lines = kind_lines,
+    .how = kind_how,
+    .calibrate_no = "calibrate: %s: a GPU corpus (its header has a gpu column); calibrate fits "
+                    "weight-streaming hardware keys to weight-streaming runs (the columns of "
+                    "hw/measurements.csv); 'cerebras-plan validate %s' predicts GPU runs and "
+                    "refits the GPU constants",
+};

@@ -166,7 +166,7 @@ static void summary_kind(const struct vline *l, size_t n, enum vkind kind, struc
         summary_row(l, n, &(struct vgroup){kind, NULL, NULL, 0}, t);
 }
 
-void validate_print(const struct vline *l, size_t n, const char *ws_keys, const struct vhow *how,
+void validate_print(const struct vline *l, size_t n, const char *ws_keys, const char *const *how,
                     double tolerance)
 {
     int has[VKIND_N] = {0};
@@ -176,10 +176,9 @@ void validate_print(const struct vline *l, size_t n, const char *ws_keys, const 
            "leave-out: predicted with the fitted constants refitted without the run\n"
            "(weight-streaming) or without every run of its source (gpu))\n",
            n, n == 1 ? "" : "s");
-    if (has[VKIND_WS] && how->ws)
-        printf("leave-out of weight-streaming runs: %s\n", how->ws);
-    if (has[VKIND_GPU] && how->gpu)
-        printf("leave-out of gpu runs: %s\n", how->gpu);
+    for (int k = 0; k < VKIND_N; k++)
+        if (has[k] && how[k])
+            printf("leave-out of %s runs: %s\n", vkind_name[k], how[k]);
     printf("\n");
     print_lines(l, n);
     for (size_t i = 0; i < n; i++)

@@ -12,16 +12,11 @@
 /* The --csv table: one row per line. */
 void validate_fill(const struct vline *l, size_t n, struct out_table *t);
 
-/* How each kind was left out, for the header: "leave-one-out (26
- * refits)", "10 folds of runs (...)"; NULL for a kind not present. */
-struct vhow {
-    const char *ws, *gpu;
-};
-
 /* The table for people, the lines without a leave-out figure, the
  * summary per kind and group, and the targets of each kind present;
- * ws_keys names the keys refitted for leave-out (NULL: none). */
-void validate_print(const struct vline *l, size_t n, const char *ws_keys, const struct vhow *how,
+ * ws_keys names the keys refitted for leave-out (NULL: none); how[kind]
+ * how each kind's runs were left out (NULL: say nothing). */
+void validate_print(const struct vline *l, size_t n, const char *ws_keys, const char *const *how,
                     double tolerance);
 
 /* 0 when each kind present meets its targets, 1 after printing each
