@@ -239,6 +239,19 @@ static const char *kind_how(const struct meas_run *v, char *buf, size_t n)
     return vgpu_how(&v->gpu, buf, n);
 }
 
+/* calibrate fits weight-streaming keys only: the GPU constants are
+ * refitted by validate's leave-out (gpu_fit.h), not written as an overlay. */
+static const char *calibrate_no(const char *file, char *buf, size_t n)
+{
+    snprintf(buf, n,
+             "calibrate: %s: a GPU corpus (its header has a gpu column); calibrate fits "
+             "weight-streaming hardware keys to weight-streaming runs (the columns of "
+             "hw/measurements.csv); 'cerebras-plan validate %s' predicts GPU runs and refits "
+             "the GPU constants",
+             file, file);
+    return buf;
+}
+
 const struct meas_kind meas_kind_gpu = {
     .kind = VKIND_GPU,
     .sniff = vgpu_is_corpus,
@@ -247,8 +260,5 @@ const struct meas_kind meas_kind_gpu = {
     .evaluate = kind_evaluate,
     .lines = kind_lines,
     .how = kind_how,
-    .calibrate_no = "calibrate: %s: a GPU corpus (its header has a gpu column); calibrate fits "
-                    "weight-streaming hardware keys to weight-streaming runs (the columns of "
-                    "hw/measurements.csv); 'cerebras-plan validate %s' predicts GPU runs and "
-                    "refits the GPU constants",
+    .calibrate_no = calibrate_no,
 };

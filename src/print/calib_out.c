@@ -1,0 +1,250 @@
+/* calib_out.c - what `calibrate` prints and writes (calib_out.h): the
+ * fitted keys, each point's residual and the fit's quality, and the
+ * hardware overlay that --hw-overlay applies. */
+#include "calib_out.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/xalloc.h"
+#include "../cli/out.h"
+#include "../meas/meas_calib.h"
+#include "../model/param.h"
+
+/* A measured or modelled figure with its unit. */
+static const char *qty_format(enum meas_quantity q, double v, char *buf, size_t n)
+{
+    char num[48];
+    if (q == MEAS_STEP_TIME)
+        return unit_format(v, UNIT_TIME, buf, n);
+    unit_format(v, UNIT_COUNT, num, sizeof num);
+    snprintf(buf, n, "%s%s%s", num, q == MEAS_SPEEDUP ? "" : " ", meas_quantity_unit[q]);
+    return buf;
+}
+
+void calib_keys_table(const struct calib_run *k, struct out_table *t)
+{
+    static const char *const hdr[] = {"key", "start", "fitted", "std_error", "rel_std_error"};
+    out_init(t, 5, hdr);
+    int csv = k->o->csv;
+    for (size_t j = 0; j < k->res.nkeys; j++) {
+        const struct calib_key *ck = &k->res.keys[j];
+        unit_dim d = hw_schema.keys[ck->key].dim;
+        char name[128], a[64], b[64], se[64] = "", rel[64] = "";
+        if (!isnan(ck->se)) {
+            out_num(csv, ck->se, d, se, sizeof se);
+            if (csv)
+                unit_format_exact(ck->se / fabs(ck->fitted), rel, sizeof rel);
+            else
+                snprintf(rel, sizeof rel, "%.3g %%", 100 * ck->se / fabs(ck->fitted));
+        } else if (!csv) {
+            snprintf(se, sizeof se, "n/a");
+            snprintf(rel, sizeof rel, "n/a");
+        }
+        out_row(t, (const char *[]){calib_key_name(ck, name, sizeof name),
+                                    out_num(csv, ck->start, d, a, sizeof a),
+                                    out_num(csv, ck->fitted, d, b, sizeof b), se, rel});
+    }
+}
+
+static void points_table(const struct calib_run *k)
+{
+    static const char *const hdr[] = {"line",     "model",  "system", "systems", "quantity",
+                                      "measured", "before", "after",  "residual"};
+    struct out_table t;
+    out_init(&t, 9, hdr);
+    for (size_t i = 0; i < k->m.rows.n; i++) {
+        const struct meas_row *r = &k->m.rows.rows[i];
+        const struct calib_point *p = &k->m.pts[i];
+        char line[16], n[32], m[96], b[96], a[96], res[32];
+        snprintf(line, sizeof line, "%d", r->line);
+        snprintf(n, sizeof n, "%g", r->systems);
+        snprintf(res, sizeof res, "%+.2f %%", 100 * (p->after / p->measured - 1));
+        out_row(&t, (const char *[]){line, meas_set_scenario(&k->m, i)->model,
+                                     meas_set_scenario(&k->m, i)->system, n,
+                                     meas_quantity_name[r->quantity],
+                                     qty_format(r->quantity, p->measured, m, sizeof m),
+                                     qty_format(r->quantity, p->before, b, sizeof b),
+                                     qty_format(r->quantity, p->after, a, sizeof a), res});
+    }
+    out_text.write(stdout, &t);
+    out_free(&t);
+}
+
+void calib_print_text(const struct calib_run *k)
+{
+    const struct calib_result *res = &k->res;
+    struct out_table t;
+    printf("Calibration: %zu key%s fitted to %zu point%s from %s\n\n", res->nkeys,
+           res->nkeys == 1 ? "" : "s", res->npoints, res->npoints == 1 ? "" : "s", k->file);
+    calib_keys_table(k, &t);
+    out_text.write(stdout, &t);
+    out_free(&t);
+    char name[128], word[512];
+    for (size_t j = 0; j < res->nkeys; j++) {
+        if (res->keys[j].se_why)
+            printf("%s: no standard error: %s\n", calib_key_name(&res->keys[j], name, sizeof name),
+                   res->keys[j].se_why);
+        meas_calib_plausibility(&k->m, &res->keys[j], word, sizeof word);
+        if (*word)
+            printf("%s: %s\n", calib_key_name(&res->keys[j], name, sizeof name), word);
+    }
+    printf("\n");
+    points_table(k);
+    char beyond[256];
+    for (size_t i = 0; i < k->m.rows.n; i++)
+        if (calib_beyond(&k->m.pts[i], i, beyond, sizeof beyond))
+            printf("%s: no fit reaches it\n", beyond);
+    double n = (double)res->npoints;
+    printf("\npoints      %zu\nparameters  %zu\ndof         %zu\n", res->npoints, res->nkeys,
+           res->dof);
+    printf("chi2        %.4g (sum of squared log residuals; %.4g before)\n", res->chi2,
+           res->chi2_before);
+    printf("RMS         %.3g %% (log residuals; %.3g %% before)\n", 100 * sqrt(res->chi2 / n),
+           100 * sqrt(res->chi2_before / n));
+    printf("iterations  %zu\nstopped     %s\n", res->iterations, res->stop);
+}
+
+/* ---- the overlay ---- */
+
+/* "VALUE UNIT" for key, v with the given significant digits in the SI
+ * base unit (9 digits read back within 1e-8 relative). */
+static void overlay_value(int key, double v, int digits, char *buf, size_t n)
+{
+    const char *sym = unit_base_symbol(hw_schema.keys[key].dim);
+    char num[64];
+    snprintf(num, sizeof num, "%.*g", digits, v);
+    snprintf(buf, n, "%s%s%s", num, *sym ? " " : "", sym);
+}
+
+/* One "key = VALUE +- SPREAD" line, or the value and a comment saying why
+ * it has no range. */
+static void overlay_key(FILE *f, const struct calib_run *k, const struct calib_key *ck,
+                        const struct hw_desc *hw)
+{
+    const char *name = hw_schema.keys[ck->key].name;
+    char val[96], spread[96], num[64], why[256] = "", word[512], line[640];
+    if (meas_calib_plausibility(&k->m, ck, word, sizeof word) || *word) {
+        snprintf(line, sizeof line, "%s: %s", name, word);
+        out_desc_comment(f, line);
+    }
+    overlay_value(ck->key, ck->fitted, 9, val, sizeof val);
+    double v = strtod(val, NULL), s = 0;
+    if (isnan(ck->se)) {
+        snprintf(why, sizeof why, "no range, as there is no standard error: %s", ck->se_why);
+    } else if (ck->se == 0) {
+        snprintf(why, sizeof why, "no range: the standard error is 0 (the points fit exactly)");
+    } else {
+        snprintf(num, sizeof num, "%.3g", 2 * ck->se);
+        s = strtod(num, NULL);
+        overlay_value(ck->key, s, 3, spread, sizeof spread);
+        if (!param_valid(hw, ck->key, v - s) || !param_valid(hw, ck->key, v + s))
+            snprintf(why, sizeof why,
+                     "no range: %s +- 2 standard errors (%s) leaves the key's valid values", val,
+                     spread);
+    }
+    if (*why) {
+        snprintf(line, sizeof line, "%s: %s", name, why);
+        out_desc_comment(f, line);
+        fprintf(f, "%s = %s\n", name, val);
+    } else {
+        fprintf(f, "%s = %s +- %s\n", name, val, spread);
+    }
+}
+
+/* The overlay's opening comments: what wrote it, from what, how well. */
+static void overlay_head(FILE *f, const struct calib_run *k)
+{
+    const struct calib_result *res = &k->res;
+    char name[128], line[CP_ERROR_MAX + 64];
+    fputs("# Hardware overlay (cerebras-plan(5)) written by cerebras-plan calibrate;\n"
+          "# apply it to any command with --hw-overlay FILE.\n",
+          f);
+    snprintf(line, sizeof line, "Data: %s", k->file);
+    out_desc_comment(f, line);
+    size_t at = (size_t)snprintf(line, sizeof line, "Fitted:");
+    for (size_t j = 0; j < res->nkeys && at < sizeof line; j++)
+        at += (size_t)snprintf(line + at, sizeof line - at, "%s %s", j ? "," : "",
+                               calib_key_name(&res->keys[j], name, sizeof name));
+    out_desc_comment(f, line);
+    fprintf(f, "# %zu point%s, dof %zu, RMS log residual %.3g %% (%.3g %% before).\n", res->npoints,
+            res->npoints == 1 ? "" : "s", res->dof, 100 * sqrt(res->chi2 / (double)res->npoints),
+            100 * sqrt(res->chi2_before / (double)res->npoints));
+    fputs("# Each value is the fit; +- is two standard errors.\n", f);
+}
+
+/* The whole overlay into f. */
+static void overlay_print(FILE *f, const struct calib_run *k)
+{
+    const struct calib_result *res = &k->res;
+    overlay_head(f, k);
+    /* sections in the order their first key was named */
+    for (size_t j = 0; j < res->nkeys; j++) {
+        const char *sec = hw_schema.keys[res->keys[j].key].section;
+        int seen = 0;
+        for (size_t i = 0; i < j; i++)
+            seen |= strcmp(hw_schema.keys[res->keys[i].key].section, sec) == 0;
+        if (seen)
+            continue;
+        fprintf(f, "\n[%s]\n", sec);
+        for (size_t i = j; i < res->nkeys; i++)
+            if (strcmp(hw_schema.keys[res->keys[i].key].section, sec) == 0)
+                overlay_key(f, k, &res->keys[i], &meas_set_scenario(&k->m, 0)->hw);
+    }
+}
+
+/* The overlay text read back as --hw-overlay reads it, on the hardware of
+ * every point its keys apply to, and checked as every command checks its
+ * inputs (calib_check_hw): the file written is one they all take.  -1, or
+ * exit 1 after a message. */
+static int overlay_verify(const struct calib_run *k, const char *text)
+{
+    struct hw_desc hw;
+    struct desc_src *src = xmalloc(sizeof *src);
+    struct cp_error err = {0};
+    cp_status st = CP_OK;
+    char at[32] = "";
+    for (size_t i = 0; i < k->m.rows.n && st == CP_OK; i++) {
+        if (!calib_applies(&k->keys[0], &k->m.pts[i]))
+            continue;
+        hw = meas_set_scenario(&k->m, i)->hw;
+        *src = meas_set_scenario(&k->m, i)->hw_src;
+        snprintf(at, sizeof at, "line %d", k->m.rows.rows[i].line);
+        st = desc_overlay(&hw_schema, text, k->o->output, &hw, src, &err);
+        if (st == CP_OK)
+            st = calib_check_hw(&k->m.pts[i], &hw, &err);
+    }
+    free(src);
+    if (st == CP_OK)
+        return -1;
+    cli_error("calibrate: -o %s: the overlay, as written, would be refused on the hardware of %s: "
+              "%s; no overlay was written",
+              k->o->output, at, err.msg);
+    return EXIT_VERDICT;
+}
+
+/* The overlay into a temporary file a beside -o, closed and checked (a
+ * file that cannot be written fails before anything is printed); the
+ * caller renames it into place with atomic_commit() once the results are
+ * printed.  EXIT_OK, or an exit code after a message (nothing left). */
+int calib_write_overlay(const struct calib_run *k, struct atomic_file *a)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m)
+        return cli_error("calibrate: -o %s: out of memory", k->o->output);
+    overlay_print(m, k);
+    int rc = fclose(m) != 0 ? cli_error("calibrate: -o %s: out of memory", k->o->output)
+                            : overlay_verify(k, text);
+    if (rc < 0 && atomic_open(a, k->o->output) != 0)
+        rc = EXIT_USAGE;
+    else if (rc < 0) {
+        fputs(text, a->f);
+        rc = atomic_close(a) != 0 ? EXIT_USAGE : EXIT_OK;
+    }
+    free(text);
+    return rc;
+}
