@@ -28,7 +28,7 @@ show|gpu|answers|show h100
 estimate|ws|answers|estimate $M -s cs3 -n 2
 estimate|gpu|answers|estimate $M -s h100 -n 8
 estimate --uncertainty|ws|answers|estimate $M -s cs3 -n 2 --uncertainty=16
-estimate --uncertainty|gpu|refused|estimate $M -s h100 -n 8 --uncertainty=16
+estimate --uncertainty|gpu|answers|estimate $M -s h100 -n 8 --uncertainty=16
 scale|ws|answers|scale $M -s cs3 --systems 1,2
 scale|gpu|answers|scale $M -s h100 --systems 8,16
 capacity|ws|answers|capacity $M -s cs3

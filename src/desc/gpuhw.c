@@ -100,14 +100,6 @@ static cp_status gpuhw_check(const struct gpuhw_desc *g, const struct desc_src *
     if (g->kind != GPUHW_GPU)
         return desc_key_error(&gpuhw_schema, src, "system", "kind", err,
                               "this is a GPU description: kind must be gpu");
-    /* a range is drawn from only by --uncertainty, which GPU systems do
-     * not take: one here would be read and then silently dropped */
-    for (size_t k = 0; k < gpuhw_schema.nkeys; k++)
-        if (src->spread[k] > 0)
-            return desc_key_error(&gpuhw_schema, src, gpuhw_keys[k].section, gpuhw_keys[k].name,
-                                  err,
-                                  "a +- range is read only by --uncertainty, which GPU systems "
-                                  "do not take; give the value alone");
     if (fmod(dom, node) != 0 && fmod(node, dom) != 0)
         return desc_key_error(&gpuhw_schema, src, "network", "nvlink_domain", err,
                               "%.0f GPUs neither divide nor are a whole number of nodes of %.0f",

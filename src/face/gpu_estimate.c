@@ -11,6 +11,7 @@
 #include "gpu_cells.h"
 #include "gscen.h"
 #include "gpu.h"
+#include "unc_opt.h"
 #include "../gpu/gpu_tm.h"
 #include "../cli/out.h"
 
@@ -70,9 +71,12 @@ static int check_fixed(const struct gscen *s)
     return -1;
 }
 
-static int emit_csv(const struct cli_opts *o, const struct gscen *s,
+/* The kept layouts, one row each, with --uncertainty's band of the job
+ * at its count (each draw its own fastest layout) on the first. */
+static int emit_csv(const struct cli_opts *o, const struct job *j,
                     const struct gpu_search_result *sr)
 {
+    const struct gscen *s = j->scen;
     struct out_table t;
     out_init(&t, GC_NCOLS, gpu_col_name);
     static struct gpu_cells w;
@@ -80,7 +84,10 @@ static int emit_csv(const struct cli_opts *o, const struct gscen *s,
         gpu_cells_hit(&w, s, &s->spec, i + 1, &sr->hit[i]);
         out_row(&t, w.cell);
     }
-    int rc = cli_emit(o, &t);
+    const struct unc_at at = {j->tm, 0, TM_STRONG, 0};
+    int rc = unc_opt_columns(&j->uo, &at, 1, j->hw_src, 1, &t);
+    if (rc < 0)
+        rc = cli_emit(o, &t);
     out_free(&t);
     return rc;
 }
@@ -226,7 +233,10 @@ int gpu_estimate(const struct cli_opts *o, const struct job *j)
     if ((rc = check_kept(s, &d.sr)) >= 0)
         return rc;
     if (o->csv)
-        return emit_csv(o, s, &d.sr);
+        return emit_csv(o, j, &d.sr);
     print_best(s, &d.sr);
+    const struct unc_at at = {j->tm, 0, TM_STRONG, 0};
+    if ((rc = unc_opt_print(&j->uo, &at, j->hw_src, 0)) >= 0)
+        return rc;
     return cli_flush();
 }

@@ -54,9 +54,8 @@ static int load(const struct cli_opts *o, const char *cmd, struct job *j)
 {
     static struct gscen s;
     static struct gpu_tm_job g;
-    j->uo = (struct unc_opt){0};
-    int rc = gscen_load(o, cmd, &s);
-    if (rc >= 0)
+    int rc = unc_opt_parse(o, &j->uo);
+    if (rc >= 0 || (rc = gscen_load(o, cmd, &s)) >= 0)
         return rc;
     g = (struct gpu_tm_job){&s.g, &s.wl, s.spec, s.tokens, s.price};
     j->tm = (struct tm_job){&tm_gpu, &g, s.spec.gpus};

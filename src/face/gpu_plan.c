@@ -17,6 +17,8 @@
 #include "../cli/progress.h"
 #include "gscen.h"
 #include "gpu.h"
+#include "unc_opt.h"
+#include "../gpu/gpu_tm.h"
 #include "../cli/out.h"
 
 /* "fewest 512 GPUs (64 nodes): tp 8 pp 8 cp 2 vp 8 dp 4 mbs 1, FSDP, recompute
@@ -74,7 +76,7 @@ static const char *const h[] = {"model",
                                 "budget"};
 
 static int emit_csv(const struct cli_opts *o, const struct gscen *s, const struct cmp_spec *sp,
-                    const struct cmp_result *r)
+                    const struct cmp_result *r, const struct unc_opt *uo, const struct unc_at *at)
 {
     struct out_table t;
     out_init(&t, sizeof h / sizeof h[0], h);
@@ -110,7 +112,9 @@ static int emit_csv(const struct cli_opts *o, const struct gscen *s, const struc
                                  g->s.cost >= 0 ? c[13] : "",
                                  e,
                                  b});
-    int rc = cli_emit(o, &t);
+    int rc = unc_opt_columns(uo, at, 1, &s->g_src, 1, &t);
+    if (rc < 0)
+        rc = cli_emit(o, &t);
     out_free(&t);
     return rc;
 }
@@ -118,7 +122,7 @@ static int emit_csv(const struct cli_opts *o, const struct gscen *s, const struc
 /* The answer as text: the job, the fewest (or fastest) count and the one
  * below it, what was searched, the cost. */
 static int print_text(const struct gscen *s, const struct cmp_spec *sp, const struct cmp_result *r,
-                      double steps)
+                      double steps, const struct unc_opt *uo, const struct unc_at *at)
 {
     char a[32], targets[160] = "";
     size_t len = 0;
@@ -143,7 +147,8 @@ static int print_text(const struct gscen *s, const struct cmp_spec *sp, const st
     if (r->g.s.cost >= 0)
         printf("cost %.6g (%.6g GPU-hours at %g)\n", r->g.s.cost,
                r->g.s.nodes * s->g.net.gpus_per_node * r->g.s.time_s / UNIT_HOUR_S, s->price);
-    return cli_flush();
+    int rc = unc_opt_print(uo, at, &s->g_src, r->target_s);
+    return rc >= 0 ? rc : cli_flush();
 }
 
 /* The targets of po, finite; -1 or an exit code after a message. */
@@ -164,8 +169,9 @@ int gpu_plan(struct cli_opts *o)
                          o->allow_sparsity ? "sparsity is a weight-streaming option"
                                            : "the GPU search keeps the job's batch");
     struct plan_opts po;
+    struct unc_opt uo;
     int rc = plan_targets(o, "GPU", &po);
-    if (rc >= 0 || (rc = check_targets(o, &po)) >= 0)
+    if (rc >= 0 || (rc = check_targets(o, &po)) >= 0 || (rc = unc_opt_parse(o, &uo)) >= 0)
         return rc;
     static struct gscen s;
     if ((rc = gscen_load(o, "plan", &s)) >= 0 ||
@@ -191,7 +197,13 @@ int gpu_plan(struct cli_opts *o)
     progress_end(&pg);
     if (!r.gpu_ran)
         return cli_error("plan: %s on %s: %s", s.model, s.system, r.gpu_why), EXIT_VERDICT;
-    rc = o->csv ? emit_csv(o, &s, &spec, &r) : print_text(&s, &spec, &r, steps);
+    /* --uncertainty: the answer's count, each draw its own fastest layout */
+    static struct gpu_tm_job g;
+    g = (struct gpu_tm_job){&s.g, &s.wl, s.spec, s.tokens, s.price};
+    g.spec.gpus = r.g.s.units;
+    const struct unc_at at = {{&tm_gpu, &g, g.spec.gpus}, 0, TM_STRONG, 0};
+    rc = o->csv ? emit_csv(o, &s, &spec, &r, &uo, &at)
+                : print_text(&s, &spec, &r, steps, &uo, &at);
     if (rc == EXIT_OK && !r.gpu_ok) {
         if (time_alone(&spec))
             cli_error("plan: no count of up to %.0f GPUs meets the deadline; the fastest is above",

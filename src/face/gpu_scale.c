@@ -14,6 +14,8 @@
 #include "cmp_opts.h"
 #include "gscen.h"
 #include "gpu.h"
+#include "unc_opt.h"
+#include "../base/xalloc.h"
 #include "../gpu/gpu_tm.h"
 #include "../cli/progress.h"
 #include "../cli/out.h"
@@ -142,12 +144,21 @@ int gpu_scale(const struct cli_opts *o, const struct job *j)
     struct scale_ref ref = {0, 0};
     struct progress pg;
     progress_start(&pg, "scale: GPU counts");
+    struct unc_at *at = xmalloc(nn * sizeof *at); /* --uncertainty's rows */
     for (size_t i = 0; i < nn; i++) {
         progress_show(&pg, i, nn);
-        all &= scale_row(o, &t, ns[i], weak, &d, &ref, &tab);
+        int runs = scale_row(o, &t, ns[i], weak, &d, &ref, &tab);
+        at[i] = (struct unc_at){t, ns[i], weak ? TM_WEAK : TM_STRONG, !runs};
+        all &= runs;
     }
     progress_end(&pg);
     free(ns);
+    rc = unc_opt_columns(&j->uo, at, nn, j->hw_src, o->csv, &tab);
+    free(at);
+    if (rc >= 0) {
+        out_free(&tab);
+        return rc;
+    }
     if (!o->csv)
         printf("%s on %s, %s, %s scaling (%s); %s\n\n", s->wl.name, s->g.name,
                gpuhw_prec_name[s->spec.precision], weak ? "weak" : "strong",

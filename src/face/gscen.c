@@ -14,9 +14,6 @@ static int refuse_ws_options(const struct cli_opts *o, const char *cmd, const ch
 #define MX "MemoryX holds a weight-streaming cluster's weights; a GPU holds them in HBM"
 #define ACT                                                                                        \
     "activation servers and their placement are a wafer's; the GPU search picks the recompute"
-#define UNC                                                                                        \
-    "its draws are over the +- ranges of weight-streaming hardware keys; GPU descriptions give "   \
-    "none"
     const struct {
         const char *flag, *value, *why;
     } ws[] = {
@@ -26,8 +23,6 @@ static int refuse_ws_options(const struct cli_opts *o, const char *cmd, const ch
         {"--activations", o->activations, ACT},
         {"--sparsity", o->sparsity, "the GPU model runs dense matmuls"},
         {"--overlap", o->overlap, "it is the overlap of MemoryX's weight update"},
-        {"--uncertainty", o->uncertainty, UNC},
-        {"--seed", o->seed, UNC},
         {"--hw-overlay", o->noverlays ? "" : NULL,
          "overlays hold weight-streaming hardware keys, as calibrate writes them"},
         {"--batch-penalty", o->batch_penalty ? "" : NULL,
@@ -35,7 +30,6 @@ static int refuse_ws_options(const struct cli_opts *o, const char *cmd, const ch
     };
 #undef MX
 #undef ACT
-#undef UNC
     for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++)
         if (ws[i].value)
             return cli_error("%s: %s applies to weight-streaming systems (%s); %s is a GPU system "

@@ -29,12 +29,13 @@ int unc_opt_parse(const struct cli_opts *o, struct unc_opt *u)
     return -1;
 }
 
-/* The draws for c; times (may be NULL) gets each draw's time-to-train. */
-static int run(const struct unc_opt *u, const struct scenario *s, const struct cluster *c,
+/* The draws for a; times (may be NULL) gets each draw's time-to-train. */
+static int run(const struct unc_opt *u, const struct unc_at *a, const struct desc_src *src,
                struct unc_result *r, double *times)
 {
     struct cp_error err = {0};
-    if (unc_run(c, &s->hw_src, u->samples, u->seed, r, times, &err) != CP_OK)
+    if (unc_job_run(&a->job, src, a->count, a->mode, u->samples, u->seed, r, times, &err) !=
+        CP_OK)
         return cli_error("--uncertainty: %s", err.msg);
     return -1;
 }
@@ -55,13 +56,14 @@ static const char *band(const struct unc_band *b, unit_dim d, int duration, char
     return buf;
 }
 
-int unc_opt_print(const struct unc_opt *u, const struct scenario *s, double deadline)
+int unc_opt_print(const struct unc_opt *u, const struct unc_at *a, const struct desc_src *src,
+                  double deadline)
 {
     if (!u->on)
         return -1;
     struct unc_result r;
     double *times = deadline > 0 ? xmalloc(u->samples * sizeof *times) : NULL;
-    int rc = run(u, s, &s->c, &r, times);
+    int rc = run(u, a, src, &r, times);
     if (rc >= 0) {
         free(times);
         return rc;
@@ -90,8 +92,8 @@ static const char *const csv_cols[] = {
 static const char *const text_cols[] = {"step time median [5%, 95%]",
                                         "time to train median [5%, 95%]"};
 
-int unc_opt_columns(const struct unc_opt *u, const struct scenario *s, int csv, struct out_table *t,
-                    const struct cluster *cs)
+int unc_opt_columns(const struct unc_opt *u, const struct unc_at *a, size_t n,
+                    const struct desc_src *src, int csv, struct out_table *t)
 {
     if (!u->on)
         return -1;
@@ -106,8 +108,13 @@ int unc_opt_columns(const struct unc_opt *u, const struct scenario *s, int csv, 
         hdr[old + c] = csv ? csv_cols[c] : text_cols[c];
     out_widen(t, old + add, hdr);
     for (size_t i = 0; i < t->nrows; i++) {
+        if (i >= n || a[i].skip) {
+            for (size_t c = 0; c < add; c++)
+                out_set(t, i, old + c, csv ? "" : "-");
+            continue;
+        }
         struct unc_result r;
-        int rc = run(u, s, &cs[i], &r, NULL);
+        int rc = run(u, &a[i], src, &r, NULL);
         if (rc >= 0)
             return rc;
         char b[160];

@@ -17,16 +17,17 @@ int ws_estimate(const struct cli_opts *o, const struct job *j)
     if (tm_eval(&j->tm, 0, TM_STRONG, &tr, &r, &err) != CP_OK)
         return cli_error("%s", err.msg);
     int rc;
+    const struct unc_at at = {j->tm, 0, TM_STRONG, 0};
     if (o->csv) {
         struct out_table t;
         out_init(&t, est_ncols, est_header);
         est_row(&t, s, &s->c, &r);
-        if ((rc = unc_opt_columns(uo, s, 1, &t, &s->c)) < 0)
+        if ((rc = unc_opt_columns(uo, &at, 1, &s->hw_src, 1, &t)) < 0)
             rc = cli_emit(o, &t);
         out_free(&t);
     } else {
         est_print(s, &r);
-        if ((rc = unc_opt_print(uo, s, 0)) < 0)
+        if ((rc = unc_opt_print(uo, &at, &s->hw_src, 0)) < 0)
             rc = cli_flush();
     }
     if (rc == EXIT_OK && !tr.feasible)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ws.h"
+#include "../model/ws_tm.h"
 #include "../model/mx.h"
 #include "../plan/plan.h"
 #include "est.h"
@@ -262,25 +263,26 @@ int ws_plan(struct cli_opts *o)
     s.c = res.best;
     if (o->csv) {
         struct out_table t;
-        struct cluster cs[3];
+        struct unc_at at[3];
         size_t n = 0;
         out_init(&t, est_ncols, est_header);
         est_row(&t, &s, &res.best, &res.r);
-        cs[n++] = res.best;
+        at[n++] = (struct unc_at){{&tm_ws, &res.best, res.best.systems}, 0, TM_STRONG, 0};
         if (res.reached && res.has_below) {
             est_row(&t, &s, &res.below, &res.rb);
-            cs[n++] = res.below;
+            at[n++] = (struct unc_at){{&tm_ws, &res.below, res.below.systems}, 0, TM_STRONG, 0};
         }
         if (res.reached && res.has_above) {
             est_row(&t, &s, &res.above, &res.ra);
-            cs[n++] = res.above;
+            at[n++] = (struct unc_at){{&tm_ws, &res.above, res.above.systems}, 0, TM_STRONG, 0};
         }
-        if ((rc = unc_opt_columns(&uo, &s, 1, &t, cs)) < 0)
+        if ((rc = unc_opt_columns(&uo, at, n, &s.hw_src, 1, &t)) < 0)
             rc = cli_emit(o, &t);
         out_free(&t);
     } else {
         print_plan(&s, &po, &res, model_seqs);
-        if ((rc = unc_opt_print(&uo, &s, po.limit[PLAN_TIME])) < 0)
+        const struct unc_at best = {{&tm_ws, &s.c, s.c.systems}, 0, TM_STRONG, 0};
+        if ((rc = unc_opt_print(&uo, &best, &s.hw_src, po.limit[PLAN_TIME])) < 0)
             rc = cli_flush();
     }
     if (rc == EXIT_OK && !res.reached)

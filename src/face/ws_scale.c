@@ -9,6 +9,7 @@
 
 #include "est.h"
 #include "ws.h"
+#include "../model/ws_tm.h"
 #include "../cli/range.h"
 #include "../cli/produce.h"
 
@@ -39,6 +40,7 @@ int scale_table(const struct cli_opts *o, const struct scenario *s, enum scaling
     train_at(&penalised, 1, mode, &ref_pen);
 
     struct cluster *cs = xmalloc((nn ? nn : 1) * sizeof *cs); /* for the bands */
+    struct unc_at *at = xmalloc((nn ? nn : 1) * sizeof *at);
     struct grid g = {.base = &s->c, .ns = ns, .nn = nn, .mode = mode};
     struct grid gp = {.base = &penalised, .ns = ns, .nn = nn, .mode = mode};
     *all_feasible = 1;
@@ -46,6 +48,7 @@ int scale_table(const struct cli_opts *o, const struct scenario *s, enum scaling
         if ((rc = scenario_whole_systems("--systems", systems, ns[i])) >= 0)
             break;
         grid_eval(&g, i, &cs[i], &r);
+        at[i] = (struct unc_at){{&tm_ws, &cs[i], cs[i].systems}, 0, TM_STRONG, 0};
         struct cluster cp;
         grid_eval(&gp, i, &cp, &pen);
         double speedup = r.tokens_per_s / ref.tokens_per_s;
@@ -70,7 +73,8 @@ int scale_table(const struct cli_opts *o, const struct scenario *s, enum scaling
     }
     free(ns);
     if (rc < 0 && uo)
-        rc = unc_opt_columns(uo, s, o->csv, t, cs);
+        rc = unc_opt_columns(uo, at, nn, &s->hw_src, o->csv, t);
+    free(at);
     free(cs);
     return rc;
 }
