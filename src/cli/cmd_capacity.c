@@ -1,83 +1,37 @@
 /* cmd_capacity.c - `capacity`: MemoryX bytes per parameter, the model's
- * total, and which tiers of one or every system hold it. */
-#include <math.h>
+ * total, and which tiers of one or every system hold it.  This file
+ * reads the options and loads the systems; the rows and lines are
+ * src/print/cap_print.c's. */
 #include <stdio.h>
-#include <string.h>
 
 #include "produce.h"
 #include "../model/mx.h"
 #include "../desc/tfm.h"
 #include "../face/est.h"
+#include "../print/cap_print.h"
+#include "job.h"
 
-static const char *const header[] = {
-    "system",      "tier", "servers",        "capacity_bytes", "dram_bytes",
-    "state_bytes", "fits", "flash_fraction", "max_params",     "smallest",
-};
+/* The kinds (by their faces) whose systems keep the weights and optimizer
+ * state in MemoryX tiers: capacity sizes those, and "every system" without
+ * -s is every description of these kinds.  A system of another kind named
+ * with -s gets its kind's refusal from the scenario (cerebras-plan(1),
+ * KINDS OF CLUSTER). */
+static const struct face *const tiered[] = {&face_ws};
 
-/* Rows for one system's tiers; returns how many tiers hold the model. */
-static int tiers(struct out_table *t, const struct cli_opts *o, const struct scenario *s,
-                 double state, const char **smallest_out)
+/* Whether the listed description item is of a kind in tiered[] (a
+ * description that cannot be opened is: its load names the error). */
+static int listed_tiered(const struct cat_entry *item)
 {
-    const struct mx_spec *mx = &s->hw.mx;
-    int best = mx_smallest_tier(mx, state), fits = 0;
-    for (size_t i = 0; i < mx->tiers.n; i++) {
-        double servers = mx_tier_servers(&s->hw.mx, mx->tiers.item[i].value);
-        double cap = mx_capacity(mx, servers);
-        char b[6][48];
-        int ok = state <= cap;
-        fits += ok;
-        out_row(t,
-                (const char *[]){
-                    s->system,
-                    mx->tiers.item[i].name,
-                    out_num(o->csv, servers, UNIT_COUNT, b[5], sizeof b[5]),
-                    out_num(o->csv, cap, UNIT_BYTES, b[0], sizeof b[0]),
-                    out_num(o->csv, servers * mx->server_dram_bytes, UNIT_BYTES, b[1], sizeof b[1]),
-                    out_num(o->csv, state, UNIT_BYTES, b[2], sizeof b[2]),
-                    o->csv ? (ok ? "1" : "0") : (ok ? "holds" : "fails"),
-                    out_num(o->csv, mx_flash_fraction(mx, servers, state), UNIT_FRACTION, b[3],
-                            sizeof b[3]),
-                    out_num(o->csv, floor(cap / mx_bytes_per_param(&s->wl)), UNIT_COUNT, b[4],
-                            sizeof b[4]),
-                    (int)i == best ? (o->csv ? "1" : "<- smallest") : (o->csv ? "0" : ""),
-                });
-    }
-    *smallest_out = best >= 0 ? mx->tiers.item[best].name : NULL;
-    return fits;
-}
-
-static void breakdown(const struct scenario *s, double params)
-{
-    char a[64], b[64];
-    printf("%s: %s parameters\n\n", s->wl.name, unit_format(params, UNIT_COUNT, a, sizeof a));
-    static const char *const hdr[] = {"part", "bytes/param", "total"};
-    struct out_table t;
-    out_init(&t, 3, hdr);
-    for (int p = 0; p < MX_NPARTS; p++) {
-        double per = mx_part_bytes(&s->wl, (enum mx_part)p);
-        out_row(&t, (const char *[]){mx_part_name[p], unit_format(per, UNIT_BYTES, a, sizeof a),
-                                     unit_format(per * params, UNIT_BYTES, b, sizeof b)});
-    }
-    double per = mx_bytes_per_param(&s->wl);
-    out_row(&t, (const char *[]){"total", unit_format(per, UNIT_BYTES, a, sizeof a),
-                                 unit_format(per * params, UNIT_BYTES, b, sizeof b)});
-    out_text.write(stdout, &t);
-    out_free(&t);
-    printf("\n");
-}
-
-/* "cs3 1786 x 1.211 TB DRAM (2.163 PB)", the fewest servers whose DRAM
- * holds state, appended to buf (n bytes, *len used). */
-static void servers_needed(const struct scenario *s, double state, char *buf, size_t n, size_t *len)
-{
-    if (*len >= n)
-        return;
-    double k = mx_servers_to_hold(&s->hw.mx, state);
-    char b[32], d[32];
-    *len += (size_t)snprintf(buf + *len, n - *len, "%s%s %g x %s DRAM (%s)", *len ? "; " : "",
-                             s->system, k,
-                             unit_format(s->hw.mx.server_dram_bytes, UNIT_BYTES, b, sizeof b),
-                             unit_format(k * s->hw.mx.server_dram_bytes, UNIT_BYTES, d, sizeof d));
+    struct cat_entry e;
+    struct cp_error err = {0};
+    if (cat_open(item, &e, &err) != CP_OK)
+        return 1;
+    const struct face *f = job_face_of(e.text);
+    cat_entry_free(&e);
+    size_t i = 0;
+    while (i < sizeof tiered / sizeof tiered[0] && tiered[i] != f)
+        i++;
+    return i < sizeof tiered / sizeof tiered[0];
 }
 
 /* capacity_table(), and in servers (n bytes) the servers each system's
@@ -85,7 +39,7 @@ static void servers_needed(const struct scenario *s, double state, char *buf, si
 static int capacity_rows(const struct cli_opts *o, struct out_table *t, int *fits, char *where,
                          char *vendor, char *servers, size_t n)
 {
-    out_init(t, sizeof header / sizeof header[0], header);
+    cap_table_init(t);
     /* Every hardware description when -s is not given. */
     struct cat_list systems = {0};
     struct cp_error err = {0};
@@ -98,8 +52,8 @@ static int capacity_rows(const struct cli_opts *o, struct out_table *t, int *fit
     *fits = 0;
     where[0] = vendor[0] = servers[0] = '\0';
     for (size_t i = 0; i < nsys && rc < 0; i++) {
-        if (!o->system && scenario_listed_gpu(&systems.items[i]))
-            continue; /* GPUs hold no MemoryX tiers */
+        if (!o->system && !listed_tiered(&systems.items[i]))
+            continue;
         const char *sys = o->system ? o->system : systems.items[i].name;
         if ((rc = scenario_load_names(o, o->model ? o->model : SCENARIO_DEFAULT_MODEL, sys, &s)) >=
             0)
@@ -108,11 +62,11 @@ static int capacity_rows(const struct cli_opts *o, struct out_table *t, int *fit
             snprintf(s.system, sizeof s.system, "%s", systems.items[i].name);
         double params = tfm_params(&s.wl);
         if (!shown++ && !o->csv)
-            breakdown(&s, params);
+            cap_breakdown(stdout, &s.wl, params);
         const char *smallest;
         double state = params * mx_bytes_per_param(&s.wl);
-        *fits += tiers(t, o, &s, state, &smallest);
-        servers_needed(&s, state, servers, n, &slen);
+        *fits += cap_tier_rows(t, o->csv, s.system, &s.hw.mx, &s.wl, state, &smallest);
+        cap_servers_needed(s.system, &s.hw.mx, state, servers, n, &slen);
         if (vlen < n)
             vlen += (size_t)snprintf(vendor + vlen, n - vlen, "%s%s %g B/param", vlen ? ", " : "",
                                      s.system, s.hw.mx.bytes_per_param);
