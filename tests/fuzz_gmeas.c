@@ -19,7 +19,7 @@
  * left-out row without a figure says why.
  *
  * A short input (at most FUZZ_FIT_ROWS + 1 lines) is also run through
- * the command, `validate FILE` (src/cli/cmd_validate.c, validate_gpu.c,
+ * the command, `validate FILE` (src/cli/cmd_validate.c, src/meas/meas_gpu.c,
  * through the program's main, compiled as cp_main as for fuzz_cli), from a
  * file in a directory of its own: whichever kind its header says, the
  * exit status is 0, 1 or 2, never a crash, a hang or a leak.  stdout and
