@@ -220,6 +220,12 @@ if wait_for main '^system .cs3.: cs3 is a weight-streaming system: explore it wi
 else
     nok "system typed cs3: refused" "$(tail -n 1 "$T/screen") / $(seen 'system ')"
 fi
+typed nosuch
+if wait_for main "^system 'nosuch': no hardware description named 'nosuch'" && wait_for main 'system +h100 '; then
+    ok "system typed nosuch: refused with the loader's reason, h100 kept"
+else
+    nok "system typed nosuch: refused" "$(tail -n 1 "$T/screen") / $(seen 'system ')"
+fi
 keys Right
 if wait_for main 'system +h200 ' && head -n 1 "$T/screen" | grep -q 'on h200 (gpu)'; then
     ok "system Right: h200, the next GPU system"

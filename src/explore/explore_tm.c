@@ -149,7 +149,14 @@ static int apply(struct xp_state *x, const struct xp_knobs *k, char *why, size_t
         return -1;
     }
     const struct face *other = job_face(&o);
-    if (other != t->j.face) { /* (an unknown name loads as the default's kind) */
+    if (other != t->j.face) { /* a name that does not resolve has the default's face */
+        struct cat_entry e;
+        struct cp_error err = {0};
+        if (cat_resolve(&o.dirs, k->system, CAT_HW, &e, &err) != CP_OK) {
+            snprintf(why, n, "%s", err.msg);
+            return -1;
+        }
+        cat_entry_free(&e);
         snprintf(why, n, "%s is a %s system: explore it with -s %s", k->system, other->kind->name,
                  k->system);
         return -1;
