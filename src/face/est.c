@@ -120,34 +120,43 @@ static const unsigned char csv_stop[256] = {[0] = 1, [','] = 1, ['"'] = 1, ['\r'
 static const unsigned char csv_lead[256] = {
     ['='] = 1, ['+'] = 1, ['-'] = 1, ['@'] = 1, ['\t'] = 1, ['\r'] = 1};
 
+/* The row being made: its cells (w), where its CSV goes on (NULL: none)
+ * and the next cell; kept apart from w so that the compiler may hold
+ * them in registers across the stores of the text. */
+struct row {
+    struct est_cells *w;
+    char *csv;
+    size_t k;
+};
+
 /* Text v of len bytes as cell k: plain when it needs neither quotes nor
  * out_csv_guard's leading quote. */
-static inline void set_text(struct est_cells *w, size_t k, const char *v, size_t len, int plain)
+static inline void set_text(struct row *x, size_t k, const char *v, size_t len, int plain)
 {
-    w->have[k] = 0;
-    w->cell[k] = v;
-    w->plain[k] = plain && len <= UCHAR_MAX ? EST_PLAIN_TEXT : EST_PLAIN_NO;
-    w->len[k] = (unsigned char)(len <= UCHAR_MAX ? len : 0);
-    if (!w->csv)
+    x->w->have[k] = 0;
+    x->w->cell[k] = v;
+    x->w->plain[k] = plain && len <= UCHAR_MAX ? EST_PLAIN_TEXT : EST_PLAIN_NO;
+    x->w->len[k] = (unsigned char)(len <= UCHAR_MAX ? len : 0);
+    if (!x->csv)
         return;
-    if (w->plain[k] != EST_PLAIN_TEXT) {
-        w->csv = NULL;
+    if (x->w->plain[k] != EST_PLAIN_TEXT) {
+        x->csv = NULL;
         return;
     }
-    memcpy(w->csv, v, len);
-    w->csv += len;
-    *w->csv++ = ',';
+    memcpy(x->csv, v, len);
+    x->csv += len;
+    *x->csv++ = ',';
 }
 
-/* Number cell k's text and a comma at w->csv, if set: its whole buffer
+/* Number cell k's text and a comma at x->csv, if set: its whole buffer
  * copied (a fixed size the compiler inlines), csv moved by its length. */
-static inline void csv_number(struct est_cells *w, size_t k)
+static inline void csv_number(struct row *x, size_t k)
 {
-    if (!w->csv)
+    if (!x->csv)
         return;
-    memcpy(w->csv, w->buf[k], EST_CELL_BYTES);
-    w->csv += w->len[k];
-    *w->csv++ = ',';
+    memcpy(x->csv, x->w->buf[k], EST_CELL_BYTES);
+    x->csv += x->w->len[k];
+    *x->csv++ = ',';
 }
 
 /* Whether text v needs neither quotes nor out_csv_guard's leading quote;
@@ -165,39 +174,39 @@ static int scan_text(const char *v, size_t *len)
 }
 
 /* Text that may need quotes: scanned here. */
-static void put_s(struct est_cells *w, const char *v)
+static inline void put_s(struct row *x, const char *v)
 {
     size_t n;
     int plain = scan_text(v, &n);
-    set_text(w, w->k++, v, n, plain);
+    set_text(x, x->k++, v, n, plain);
 }
 
 /* Text known to need no quotes, of len bytes. */
-static inline void put_lit(struct est_cells *w, const char *v, size_t len)
+static inline void put_lit(struct row *x, const char *v, size_t len)
 {
-    set_text(w, w->k++, v, len, 1);
+    set_text(x, x->k++, v, len, 1);
 }
 
 /* The text in buf of slot i (of text_key[]) as the next cell: scanned
  * only when it was made again (made set). */
-static void put_kept(struct est_cells *w, int i, const char *buf, int made)
+static inline void put_kept(struct row *x, int i, const char *buf, int made)
 {
     if (made)
-        w->text_plain[i] = (unsigned char)scan_text(buf, &w->text_len[i]);
-    set_text(w, w->k++, buf, w->text_len[i], w->text_plain[i]);
+        x->w->text_plain[i] = (unsigned char)scan_text(buf, &x->w->text_len[i]);
+    set_text(x, x->k++, buf, x->w->text_len[i], x->w->text_plain[i]);
 }
 
 /* A link or warning list made by name() from the bits key into buf, made
  * again only when key changed since slot i's text was made. */
-static void put_names(struct est_cells *w, int i, unsigned key, char *buf, size_t n,
-                      const char *(*name)(unsigned, char *, size_t))
+static inline void put_names(struct row *x, int i, unsigned key, char *buf, size_t n,
+                             const char *(*name)(unsigned, char *, size_t))
 {
-    int made = w->text_key[i] != (unsigned long long)key + 1;
+    int made = x->w->text_key[i] != (unsigned long long)key + 1;
     if (made) {
         name(key, buf, n);
-        w->text_key[i] = (unsigned long long)key + 1;
+        x->w->text_key[i] = (unsigned long long)key + 1;
     }
-    put_kept(w, i, buf, made);
+    put_kept(x, i, buf, made);
 }
 
 /* Number v's text in cell k's buffer, with its plain[] and len[]. */
@@ -227,119 +236,121 @@ static void format_n(struct est_cells *w, size_t k, double v)
 
 /* A number, exact (shortest round trip); the text of the previous row is
  * kept when the column's value has not changed. */
-static inline void put_n(struct est_cells *w, double v)
+static inline void put_n(struct row *x, double v)
 {
-    size_t k = w->k++;
-    w->cell[k] = w->buf[k];
-    if (!(w->have[k] && memcmp(&w->prev[k], &v, sizeof v) == 0)) /* else its text stands */
-        format_n(w, k, v);
-    csv_number(w, k);
+    size_t k = x->k++;
+    x->w->cell[k] = x->w->buf[k];
+    if (!(x->w->have[k] && memcmp(&x->w->prev[k], &v, sizeof v) == 0)) /* else its text stands */
+        format_n(x->w, k, v);
+    csv_number(x, k);
 }
 
 /* The batch columns: global, per system, and per micro-batch. */
-static void put_batch(struct est_cells *w, const struct cluster *c, const struct train_result *r)
+static inline void put_batch(struct row *x, const struct cluster *c, const struct train_result *r)
 {
     const struct step_result *st = &r->step;
-    put_n(w, c->global_seqs);
-    put_n(w, r->global_tokens);
-    put_n(w, st->local_seqs);
-    put_n(w, st->micro_batches);
-    put_n(w, st->micro_tokens);
+    put_n(x, c->global_seqs);
+    put_n(x, r->global_tokens);
+    put_n(x, st->local_seqs);
+    put_n(x, st->micro_batches);
+    put_n(x, st->micro_tokens);
 }
 
 /* The step time and its parts: by resource (busy, then paced), by pass,
  * and the latency terms. */
-static void put_step_times(struct est_cells *w, const struct step_result *st)
+static inline void put_step_times(struct row *x, const struct step_result *st)
 {
-    put_n(w, st->step_s);
+    put_n(x, st->step_s);
     for (int i = 0; i < STEP_NRES; i++)
-        put_n(w, st->busy[i]);
+        put_n(x, st->busy[i]);
     for (int i = 0; i < STEP_LATENCY; i++)
-        put_n(w, st->critical[i]);
+        put_n(x, st->critical[i]);
     for (int p = 0; p < TFM_NPASSES; p++)
-        put_n(w, st->pass_s[p]);
-    put_n(w, st->recompute_s);
-    put_n(w, st->fill_s);
-    put_n(w, st->drain_s);
-    put_n(w, st->boundary_s);
-    put_n(w, st->hidden_s);
+        put_n(x, st->pass_s[p]);
+    put_n(x, st->recompute_s);
+    put_n(x, st->fill_s);
+    put_n(x, st->drain_s);
+    put_n(x, st->boundary_s);
+    put_n(x, st->hidden_s);
 }
 
 /* The whole run: tokens, steps, time, energy, cost (empty without a
  * price) and what set the pace. */
-static void put_training(struct est_cells *w, const struct train_result *r)
+static inline void put_training(struct row *x, const struct train_result *r)
 {
-    put_n(w, r->tokens);
-    put_n(w, r->steps);
-    put_n(w, r->tokens_per_s);
-    put_n(w, r->time_s);
-    put_n(w, r->power_W);
-    put_n(w, r->energy_J);
+    put_n(x, r->tokens);
+    put_n(x, r->steps);
+    put_n(x, r->tokens_per_s);
+    put_n(x, r->time_s);
+    put_n(x, r->power_W);
+    put_n(x, r->energy_J);
     if (r->cost >= 0)
-        put_n(w, r->cost);
+        put_n(x, r->cost);
     else
-        put_lit(w, "", 0);
+        put_lit(x, "", 0);
     const char *neck = step_res_name[r->step.bottleneck]; /* a word: no quotes */
-    put_lit(w, neck, strlen(neck));
+    put_lit(x, neck, strlen(neck));
 }
 
 /* The sizes the verdicts weigh, then the verdicts as 1 or 0. */
-static void put_verdicts(struct est_cells *w, const struct train_result *r)
+static inline void put_verdicts(struct row *x, const struct train_result *r)
 {
-    put_n(w, r->params);
-    put_n(w, r->state_bytes);
-    put_n(w, r->critical_tokens);
-    put_n(w, r->balance_tokens);
-    put_n(w, r->step.max_seqs);
+    put_n(x, r->params);
+    put_n(x, r->state_bytes);
+    put_n(x, r->critical_tokens);
+    put_n(x, r->balance_tokens);
+    put_n(x, r->step.max_seqs);
     const int flags[] = {r->memoryx_fits, r->sram_fits,       r->matmul_fits,
                          r->batch_ok,     r->stream_balanced, r->feasible};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
-        put_lit(w, flags[i] ? "1" : "0", 1);
+        put_lit(x, flags[i] ? "1" : "0", 1);
 }
 
 /* Activation placement, servers and nodes, power by part, the binding
  * links and the warnings (their text kept in w). */
-static void put_placement(struct est_cells *w, const struct train_result *r)
+static inline void put_placement(struct row *x, const struct train_result *r)
 {
     const struct step_result *st = &r->step;
-    int made = w->text_key[2] != (unsigned long long)st->act + 1 ||
-               memcmp(&w->act_k, &st->act_k, sizeof w->act_k) != 0;
+    int made = x->w->text_key[2] != (unsigned long long)st->act + 1 ||
+               memcmp(&x->w->act_k, &st->act_k, sizeof x->w->act_k) != 0;
     if (made) {
-        step_act_label(st, w->act, sizeof w->act);
-        w->text_key[2] = (unsigned long long)st->act + 1;
-        w->act_k = st->act_k;
+        step_act_label(st, x->w->act, sizeof x->w->act);
+        x->w->text_key[2] = (unsigned long long)st->act + 1;
+        x->w->act_k = st->act_k;
     }
-    put_kept(w, 2, w->act, made);
-    put_n(w, st->act_bytes);
-    put_lit(w, r->act_fits ? "1" : "0", 1);
-    put_n(w, st->mx_servers);
-    put_n(w, st->act_servers);
-    put_n(w, r->swx_nodes);
+    put_kept(x, 2, x->w->act, made);
+    put_n(x, st->act_bytes);
+    put_lit(x, r->act_fits ? "1" : "0", 1);
+    put_n(x, st->mx_servers);
+    put_n(x, st->act_servers);
+    put_n(x, r->swx_nodes);
     for (int i = 0; i < TRAIN_NPOWER; i++)
-        put_n(w, r->power_part[i]);
-    put_lit(w, r->systems_ok ? "1" : "0", 1);
-    put_names(w, 0, st->stream_bind, w->bind[0], sizeof w->bind[0], step_link_names);
-    put_names(w, 1, st->grad_bind, w->bind[1], sizeof w->bind[1], step_link_names);
-    put_names(w, 3, r->warnings, w->warn, sizeof w->warn, train_warn_names);
+        put_n(x, r->power_part[i]);
+    put_lit(x, r->systems_ok ? "1" : "0", 1);
+    put_names(x, 0, st->stream_bind, x->w->bind[0], sizeof x->w->bind[0], step_link_names);
+    put_names(x, 1, st->grad_bind, x->w->bind[1], sizeof x->w->bind[1], step_link_names);
+    put_names(x, 3, r->warnings, x->w->warn, sizeof x->w->warn, train_warn_names);
 }
 
 void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,
                const struct cluster *c, const struct train_result *r)
 {
-    w->k = 0;
-    put_s(w, s->model);
-    put_s(w, s->system);
-    put_n(w, c->systems);
-    put_s(w, tier);
-    put_n(w, r->memoryx_bytes);
-    put_n(w, c->sparsity);
-    put_n(w, c->overlap);
-    put_batch(w, c, r);
-    put_step_times(w, &r->step);
-    put_training(w, r);
-    put_verdicts(w, r);
-    put_placement(w, r);
-    assert(w->k == est_ncols);
+    struct row row = {w, w->csv, 0}, *x = &row;
+    put_s(x, s->model);
+    put_s(x, s->system);
+    put_n(x, c->systems);
+    put_s(x, tier);
+    put_n(x, r->memoryx_bytes);
+    put_n(x, c->sparsity);
+    put_n(x, c->overlap);
+    put_batch(x, c, r);
+    put_step_times(x, &r->step);
+    put_training(x, r);
+    put_verdicts(x, r);
+    put_placement(x, r);
+    assert(x->k == est_ncols);
+    w->k = x->k;
+    w->csv = x->csv;
 }
 
 void est_row(struct out_table *t, const struct scenario *s, const struct cluster *c,
