@@ -21,6 +21,17 @@
 #define DAY_S 86400.0
 #define YEAR_S (365.25 * DAY_S) /* Julian year */
 
+/* c trained on its own systems, through the training-model interface
+ * (tm.h); t gets the kind's detail, the train_result the reasons quote.
+ * The weight-streaming kind's eval does not fail. */
+static void run(const struct cluster *c, struct train_result *t)
+{
+    const struct tm_job job = {.kind = &tm_ws, .own = c, .count = c->systems};
+    struct tm_result r;
+    struct cp_error err;
+    (void)tm_eval(&job, 0, TM_STRONG, &r, t, &err);
+}
+
 static const char *dur(double s, char *buf, size_t n)
 {
     if (s >= 2 * YEAR_S)
@@ -89,7 +100,7 @@ static void train_sized(const struct cluster *c, double n, struct train_result *
     struct cluster s = *c;
     s.systems = n;
     s.mx_servers = 0;
-    train_eval(&s, r);
+    run(&s, r);
 }
 
 static int sized_in_time(const struct cluster *c, double n, double limit_s)
@@ -272,7 +283,7 @@ static double search_sparsity(struct cluster c, double lo,
 static int fast_enough(const struct cluster *c, double dense_tps, double speedup)
 {
     struct train_result r;
-    train_eval(c, &r);
+    run(c, &r);
     return r.tokens_per_s / dense_tps >= speedup;
 }
 
@@ -280,7 +291,7 @@ static int in_time(const struct cluster *c, double unused, double limit)
 {
     (void)unused;
     struct train_result r;
-    train_eval(c, &r);
+    run(c, &r);
     return r.feasible && r.time_s <= limit;
 }
 
@@ -289,7 +300,7 @@ static int in_time(const struct cluster *c, double unused, double limit)
 static void judge_capacity(const struct claim *cl, const struct cluster *c, struct claim_result *o)
 {
     struct train_result r;
-    train_eval(c, &r);
+    run(c, &r);
     char st[400], tr[600];
     o->predicted = r.state_bytes;
     storage_text(cl, c, &r, st, sizeof st);
@@ -365,8 +376,8 @@ static void judge_sparsity(const struct claim *cl, const struct cluster *c, stru
     struct cluster dense = *c;
     dense.sparsity = 0;
     struct train_result d, s;
-    train_eval(&dense, &d);
-    train_eval(c, &s);
+    run(&dense, &d);
+    run(c, &s);
     double speedup = s.tokens_per_s / d.tokens_per_s;
     o->predicted = speedup;
     if (!s.feasible) {
@@ -446,7 +457,7 @@ static cp_status judge_time(const struct claim *cl, const struct cluster *c, str
     struct cluster best = *c;
     best.sparsity = CLUSTER_MAX_SPARSITY;
     struct train_result b;
-    train_eval(&best, &b);
+    run(&best, &b);
     snprintf(o->reason, sizeof o->reason,
              "%s on %g systems and %s, bottleneck %s; even at %.0f%% sparsity %s, more than %s", t,
              c->systems, mx, step_res_name[r.step.bottleneck], 100 * CLUSTER_MAX_SPARSITY,

@@ -2,8 +2,11 @@
  * alone (the kinds capacity, weak_scaling, speedup, sparsity_speedup and
  * time_to_train of claim.h), entries of claim_types.  Each is given the
  * job on the claim's systems and tier (in->ws) and runs it with the
- * claim's systems and sparsity; time-to-train goes through the
- * training-model interface (tm.h).  No I/O; they do not fail. */
+ * claim's systems and sparsity through the training-model interface
+ * (tm.h), quoting the kind's detail (the train_result) in the reasons;
+ * weak scaling alone calls train_at directly (at the job's own count
+ * the interface runs train_eval, and train_at's weak batch, batch / n x
+ * n, may differ from it in the last bit).  No I/O; they do not fail. */
 #ifndef CP_CLAIM_WS_H
 #define CP_CLAIM_WS_H
 
