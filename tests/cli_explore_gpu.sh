@@ -8,6 +8,7 @@
 # weight-streaming model (memoryx, sparsity, overlap) and the band refuse
 # with the reason; a count where no layout fits says why; e exports what
 # estimate --csv prints; a weight-streaming system typed in is refused;
+# a layout figure given (--tp) stays fixed;
 # Left/Right step through GPU systems only.  Prints "ok N - what" or "not
 # ok N - what" per check and "# cli_explore_gpu done".  Skips when tmux is
 # missing.
@@ -252,5 +253,25 @@ if wait_for main 'time to train against N'; then ok "c again: back to the first 
 
 keys q
 if wait_for main '^exit=0'; then ok "q exits with status 0"; else nok "q exits with status 0" "$(seen 'exit=')"; fi
+
+# ---- a layout figure fixed on the command line stays fixed ----
+start tp env TERM=xterm-256color NCURSES_NO_UTF8_ACS=1 "$CP" explore -m gpt3-175b -s h100 -n 1024 --tp 4
+wait_for tp 'GPUs +1024 '
+tm send-keys -t x:tp Down Down Left
+want=$("$CP" estimate -m gpt3-175b -s h100 -n 512 --tp 4 | sed -n 's/^training .*: *\([^(]*[^ (]\).*/\1/p')
+if wait_for tp 'GPUs +512 ' && wait_for tp "time to train +$(re "$want")" && wait_for tp '\), bf16, TP 4 x'; then
+    ok "--tp 4: after Left on GPUs still TP 4, time to train $want (estimate -n 512 --tp 4)"
+else
+    nok "--tp 4 stays fixed" "$(seen 'GPUs') / $(seen 'time to train') / $(seen 'TP ')"
+fi
+
+# ---- and refused on a weight-streaming system, naming the flag ----
+start wstp env TERM=xterm-256color "$CP" explore -m gpt3-175b -s cs3 --tp 2
+if wait_for wstp '^exit=[0-9]' && grep -q '^exit=2$' "$T/screen" &&
+    grep -q 'explore: --tp applies to GPU systems; cs3 is a weight-streaming system' "$T/screen"; then
+    ok "explore -s cs3 --tp 2: exit 2, --tp applies to GPU systems"
+else
+    nok "explore -s cs3 --tp 2: refused" "$(grep -v '^ *$' "$T/screen" | head -n 3)"
+fi
 
 done_line

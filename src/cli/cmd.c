@@ -287,10 +287,11 @@ const struct cli_cmd cli_cmds[] = {
      "an overlay, r write a report, ? help, q quit.  Needs a terminal (exit 2\n"
      "otherwise, or for an unknown TERM); NO_COLOR turns colour off.  On a GPU\n"
      "system the knobs are GPUs, model, system, batch, seq_len and the GPU\n"
-     "description's keys, the results the kind's step parts, MFU, time to\n"
-     "train, energy, verdicts and layout; memoryx, sparsity, overlap, u, s and\n"
-     "r say why they do not apply there.\n",
-     OPT_SET | OPT_DATA_DIR | OPT_SCENARIO, 0, 0, cmd_explore},
+     "description's keys (--tp ... --precision fix the layout's figures), the\n"
+     "results the kind's step parts, MFU, time to train, energy, verdicts and\n"
+     "layout; memoryx, sparsity, overlap, u, s and r say why they do not apply\n"
+     "there.\n",
+     OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_GPU, 0, 0, cmd_explore},
     {"sweep",
      "sweep [FILE.ini] [-m MODELS|all] [-s SYSTEMS|all] [--systems LIST]\n"
      "       [--sparsity LIST] [--memoryx TIERS|all] [--set section.key=A,B,...]...\n"

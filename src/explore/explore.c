@@ -83,8 +83,8 @@ int xp_init(struct xp_state *x, struct cli_opts *o)
     memset(x, 0, sizeof *x);
     x->o = o;
     /* a kind the weight-streaming scenario does not load: the interface's */
-    int rc = job_face(o) == &face_ws ? scenario_load(o, &x->s) : xp_tm_init(x);
-    if (rc >= 0)
+    int rc = job_face(o) != &face_ws ? xp_tm_init(x) : scenario_refuse_gpu_opts(o, "explore");
+    if (rc >= 0 || (!x->t.on && (rc = scenario_load(o, &x->s)) >= 0))
         return rc;
     x->s.c.hw = &x->s.hw;
     x->s.c.wl = &x->s.wl;
