@@ -255,7 +255,7 @@ keys q
 if wait_for main '^exit=0'; then ok "q exits with status 0"; else nok "q exits with status 0" "$(seen 'exit=')"; fi
 
 # ---- a layout figure fixed on the command line stays fixed ----
-start tp env TERM=xterm-256color NCURSES_NO_UTF8_ACS=1 "$CP" explore -m gpt3-175b -s h100 -n 1024 --tp 4
+start tp env TERM=xterm-256color NCURSES_NO_UTF8_ACS=1 "$CP" explore -m gpt3-175b -s h100 -n 1024 --tp 4 --price 2.5
 wait_for tp 'GPUs +1024 '
 tm send-keys -t x:tp Down Down Left
 want=$("$CP" estimate -m gpt3-175b -s h100 -n 512 --tp 4 | sed -n 's/^training .*: *\([^(]*[^ (]\).*/\1/p')
@@ -263,6 +263,12 @@ if wait_for tp 'GPUs +512 ' && wait_for tp "time to train +$(re "$want")" && wai
     ok "--tp 4: after Left on GPUs still TP 4, time to train $want (estimate -n 512 --tp 4)"
 else
     nok "--tp 4 stays fixed" "$(seen 'GPUs') / $(seen 'time to train') / $(seen 'TP ')"
+fi
+cost=$("$CP" estimate -m gpt3-175b -s h100 -n 512 --tp 4 --price 2.5 | sed -n 's/^cost *\([0-9.e+]*\) .*/\1/p')
+if [ -n "$cost" ] && wait_for tp "│ cost +$(re "$cost") +│"; then
+    ok "--price 2.5: the cost row is estimate's ($cost)"
+else
+    nok "--price 2.5: the cost row is estimate's ($cost)" "$(seen 'cost')"
 fi
 
 # ---- and refused on a weight-streaming system, naming the flag ----

@@ -247,17 +247,20 @@ static void draw_bars(const struct step_result *st, int y, int in, int iw)
 }
 
 /* The verdicts of r, fatal ones on row y ("fails ..  holds .."), the
- * others on row y + 1 ("warning ..  holds .."). */
-static void tm_verdicts(const struct tm_result *r, int y, int at, int right)
+ * others, if any, on the next ("warning ..  holds .."); returns the row
+ * after them. */
+static int tm_verdicts(const struct tm_result *r, int y, int at, int right)
 {
-    for (int fatal = 1; fatal >= 0; fatal--, y++) {
+    for (int fatal = 1; fatal >= 0; fatal--) {
         const char *name[TM_MAX_VERDICTS];
         int ok[TM_MAX_VERDICTS], n = 0;
         for (size_t i = 0; i < r->nverdicts && n < 8; i++)
             if (r->verdict[i].fatal == fatal)
                 name[n] = r->verdict[i].name, ok[n++] = r->verdict[i].holds;
-        verdict_row(y, at, right, name, ok, n, fatal);
+        if (n > 0 || fatal)
+            verdict_row(y++, at, right, name, ok, n, fatal);
     }
+    return y;
 }
 
 /* The results of a job over the interface: the step and its parts, the
@@ -265,7 +268,7 @@ static void tm_verdicts(const struct tm_result *r, int y, int at, int right)
 static void tm_results(const struct xp_state *x, int y, int x0, int w)
 {
     const struct tm_result *r = &x->t.r;
-    char a[64], b[64], cost[64] = "";
+    char a[64], b[64];
     int in = x0 + 2, right = x0 + w - 2, iw = right - in, rows = XP_TOP_H - 7;
     const int L = XP_LABEL_W;
     if (!r->runs) {
@@ -292,11 +295,11 @@ static void tm_results(const struct xp_state *x, int y, int x0, int w)
     int row = y + XP_TOP_H - 5;
     clipf(row, in, right, "%-*s%s", L, "time to train", out_duration(r->time_s, a, sizeof a));
     clipf(row, cur_x(), right, "  %s tokens/s", unit_format(r->tokens_per_s, UNIT_COUNT, b, 64));
-    if (r->cost >= 0)
-        snprintf(cost, sizeof cost, ", cost %.4g", r->cost);
-    clipf(row + 1, in, right, "%-*s%s at %s%s", L, "energy", out_energy(r->energy_J, a, sizeof a),
-          unit_format(r->power_W, UNIT_POWER, b, sizeof b), cost);
-    tm_verdicts(r, row + 2, in, right);
+    clipf(row + 1, in, right, "%-*s%s at %s", L, "energy", out_energy(r->energy_J, a, sizeof a),
+          unit_format(r->power_W, UNIT_POWER, b, sizeof b));
+    row = tm_verdicts(r, row + 2, in, right);
+    if (r->cost >= 0 && row < y + XP_TOP_H - 1) /* in the price's currency, as estimate */
+        clipf(row, in, right, "%-*s%.6g", L, "cost", r->cost);
 }
 
 static void draw_results(const struct xp_state *x, int y, int x0, int w)
