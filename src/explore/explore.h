@@ -3,7 +3,11 @@
  * terminal and the files the
  * keys e, s and r write (cmd_explore.c, the only file that starts or ends
  * curses).  The explorer evaluates the same core functions as the
- * commands. */
+ * commands: on a weight-streaming system its scenario (struct scenario,
+ * the model's own knobs: MemoryX tier, sparsity, overlap, the band); on
+ * any other kind the training-model interface's job (struct xp_tm,
+ * explore_tm.c: job_load and tm_eval, the knobs the options every kind
+ * takes). */
 #ifndef CP_EXPLORE_H
 #define CP_EXPLORE_H
 
