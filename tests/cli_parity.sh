@@ -50,7 +50,9 @@ plan --budget|gpu|answers|plan $M -s h100 --budget 1M --price 20
 compare|ws|answers|compare $M -s cs3 --gpu h100 -n 2
 compare|gpu|answers|compare $M -s cs3 --gpu h100 -n 2
 calibrate|ws|answers|calibrate hw/measurements.csv --fit cs3:system.utilization
-calibrate|gpu|refused|calibrate hw/gpu-measurements.csv --fit fit.matmul_efficiency
+calibrate|gpu|answers|calibrate hw/gpu-measurements.csv --fit fit.matmul_efficiency
+calibrate -o|ws|answers|calibrate hw/measurements.csv --fit cs3:system.utilization -o @T@/ov.ini
+calibrate -o|gpu|refused|calibrate hw/gpu-measurements.csv --fit fit.matmul_efficiency -o @T@/ov.ini
 validate|ws|answers|validate --csv
 validate|gpu|answers|validate --csv
 sensitivity|ws|answers|sensitivity $M -s cs3 -n 2

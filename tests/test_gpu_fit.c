@@ -289,6 +289,105 @@ static void test_refusals(void **state)
     free(use);
 }
 
+/* One key fitted, the others held: from matmul 30 % low, a fit of
+ * fit.matmul_efficiency alone brings the median error down and leaves
+ * every other constant of every description as it was. */
+static void test_fit_subset(void **state)
+{
+    (void)state;
+    struct gpuhw_desc low[GMEAS_NGPUS];
+    struct gpu_fit_data d = data;
+    for (int k = 0; k < GMEAS_NGPUS; k++) {
+        low[k] = gpus[k];
+        low[k].fit.matmul_eff *= 0.7;
+        d.gpu[k] = &low[k];
+    }
+    unsigned char want[GPU_FIT_NKEYS] = {0};
+    want[GPU_FIT_MATMUL] = 1;
+    struct gpu_fit_result res;
+    struct cp_error err = {0};
+    assert_ok(gpu_fit_run_keys(&d, NULL, want, &res, &err), err);
+    assert_true(res.converged);
+    assert_true(res.fitted[GPU_FIT_MATMUL]);
+    assert_rel(res.start[GPU_FIT_MATMUL], 0.7 * gpus[GMEAS_H100].fit.matmul_eff, 1e-15);
+    assert_true(isfinite(res.se[GPU_FIT_MATMUL]) && res.se[GPU_FIT_MATMUL] > 0);
+    for (int k = 0; k < GPU_FIT_NKEYS; k++)
+        if (k != GPU_FIT_MATMUL) {
+            assert_false(res.fitted[k]);
+            assert_true(isnan(res.se[k]));
+        }
+    double *before = malloc(data.n * sizeof *before), *after = malloc(data.n * sizeof *after);
+    assert_non_null(before);
+    assert_non_null(after);
+    for (size_t i = 0; i < data.n; i++) {
+        const struct gpuhw_desc *g = d.gpu[data.rows[i].gpu];
+        struct gpu_fit f = g->fit;
+        gpu_fit_apply(&res, &f);
+        /* held: every other constant is the description's own */
+        assert_true(f.attention_eff == g->fit.attention_eff);
+        assert_true(f.step_overhead_s == g->fit.step_overhead_s);
+        assert_true(f.lowp_eff == g->fit.lowp_eff);
+        assert_true(f.matmul_eff == res.value[GPU_FIT_MATMUL]);
+        assert_ok(gpu_fit_step(&d, i, NULL, &before[i], &err), err);
+        assert_ok(gpu_fit_step(&d, i, &f, &after[i], &err), err);
+    }
+    double mb, ma, xb, xa;
+    stats(before, &mb, &xb);
+    stats(after, &ma, &xa);
+    print_message("# matmul alone: %.4g from %.4g; median %.1f %% -> %.1f %%\n",
+                  res.value[GPU_FIT_MATMUL], res.start[GPU_FIT_MATMUL], 100 * mb, 100 * ma);
+    assert_true(ma < mb / 2);
+    assert_true(ma <= TARGET_MEDIAN);
+    free(before);
+    free(after);
+
+    /* the same subset, all keys wanted: as gpu_fit_run */
+    struct gpu_fit_result all, run;
+    memset(want, 1, sizeof want);
+    assert_ok(gpu_fit_run_keys(&data, NULL, want, &all, &err), err);
+    assert_ok(gpu_fit_run(&data, NULL, &run, &err), err);
+    for (int k = 0; k < GPU_FIT_NKEYS; k++)
+        assert_true(all.value[k] == run.value[k]);
+
+    /* fit.lowp_efficiency alone on 16-bit rows: nothing to fit */
+    unsigned char *use = calloc(data.n, 1);
+    assert_non_null(use);
+    for (size_t i = 0; i < data.n; i++)
+        use[i] = strncmp(data.rows[i].id, "NAR-", 4) == 0;
+    memset(want, 0, sizeof want);
+    want[GPU_FIT_LOWP] = 1;
+    assert_int_equal(gpu_fit_run_keys(&data, use, want, &res, &err), CP_EINPUT);
+    assert_non_null(strstr(err.msg, "fit.lowp_efficiency: no run fitted is FP8"));
+    free(use);
+}
+
+/* --fit's names: the four fitted constants, any order, blanks allowed;
+ * anything else refused, naming it. */
+static void test_parse_keys(void **state)
+{
+    (void)state;
+    unsigned char want[GPU_FIT_NKEYS];
+    struct cp_error err = {0};
+    assert_ok(gpu_fit_parse_keys(" fit.step_overhead ,fit.matmul_efficiency", want, &err), err);
+    assert_int_equal(want[GPU_FIT_MATMUL], 1);
+    assert_int_equal(want[GPU_FIT_OVERHEAD], 1);
+    assert_int_equal(want[GPU_FIT_ATTENTION], 0);
+    assert_int_equal(want[GPU_FIT_LOWP], 0);
+    static const struct {
+        const char *list, *msg;
+    } bad[] = {
+        {"cs3:system.utilization", "'cs3:system.utilization': not a fitted GPU constant"},
+        {"fit.matmul_efficiency,fit.hbm_usable", "'fit.hbm_usable': not a fitted GPU constant"},
+        {"h100:fit.step_overhead", "'h100:fit.step_overhead': the GPU constants are one set"},
+        {"fit.lowp_efficiency,fit.lowp_efficiency", "'fit.lowp_efficiency': named twice"},
+        {",", "',': names no key"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(gpu_fit_parse_keys(bad[i].list, want, &err), CP_EINPUT);
+        assert_non_null(strstr(err.msg, bad[i].msg));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -297,6 +396,8 @@ int main(void)
         cmocka_unit_test(test_leave_source_out),
         cmocka_unit_test(test_folds),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_fit_subset),
+        cmocka_unit_test(test_parse_keys),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,7 +1,7 @@
 /* test_meas_run.c - the measurement room's table of corpus kinds
  * (src/meas/meas_run.h) and validate's figures (src/meas/meas_valid.h):
- * a file's kind told once from its header, the refusal calibrate gives a
- * kind it does not fit, and the medians, largest errors and per-kind error
+ * a file's kind told once from its header, the GPU kind's calibrate
+ * entry and its refusals, and the medians, largest errors and per-kind error
  * lists the summary and the targets are made of. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,19 +37,40 @@ static void test_kind_of(void **state)
     assert_true(meas_kinds[MEAS_NKINDS - 1]->sniff("anything"));
 }
 
-/* calibrate fits weight-streaming runs; a GPU corpus is refused in one
- * line that names the file and what validates it instead. */
-static void test_calibrate_no(void **state)
+/* calibrate through the table: the GPU kind has its own (weight
+ * streaming's is still calibrate's own, NULL here); it refuses -o, --set,
+ * --hw-overlay, a missing --fit and a key that is not a fitted GPU
+ * constant in one line each, before reading the runs. */
+static void expect_refused(const struct meas_calib_req *req, const char *start)
+{
+    struct meas_calib_out out;
+    struct cp_error err = {0};
+    assert_int_equal(meas_kind_gpu.calibrate(req, &out, &err), CP_EINPUT);
+    print_message("# %s\n", err.msg);
+    assert_true(strncmp(err.msg, start, strlen(start)) == 0);
+    assert_null(strchr(err.msg, '\n'));
+    assert_null(out.runs);
+}
+
+static void test_calibrate_entry(void **state)
 {
     (void)state;
-    char buf[512];
-    assert_null(meas_kind_ws.calibrate_no);
-    assert_non_null(meas_kind_gpu.calibrate_no);
-    const char *why = meas_kind_gpu.calibrate_no("runs.csv", buf, sizeof buf);
-    assert_ptr_equal(why, buf);
-    assert_true(strncmp(why, "calibrate: runs.csv: a GPU corpus", 33) == 0);
-    assert_non_null(strstr(why, "'cerebras-plan validate runs.csv'"));
-    assert_null(strchr(why, '\n'));
+    assert_null(meas_kind_ws.calibrate);
+    assert_non_null(meas_kind_gpu.calibrate);
+    struct meas_calib_req req = {.file = "runs.csv", .text = "gpu\n", .fit = "fit.step_overhead"};
+    req.overlay = "ov.ini";
+    expect_refused(&req, "calibrate: -o: runs.csv is a GPU corpus, and GPU systems take no");
+    req.overlay = NULL;
+    req.nsets = 1;
+    expect_refused(&req, "calibrate: --set: runs.csv is a GPU corpus");
+    req.nsets = 0;
+    req.noverlays = 2;
+    expect_refused(&req, "calibrate: --hw-overlay: runs.csv is a GPU corpus");
+    req.noverlays = 0;
+    req.fit = NULL;
+    expect_refused(&req, "calibrate: --fit fit.KEY[,...] is required for a GPU corpus (runs.csv)");
+    req.fit = "fit.step_overhead,system.utilization";
+    expect_refused(&req, "calibrate: --fit 'system.utilization': not a fitted GPU constant");
 }
 
 /* Median and largest |v| over the finite values only. */
@@ -89,7 +110,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kind_of),
-        cmocka_unit_test(test_calibrate_no),
+        cmocka_unit_test(test_calibrate_entry),
         cmocka_unit_test(test_figures),
         cmocka_unit_test(test_errors_of),
     };

@@ -194,7 +194,14 @@ const struct cli_cmd cli_cmds[] = {
      "start is called implausible, one outside the range its file states is\n"
      "called so, in a line under the key table (on stderr with --csv) and in\n"
      "the overlay.  A malformed file is exit status 2 with its line and column;\n"
-     "a fit that does not converge is exit status 1 and writes no overlay.\n",
+     "a fit that does not converge is exit status 1 and writes no overlay.\n"
+     "A GPU corpus (a header with a gpu column, as hw/gpu-measurements.csv)\n"
+     "fits --fit fit.KEY[,...] of fit.matmul_efficiency, attention_efficiency,\n"
+     "step_overhead and lowp_efficiency (one set for all GPUs; the keys not\n"
+     "named held at each GPU description's value) and prints each fitted value\n"
+     "with its standard error and every run's error before and after with\n"
+     "their medians; -o, --set and --hw-overlay are refused there (GPU systems\n"
+     "take no overlay).\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_CALIB | OPT_OUTPUT, 1, 1, cmd_calibrate},
     {"validate", "validate [FILE...] [--tolerance T] [--fit KEYS] [options]",
      "the models against measured runs of both machine kinds",

@@ -65,6 +65,7 @@ struct fit_state {
     struct gpuhw_desc g[GMEAS_NGPUS];
     int key[GPU_FIT_NKEYS]; /* searched coordinate j -> key */
     size_t nkeys;
+    const unsigned char *want; /* the keys asked for; NULL: all */
 };
 
 static void set_values(struct fit_state *s, const gsl_vector *x)
@@ -195,8 +196,8 @@ static cp_status keys_start(struct fit_state *s, size_t first, int lowp, struct 
     s->nkeys = 0;
     for (int k = 0; k < GPU_FIT_NKEYS; k++) {
         double v = *key_field(&start, k);
-        res->value[k] = v;
-        res->fitted[k] = k != GPU_FIT_LOWP || lowp;
+        res->value[k] = res->start[k] = v;
+        res->fitted[k] = (!s->want || s->want[k]) && (k != GPU_FIT_LOWP || lowp);
         if (!res->fitted[k])
             continue;
         if (!(v > 0) || (key_is_fraction(k) && !(v < 1)) || !isfinite(v))
@@ -205,6 +206,10 @@ static cp_status keys_start(struct fit_state *s, size_t first, int lowp, struct 
                            key_is_fraction(k) ? "between 0 and 1" : "above 0");
         s->key[s->nkeys++] = k;
     }
+    if (s->nkeys == 0)
+        return cp_fail(err, CP_EINPUT,
+                       "%s: no run fitted is FP8, so none depends on it and it cannot be fitted",
+                       gpu_fit_key_name[GPU_FIT_LOWP]);
     for (int k = 0; k < GMEAS_NGPUS; k++)
         for (size_t j = 0; j < s->nkeys; j++)
             *key_field(&s->g[k].fit, s->key[j]) = *key_field(&start, s->key[j]);
@@ -256,11 +261,19 @@ static cp_status search(struct fit_state *s, struct gpu_fit_result *res, struct 
 cp_status gpu_fit_run(const struct gpu_fit_data *d, const unsigned char *use,
                       struct gpu_fit_result *res, struct cp_error *err)
 {
+    return gpu_fit_run_keys(d, use, NULL, res, err);
+}
+
+cp_status gpu_fit_run_keys(const struct gpu_fit_data *d, const unsigned char *use,
+                           const unsigned char *want, struct gpu_fit_result *res,
+                           struct cp_error *err)
+{
     memset(res, 0, sizeof *res);
     struct fit_state *s = xmalloc(sizeof *s);
     memset(s, 0, sizeof *s);
     s->d = d;
     s->use = use;
+    s->want = want;
     for (int k = 0; k < GMEAS_NGPUS; k++)
         if (d->gpu[k])
             s->g[k] = *d->gpu[k];
@@ -282,6 +295,49 @@ cp_status gpu_fit_run(const struct gpu_fit_data *d, const unsigned char *use,
         standard_errors(s, res);
     free(s);
     return st;
+}
+
+/* One name of a --fit list, blanks trimmed, into want. */
+static cp_status parse_key(char *tok, unsigned char want[GPU_FIT_NKEYS], struct cp_error *err)
+{
+    tok += strspn(tok, " \t");
+    for (size_t len = strlen(tok); len > 0 && strchr(" \t", tok[len - 1]); len--)
+        tok[len - 1] = '\0';
+    const char *colon = strchr(tok, ':'), *name = colon ? colon + 1 : tok;
+    for (int k = 0; k < GPU_FIT_NKEYS; k++) {
+        if (strcmp(name, gpu_fit_key_name[k]) != 0)
+            continue;
+        if (colon)
+            return cp_fail(err, CP_EINPUT,
+                           "'%s': the GPU constants are one set for all GPUs; name the key "
+                           "without a system",
+                           tok);
+        if (want[k])
+            return cp_fail(err, CP_EINPUT, "'%s': named twice", tok);
+        want[k] = 1;
+        return CP_OK;
+    }
+    return cp_fail(
+        err, CP_EINPUT, "'%s': not a fitted GPU constant; a GPU corpus fits %s, %s, %s or %s", tok,
+        gpu_fit_key_name[0], gpu_fit_key_name[1], gpu_fit_key_name[2], gpu_fit_key_name[3]);
+}
+
+cp_status gpu_fit_parse_keys(const char *list, unsigned char want[GPU_FIT_NKEYS],
+                             struct cp_error *err)
+{
+    char buf[1024];
+    memset(want, 0, GPU_FIT_NKEYS);
+    if (strlen(list) >= sizeof buf)
+        return cp_fail(err, CP_EINPUT, "the list is longer than %zu bytes", sizeof buf - 1);
+    snprintf(buf, sizeof buf, "%s", list);
+    int any = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save), any = 1)
+        if (parse_key(tok, want, err) != CP_OK)
+            return CP_EINPUT;
+    if (!any)
+        return cp_fail(err, CP_EINPUT, "'%s': names no key", list);
+    return CP_OK;
 }
 
 void gpu_fit_apply(const struct gpu_fit_result *res, struct gpu_fit *f)

@@ -46,13 +46,14 @@ struct gpu_fit_data {
 
 struct gpu_fit_result {
     double value[GPU_FIT_NKEYS]; /* fitted, or the start where not fitted   */
+    double start[GPU_FIT_NKEYS]; /* the start: the first row's description */
     int fitted[GPU_FIT_NKEYS];   /* 0: no row fitted depends on the key
                                     (fit.lowp_efficiency without an FP8 or
                                     FP4 row), kept at its start           */
     size_t rows;                 /* rows fitted                             */
     double cost;                 /* sum of ln(model / measured)^2 over them */
     size_t iterations;
-    int converged; /* the simplex shrank below GPU_FIT_SIZE */
+    int converged;            /* the simplex shrank below GPU_FIT_SIZE */
     double se[GPU_FIT_NKEYS]; /* standard error of each fitted value (its
                                  units), from the residuals' Jacobian;
                                  NaN where not fitted or not defined     */
@@ -67,6 +68,21 @@ struct gpu_fit_result {
  * fit that stops before converging is CP_OK with converged = 0. */
 cp_status gpu_fit_run(const struct gpu_fit_data *d, const unsigned char *use,
                       struct gpu_fit_result *res, struct cp_error *err);
+
+/* gpu_fit_run searching only the keys k with want[k] != 0 (want NULL:
+ * every key); the others stay at each description's own value (fitted[k]
+ * 0).  Also CP_EINPUT when no key wanted can be fitted on the rows
+ * (fit.lowp_efficiency alone without an FP8 row). */
+cp_status gpu_fit_run_keys(const struct gpu_fit_data *d, const unsigned char *use,
+                           const unsigned char *want, struct gpu_fit_result *res,
+                           struct cp_error *err);
+
+/* "fit.KEY[,fit.KEY...]" (blanks around names allowed) into want (one per
+ * enum gpu_fit_key, 1 where named).  CP_OK, or CP_EINPUT with err naming
+ * the first key that is not one of gpu_fit_key_name, has a system before
+ * a ':' (the constants are one set for all GPUs), or is named twice. */
+cp_status gpu_fit_parse_keys(const char *list, unsigned char want[GPU_FIT_NKEYS],
+                             struct cp_error *err);
 
 /* Put the values of res into the constants f. */
 void gpu_fit_apply(const struct gpu_fit_result *res, struct gpu_fit *f);

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../base/units.h"
@@ -48,4 +49,10 @@ int meas_calib_plausibility(const struct meas_set *m, const struct calib_key *ck
         snprintf(buf, n, "outside the file's range: %s, the file says %s +- %s", f, st,
                  unit_format(spread, d, sp, sizeof sp));
     return 0;
+}
+
+void meas_calib_out_free(struct meas_calib_out *c)
+{
+    free(c->runs);
+    memset(c, 0, sizeof *c);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../base/xalloc.h"
+#include "../desc/desc.h"
 #include "../gpu/gpu_run.h"
 #include "meas_gpu.h"
 #include "meas_run.h"
@@ -204,6 +205,114 @@ void vgpu_free(struct vgpu_run *g)
     memset(g, 0, sizeof *g);
 }
 
+/* ---- calibrate on a GPU corpus: the chosen fit.* constants fitted on all
+ * of its runs at once (gpu_fit_run_keys: one set for all GPUs), each run
+ * predicted again with the fitted values ---- */
+
+/* The options a GPU corpus cannot take, refused in one line each. */
+static cp_status refuse_options(const struct meas_calib_req *req, struct cp_error *err)
+{
+    if (req->overlay)
+        return cp_fail(err, CP_EINPUT,
+                       "calibrate: -o: %s is a GPU corpus, and GPU systems take no hardware "
+                       "overlay (--hw-overlay applies to weight-streaming hardware); copy the "
+                       "fitted fit.* values into a GPU description instead",
+                       req->file);
+    if (req->nsets || req->noverlays)
+        return cp_fail(err, CP_EINPUT,
+                       "calibrate: %s: %s is a GPU corpus, fitted on the GPU descriptions as "
+                       "found; --set and --hw-overlay apply to weight-streaming hardware",
+                       req->nsets ? "--set" : "--hw-overlay", req->file);
+    if (!req->fit)
+        return cp_fail(err, CP_EINPUT,
+                       "calibrate: --fit fit.KEY[,...] is required for a GPU corpus (%s)",
+                       req->file);
+    return CP_OK;
+}
+
+/* The keys: the fitted ones first, in gpu_fit's order, then the held. */
+static void keys_out(const struct gpu_fit_result *res, struct meas_calib_out *out)
+{
+    out->nkeys = 0;
+    for (int pass = 1; pass >= 0; pass--)
+        for (int k = 0; k < GPU_FIT_NKEYS; k++) {
+            if (!res->fitted[k] != !pass)
+                continue;
+            struct meas_calib_key *c = &out->keys[out->nkeys++];
+            const char *name = gpu_fit_key_name[k];
+            int i = desc_find(&gpuhw_schema, "fit", strchr(name, '.') + 1);
+            snprintf(c->name, sizeof c->name, "%s", name);
+            c->dim = i >= 0 ? gpuhw_schema.keys[i].dim : UNIT_COUNT;
+            c->fitted = res->fitted[k];
+            c->value = res->value[k];
+            c->se = c->fitted ? res->se[k] : NAN;
+            c->start = res->start[k]; /* held: the first run's GPU's value */
+        }
+}
+
+/* Each run before and after, and the medians. */
+static cp_status runs_out(const struct vgpu_run *g, const struct gpu_fit_result *res,
+                          struct meas_calib_out *out, struct cp_error *err)
+{
+    out->runs = xmalloc((g->n ? g->n : 1) * sizeof *out->runs);
+    double *eb = xmalloc((g->n ? g->n : 1) * sizeof *eb),
+           *ea = xmalloc((g->n ? g->n : 1) * sizeof *ea);
+    cp_status st = CP_OK;
+    for (size_t i = 0; st == CP_OK && i < g->n; i++) {
+        const struct gmeas_row *r = &g->rows[i];
+        struct meas_calib_run *u = &out->runs[i];
+        struct gpu_fit f = g->gpu[r->gpu].fit;
+        gpu_fit_apply(res, &f);
+        u->line = r->line;
+        snprintf(u->id, sizeof u->id, "%.*s", MEAS_CALIB_TEXT - 1, r->id);
+        snprintf(u->system, sizeof u->system, "%s", gmeas_gpu_name[r->gpu]);
+        snprintf(u->model, sizeof u->model, "%.*s", MEAS_CALIB_TEXT - 1, r->model);
+        u->systems = r->gpus;
+        u->measured = r->step_time_s;
+        u->before = g->predicted[i];
+        st = gpu_fit_step(&g->data, i, &f, &u->after, err);
+        eb[i] = u->before / u->measured - 1;
+        ea[i] = u->after / u->measured - 1;
+    }
+    out->nruns = g->n;
+    out->median_before = validate_median_abs(eb, g->n);
+    out->median_after = validate_median_abs(ea, g->n);
+    free(eb);
+    free(ea);
+    return st;
+}
+
+cp_status meas_gpu_calibrate(const struct meas_calib_req *req, struct meas_calib_out *out,
+                             struct cp_error *err)
+{
+    memset(out, 0, sizeof *out);
+    unsigned char want[GPU_FIT_NKEYS];
+    struct cp_error why = {0};
+    if (refuse_options(req, err) != CP_OK)
+        return CP_EINPUT;
+    if (gpu_fit_parse_keys(req->fit, want, &why) != CP_OK)
+        return cp_fail(err, CP_EINPUT, "calibrate: --fit %s", why.msg);
+    struct vgpu_run *g = xmalloc(sizeof *g);
+    memset(g, 0, sizeof *g);
+    struct gpu_fit_result res;
+    cp_status st = vgpu_add(g, req->file, req->text, &why);
+    if (st == CP_OK)
+        st = vgpu_predict(g, req->env->dirs, req->env->warn, req->env->arg, &why);
+    if (st == CP_OK)
+        st = gpu_fit_run_keys(&g->data, NULL, want, &res, &why);
+    if (st == CP_OK) {
+        keys_out(&res, out);
+        out->iterations = res.iterations;
+        out->converged = res.converged;
+        st = runs_out(g, &res, out, &why);
+    }
+    vgpu_free(g);
+    free(g);
+    if (st != CP_OK)
+        return cp_fail(err, CP_EINPUT, "calibrate: %s", why.msg);
+    return CP_OK;
+}
+
 /* ---- the GPU corpus as a kind of corpus (meas_run.h) ---- */
 
 static cp_status kind_add(struct meas_run *v, const char *name, const char *text,
@@ -239,19 +348,6 @@ static const char *kind_how(const struct meas_run *v, char *buf, size_t n)
     return vgpu_how(&v->gpu, buf, n);
 }
 
-/* calibrate fits weight-streaming keys only: the GPU constants are
- * refitted by validate's leave-out (gpu_fit.h), not written as an overlay. */
-static const char *calibrate_no(const char *file, char *buf, size_t n)
-{
-    snprintf(buf, n,
-             "calibrate: %s: a GPU corpus (its header has a gpu column); calibrate fits "
-             "weight-streaming hardware keys to weight-streaming runs (the columns of "
-             "hw/measurements.csv); 'cerebras-plan validate %s' predicts GPU runs and refits "
-             "the GPU constants",
-             file, file);
-    return buf;
-}
-
 const struct meas_kind meas_kind_gpu = {
     .kind = VKIND_GPU,
     .sniff = vgpu_is_corpus,
@@ -260,5 +356,5 @@ const struct meas_kind meas_kind_gpu = {
     .evaluate = kind_evaluate,
     .lines = kind_lines,
     .how = kind_how,
-    .calibrate_no = calibrate_no,
+    .calibrate = meas_gpu_calibrate,
 };

@@ -11,6 +11,7 @@
 #include "../desc/gpuhw.h"
 #include "../gpu/gpu_fit.h"
 #include "../desc/catalog.h"
+#include "meas_calib.h"
 #include "meas_valid.h"
 
 /* Most GPU corpus files in one run (the command line's most arguments). */
@@ -62,5 +63,14 @@ const char *vgpu_how(const struct vgpu_run *g, char *buf, size_t n);
 void vgpu_line(const struct vgpu_run *g, size_t i, struct vline *l);
 
 void vgpu_free(struct vgpu_run *g);
+
+/* The GPU corpus's calibrate (its entry in the table of kinds): req's
+ * --fit (fit.KEY[,...]) fitted on the file's runs.  CP_OK, or CP_EINPUT
+ * with err a one-line message starting "calibrate: " (-o, --set or
+ * --hw-overlay refused, --fit missing or naming a key that is not a fitted
+ * GPU constant, a malformed file, a fit that cannot start).  A fit that
+ * does not converge is CP_OK with converged 0. */
+cp_status meas_gpu_calibrate(const struct meas_calib_req *req, struct meas_calib_out *out,
+                             struct cp_error *err);
 
 #endif

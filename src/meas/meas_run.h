@@ -62,9 +62,10 @@ struct meas_run {
 
 /* A kind of corpus: how a file of it is told (sniff), read (add), checked
  * once all are read (check), predicted and left out (evaluate), and its
- * lines and how it was left out (NULL: none of its runs).  calibrate_no
- * (NULL when calibrate fits this kind's runs): why calibrate does not fit
- * a file of this kind, into buf, which it returns. */
+ * lines and how it was left out (NULL: none of its runs).  calibrate:
+ * the kind's calibrate on one file (meas_calib.h); NULL for weight
+ * streaming, whose fit, points and overlay calibrate still does itself
+ * (src/cli/cmd_calibrate.c, src/print/calib_out.c). */
 struct meas_kind {
     enum vkind kind;
     int (*sniff)(const char *text);
@@ -73,7 +74,8 @@ struct meas_kind {
     cp_status (*evaluate)(struct meas_run *v, const struct meas_progress *pg, struct cp_error *err);
     size_t (*lines)(const struct meas_run *v, struct vline *out);
     const char *(*how)(const struct meas_run *v, char *buf, size_t n);
-    const char *(*calibrate_no)(const char *file, char *buf, size_t n);
+    cp_status (*calibrate)(const struct meas_calib_req *req, struct meas_calib_out *out,
+                           struct cp_error *err);
 };
 extern const struct meas_kind meas_kind_ws, meas_kind_gpu;
 

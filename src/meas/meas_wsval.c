@@ -263,5 +263,5 @@ const struct meas_kind meas_kind_ws = {
     .evaluate = evaluate,
     .lines = lines,
     .how = how,
-    .calibrate_no = NULL, /* calibrate fits these */
+    .calibrate = NULL, /* calibrate's own weight-streaming fit */
 };

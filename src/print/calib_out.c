@@ -107,6 +107,82 @@ void calib_print_text(const struct calib_run *k)
     printf("iterations  %zu\nstopped     %s\n", res->iterations, res->stop);
 }
 
+/* ---- a kind's answer (meas_calib.h) ---- */
+
+static void kind_keys(const struct meas_calib_out *c, int csv)
+{
+    static const char *const hdr[] = {"key", "start", "fitted", "std_error", "rel_std_error"};
+    struct out_table t;
+    out_init(&t, 5, hdr);
+    for (size_t j = 0; j < c->nkeys; j++) {
+        const struct meas_calib_key *ck = &c->keys[j];
+        char a[64], b[64], se[64] = "", rel[64] = "";
+        if (!ck->fitted)
+            continue;
+        if (!isnan(ck->se)) {
+            out_num(csv, ck->se, ck->dim, se, sizeof se);
+            if (csv)
+                unit_format_exact(ck->se / fabs(ck->value), rel, sizeof rel);
+            else
+                snprintf(rel, sizeof rel, "%.3g %%", 100 * ck->se / fabs(ck->value));
+        } else if (!csv) {
+            snprintf(se, sizeof se, "n/a");
+            snprintf(rel, sizeof rel, "n/a");
+        }
+        out_row(&t, (const char *[]){ck->name, out_num(csv, ck->start, ck->dim, a, sizeof a),
+                                     out_num(csv, ck->value, ck->dim, b, sizeof b), se, rel});
+    }
+    (csv ? &out_csv : &out_text)->write(stdout, &t);
+    out_free(&t);
+}
+
+static void kind_runs(const struct meas_calib_out *c)
+{
+    static const char *const hdr[] = {"line",         "id",         "system", "model",
+                                      "systems",      "measured",   "before", "after",
+                                      "error_before", "error_after"};
+    struct out_table t;
+    out_init(&t, 10, hdr);
+    for (size_t i = 0; i < c->nruns; i++) {
+        const struct meas_calib_run *r = &c->runs[i];
+        char line[16], n[32], m[64], b[64], a[64], eb[32], ea[32];
+        snprintf(line, sizeof line, "%d", r->line);
+        snprintf(n, sizeof n, "%g", r->systems);
+        snprintf(eb, sizeof eb, "%+.2f %%", 100 * (r->before / r->measured - 1));
+        snprintf(ea, sizeof ea, "%+.2f %%", 100 * (r->after / r->measured - 1));
+        out_row(&t, (const char *[]){line, r->id, r->system, r->model, n,
+                                     unit_format(r->measured, UNIT_TIME, m, sizeof m),
+                                     unit_format(r->before, UNIT_TIME, b, sizeof b),
+                                     unit_format(r->after, UNIT_TIME, a, sizeof a), eb, ea});
+    }
+    out_text.write(stdout, &t);
+    out_free(&t);
+}
+
+void calib_print_kind(const struct meas_calib_out *c, const char *file, int csv)
+{
+    size_t fitted = 0;
+    for (size_t j = 0; j < c->nkeys; j++)
+        fitted += c->keys[j].fitted != 0;
+    if (csv) {
+        kind_keys(c, 1);
+        return;
+    }
+    printf("Calibration: %zu key%s fitted to %zu run%s from %s\n\n", fitted, fitted == 1 ? "" : "s",
+           c->nruns, c->nruns == 1 ? "" : "s", file);
+    kind_keys(c, 0);
+    for (size_t j = 0, any = 0; j < c->nkeys; j++)
+        if (!c->keys[j].fitted)
+            printf("%s%s", any++ ? ", " : "held at each description's value: ", c->keys[j].name);
+    printf(fitted < c->nkeys ? "\n\n" : "\n");
+    kind_runs(c);
+    printf("\nruns        %zu\nparameters  %zu\n", c->nruns, fitted);
+    printf("median      %.3g %% |error| after; %.3g %% before\n", 100 * c->median_after,
+           100 * c->median_before);
+    printf("iterations  %zu\nstopped     %s\n", c->iterations,
+           c->converged ? "converged" : "not converged");
+}
+
 /* ---- the overlay ---- */
 
 /* "VALUE UNIT" for key, v with the given significant digits in the SI

@@ -6,6 +6,7 @@
 
 #include "../cli/atomic.h"
 #include "../cli/cli.h"
+#include "../meas/meas_calib.h"
 #include "../meas/meas_ws.h"
 
 /* Everything about one run, so the helpers take one argument. */
@@ -30,5 +31,10 @@ void calib_print_text(const struct calib_run *k);
  * renames it into place with atomic_commit() once the results are
  * printed.  EXIT_OK, or an exit code after a message (nothing left). */
 int calib_write_overlay(const struct calib_run *k, struct atomic_file *a);
+
+/* A kind's calibrate answer (meas_calib.h) fitted on file: the fitted keys
+ * (their CSV with csv), or for people also the keys held, each run's error
+ * before and after and their medians. */
+void calib_print_kind(const struct meas_calib_out *c, const char *file, int csv);
 
 #endif
