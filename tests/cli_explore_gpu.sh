@@ -208,7 +208,7 @@ else
     nok "sparsity typed 0.5: refused" "$(tail -n 1 "$T/screen") / $(seen 'time to train')"
 fi
 keys u
-if wait_for main '^u: no uncertainty band on h100'; then ok "u: no band on a GPU system, with the reason"; else nok "u: no band" "$(tail -n 1 "$T/screen")"; fi
+if wait_for main '^u: the explorer draws no uncertainty band on h100'; then ok "u: no band on a GPU system, with the reason"; else nok "u: no band" "$(tail -n 1 "$T/screen")"; fi
 keys s
 if wait_for main '^s: no overlay of h100'; then ok "s: no overlay of a GPU system, with the reason"; else nok "s: no overlay" "$(tail -n 1 "$T/screen")"; fi
 

@@ -106,6 +106,10 @@ static int worse_first(const void *a, const void *b)
 
 void check_summarise(struct check_row *rows, size_t n, struct check_summary *sum)
 {
+    if (n == 0) { /* nothing compared: nothing agrees */
+        *sum = (struct check_summary){NAN, NAN, 0, 0};
+        return;
+    }
     qsort(rows, n, sizeof rows[0], worse_first);
     sum->worst = fabs(rows[0].rel);
     sum->median = (fabs(rows[(n - 1) / 2].rel) + fabs(rows[n / 2].rel)) / 2;

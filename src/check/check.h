@@ -77,7 +77,8 @@ cp_status check_point_events(const struct check_point *p, const struct cluster *
 cp_status check_point_run(const struct check_point *p, const struct cluster *c, const char *tier,
                           struct check_row *row, struct cp_error *err);
 
-/* The summary of n rows (n >= 1), sorted here worst |rel| first: the
+/* The summary of n rows (with none: worst and median NAN, nothing
+ * agrees), sorted here worst |rel| first: the
  * largest and the median |rel|, and the points whose placement or
  * micro-batch count differs between the two. */
 struct check_summary {

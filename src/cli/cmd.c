@@ -65,7 +65,8 @@ const struct cli_cmd cli_cmds[] = {
      "Breaks down the bytes MemoryX keeps per parameter (streamed weight copy,\n"
      "master copy, optimizer moments, gradient accumulator, at the model's\n"
      "precisions), the total, and for each tier of SYSTEM (default: every\n"
-     "system that can be named) the MemoryX servers that make it up, whether\n"
+     "weight-streaming system that can be named; GPU systems keep no MemoryX\n"
+     "tiers) the MemoryX servers that make it up, whether\n"
      "it holds the model, the share that would sit on flash, the largest model\n"
      "the tier holds, and the smallest tier that does; then the fewest servers\n"
      "whose DRAM (memoryx.server_memory) holds the state.  Exit status 1 when\n"
@@ -463,7 +464,8 @@ static const struct cli_opt_note cmd_notes[] = {
     {"scale", "price", NULL, NULL},
     {"scale", "batch", "SEQUENCES", "global batch (with --weak, of one system)"},
     {"plan", "nsystems", NULL, NULL},
-    {"capacity", "system", "SYSTEM", "the hardware (default: every one that can be named)"},
+    {"capacity", "system", "SYSTEM",
+     "the hardware (default: every weight-streaming one that can be named)"},
     {"capacity", "nsystems", NULL, NULL},
     {"capacity", "memoryx", NULL, NULL},
     {"capacity", "memoryx-servers", NULL, NULL},

@@ -11,27 +11,16 @@
 #include "../print/cap_print.h"
 #include "job.h"
 
-/* The kinds (by their faces) whose systems keep the weights and optimizer
- * state in MemoryX tiers: capacity sizes those, and "every system" without
- * -s is every description of these kinds.  A system of another kind named
- * with -s gets its kind's refusal from the scenario (cerebras-plan(1),
- * KINDS OF CLUSTER). */
-static const struct face *const tiered[] = {&face_ws};
-
-/* Whether the listed description item is of a kind in tiered[] (a
- * description that cannot be opened is: its load names the error). */
+/* Whether the listed description item is of a kind that keeps its state
+ * in MemoryX tiers (the face's memoryx_tiers): capacity sizes those, and
+ * "every system" without -s is every description of such kinds.  A system
+ * of another kind named with -s gets its kind's refusal from the scenario
+ * (cerebras-plan(1), KINDS OF CLUSTER).  A description that cannot be
+ * opened is kept: its load names the error. */
 static int listed_tiered(const struct cat_entry *item)
 {
-    struct cat_entry e;
-    struct cp_error err = {0};
-    if (cat_open(item, &e, &err) != CP_OK)
-        return 1;
-    const struct face *f = job_face_of(e.text);
-    cat_entry_free(&e);
-    size_t i = 0;
-    while (i < sizeof tiered / sizeof tiered[0] && tiered[i] != f)
-        i++;
-    return i < sizeof tiered / sizeof tiered[0];
+    const struct face *f = job_listed_face(item);
+    return !f || f->memoryx_tiers;
 }
 
 /* capacity_table(), and in servers (n bytes) the servers each system's

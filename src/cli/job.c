@@ -24,6 +24,22 @@ const struct face *job_face_of(const char *text)
     return faces[0];
 }
 
+const struct face *job_listed_face(const struct cat_entry *item)
+{
+    struct cat_entry e;
+    struct cp_error err = {0};
+    if (cat_open(item, &e, &err) != CP_OK)
+        return NULL;
+    const struct face *f = job_face_of(e.text);
+    cat_entry_free(&e);
+    return f;
+}
+
+const struct face *job_default_face(void)
+{
+    return faces[0];
+}
+
 const struct face *job_face(const struct cli_opts *o)
 {
     struct cat_entry e;

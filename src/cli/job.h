@@ -40,6 +40,10 @@ struct face {
      * after the message. */
     int (*show)(const struct cli_opts *o, const struct cat_entry *e, const struct show_sink *sink);
     const struct sweep_face *sweep; /* the kind's side of sweep */
+    /* Whether the kind keeps the weights and optimizer state in MemoryX
+     * tiers, which capacity sizes (a kind without them is refused there,
+     * and left out of capacity's every system). */
+    int memoryx_tiers;
 };
 
 /* A command's job, loaded once: the interface's job (its kind, the
@@ -66,6 +70,15 @@ const struct face *job_face_of(const char *text);
 /* Load the options o of command cmd (for messages) into j: the kind -s
  * names, and its face's load.  -1, or an exit code after the message. */
 int job_load(const struct cli_opts *o, const char *cmd, struct job *j);
+
+/* The face of the kind of the listed description item; NULL when it
+ * cannot be opened (the caller's own load then names the error). */
+const struct face *job_listed_face(const struct cat_entry *item);
+
+/* The face of the default system's kind (the first of job.c's table):
+ * sweep's -s all lists the systems of this kind, as a sweep takes systems
+ * of one kind. */
+const struct face *job_default_face(void);
 
 /* The face of the kind -s names (the default system's without -s).  A
  * name that does not resolve, or a description no kind claims, gets the

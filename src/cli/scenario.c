@@ -66,17 +66,6 @@ int scenario_load_hw(const struct cli_opts *o, const struct cat_entry *e, const 
     return st == CP_OK ? -1 : EXIT_USAGE;
 }
 
-int scenario_listed_gpu(const struct cat_entry *item)
-{
-    struct cat_entry e;
-    struct cp_error err = {0};
-    if (cat_open(item, &e, &err) != CP_OK)
-        return 0; /* the caller's own load names the error */
-    int gpu = gpuhw_kind_of(e.text) == GPUHW_GPU;
-    cat_entry_free(&e);
-    return gpu;
-}
-
 /* Resolve name as a description of kind (a message saying what it is
  * when it is the other kind).  -1, or an exit code after a message. */
 static int resolve(const struct cli_opts *o, const char *name, enum cat_kind kind,

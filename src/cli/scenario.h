@@ -30,11 +30,6 @@ int scenario_refuse_gpu_opts(const struct cli_opts *o, const char *cmd);
  * after printing the message. */
 int scenario_load(const struct cli_opts *o, struct scenario *s);
 
-/* Whether a description cat_list() returned is a GPU system (kind = gpu):
- * the commands that model weight-streaming clusters leave those out of
- * "every system". */
-int scenario_listed_gpu(const struct cat_entry *item);
-
 /* The hardware description e with o's --hw-overlay files (read and
  * applied in order: a later one wins, key by key) and then the nsets
  * overrides sets, into hw and src.  -1, or an exit code after the message. */

@@ -83,7 +83,8 @@ int xp_init(struct xp_state *x, struct cli_opts *o)
     memset(x, 0, sizeof *x);
     x->o = o;
     /* a kind the weight-streaming scenario does not load: the interface's */
-    int rc = job_face(o) != &face_ws ? xp_tm_init(x) : scenario_refuse_gpu_opts(o, "explore");
+    int rc = job_face(o) != job_default_face() ? xp_tm_init(x)
+                                                : scenario_refuse_gpu_opts(o, "explore");
     if (rc >= 0 || (!x->t.on && (rc = scenario_load(o, &x->s)) >= 0))
         return rc;
     x->s.c.hw = &x->s.hw;
@@ -98,12 +99,15 @@ int xp_init(struct xp_state *x, struct cli_opts *o)
     xp_status(x, "? help   arrows move and step   Enter types a value   q quits");
     if (x->t.on)
         return -1;
-    /* Left and Right step through the weight-streaming systems only: the
-     * others are explored over the interface (explore_tm.c) */
+    /* Left and Right step through the systems of the default system's
+     * kind (weight streaming) only: the others are explored over the
+     * interface (explore_tm.c).  One that does not open is kept. */
     size_t k = 0;
-    for (size_t i = 0; i < x->systems.n; i++)
-        if (xp_face_of(&x->systems.items[i]) != &face_gpu) /* (one that does not open: kept) */
+    for (size_t i = 0; i < x->systems.n; i++) {
+        const struct face *f = job_listed_face(&x->systems.items[i]);
+        if (!f || f == job_default_face())
             x->systems.items[k++] = x->systems.items[i];
+    }
     x->systems.n = k;
     x->model_i = index_of(&x->models, x->s.model);
     x->system_i = index_of(&x->systems, x->s.system);

@@ -142,9 +142,6 @@ const char *xp_label(const struct xp_state *x, enum xp_param p, char *buf, size_
  * as its value: 0, or 1 and why (without the parameter's name) when it
  * does not apply or the job refuses it. */
 int xp_tm_init(struct xp_state *x);
-/* The face of the kind of a listed description (NULL when it does not
- * open). */
-const struct face *xp_face_of(const struct cat_entry *item);
 void xp_tm_free(struct xp_state *x);
 void xp_tm_recompute(struct xp_state *x);
 const char *xp_tm_value(const struct xp_state *x, enum xp_param p, char *buf, size_t n);

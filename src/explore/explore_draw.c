@@ -222,8 +222,8 @@ static int verdict_group(int y, int at, int right, const char *word, int pair,
 static void verdict_row(int y, int at, int right, const char *const *name, const int *ok, int n,
                         int hard)
 {
-    int state[8];
-    for (int i = 0; i < n; i++)
+    int state[TM_MAX_VERDICTS];
+    for (int i = 0; i < n && i < TM_MAX_VERDICTS; i++)
         state[i] = ok[i] ? 1 : 0;
     at = verdict_group(y, at, right, hard ? "fails" : "warning", hard ? XP_RED : XP_YELLOW, name,
                        state, n, 0);
@@ -254,7 +254,7 @@ static int tm_verdicts(const struct tm_result *r, int y, int at, int right)
     for (int fatal = 1; fatal >= 0; fatal--) {
         const char *name[TM_MAX_VERDICTS];
         int ok[TM_MAX_VERDICTS], n = 0;
-        for (size_t i = 0; i < r->nverdicts && n < 8; i++)
+        for (size_t i = 0; i < r->nverdicts && n < TM_MAX_VERDICTS; i++)
             if (r->verdict[i].fatal == fatal)
                 name[n] = r->verdict[i].name, ok[n++] = r->verdict[i].holds;
         if (n > 0 || fatal)

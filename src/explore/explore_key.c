@@ -297,14 +297,15 @@ static void prompt_key(struct xp_state *x, int key)
     }
 }
 
-/* u: the uncertainty band on or off (the weight-streaming model's: its
- * draws are over the +- ranges of its hardware keys). */
+/* u: the uncertainty band on or off (the weight-streaming screen's; the
+ * screen of other kinds draws none yet, though --uncertainty gives their
+ * bands on the command line). */
 static void toggle_band(struct xp_state *x)
 {
     if (x->t.on) {
         xp_status(x,
-                  "u: no uncertainty band on %s: its draws are over the +- ranges of "
-                  "weight-streaming hardware keys",
+                  "u: the explorer draws no uncertainty band on %s yet; estimate "
+                  "--uncertainty gives it",
                   x->t.j.system);
         return;
     }

@@ -170,7 +170,7 @@ static int apply(struct xp_state *x, const struct xp_knobs *k, char *why, size_t
         memset(t->detail, 0, t->j.tm.kind->detail_size);
         return 0;
     }
-    char again[256];
+    char again[256] = "";
     if (options(x, &t->k, &o, &t->args) != 0 || quietly(load, x, &o, again, sizeof again) >= 0)
         snprintf(why + strlen(why), n - strlen(why), " (and the job before: %s)", again);
     return -1;
@@ -327,21 +327,10 @@ static const char *next_name(const struct xp_state *x, const struct cat_list *l,
             at = i;
     for (long s = 1; s <= n; s++) {
         long i = ((at + dir * s) % n + n) % n;
-        if (l == &x->models || xp_face_of(&l->items[i]) == x->t.j.face)
+        if (l == &x->models || job_listed_face(&l->items[i]) == x->t.j.face)
             return l->items[i].name;
     }
     return name;
-}
-
-const struct face *xp_face_of(const struct cat_entry *item)
-{
-    struct cat_entry e;
-    struct cp_error err = {0};
-    if (cat_open(item, &e, &err) != CP_OK)
-        return NULL; /* the load names the error */
-    const struct face *f = job_face_of(e.text);
-    cat_entry_free(&e);
-    return f;
 }
 
 /* The knobs k with parameter p stepped: dir -1 or +1, fine or coarse. */

@@ -77,4 +77,5 @@ const struct face face_gpu = {
     .title = title,
     .show = show,
     .sweep = &sweep_gpu_face,
+    .memoryx_tiers = 0,
 };

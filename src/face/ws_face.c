@@ -76,4 +76,5 @@ const struct face face_ws = {
     .title = title,
     .show = show,
     .sweep = &sweep_ws_face,
+    .memoryx_tiers = 1,
 };

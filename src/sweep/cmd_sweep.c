@@ -30,6 +30,15 @@
 #define SWEEP_CEIL_POINTS 1e15
 /* ---- axes ---- */
 
+/* Whether -s all keeps the listed system item: one of the default
+ * system's kind, as a sweep takes systems of one kind (a description that
+ * cannot be opened is kept: its load names the error). */
+static int keep_listed(const struct cat_entry *item)
+{
+    const struct face *f = job_listed_face(item);
+    return !f || f == job_default_face();
+}
+
 /* Names of a kind (-m or -s): a comma list, or "all" for every one the
  * search path reaches (weight-streaming systems only).  Each must
  * resolve. */
@@ -44,7 +53,7 @@ static int names_axis(const struct cli_opts *o, const char *flag, const char *ar
         *out = xmalloc((l.n ? l.n : 1) * sizeof **out);
         *n = 0;
         for (size_t i = 0; i < l.n; i++)
-            if (kind != CAT_HW || !scenario_listed_gpu(&l.items[i]))
+            if (kind != CAT_HW || keep_listed(&l.items[i]))
                 (*out)[(*n)++] = xstrdup(l.items[i].name);
         cat_list_free(&l);
         return *n ? -1 : cli_error("%s all: no descriptions found", flag);
