@@ -9,7 +9,7 @@
 #include "../base/xalloc.h"
 #include "../check/check.h"
 #include "../print/check_print.h"
-#include "scenario.h"
+#include "../face/scenario_ws.h"
 
 /* o with the point's own --set options added, into po; -1 or an exit
  * code after a message. */

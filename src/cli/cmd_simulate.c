@@ -14,7 +14,7 @@
 #include "../check/check.h"
 #include "../print/sim_print.h"
 #include "atomic.h"
-#include "scenario.h"
+#include "../face/scenario_ws.h"
 
 static double wall_s(void)
 {

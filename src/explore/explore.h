@@ -13,7 +13,7 @@
 
 #include "../model/train.h"
 #include "../plan/unc.h"
-#include "../cli/scenario.h"
+#include "../face/scenario_ws.h"
 #include "../cli/job.h"
 
 enum xp_param {

@@ -17,7 +17,7 @@
 
 #include "../base/dtoa.h"
 #include "../base/xalloc.h"
-#include "../cli/scenario.h"
+#include "../face/scenario_ws.h"
 #include "explore.h"
 
 /* Steps of a parameter's value: coarse with Left/Right, fine with -/+. */

@@ -11,7 +11,7 @@
 
 #include "../desc/gpuhw.h"
 #include "../plan/cmp.h"
-#include "../cli/scenario.h"
+#include "scenario_ws.h"
 
 /* The description a --set is for: the GPU's key (set without "gpu:"), or
  * NULL for one that goes to the model or the weight-streaming system. */

@@ -7,7 +7,7 @@
 
 #include "../model/train.h"
 #include "../cli/out.h"
-#include "../cli/scenario.h"
+#include "scenario_ws.h"
 
 extern const char *const est_header[];
 extern const size_t est_ncols;

@@ -5,7 +5,7 @@
 #ifndef CP_UNC_OPT_H
 #define CP_UNC_OPT_H
 
-#include "../cli/scenario.h"
+#include "scenario_ws.h"
 #include "../tm/tm.h"
 
 struct unc_opt {

@@ -7,7 +7,7 @@
 #include "../model/ws_tm.h"
 #include "../sweep/sweep_faces.h"
 #include "ws.h"
-#include "../cli/scenario.h"
+#include "scenario_ws.h"
 #include "../desc/hw.h"
 
 static cp_status list_row(struct out_table *t, int csv, const struct cat_entry *e,

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../base/xalloc.h"
-#include "../cli/scenario.h"
+#include "../face/scenario_ws.h"
 
 /* The model and system by name, as scenario_load_names loads them; its
  * error is printed there, so err's message stays empty. */

@@ -3,7 +3,7 @@
 #ifndef CP_REPORT_MODELS_H
 #define CP_REPORT_MODELS_H
 
-#include "../cli/scenario.h"
+#include "../face/scenario_ws.h"
 
 /* The size figure's second panel trains every model on one token budget,
  * GPT-3's (Brown et al. 2020), so that the models compare at equal work per

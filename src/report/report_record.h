@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "../cli/scenario.h"
+#include "../face/scenario_ws.h"
 #include "../desc/gpuhw.h"
 
 /* Which options report_cmdline() writes. */
