@@ -225,22 +225,11 @@ static void report_numbers(const struct xp_state *x, struct report_args *rep)
     }
 }
 
-/* Put "NAME=VALUE" (rep->sets[k]) among o's --set: in place of one that
- * sets NAME already, else after them.  -1 when there is no room. */
+/* xp_put_set with rep->sets[k] for the text; -1 past the last slot. */
 static int put_set(struct report_args *rep, size_t k, const char *name, const char *value)
 {
-    struct cli_opts *o = &rep->o;
-    size_t len = strlen(name), i = 0;
-    if (k >= CLI_MAX_SETS)
-        return -1;
-    snprintf(rep->sets[k], sizeof rep->sets[k], "%s=%s", name, value);
-    while (i < o->nsets && !(strncmp(o->sets[i], name, len) == 0 && o->sets[i][len] == '='))
-        i++;
-    if (i == CLI_MAX_SETS)
-        return -1;
-    o->sets[i] = rep->sets[k];
-    o->nsets += i == o->nsets;
-    return 0;
+    return k < CLI_MAX_SETS ? xp_put_set(&rep->o, rep->sets[k], sizeof rep->sets[k], name, value)
+                            : -1;
 }
 
 /* A --set for each hardware key and the sequence length that differ from

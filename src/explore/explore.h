@@ -135,6 +135,11 @@ const char *xp_value(const struct xp_state *x, enum xp_param p, char *buf, size_
  * ("memoryx.update_flop_per_param") for hw value, else xp_param_name[p]. */
 const char *xp_label(const struct xp_state *x, enum xp_param p, char *buf, size_t n);
 
+/* Put "NAME=VALUE" (written into slot, size bytes, which must outlive o)
+ * among o's --set: in place of one that sets NAME already, else after
+ * them.  -1 when there is no room. */
+int xp_put_set(struct cli_opts *o, char *slot, size_t size, const char *name, const char *value);
+
 /* The explorer over the training-model interface (explore_tm.c), for a
  * system whose kind is not the weight-streaming scenario's: load o (-1, or
  * an exit code after a message); evaluate; a parameter's value as shown;

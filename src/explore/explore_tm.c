@@ -80,22 +80,24 @@ static int load(struct xp_state *x, const struct cli_opts *o)
                             &src, name);
 }
 
-/* Put "NAME=VALUE" (a->sets[k]) among o's --set: in place of one that sets
- * NAME, else after them.  -1 when there is no room. */
-static int put_set(struct cli_opts *o, struct xp_tm_args *a, size_t k, const char *name,
-                   const char *value)
+int xp_put_set(struct cli_opts *o, char *slot, size_t size, const char *name, const char *value)
 {
     size_t len = strlen(name), i = 0;
-    if (k >= CLI_MAX_SETS)
-        return -1;
-    snprintf(a->sets[k], sizeof a->sets[k], "%s=%s", name, value);
+    snprintf(slot, size, "%s=%s", name, value);
     while (i < o->nsets && !(strncmp(o->sets[i], name, len) == 0 && o->sets[i][len] == '='))
         i++;
     if (i == CLI_MAX_SETS)
         return -1;
-    o->sets[i] = a->sets[k];
+    o->sets[i] = slot;
     o->nsets += i == o->nsets;
     return 0;
+}
+
+/* xp_put_set with a->sets[k] for the text; -1 past the last slot. */
+static int put_set(struct cli_opts *o, struct xp_tm_args *a, size_t k, const char *name,
+                   const char *value)
+{
+    return k < CLI_MAX_SETS ? xp_put_set(o, a->sets[k], sizeof a->sets[k], name, value) : -1;
 }
 
 /* v as a --set value that reads back exactly: the shortest decimal in the

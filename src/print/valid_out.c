@@ -10,32 +10,27 @@
 #include "../gpu/gpu_fit.h"
 #include "valid_out.h"
 
+/* "n/a", the text of a figure that is not known (NaN), into buf. */
+static const char *na(char *buf, size_t n)
+{
+    snprintf(buf, n, "n/a");
+    return buf;
+}
+
 static const char *num(double x, char *buf, size_t n)
 {
-    if (isnan(x))
-        snprintf(buf, n, "n/a");
-    else
-        snprintf(buf, n, "%.4g", x);
-    return buf;
+    return isnan(x) ? na(buf, n) : (snprintf(buf, n, "%.4g", x), buf);
 }
 
 static const char *pct(double x, char *buf, size_t n)
 {
-    if (isnan(x))
-        snprintf(buf, n, "n/a");
-    else
-        snprintf(buf, n, "%+.1f %%", 100 * x);
-    return buf;
+    return isnan(x) ? na(buf, n) : (snprintf(buf, n, "%+.1f %%", 100 * x), buf);
 }
 
 /* An |error| for people: "4.5 %", or n/a. */
 static const char *abs_pct(double x, char *buf, size_t n)
 {
-    if (isnan(x))
-        snprintf(buf, n, "n/a");
-    else
-        snprintf(buf, n, "%.1f %%", 100 * x);
-    return buf;
+    return isnan(x) ? na(buf, n) : (snprintf(buf, n, "%.1f %%", 100 * x), buf);
 }
 
 static const char *exact(double x, char *buf, size_t n)
