@@ -62,6 +62,9 @@ if [ "$1" = "$point" ] && [ "$2" = "$point" ] && [ "$3" = "$point" ]; then
 else
     nok "no range: point band" "$1 $2 $3 point $point"
 fi
+run estimate $M -s h100 -n 64 --uncertainty=50
+check "text: no ranged key says the band is the point estimate, and how to give ranges" \
+    grep -q "^uncertainty: no hardware key has a +- range, so the band is the point estimate" "$T/out"
 run estimate $M -s h100 -n 64 $R --uncertainty=50
 check "text: the band's lines, with the count of ranged keys" \
     grep -q '^uncertainty: 50 draws of the 1 hardware keys with a +- range' "$T/out"

@@ -69,9 +69,14 @@ int unc_opt_print(const struct unc_opt *u, const struct unc_at *a, const struct 
         return rc;
     }
     char b[160];
-    printf("\nuncertainty: %zu draws of the %zu hardware keys with a +- range (seed %lu);\n"
-           "median [5th, 95th percentile]\n",
-           r.samples, r.ranged, u->seed);
+    if (r.ranged == 0)
+        printf("\nuncertainty: no hardware key has a +- range, so the band is the point "
+               "estimate\n(give ranges with --set 'section.key=VALUE+-SPREAD'); median [5th, "
+               "95th percentile]\n");
+    else
+        printf("\nuncertainty: %zu draws of the %zu hardware keys with a +- range (seed %lu);\n"
+               "median [5th, 95th percentile]\n",
+               r.samples, r.ranged, u->seed);
     printf("  step time      %s\n", band(&r.step_s, UNIT_TIME, 0, b, sizeof b));
     printf("  time to train  %s\n", band(&r.time_s, UNIT_TIME, 1, b, sizeof b));
     printf("  energy         %s\n", band(&r.energy_J, UNIT_ENERGY, 0, b, sizeof b));
