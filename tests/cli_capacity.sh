@@ -25,4 +25,13 @@ check "the refusal says why, in one line" sh -c \
     "[ \$(wc -l <'$T/err') -eq 1 ] && grep -q 'zz-gpu is a GPU system: capacity sizes MemoryX' '$T/err'"
 check "and prints nothing" [ ! -s "$T/out" ]
 
+# a description that does not load, listed after the first: the error
+# alone, not the first system's breakdown before it
+mkdir -p "$T/b/hw"
+cp hw/cs2.ini "$T/b/hw/"
+printf '[system]\nname = zz\nbogus = 1\n' >"$T/b/hw/zz.ini"
+expect_rc 2 "a description of the directory that does not load: exit 2" capacity --data-dir "$T/b"
+check "its error names the file and key" grep -q 'zz.ini:3: system.bogus' "$T/err"
+check "and nothing went to stdout before it" [ ! -s "$T/out" ]
+
 echo "# cli_capacity done"

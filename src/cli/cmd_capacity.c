@@ -26,7 +26,7 @@ static int listed_tiered(const struct cat_entry *item)
 /* capacity_table(), and in servers (n bytes) the servers each system's
  * server_memory takes to hold the state. */
 static int capacity_rows(const struct cli_opts *o, struct out_table *t, int *fits, char *where,
-                         char *vendor, char *servers, size_t n)
+                         char *vendor, char *servers, size_t n, struct wl_desc *first)
 {
     cap_table_init(t);
     /* Every hardware description when -s is not given. */
@@ -50,8 +50,8 @@ static int capacity_rows(const struct cli_opts *o, struct out_table *t, int *fit
         if (!o->system)
             snprintf(s.system, sizeof s.system, "%s", systems.items[i].name);
         double params = tfm_params(&s.wl);
-        if (!shown++ && !o->csv)
-            cap_breakdown(stdout, &s.wl, params);
+        if (!shown++ && first)
+            *first = s.wl; /* its breakdown is printed once every system loaded */
         const char *smallest;
         double state = params * mx_bytes_per_param(&s.wl);
         *fits += cap_tier_rows(t, o->csv, s.system, &s.hw.mx, &s.wl, state, &smallest);
@@ -72,7 +72,7 @@ int capacity_table(const struct cli_opts *o, struct out_table *t, int *fits, cha
 {
     static char servers[1024];
     return capacity_rows(o, t, fits, where, vendor, servers,
-                         n < sizeof servers ? n : sizeof servers);
+                         n < sizeof servers ? n : sizeof servers, NULL);
 }
 
 int cmd_capacity(struct cli_opts *o)
@@ -83,8 +83,12 @@ int cmd_capacity(struct cli_opts *o)
     struct out_table t;
     int fits;
     char where[1024], vendor[1024], servers[1024];
-    int rc = capacity_rows(o, &t, &fits, where, vendor, servers, sizeof where);
+    static struct wl_desc first;
+    first.name[0] = '\0';
+    int rc = capacity_rows(o, &t, &fits, where, vendor, servers, sizeof where, &first);
     if (rc < 0) {
+        if (!o->csv && first.name[0])
+            cap_breakdown(stdout, &first, tfm_params(&first));
         rc = cli_emit(o, &t);
         if (!o->csv && rc == EXIT_OK) {
             printf("\nsmallest tier that holds it: %s\n", fits ? where : "none");
