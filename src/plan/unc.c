@@ -26,17 +26,41 @@ static size_t count_ranged(const struct tm_kind *k, const struct desc_src *src)
     return n;
 }
 
-cp_status unc_job_draw(const struct tm_job *j, const struct desc_src *src, gsl_rng *rng,
-                       void *buf, void **drawn, struct cp_error *err)
+/* The ranged parameters of job j: each one's index, value and half-width,
+ * in the kind's order (listed once for all the draws of a run). */
+struct ranged {
+    size_t n;
+    struct {
+        size_t i;
+        double v, s;
+    } p[DESC_MAX_KEYS];
+};
+
+static void ranged_list(const struct tm_job *j, const struct desc_src *src, struct ranged *r)
+{
+    const struct tm_kind *k = j->kind;
+    size_t np = k->nparams();
+    r->n = 0;
+    for (size_t i = 0; i < np && r->n < DESC_MAX_KEYS; i++) {
+        double s = key_spread(k, src, i);
+        if (s > 0) {
+            r->p[r->n].i = i;
+            r->p[r->n].v = k->param_get(j->own, i);
+            r->p[r->n++].s = s;
+        }
+    }
+}
+
+/* One draw of the parameters of r into a clone of j made in buf. */
+static cp_status draw(const struct tm_job *j, const struct ranged *r, gsl_rng *rng, void *buf,
+                      void **drawn, struct cp_error *err)
 {
     const struct tm_kind *k = j->kind;
     void *c = k->clone(j->own, buf);
     *drawn = c;
-    for (size_t i = 0; i < k->nparams(); i++) {
-        double s = key_spread(k, src, i);
-        if (s == 0)
-            continue;
-        double v = k->param_get(j->own, i), x = 0;
+    for (size_t q = 0; q < r->n; q++) {
+        size_t i = r->p[q].i;
+        double v = r->p[q].v, s = r->p[q].s, x = 0;
         int tries = 0;
         do {
             if (tries++ == UNC_MAX_REDRAWS) {
@@ -50,6 +74,14 @@ cp_status unc_job_draw(const struct tm_job *j, const struct desc_src *src, gsl_r
         k->param_set(c, i, x);
     }
     return CP_OK;
+}
+
+cp_status unc_job_draw(const struct tm_job *j, const struct desc_src *src, gsl_rng *rng,
+                       void *buf, void **drawn, struct cp_error *err)
+{
+    struct ranged r;
+    ranged_list(j, src, &r);
+    return draw(j, &r, rng, buf, drawn, err);
 }
 
 cp_status unc_draw(const struct hw_desc *hw, const struct desc_src *src, gsl_rng *rng,
@@ -118,9 +150,11 @@ static cp_status sample(const struct tm_job *j, const struct desc_src *src, doub
 {
     const struct tm_kind *k = j->kind;
     void *buf = xmalloc(k->clone_size), *detail = xmalloc(k->detail_size), *drawn;
+    struct ranged r;
+    ranged_list(j, src, &r);
     cp_status st = CP_OK;
     for (size_t i = 0; i < n && st == CP_OK; i++) {
-        st = unc_job_draw(j, src, rng, buf, &drawn, err);
+        st = draw(j, &r, rng, buf, &drawn, err);
         struct tm_job dj = {k, drawn, j->count};
         if (st == CP_OK)
             st = eval_one(&dj, count, mode, detail, i + 1, &step[i], &time[i], &energy[i], err);
