@@ -313,20 +313,6 @@ static int same_scenario(const struct xp_state *x, const struct report_args *rep
     return 1;
 }
 
-/* The last message of the program in f ("cerebras-plan: MSG", without the
- * prefix) into buf; "" when there is none. */
-static void last_message(FILE *f, char *buf, size_t n)
-{
-    char line[512];
-    buf[0] = '\0';
-    rewind(f);
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (strncmp(line, "cerebras-plan: ", 15) == 0)
-            snprintf(buf, n, "%s", line + 15);
-    }
-}
-
 /* Keys typed while the report was written: read and dropped (a key meant
  * for the screen as it was must not act on the one that follows).
  * Returns how many. */
@@ -386,7 +372,7 @@ static void run_report(struct xp_state *x)
     int rc = log ? captured(write_report, x, &rep, log) : -1;
     char msg[512] = "cannot capture the report's messages";
     if (log) {
-        last_message(log, msg, sizeof msg);
+        xp_last_message(log, msg, sizeof msg);
         fclose(log);
     }
     int dropped = drop_typeahead();

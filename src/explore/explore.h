@@ -11,6 +11,7 @@
 #ifndef CP_EXPLORE_H
 #define CP_EXPLORE_H
 
+#include <stdio.h>
 #include "../model/train.h"
 #include "../plan/unc.h"
 #include "../face/scenario_ws.h"
@@ -139,6 +140,10 @@ const char *xp_label(const struct xp_state *x, enum xp_param p, char *buf, size_
  * among o's --set: in place of one that sets NAME already, else after
  * them.  -1 when there is no room. */
 int xp_put_set(struct cli_opts *o, char *slot, size_t size, const char *name, const char *value);
+
+/* The last message of the program in f ("cerebras-plan: MSG", without the
+ * prefix) into buf; "" when there is none. */
+void xp_last_message(FILE *f, char *buf, size_t n);
 
 /* The explorer over the training-model interface (explore_tm.c), for a
  * system whose kind is not the weight-streaming scenario's: load o (-1, or

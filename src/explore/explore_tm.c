@@ -25,8 +25,7 @@
 #define XP_TM_FINE 1.02
 #define XP_TM_SEQLEN_FINE 128
 
-/* The last "cerebras-plan: MSG" line in f, without the prefix, into buf. */
-static void last_line(FILE *f, char *buf, size_t n)
+void xp_last_message(FILE *f, char *buf, size_t n)
 {
     char line[512];
     buf[0] = '\0';
@@ -57,7 +56,7 @@ static int quietly(int (*load)(struct xp_state *, const struct cli_opts *), stru
     fflush(stderr);
     dup2(err, STDERR_FILENO);
     close(err);
-    last_line(log, why, n);
+    xp_last_message(log, why, n);
     fclose(log);
     return rc;
 }
