@@ -6,14 +6,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "../base/wall.h"
 
 static enum sim_act sim_placement(enum act_mode a)
 {
@@ -77,14 +71,14 @@ cp_status check_point_run(const struct check_point *p, const struct cluster *c, 
     struct step_result st;
     struct sim_result sr;
     point_config(p, c, &sc, &st);
-    double t0 = wall_now();
+    double t0 = wall_now_s();
     cp_status rc = sim_run(&sc, &sr, err);
     if (rc != CP_OK)
         return rc;
     *row = (struct check_row){.p = p, .batch = c->global_seqs};
     snprintf(row->tier, sizeof row->tier, "%s", tier);
     step_act_label(&st, row->act, sizeof row->act);
-    row->wall_s = wall_now() - t0;
+    row->wall_s = wall_now_s() - t0;
     row->analytic_s = st.step_s;
     row->sim_s = sr.step_s;
     row->rel = (sr.step_s - st.step_s) / st.step_s;

@@ -9,19 +9,12 @@
  * model chooses, the simulator times the choice with its own arithmetic
  * (check_sim_config, src/check). */
 #include <string.h>
-#include <time.h>
 
+#include "../base/wall.h"
 #include "../check/check.h"
 #include "../print/sim_print.h"
 #include "atomic.h"
 #include "../face/scenario_ws.h"
-
-static double wall_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Run with the trace (if any) written to a temporary file af, closed and
  * checked here (a trace that cannot be written fails before anything is
@@ -40,9 +33,9 @@ static int run_timing(const struct cli_opts *o, struct sim_config *c, struct sim
         c->trace_ctx = &tr;
     }
     struct cp_error err = {0};
-    double t0 = wall_s();
+    double t0 = wall_now_s();
     cp_status st = sim_run(c, r, &err);
-    *wall = wall_s() - t0;
+    *wall = wall_now_s() - t0;
     c->trace = NULL; /* tr goes out of scope */
     c->trace_ctx = NULL;
     if (o->trace) {
