@@ -24,19 +24,23 @@
 
 #define DAY_S 86400.0
 
-/* Each type is its kind's, with a judge; those given GPUs are the kinds
+/* Each type has its own name (the kind cell's word) and a judge; those given GPUs are the kinds
  * from ratio on; an empty gpus cell is "auto" for the jobs on GPUs only. */
 static void types_table(void **state)
 {
     (void)state;
     for (int k = 0; k < CLAIM_NKINDS; k++) {
         const struct claim_type *t = &claim_types[k];
-        assert_string_equal(t->name, claim_kind_name[k]);
+        assert_true(t->name[0] != '\0');
+        for (int j = 0; j < k; j++)
+            assert_string_not_equal(t->name, claim_types[j].name);
         assert_non_null(t->judge);
         assert_int_equal(claim_kind_is_gpu((enum claim_kind)k), k >= CLAIM_RATIO);
         assert_int_equal(!!(t->needs & CLAIM_NEEDS_JOB), k != CLAIM_RATIO);
         assert_int_equal(t->gpus_auto, k > CLAIM_RATIO);
     }
+    assert_string_equal(claim_types[CLAIM_WEAK_SCALING].name, "weak_scaling");
+    assert_string_equal(claim_types[CLAIM_POWER].name, "power");
 }
 
 /* A time_to_train claim of model on n systems of hw at target seconds;

@@ -6,9 +6,6 @@
 #include <math.h>
 #include <stdio.h>
 
-const char *const claim_kind_name[CLAIM_NKINDS] = {"capacity",         "weak_scaling",  "speedup",
-                                                   "sparsity_speedup", "time_to_train", "ratio",
-                                                   "gpu_time",         "gpu_count",     "power"};
 const char *const claim_figure_name[CLAIM_NFIGURES] = {
     "",        "cores", "on_chip_memory", "memory_bandwidth", "fabric_bandwidth", "die_area",
     "memoryx", "chips", "nodes"};

@@ -74,7 +74,6 @@ enum claim_kind {
     CLAIM_POWER,
     CLAIM_NKINDS
 };
-extern const char *const claim_kind_name[CLAIM_NKINDS];
 
 /* Whether kind compares with GPUs (its judge is given the claim's GPU and
  * the rows of its kind take the GPU columns): claim_types[kind].needs has
@@ -191,7 +190,7 @@ cp_status claim_gpu_all(const struct cat_dirs *d, const char *const *sets, size_
 enum { CLAIM_NEEDS_JOB = 1, CLAIM_NEEDS_GPUS = 2 };
 
 struct claim_type {
-    const char *name; /* claim_kind_name[kind] */
+    const char *name; /* the kind cell's word: "capacity", ... */
     unsigned needs;   /* CLAIM_NEEDS_* */
     /* An empty gpus cell means as many GPUs as the job needs ("auto" in
      * the table), not none. */
@@ -204,7 +203,8 @@ struct claim_type {
     cp_status (*judge)(const struct claim_in *in, struct claim_result *r, struct cp_error *err);
 };
 
-/* The types of claim, indexed by enum claim_kind (claim.c). */
+/* The types of claim, indexed by enum claim_kind (claim_types.c); a
+ * kind's name is claim_types[kind].name. */
 extern const struct claim_type claim_types[CLAIM_NKINDS];
 
 /* Judge in->cl by its type's judge (claim_types) into r.  CP_OK with the

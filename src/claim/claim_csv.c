@@ -161,7 +161,7 @@ static cp_status choice_cols(struct parse *p, struct claim *c)
         ;
     if (i == CLAIM_NFIGURES || !(ok >> i & 1))
         return row_fail(p, C_FIGURE, "'%s' is not a figure of a %s claim (%s)", v,
-                        claim_kind_name[c->kind], list);
+                        claim_types[c->kind].name, list);
     c->figure = (enum claim_figure)i;
     return CP_OK;
 }
@@ -179,7 +179,7 @@ static cp_status kind_rules(struct parse *p, struct claim *c)
                         c->model);
     if ((ratio || c->kind == CLAIM_GPU_COUNT) && c->gpus > 0)
         return row_fail(p, C_GPUS, "'%s': a %s claim finds its GPUs, leave it empty",
-                        p->cell[C_GPUS], claim_kind_name[c->kind]);
+                        p->cell[C_GPUS], claim_types[c->kind].name);
     if (c->kind == CLAIM_GPU_TIME && !(c->gpus > 0))
         return row_fail(p, C_GPUS, "'%s': a gpu_time claim runs on a given number of GPUs",
                         p->cell[C_GPUS]);
@@ -205,7 +205,7 @@ static cp_status gpu_cols(struct parse *p, struct claim *c)
         return row_fail(p, C_KIND,
                         "'%s' compares with GPUs: the file needs the columns " GPU_COLS
                         " after condition",
-                        claim_kind_name[c->kind]);
+                        claim_types[c->kind].name);
     cp_status st;
     if ((st = word(p, C_GPU, c->gpu)) || (st = gpus_col(p, c)) || (st = choice_cols(p, c)))
         return st;
@@ -238,7 +238,7 @@ static cp_status record(struct parse *p)
     cp_status st;
     int k;
     for (k = 0; k < CLAIM_NKINDS; k++)
-        if (strcmp(p->cell[C_KIND], claim_kind_name[k]) == 0)
+        if (strcmp(p->cell[C_KIND], claim_types[k].name) == 0)
             break;
     if (k == CLAIM_NKINDS)
         return row_fail(p, C_KIND,

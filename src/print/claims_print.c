@@ -88,7 +88,7 @@ void claims_row(struct out_table *t, int csv, const struct claim *c, const char 
     const char *p = csv ? unit_format_exact(r->predicted, pred, sizeof pred)
                         : fig_words[c->kind](c, r->predicted, pred, sizeof pred);
     out_row(t, (const char *[]){
-                   c->id, c->text, c->source, claim_kind_name[c->kind], model, system, sys, p,
+                   c->id, c->text, c->source, claim_types[c->kind].name, model, system, sys, p,
                    csv ? claim_verdict_name[r->verdict] : claim_verdict_text[r->verdict], r->reason,
                    c->condition, c->gpu, ngpus});
 }
