@@ -41,6 +41,7 @@
 
 #include "gpu/gpu_search.h"
 #include "model/train.h"
+#include "model/ws_tm.h"
 #include "plan/plan.h"
 #include "plan/unc.h"
 #include "sim/sim.h"
@@ -178,7 +179,8 @@ static int bench_sim(void)
     return 1;
 }
 
-/* plan_solve wall time in ms, and unc_run draws per second, on c. */
+/* plan_solve wall time in ms, and uncertainty draws per second (unc_job_run
+ * of the weight-streaming job c at its count), on c. */
 static int bench_plan(const struct cluster *c, const struct desc_src *src)
 {
     struct plan_opts po = {{2 * 86400, 0, 0}, 1, 0};
@@ -196,10 +198,11 @@ static int bench_plan(const struct cluster *c, const struct desc_src *src)
     } while (t < BENCH_SECONDS);
     printf("plan_gpt3_2d_wall_ms %.3g ms\n", 1e3 * t / (double)n);
     struct unc_result u;
+    const struct tm_job j = {&tm_ws, c, c->systems};
     n = 0;
     t0 = now_s();
     do {
-        if (unc_run(c, src, 1000, UNC_DEFAULT_SEED, &u, NULL, &err) != CP_OK) {
+        if (unc_job_run(&j, src, 0, TM_STRONG, 1000, UNC_DEFAULT_SEED, &u, NULL, &err) != CP_OK) {
             fprintf(stderr, "bench: unc: %s\n", err.msg);
             return 0;
         }

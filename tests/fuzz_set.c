@@ -17,8 +17,9 @@
  * where required); a range (desc_src.spread) is finite, absent on
  * whole-number keys, and both its ends are valid too (desc.h); every key
  * formats (as `show` does); every line points into the file, overlay or
- * --set it came from; and one uncertainty draw (unc_draw, the consumer of
- * the ranges) gives CP_OK or CP_EINPUT.
+ * --set it came from; and one uncertainty draw (unc_job_draw of the
+ * weight-streaming job on the hardware, the consumer of the ranges) gives
+ * CP_OK or CP_EINPUT.
  *
  * Seeds: tests/fuzz/fuzz_set/.  Built and run by `make fuzz` and
  * `make fuzz-smoke`. */
@@ -32,6 +33,7 @@
 
 #include "fuzz.h"
 
+#include "model/ws_tm.h"
 #include "plan/unc.h"
 #include "desc/catalog.h"
 #include "desc/hw.h"
@@ -164,9 +166,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_loaded(&hw_schema, &hw, &src, overlay != NULL);
         for (size_t i = 0; i < hw.mx.tiers.n; i++)
             assert(isfinite(hw.mx.tiers.item[i].value) && hw.mx.tiers.item[i].value > 0);
-        struct hw_desc drawn;
+        struct cluster c = {.hw = &hw};
+        const struct tm_job j = {&tm_ws, &c, 1};
+        void *buf = malloc(tm_ws.clone_size), *drawn;
+        assert(buf);
         gsl_rng_set(rng, 1);
-        fuzz_check(unc_draw(&hw, &src, rng, &drawn, &err), &err);
+        fuzz_check(unc_job_draw(&j, &src, rng, buf, &drawn, &err), &err);
+        free(buf);
     }
 
     struct wl_desc wl;

@@ -123,6 +123,30 @@ static const char *const no_overhead[] = {"system.step_overhead=0 s",
 
 /* ---- unc ---- */
 
+/* unc_job_run of f's cluster at its own count (the weight-streaming job
+ * of the interface). */
+static cp_status unc_ws(const struct fix *f, size_t samples, unsigned long seed,
+                        struct unc_result *r, double *times, struct cp_error *err)
+{
+    const struct tm_job j = {&tm_ws, &f->c, f->c.systems};
+    return unc_job_run(&j, &f->src, 0, TM_STRONG, samples, seed, r, times, err);
+}
+
+/* One draw (unc_job_draw) of the weight-streaming job on hw: out = *hw
+ * with every ranged key of src drawn. */
+static cp_status draw_ws(const struct hw_desc *hw, const struct desc_src *src, gsl_rng *rng,
+                         struct hw_desc *out, struct cp_error *err)
+{
+    struct cluster c = {.hw = hw};
+    const struct tm_job j = {&tm_ws, &c, 1};
+    void *buf = malloc(tm_ws.clone_size), *drawn;
+    assert_non_null(buf);
+    cp_status st = unc_job_draw(&j, src, rng, buf, &drawn, err);
+    *out = *((const struct cluster *)drawn)->hw;
+    free(buf);
+    return st;
+}
+
 static void test_unc_seed(void **state)
 {
     (void)state;
@@ -132,9 +156,9 @@ static void test_unc_seed(void **state)
     static double t1[N], t2[N], t3[N];
     struct unc_result a, b, d;
     struct cp_error err = {0};
-    assert_ok(unc_run(&f.c, &f.src, N, 7, &a, t1, &err), err);
-    assert_ok(unc_run(&f.c, &f.src, N, 7, &b, t2, &err), err);
-    assert_ok(unc_run(&f.c, &f.src, N, 8, &d, t3, &err), err);
+    assert_ok(unc_ws(&f, N, 7, &a, t1, &err), err);
+    assert_ok(unc_ws(&f, N, 7, &b, t2, &err), err);
+    assert_ok(unc_ws(&f, N, 8, &d, t3, &err), err);
     assert_memory_equal(t1, t2, sizeof t1);
     assert_memory_equal(&a, &b, sizeof a);
     assert_int_equal(a.samples, N);
@@ -153,13 +177,13 @@ static void test_unc_seed(void **state)
     gsl_rng_set(r1, 7);
     gsl_rng_set(r2, 7);
     struct hw_desc h1, h2;
-    assert_ok(unc_draw(f.c.hw, &f.src, r1, &h1, &err), err);
-    assert_ok(unc_draw(g.c.hw, &g.src, r2, &h2, &err), err);
+    assert_ok(draw_ws(f.c.hw, &f.src, r1, &h1, &err), err);
+    assert_ok(draw_ws(g.c.hw, &g.src, r2, &h2, &err), err);
     assert_memory_equal(&h1, &h2, sizeof h1);
     gsl_rng_free(r1);
     gsl_rng_free(r2);
     /* times may be NULL */
-    assert_ok(unc_run(&f.c, &f.src, N, 7, &b, NULL, &err), err);
+    assert_ok(unc_ws(&f, N, 7, &b, NULL, &err), err);
     assert_memory_equal(&a, &b, sizeof a);
 }
 
@@ -175,7 +199,7 @@ static void test_unc_no_range_is_point(void **state)
     double t[N];
     struct unc_result r;
     struct cp_error err = {0};
-    assert_ok(unc_run(&f.c, &f.src, N, 3, &r, t, &err), err);
+    assert_ok(unc_ws(&f, N, 3, &r, t, &err), err);
     assert_int_equal(r.ranged, 0);
     assert_int_equal(r.samples, N);
     const struct unc_band *b[] = {&r.step_s, &r.time_s, &r.energy_J};
@@ -204,7 +228,7 @@ static void test_unc_bands_ordered(void **state)
         assert_true(ranged >= 15); /* the shipped files' ranges */
         struct unc_result r;
         struct cp_error err = {0};
-        assert_ok(unc_run(&f.c, &f.src, 500, 1, &r, NULL, &err), err);
+        assert_ok(unc_ws(&f, 500, 1, &r, NULL, &err), err);
         assert_int_equal(r.ranged, ranged);
         const struct unc_band *b[] = {&r.step_s, &r.time_s, &r.energy_J};
         for (size_t j = 0; j < 3; j++) {
@@ -239,7 +263,7 @@ static void test_unc_uniform_transform(void **state)
     enum { N = 20000 };
     struct unc_result r;
     struct cp_error err = {0};
-    assert_ok(unc_run(&f.c, &f.src, N, 11, &r, NULL, &err), err);
+    assert_ok(unc_ws(&f, N, 11, &r, NULL, &err), err);
     assert_int_equal(r.ranged, 1);
     /* sampling error of a quantile: u sd = 2 s sqrt(p (1 - p) / N), 0.06 %
      * of u at the tails and 0.28 % at the median; tolerances > 4 sd */
@@ -272,7 +296,7 @@ static void test_unc_draws_valid(void **state)
     for (size_t i = 0; i < N; i++) {
         struct hw_desc d;
         struct cp_error err = {0};
-        assert_ok(unc_draw(&f.hw, &f.src, rng, &d, &err), err);
+        assert_ok(draw_ws(&f.hw, &f.src, rng, &d, &err), err);
         for (size_t j = 0; j < param_count(); j++) {
             int k = param_key(j);
             if (f.src.spread[k] > 0)
@@ -305,16 +329,16 @@ static void test_unc_errors(void **state)
     fix_load(&f, "cs2", NULL, 0, "gpt3-175b", 192, 0);
     struct unc_result r;
     struct cp_error err = {0};
-    assert_int_equal(unc_run(&f.c, &f.src, 0, 1, &r, NULL, &err), CP_EINPUT);
+    assert_int_equal(unc_ws(&f, 0, 1, &r, NULL, &err), CP_EINPUT);
     assert_non_null(strstr(err.msg, "samples"));
     memset(&err, 0, sizeof err);
-    assert_int_equal(unc_run(&f.c, &f.src, UNC_MAX_SAMPLES + 1, 1, &r, NULL, &err), CP_EINPUT);
+    assert_int_equal(unc_ws(&f, UNC_MAX_SAMPLES + 1, 1, &r, NULL, &err), CP_EINPUT);
     assert_non_null(strstr(err.msg, "samples"));
     /* a range with (almost) no valid value: redraws give up */
     f.hw.sp.overhead = 0.999;
     f.src.spread[key("sparsity.overhead")] = 1e6;
     memset(&err, 0, sizeof err);
-    assert_int_equal(unc_run(&f.c, &f.src, 10, 1, &r, NULL, &err), CP_EINPUT);
+    assert_int_equal(unc_ws(&f, 10, 1, &r, NULL, &err), CP_EINPUT);
     assert_non_null(strstr(err.msg, "sparsity.overhead"));
 }
 

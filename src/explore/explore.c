@@ -13,6 +13,7 @@
 #include "../base/xalloc.h"
 #include "../grid/grid.h"
 #include "../model/param.h"
+#include "../model/ws_tm.h"
 #include "../desc/tfm.h"
 
 const char *const xp_param_name[XP_NPARAMS] = {
@@ -231,13 +232,15 @@ static size_t band_draws(struct xp_state *x, const size_t *idx, size_t m)
     if (!rng)
         return 0;
     gsl_rng_set(rng, UNC_DEFAULT_SEED);
+    const struct tm_job job = {&tm_ws, &x->s.c, x->s.c.systems};
+    void *buf = xmalloc(tm_ws.clone_size), *drawn;
     size_t d = 0;
     for (; d < XP_UNC_SAMPLES; d++) {
-        struct hw_desc hw;
         struct cp_error err = {0};
         double one = 0;
-        if (unc_draw(&x->s.hw, &x->s.hw_src, rng, &hw, &err) != CP_OK)
+        if (unc_job_draw(&job, &x->s.hw_src, rng, buf, &drawn, &err) != CP_OK)
             break;
+        const struct hw_desc hw = *((const struct cluster *)drawn)->hw;
         if (x->chart == XP_CHART_SPEEDUP) {
             struct cluster c = x->s.c;
             struct train_result r;
@@ -250,6 +253,7 @@ static size_t band_draws(struct xp_state *x, const size_t *idx, size_t m)
         for (size_t j = 0; j < m; j++)
             x->draws[j * XP_UNC_SAMPLES + d] = chart_quantity(x, &hw, x->curve.x[idx[j]], one);
     }
+    free(buf);
     gsl_rng_free(rng);
     return d;
 }
@@ -297,8 +301,9 @@ void xp_recompute(struct xp_state *x)
     x->band_ok = 0;
     if (x->unc) {
         struct cp_error err = {0};
-        x->band_ok = unc_run(&x->s.c, &x->s.hw_src, XP_UNC_SAMPLES, UNC_DEFAULT_SEED, &x->band,
-                             NULL, &err) == CP_OK;
+        const struct tm_job job = {&tm_ws, &x->s.c, x->s.c.systems};
+        x->band_ok = unc_job_run(&job, &x->s.hw_src, 0, TM_STRONG, XP_UNC_SAMPLES,
+                                 UNC_DEFAULT_SEED, &x->band, NULL, &err) == CP_OK;
         if (!x->band_ok)
             xp_status(x, "uncertainty: %s", err.msg);
     }

@@ -9,7 +9,6 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "../base/xalloc.h"
-#include "../model/ws_tm.h"
 
 /* Half-width of the range of the kind's parameter i in src, or 0. */
 static double key_spread(const struct tm_kind *k, const struct desc_src *src, size_t i)
@@ -82,18 +81,6 @@ cp_status unc_job_draw(const struct tm_job *j, const struct desc_src *src, gsl_r
     struct ranged r;
     ranged_list(j, src, &r);
     return draw(j, &r, rng, buf, drawn, err);
-}
-
-cp_status unc_draw(const struct hw_desc *hw, const struct desc_src *src, gsl_rng *rng,
-                   struct hw_desc *out, struct cp_error *err)
-{
-    struct cluster c = {.hw = hw};
-    struct tm_job j = {&tm_ws, &c, 1};
-    void *buf = xmalloc(tm_ws.clone_size), *drawn;
-    cp_status st = unc_job_draw(&j, src, rng, buf, &drawn, err);
-    *out = *((const struct cluster *)drawn)->hw;
-    free(buf);
-    return st;
 }
 
 /* Sort data (n values) in place and take its 5/50/95 % quantiles. */
@@ -210,11 +197,4 @@ cp_status unc_job_run(const struct tm_job *j, const struct desc_src *src, double
     gsl_rng_free(rng);
     free(buf);
     return st;
-}
-
-cp_status unc_run(const struct cluster *base, const struct desc_src *src, size_t samples,
-                  unsigned long seed, struct unc_result *r, double *times, struct cp_error *err)
-{
-    struct tm_job j = {&tm_ws, base, base->systems};
-    return unc_job_run(&j, src, 0, TM_STRONG, samples, seed, r, times, err);
 }

@@ -25,7 +25,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "../base/status.h"
-#include "../model/cluster.h"
+#include "../desc/desc.h"
 #include "../tm/tm.h"
 
 #define UNC_DEFAULT_SAMPLES 1000
@@ -70,16 +70,5 @@ cp_status unc_job_run(const struct tm_job *j, const struct desc_src *src, double
  * UNC_MAX_REDRAWS tries. */
 cp_status unc_job_draw(const struct tm_job *j, const struct desc_src *src, gsl_rng *rng,
                        void *buf, void **drawn, struct cp_error *err);
-
-/* The weight-streaming cluster base at its systems: unc_job_run of the
- * job base (the weight-streaming kind).  Kept for callers that hold a
- * cluster. */
-cp_status unc_run(const struct cluster *base, const struct desc_src *src, size_t samples,
-                  unsigned long seed, struct unc_result *r, double *times, struct cp_error *err);
-
-/* unc_job_draw of the weight-streaming job on hw: out = *hw with every
- * ranged parameter drawn.  Exposed for tests. */
-cp_status unc_draw(const struct hw_desc *hw, const struct desc_src *src, gsl_rng *rng,
-                   struct hw_desc *out, struct cp_error *err);
 
 #endif
