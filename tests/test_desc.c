@@ -1433,6 +1433,25 @@ static void test_err_first_of_several(void **state)
     free(text);
 }
 
+/* The kind word is the first kind key of [system], whole; a text without
+ * one is given the caller's answer for absent. */
+static void test_kind_is(void **state)
+{
+    (void)state;
+    assert_true(desc_kind_is("[system]\nkind = gpu\n", "gpu", 0));
+    assert_true(desc_kind_is("# c\n [system]\n  kind : gpu # a GPU\n", "gpu", 0));
+    assert_true(desc_kind_is("[system]\nkind=gpu", "gpu", 0));
+    assert_false(desc_kind_is("[system]\nkind = gpus\n", "gpu", 0));
+    assert_false(desc_kind_is("[gpu]\nkind = gpu\n", "gpu", 0));
+    assert_false(desc_kind_is("[system]\nkind = gpu\n", "weight-streaming", 1));
+    assert_true(desc_kind_is("[system]\nkind = weight-streaming;x\n", "weight-streaming", 1));
+    assert_false(desc_kind_is("[system]\nkind = tpu\nkind = gpu\n", "gpu", 0));
+    assert_false(desc_kind_is("[system]\nkind = tpu\n", "weight-streaming", 1));
+    assert_true(desc_kind_is("[system]\nname = x\n[tiers]\nkind = gpu\n", "weight-streaming", 1));
+    assert_false(desc_kind_is("[system]\nname = x\n", "gpu", 0));
+    assert_true(desc_kind_is("", "weight-streaming", 1));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1490,6 +1509,7 @@ int main(void)
         cmocka_unit_test(test_err_predictions_exceed_seq_len),
         cmocka_unit_test(test_err_fanout_one),
         cmocka_unit_test(test_err_first_of_several),
+        cmocka_unit_test(test_kind_is),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -148,6 +148,14 @@ int desc_text_check(const char *s, char *why, size_t n);
  * for a message "...: why".  The rules spanning keys are each schema's. */
 int desc_number_check(const struct desc_key *k, double v, char *why, size_t n);
 
+/* Whether the hardware description text names word as its kind: the
+ * first kind key of its [system] section ("kind = gpu", "kind : gpu # x")
+ * has the value word, which ends there (at the line's end, a blank, '#'
+ * or ';').  absent when the text has no such key.  Only reads the text,
+ * so each kind of cluster can tell its own descriptions before any loader
+ * runs; that kind's loader checks the rest. */
+int desc_kind_is(const char *text, const char *word, int absent);
+
 /* Index of section.name in the schema, or -1. */
 int desc_find(const struct desc_schema *s, const char *section, const char *name);
 

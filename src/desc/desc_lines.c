@@ -2,7 +2,9 @@
  * the reader that feeds inih one line at a time and counts them (inih's
  * handler gets no line number in the Debian build), and the checks every
  * line passes before inih sees it (length, control characters outside a
- * value, section headers the schema lacks). */
+ * value, section headers the schema lacks), and the look at the kind
+ * key that tells which kind of cluster a description is before any
+ * loader reads it (desc_kind_is). */
 #include "desc_int.h"
 
 #include <ini.h>
@@ -122,4 +124,40 @@ int desc_check_lines(const struct desc_schema *s, const char *text, const char *
             start = q + 1;
         }
     }
+}
+
+/* Skip blanks (not newlines) from p. */
+static const char *skip_blank(const char *p)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
+}
+
+/* Whether the line at p is "name = value" (or "name : value", which the
+ * INI syntax also takes) for this name; *value then points at the value. */
+static int line_is_key(const char *p, const char *name, const char **value)
+{
+    size_t n = strlen(name);
+    if (strncmp(p, name, n) != 0)
+        return 0;
+    p = skip_blank(p + n);
+    if (*p != '=' && *p != ':')
+        return 0;
+    *value = skip_blank(p + 1);
+    return 1;
+}
+
+int desc_kind_is(const char *text, const char *word, int absent)
+{
+    int in_system = 0;
+    size_t n = strlen(word);
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        const char *q = skip_blank(p), *v;
+        if (*q == '[')
+            in_system = strncmp(q, "[system]", 8) == 0;
+        else if (in_system && line_is_key(q, "kind", &v))
+            return strncmp(v, word, n) == 0 && (v[n] == '\0' || strchr(" \t\r\n#;", v[n]));
+    }
+    return absent;
 }

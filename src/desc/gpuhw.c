@@ -2,7 +2,6 @@
 #include "gpuhw.h"
 
 #include <math.h>
-#include <string.h>
 #include <stddef.h>
 
 #define G(f) offsetof(struct gpuhw_desc, f)
@@ -120,39 +119,7 @@ cp_status gpuhw_load(const char *text, const char *origin, const char *const *se
     return gpuhw_check(g, src, err);
 }
 
-/* Skip blanks (not newlines) from p. */
-static const char *skip_blank(const char *p)
-{
-    while (*p == ' ' || *p == '\t')
-        p++;
-    return p;
-}
-
-/* Whether the line at p is "name = value" (or "name : value", which the
- * INI syntax also takes) for this name; *value then points at the value. */
-static int line_is_key(const char *p, const char *name, const char **value)
-{
-    size_t n = strlen(name);
-    if (strncmp(p, name, n) != 0)
-        return 0;
-    p = skip_blank(p + n);
-    if (*p != '=' && *p != ':')
-        return 0;
-    *value = skip_blank(p + 1);
-    return 1;
-}
-
 enum gpuhw_kind gpuhw_kind_of(const char *text)
 {
-    int in_system = 0;
-    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-        const char *q = skip_blank(p), *v;
-        if (*q == '[')
-            in_system = strncmp(q, "[system]", 8) == 0;
-        else if (in_system && line_is_key(q, "kind", &v))
-            return strncmp(v, "gpu", 3) == 0 && (v[3] == '\0' || strchr(" \t\r\n#;", v[3]))
-                       ? GPUHW_GPU
-                       : GPUHW_WEIGHT_STREAMING;
-    }
-    return GPUHW_WEIGHT_STREAMING;
+    return desc_kind_is(text, "gpu", 0) ? GPUHW_GPU : GPUHW_WEIGHT_STREAMING;
 }

@@ -5,9 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A GPU description says kind = gpu. */
 static int is_mine(const char *hw_text)
 {
-    return gpuhw_kind_of(hw_text) == GPUHW_GPU;
+    return desc_kind_is(hw_text, "gpu", 0);
 }
 
 /* a and b the same, field by field (their padding may be undefined). */

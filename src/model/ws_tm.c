@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../desc/gpuhw.h"
+#include "../desc/desc.h"
 #include "param.h"
 
+/* A weight-streaming description says kind = weight-streaming, or says no
+ * kind (the files that predate GPUs). */
 static int is_mine(const char *hw_text)
 {
-    return gpuhw_kind_of(hw_text) == GPUHW_WEIGHT_STREAMING;
+    return desc_kind_is(hw_text, "weight-streaming", 1);
 }
 
 void ws_tm_result(const struct train_result *t, double count, struct tm_result *r)
