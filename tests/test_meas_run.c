@@ -1,7 +1,7 @@
 /* test_meas_run.c - the measurement room's table of corpus kinds
  * (src/meas/meas_run.h) and validate's figures (src/meas/meas_valid.h):
- * a file's kind told once from its header, the GPU kind's calibrate
- * entry and its refusals, and the medians, largest errors and per-kind error
+ * a file's kind told once from its header, each kind's calibrate entry
+ * and its refusals, and the medians, largest errors and per-kind error
  * lists the summary and the targets are made of. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,25 +37,47 @@ static void test_kind_of(void **state)
     assert_true(meas_kinds[MEAS_NKINDS - 1]->sniff("anything"));
 }
 
-/* calibrate through the table: the GPU kind has its own (weight
- * streaming's is still calibrate's own, NULL here); it refuses -o, --set,
- * --hw-overlay, a missing --fit and a key that is not a fitted GPU
- * constant in one line each, before reading the runs. */
-static void expect_refused(const struct meas_calib_req *req, const char *start)
+/* calibrate through the table: each kind has its own.  The GPU kind
+ * refuses -o, --set, --hw-overlay, a missing --fit and a key that is not a
+ * fitted GPU constant in one line each, before reading the runs; weight
+ * streaming a missing --fit and a key that is not a hardware key before
+ * reading its points, and a file it cannot read after. */
+static void expect_kind_refused(const struct meas_kind *kind, const struct meas_calib_req *req,
+                                const char *start)
 {
     struct meas_calib_out out;
     struct cp_error err = {0};
-    assert_int_equal(meas_kind_gpu.calibrate(req, &out, &err), CP_EINPUT);
+    assert_int_equal(kind->calibrate(req, &out, &err), CP_EINPUT);
     print_message("# %s\n", err.msg);
     assert_true(strncmp(err.msg, start, strlen(start)) == 0);
     assert_null(strchr(err.msg, '\n'));
     assert_null(out.runs);
+    assert_true(out.ws == NULL || out.ws->m.rows.n == 0);
+    meas_calib_out_free(&out);
+}
+
+static void expect_refused(const struct meas_calib_req *req, const char *start)
+{
+    expect_kind_refused(&meas_kind_gpu, req, start);
+}
+
+static void test_ws_calibrate_entry(void **state)
+{
+    (void)state;
+    struct meas_env env = {0};
+    struct meas_calib_req req = {.file = "/nonexistent/runs.csv", .env = &env};
+    expect_kind_refused(&meas_kind_ws, &req,
+                        "calibrate: --fit [SYSTEM:]section.key[,...] is required");
+    req.fit = "system.utilisation";
+    expect_kind_refused(&meas_kind_ws, &req, "calibrate: --fit ");
+    req.fit = "system.utilization";
+    expect_kind_refused(&meas_kind_ws, &req, "/nonexistent/runs.csv");
 }
 
 static void test_calibrate_entry(void **state)
 {
     (void)state;
-    assert_null(meas_kind_ws.calibrate);
+    assert_non_null(meas_kind_ws.calibrate);
     assert_non_null(meas_kind_gpu.calibrate);
     struct meas_calib_req req = {.file = "runs.csv", .text = "gpu\n", .fit = "fit.step_overhead"};
     req.overlay = "ov.ini";
@@ -111,6 +133,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kind_of),
         cmocka_unit_test(test_calibrate_entry),
+        cmocka_unit_test(test_ws_calibrate_entry),
         cmocka_unit_test(test_figures),
         cmocka_unit_test(test_errors_of),
     };

@@ -304,6 +304,8 @@ cp_status meas_gpu_calibrate(const struct meas_calib_req *req, struct meas_calib
         keys_out(&res, out);
         out->iterations = res.iterations;
         out->converged = res.converged;
+        snprintf(out->stop, sizeof out->stop, "%s in %zu iterations",
+                 res.converged ? "converged" : "did not converge", res.iterations);
         st = runs_out(g, &res, out, &why);
     }
     vgpu_free(g);

@@ -62,10 +62,8 @@ struct meas_run {
 
 /* A kind of corpus: how a file of it is told (sniff), read (add), checked
  * once all are read (check), predicted and left out (evaluate), and its
- * lines and how it was left out (NULL: none of its runs).  calibrate:
- * the kind's calibrate on one file (meas_calib.h); NULL for weight
- * streaming, whose fit, points and overlay calibrate still does itself
- * (src/cli/cmd_calibrate.c, src/print/calib_out.c). */
+ * lines and how it was left out (NULL: none of its runs), and its
+ * calibrate on one file (meas_calib.h). */
 struct meas_kind {
     enum vkind kind;
     int (*sniff)(const char *text);

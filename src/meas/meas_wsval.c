@@ -11,6 +11,7 @@
 
 #include "../base/folds.h"
 #include "../base/xalloc.h"
+#include "meas_calib.h"
 #include "meas_run.h"
 
 /* Does key k apply to any of the n points? */
@@ -263,5 +264,5 @@ const struct meas_kind meas_kind_ws = {
     .evaluate = evaluate,
     .lines = lines,
     .how = how,
-    .calibrate = NULL, /* calibrate's own weight-streaming fit */
+    .calibrate = meas_ws_calibrate,
 };

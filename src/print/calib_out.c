@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../base/xalloc.h"
+#include "../cli/cli.h"
 #include "../cli/out.h"
 #include "../meas/meas_calib.h"
 #include "../model/param.h"
@@ -24,11 +25,11 @@ static const char *qty_format(enum meas_quantity q, double v, char *buf, size_t 
     return buf;
 }
 
-void calib_keys_table(const struct calib_run *k, struct out_table *t)
+/* The fitted keys as a table (csv: how numbers are written). */
+static void keys_table(const struct meas_calib_ws *k, int csv, struct out_table *t)
 {
     static const char *const hdr[] = {"key", "start", "fitted", "std_error", "rel_std_error"};
     out_init(t, 5, hdr);
-    int csv = k->o->csv;
     for (size_t j = 0; j < k->res.nkeys; j++) {
         const struct calib_key *ck = &k->res.keys[j];
         unit_dim d = hw_schema.keys[ck->key].dim;
@@ -49,7 +50,7 @@ void calib_keys_table(const struct calib_run *k, struct out_table *t)
     }
 }
 
-static void points_table(const struct calib_run *k)
+static void points_table(const struct meas_calib_ws *k)
 {
     static const char *const hdr[] = {"line",     "model",  "system", "systems", "quantity",
                                       "measured", "before", "after",  "residual"};
@@ -73,13 +74,14 @@ static void points_table(const struct calib_run *k)
     out_free(&t);
 }
 
-void calib_print_text(const struct calib_run *k)
+/* The whole report for people on stdout. */
+static void print_text(const struct meas_calib_ws *k)
 {
     const struct calib_result *res = &k->res;
     struct out_table t;
     printf("Calibration: %zu key%s fitted to %zu point%s from %s\n\n", res->nkeys,
-           res->nkeys == 1 ? "" : "s", res->npoints, res->npoints == 1 ? "" : "s", k->file);
-    calib_keys_table(k, &t);
+           res->nkeys == 1 ? "" : "s", res->npoints, res->npoints == 1 ? "" : "s", k->m.file);
+    keys_table(k, 0, &t);
     out_text.write(stdout, &t);
     out_free(&t);
     char name[128], word[512];
@@ -159,7 +161,10 @@ static void kind_runs(const struct meas_calib_out *c)
     out_free(&t);
 }
 
-void calib_print_kind(const struct meas_calib_out *c, const char *file, int csv)
+/* Another kind's answer (no ws): the fitted keys (their CSV with csv), or
+ * for people also the keys held, each run's error before and after and
+ * their medians. */
+static void print_kind(const struct meas_calib_out *c, const char *file, int csv)
 {
     size_t fitted = 0;
     for (size_t j = 0; j < c->nkeys; j++)
@@ -197,7 +202,7 @@ static void overlay_value(int key, double v, int digits, char *buf, size_t n)
 
 /* One "key = VALUE +- SPREAD" line, or the value and a comment saying why
  * it has no range. */
-static void overlay_key(FILE *f, const struct calib_run *k, const struct calib_key *ck,
+static void overlay_key(FILE *f, const struct meas_calib_ws *k, const struct calib_key *ck,
                         const struct hw_desc *hw)
 {
     const char *name = hw_schema.keys[ck->key].name;
@@ -231,14 +236,14 @@ static void overlay_key(FILE *f, const struct calib_run *k, const struct calib_k
 }
 
 /* The overlay's opening comments: what wrote it, from what, how well. */
-static void overlay_head(FILE *f, const struct calib_run *k)
+static void overlay_head(FILE *f, const struct meas_calib_ws *k)
 {
     const struct calib_result *res = &k->res;
     char name[128], line[CP_ERROR_MAX + 64];
     fputs("# Hardware overlay (cerebras-plan(5)) written by cerebras-plan calibrate;\n"
           "# apply it to any command with --hw-overlay FILE.\n",
           f);
-    snprintf(line, sizeof line, "Data: %s", k->file);
+    snprintf(line, sizeof line, "Data: %s", k->m.file);
     out_desc_comment(f, line);
     size_t at = (size_t)snprintf(line, sizeof line, "Fitted:");
     for (size_t j = 0; j < res->nkeys && at < sizeof line; j++)
@@ -252,7 +257,7 @@ static void overlay_head(FILE *f, const struct calib_run *k)
 }
 
 /* The whole overlay into f. */
-static void overlay_print(FILE *f, const struct calib_run *k)
+static void overlay_print(FILE *f, const struct meas_calib_ws *k)
 {
     const struct calib_result *res = &k->res;
     overlay_head(f, k);
@@ -275,7 +280,7 @@ static void overlay_print(FILE *f, const struct calib_run *k)
  * every point its keys apply to, and checked as every command checks its
  * inputs (calib_check_hw): the file written is one they all take.  -1, or
  * exit 1 after a message. */
-static int overlay_verify(const struct calib_run *k, const char *text)
+static int overlay_verify(const struct meas_calib_ws *k, const char *output, const char *text)
 {
     struct hw_desc hw;
     struct desc_src *src = xmalloc(sizeof *src);
@@ -288,7 +293,7 @@ static int overlay_verify(const struct calib_run *k, const char *text)
         hw = meas_set_scenario(&k->m, i)->hw;
         *src = meas_set_scenario(&k->m, i)->hw_src;
         snprintf(at, sizeof at, "line %d", k->m.rows.rows[i].line);
-        st = desc_overlay(&hw_schema, text, k->o->output, &hw, src, &err);
+        st = desc_overlay(&hw_schema, text, output, &hw, src, &err);
         if (st == CP_OK)
             st = calib_check_hw(&k->m.pts[i], &hw, &err);
     }
@@ -297,25 +302,26 @@ static int overlay_verify(const struct calib_run *k, const char *text)
         return -1;
     cli_error("calibrate: -o %s: the overlay, as written, would be refused on the hardware of %s: "
               "%s; no overlay was written",
-              k->o->output, at, err.msg);
+              output, at, err.msg);
     return EXIT_VERDICT;
 }
 
-/* The overlay into a temporary file a beside -o, closed and checked (a
- * file that cannot be written fails before anything is printed); the
- * caller renames it into place with atomic_commit() once the results are
- * printed.  EXIT_OK, or an exit code after a message (nothing left). */
-int calib_write_overlay(const struct calib_run *k, struct atomic_file *a)
+/* The overlay into a temporary file a beside -o (output), closed and
+ * checked (a file that cannot be written fails before anything is
+ * printed); the caller renames it into place with atomic_commit() once
+ * the results are printed.  EXIT_OK, or an exit code after a message
+ * (nothing left). */
+static int write_overlay(const struct meas_calib_ws *k, const char *output, struct atomic_file *a)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
     if (!m)
-        return cli_error("calibrate: -o %s: out of memory", k->o->output);
+        return cli_error("calibrate: -o %s: out of memory", output);
     overlay_print(m, k);
-    int rc = fclose(m) != 0 ? cli_error("calibrate: -o %s: out of memory", k->o->output)
-                            : overlay_verify(k, text);
-    if (rc < 0 && atomic_open(a, k->o->output) != 0)
+    int rc = fclose(m) != 0 ? cli_error("calibrate: -o %s: out of memory", output)
+                            : overlay_verify(k, output, text);
+    if (rc < 0 && atomic_open(a, output) != 0)
         rc = EXIT_USAGE;
     else if (rc < 0) {
         fputs(text, a->f);
@@ -323,4 +329,61 @@ int calib_write_overlay(const struct calib_run *k, struct atomic_file *a)
     }
     free(text);
     return rc;
+}
+
+/* ---- the whole answer ---- */
+
+/* Weight streaming's answer with --csv: the keys, and on stderr the words
+ * the text shows under its tables, first a measurement no fit can reach,
+ * the cause of what follows. */
+static void print_csv(const struct meas_calib_ws *k)
+{
+    struct out_table t;
+    keys_table(k, 1, &t);
+    out_csv.write(stdout, &t);
+    out_free(&t);
+    char name[128], word[512];
+    for (size_t i = 0; i < k->m.rows.n; i++)
+        if (calib_beyond(&k->m.pts[i], i, word, sizeof word))
+            cli_error("calibrate: %s: no fit reaches it", word);
+    for (size_t j = 0; j < k->res.nkeys; j++) {
+        meas_calib_plausibility(&k->m, &k->res.keys[j], word, sizeof word);
+        if (*word)
+            cli_error("calibrate: %s: %s", calib_key_name(&k->res.keys[j], name, sizeof name),
+                      word);
+    }
+}
+
+static void print_answer(const struct meas_calib_out *c, const char *file, int csv)
+{
+    if (!c->ws)
+        print_kind(c, file, csv);
+    else if (csv)
+        print_csv(c->ws);
+    else
+        print_text(c->ws);
+}
+
+int calib_report(const struct meas_calib_out *c, const char *file, const char *output, int csv)
+{
+    int rc;
+    /* The overlay first: an -o that cannot be written is exit 2 with
+     * nothing on the standard output, not after a complete report.  It is
+     * renamed into place after the results, when they were written: a
+     * command that fails replaces no file. */
+    struct atomic_file ov;
+    int have_ov = c->converged && output && c->ws;
+    if (have_ov && (rc = write_overlay(c->ws, output, &ov)) != EXIT_OK)
+        return rc;
+    print_answer(c, file, csv);
+    /* the overlay's commit flushes the output first */
+    rc = have_ov ? (atomic_commit(&ov) != 0 ? EXIT_USAGE : EXIT_OK) : cli_flush();
+    if (rc != EXIT_OK)
+        return rc;
+    if (!c->converged) {
+        cli_error("calibrate: the fit %s; the values above are the best found%s", c->stop,
+                  output ? ", and no overlay was written" : "");
+        return EXIT_VERDICT;
+    }
+    return EXIT_OK;
 }

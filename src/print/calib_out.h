@@ -5,36 +5,16 @@
 #define CP_CALIB_OUT_H
 
 #include "../cli/atomic.h"
-#include "../cli/cli.h"
 #include "../meas/meas_calib.h"
-#include "../meas/meas_ws.h"
 
-/* Everything about one run, so the helpers take one argument. */
-struct calib_run {
-    struct cli_opts *o;
-    const char *file;
-    struct meas_env env;
-    struct meas_set m; /* the rows, their scenarios and points */
-    struct calib_spec keys[CALIB_MAX_KEYS];
-    size_t nkeys;
-    struct calib_result res;
-};
-
-/* The fitted keys as a table (o's --csv says how numbers are written). */
-void calib_keys_table(const struct calib_run *k, struct out_table *t);
-
-/* The whole report for people on stdout. */
-void calib_print_text(const struct calib_run *k);
-
-/* The overlay into a temporary file beside -o, closed and checked (a file
- * that cannot be written fails before anything is printed); the caller
- * renames it into place with atomic_commit() once the results are
- * printed.  EXIT_OK, or an exit code after a message (nothing left). */
-int calib_write_overlay(const struct calib_run *k, struct atomic_file *a);
-
-/* A kind's calibrate answer (meas_calib.h) fitted on file: the fitted keys
- * (their CSV with csv), or for people also the keys held, each run's error
- * before and after and their medians. */
-void calib_print_kind(const struct meas_calib_out *c, const char *file, int csv);
+/* A kind's calibrate answer c (meas_calib.h) fitted on file, for people or
+ * with csv its CSV: the fitted keys, and for people weight streaming's
+ * points with their residuals and the fit's quality, or another kind's
+ * keys held, each run's error before and after and their medians; the overlay written to output (NULL: none) when the
+ * answer has one and the fit converged.  EXIT_OK, EXIT_VERDICT after a
+ * message when the fit did not converge (no overlay written), or an exit
+ * code after a message when the overlay or the output cannot be written
+ * (then no overlay is left). */
+int calib_report(const struct meas_calib_out *c, const char *file, const char *output, int csv);
 
 #endif
