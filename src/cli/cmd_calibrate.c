@@ -30,8 +30,9 @@ int cmd_calibrate(struct cli_opts *o)
                                  .env = &env};
     struct meas_calib_out c;
     err = (struct cp_error){0};
-    int rc = kind->calibrate(&req, &c, &err) != CP_OK ? meas_env_fail(&err)
-                                                      : calib_report(&c, o->args[0], o->output, o->csv);
+    int rc = kind->calibrate(&req, &c, &err) != CP_OK
+                 ? meas_env_fail(&err)
+                 : calib_report(&c, o->args[0], o->output, o->csv);
     meas_calib_out_free(&c);
     if (have)
         cat_entry_free(&e);
