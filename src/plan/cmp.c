@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "../base/xalloc.h"
+#include "../gpu/gpu_tm.h"
+#include "pscan.h"
 
 double cmp_count_step(const struct gpuhw_desc *g)
 {
@@ -85,28 +87,16 @@ static cp_status job_init(const struct cmp_spec *s, const struct wl_desc *w,
     return gpu_search_job_init(s->gpu, w, &spec, j, err);
 }
 
-/* The fastest layout of n GPUs into g, its search counted in st (may be
- * NULL); CP_EINPUT with the search's refusal. */
+/* The fastest layout of n GPUs into g; CP_EINPUT with the search's
+ * refusal. */
 static cp_status gpu_try(const struct cmp_spec *s, const struct gpu_search_job *j, double steps,
-                         double n, struct cmp_gpu *g, struct cmp_scan *st, struct cp_error *err)
+                         double n, struct cmp_gpu *g, struct cp_error *err)
 {
     static const struct gpu_search_result empty;
     struct gpu_search_result sr = empty;
     cp_status rc = gpu_search_at(j, n, &sr, err);
-    if (st) {
-        st->last = n;
-        st->counts++;
-        st->layouts += sr.evaluated;
-        st->capacity = sr.capacity;
-        if (rc != CP_OK && sr.divided > 0 && sr.least_mem < st->least_mem) {
-            st->least_mem = sr.least_mem;
-            snprintf(st->refusal, sizeof st->refusal, "%.511s", err->msg);
-        }
-    }
     if (rc != CP_OK)
         return rc;
-    if (st)
-        st->runs++;
     gpu_fill(s, steps, n, &sr.hit[0], g);
     return CP_OK;
 }
@@ -119,7 +109,7 @@ cp_status cmp_gpu_at(const struct cmp_spec *s, double gpus, struct cmp_gpu *g, s
     struct gpu_search_job j;
     if (job_init(s, &w, &j, err) != CP_OK)
         return CP_EINPUT;
-    return gpu_try(s, &j, job_steps(s->ws), gpus, g, NULL, err);
+    return gpu_try(s, &j, job_steps(s->ws), gpus, g, err);
 }
 
 static void scan_init(struct cmp_scan *st, double step, double max)
@@ -213,95 +203,140 @@ static void scan_job_free(struct scan_job *sj)
     sj->can = NULL;
 }
 
-/* Report a scan's progress: n of the counts up to max. */
-static void scan_progress(const struct cmp_spec *s, double n, double max)
-{
-    if (s->progress)
-        s->progress(s->progress_user, (size_t)n, (size_t)max);
-}
-
 /* The bound of s's scans: its max_gpus, or CMP_GPU_MAX. */
 static double scan_max(const struct cmp_spec *s)
 {
     return s->max_gpus > 0 ? fmin(s->max_gpus, CMP_GPU_MAX) : CMP_GPU_MAX;
 }
 
-/* The largest ratio of g's figures to the limits given (time r->target_s,
- * s->energy_J, s->budget): how far g is from meeting them. */
-static double over_limits(const struct cmp_spec *s, const struct cmp_result *r,
-                          const struct cmp_gpu *g)
+/* A scan's tally beside pscan's: the counts some layout divides (sj,
+ * passed over without a search when none does) and the searches' figures
+ * (st). */
+struct tally {
+    struct scan_job *sj;
+    struct cmp_scan *st;
+};
+
+static int tally_may_run(void *user, double n)
 {
-    double x = r->target_s > 0 ? g->s.time_s / r->target_s : 0;
-    if (s->energy_J > 0)
-        x = fmax(x, g->s.energy_J / s->energy_J);
-    if (s->budget > 0)
-        x = fmax(x, g->s.cost >= 0 ? g->s.cost / s->budget : INFINITY);
-    return x;
+    struct tally *t = user;
+    return scan_can(t->sj, n);
 }
 
-/* Whether g is nearer the limits than the best kept so far, best (the
- * fastest with a time limit alone). */
-static int nearer(const struct cmp_spec *s, const struct cmp_result *r, const struct cmp_gpu *g,
-                  const struct cmp_gpu *best)
+static void tally_seen(void *user, double n, const struct tm_result *r, const void *detail)
 {
-    if (!(s->energy_J > 0) && !(s->budget > 0))
-        return g->s.time_s < best->s.time_s;
-    return over_limits(s, r, g) < over_limits(s, r, best);
+    const struct tally *t = user;
+    const struct gpu_tm_detail *d = detail;
+    struct cmp_scan *st = t->st;
+    (void)n;
+    st->layouts += d->sr.evaluated;
+    st->capacity = d->sr.capacity;
+    if (!r->runs && d->sr.divided > 0 && d->sr.least_mem < st->least_mem) {
+        st->least_mem = d->sr.least_mem;
+        snprintf(st->refusal, sizeof st->refusal, "%.511s", r->why);
+    }
+}
+
+/* g from the GPU kind's result r (it runs) and its detail. */
+static void gpu_from(const struct tm_result *r, const struct gpu_tm_detail *d, struct cmp_gpu *g)
+{
+    struct cmp_side *x = &g->s;
+    g->layout = d->sr.hit[0].layout;
+    g->res = d->sr.hit[0].result;
+    x->units = r->count;
+    x->nodes = d->run.nodes;
+    x->step_s = g->res.step_s;
+    x->steps = d->run.steps;
+    x->time_s = d->run.time_s;
+    x->tokens_per_s = g->res.tokens_per_s;
+    x->power_W = d->run.power_W;
+    x->energy_J = d->run.energy_J;
+    x->cost = d->run.cost;
+}
+
+/* One scan of GPU counts: w at its batch under s's layout spec, for steps
+ * whole steps at s's price, at the counts step..max, against limit[] for
+ * goal (pscan.h), tallied in st.  *res and d (and db, below's detail) are
+ * pscan's; 0 when the scan could not start or no count ran, why (n bytes)
+ * then saying why when it can name the job's figures. */
+struct gpu_scan {
+    const struct cmp_spec *s;
+    const struct wl_desc *w;
+    double steps, max;
+    const double *limit;
+    enum pscan_goal goal;
+};
+
+static int gpu_scan(const struct gpu_scan *g, struct cmp_scan *st, struct pscan_result *res,
+                    struct gpu_tm_detail *d, struct gpu_tm_detail *db, char *why, size_t n)
+{
+    const struct cmp_spec *s = g->s;
+    double step = cmp_count_step(s->gpu);
+    struct scan_job sj;
+    scan_init(st, step, g->max);
+    if (scan_job_init(s, g->w, step, g->max, &sj, why, n) != CP_OK) {
+        scan_job_free(&sj);
+        return 0;
+    }
+    struct gpu_tm_job job = {s->gpu, g->w, s->layout, g->steps * g->w->batch * g->w->seq_len,
+                             s->gpu_price};
+    job.spec.batch = g->w->batch;
+    job.spec.keep = 1;
+    const struct tm_job tj = {&tm_gpu, &job, step};
+    struct tally t = {&sj, st};
+    struct pscan_spec sp = {.job = &tj,
+                            .detail = d,
+                            .detail_below = db,
+                            .first = step,
+                            .step = step,
+                            .max = g->max,
+                            .goal = g->goal,
+                            .may_run = tally_may_run,
+                            .seen = tally_seen,
+                            .user = &t,
+                            .progress = s->progress,
+                            .progress_user = s->progress_user};
+    memcpy(sp.limit, g->limit, sizeof sp.limit);
+    struct cp_error err = {0};
+    pscan_run(&sp, res, &err); /* the GPU kind's eval does not fail */
+    st->counts = res->counts;
+    st->last = res->last;
+    st->runs = res->runs;
+    int ran = res->count > 0;
+    if (!ran)
+        scan_none(&sj, why, n);
+    scan_job_free(&sj);
+    return ran;
 }
 
 /* The fewest GPUs, in steps of the count step up to the scan's bound,
- * that meet the limits: every count searched
- * upward (those no layout divides passed over), the first that meets them
- * kept in r->g (gpu_ok), the largest smaller count that runs in r->below;
- * with a budget alone the fastest count that meets it.  When none meets
- * them, the nearest in r->g. */
+ * that meet the limits (pscan.h's PSCAN_FEWEST: the first count that meets
+ * them in r->g, gpu_ok, the last smaller count that runs in r->below);
+ * with a budget alone the fastest count that meets it (PSCAN_FASTEST).
+ * When none meets them, the nearest in r->g. */
 void cmp_gpu_fewest(const struct cmp_spec *s, const struct wl_desc *w, double steps,
                     struct cmp_result *r)
 {
     int budget_alone = s->budget > 0 && !(s->energy_J > 0) && !(r->target_s > 0);
-    double step = cmp_count_step(s->gpu), max = floor(scan_max(s) / step) * step;
-    struct cmp_scan *st = &r->scan;
-    struct cp_error err = {0};
-    struct cmp_gpu g;
-    struct scan_job sj;
-    scan_init(st, step, max);
-    if (scan_job_init(s, w, step, max, &sj, r->gpu_why, sizeof r->gpu_why) != CP_OK) {
-        scan_job_free(&sj);
-        return;
+    double step = cmp_count_step(s->gpu);
+    const double limit[PLAN_NMETRICS] = {r->target_s, s->energy_J, s->budget};
+    const struct gpu_scan g = {s,     w, steps, floor(scan_max(s) / step) * step,
+                               limit, budget_alone ? PSCAN_FASTEST : PSCAN_FEWEST};
+    struct gpu_tm_detail *d = xmalloc(2 * sizeof *d);
+    memset(d, 0, 2 * sizeof *d); /* no divisors listed yet (gpu_tm.h) */
+    struct pscan_result *res = xmalloc(sizeof *res);
+    r->gpu_ran = gpu_scan(&g, &r->scan, res, d, d + 1, r->gpu_why, sizeof r->gpu_why);
+    if (r->gpu_ran) {
+        gpu_from(&res->r, d, &r->g);
+        r->gpu_ok = res->found;
+        r->has_below = res->below > 0;
+        if (r->has_below)
+            gpu_from(&res->rb, d + 1, &r->below);
+    } else if (!r->gpu_why[0]) {
+        scan_why(&r->scan, r->gpu_why, sizeof r->gpu_why);
     }
-    for (double n = step; n <= max; n += step) {
-        scan_progress(s, n, max);
-        if (!scan_can(&sj, n)) {
-            st->last = n;
-            st->counts++;
-            continue;
-        }
-        if (gpu_try(s, &sj.j, steps, n, &g, st, &err) != CP_OK)
-            continue;
-        int meets = (!(r->target_s > 0) || g.s.time_s <= r->target_s) &&
-                    (!(s->energy_J > 0) || g.s.energy_J <= s->energy_J) &&
-                    (!(s->budget > 0) || (g.s.cost >= 0 && g.s.cost <= s->budget));
-        if (meets && budget_alone) {
-            if (!r->gpu_ok || g.s.time_s < r->g.s.time_s)
-                r->g = g;
-            r->gpu_ok = r->gpu_ran = 1;
-            continue;
-        }
-        if (meets) {
-            r->g = g;
-            r->gpu_ok = r->gpu_ran = 1;
-            scan_job_free(&sj);
-            return;
-        }
-        if (!r->gpu_ok && (!r->gpu_ran || nearer(s, r, &g, &r->g)))
-            r->g = g;
-        r->below = g;
-        r->gpu_ran = r->has_below = 1;
-    }
-    r->has_below = 0;
-    if (!r->gpu_ran && !scan_none(&sj, r->gpu_why, sizeof r->gpu_why))
-        scan_why(st, r->gpu_why, sizeof r->gpu_why);
-    scan_job_free(&sj);
+    free(res);
+    free(d);
 }
 
 int cmp_gpu_first(const struct cmp_spec *s, double from, double to, struct cmp_gpu *g)
@@ -320,12 +355,13 @@ int cmp_gpu_first(const struct cmp_spec *s, double from, double to, struct cmp_g
     }
     double steps = job_steps(s->ws);
     for (double n = ceil(from / step) * step; n <= max && !found; n += step)
-        found = scan_can(&sj, n) && gpu_try(s, &sj.j, steps, n, g, NULL, &err) == CP_OK;
+        found = scan_can(&sj, n) && gpu_try(s, &sj.j, steps, n, g, &err) == CP_OK;
     scan_job_free(&sj);
     return found;
 }
 
-/* The fastest GPU count whose nodes draw at most r->eq_power_W. */
+/* The fastest GPU count whose nodes draw at most r->eq_power_W
+ * (PSCAN_FASTEST with no limit over the counts whose nodes fit). */
 static void gpu_equal_power(const struct cmp_spec *s, const struct wl_desc *w, double steps,
                             struct cmp_result *r)
 {
@@ -334,28 +370,16 @@ static void gpu_equal_power(const struct cmp_spec *s, const struct wl_desc *w, d
     double nodes = floor(r->eq_power_W / net->node_power_W);
     double max =
         fmin(floor(nodes * net->gpus_per_node / step) * step, floor(scan_max(s) / step) * step);
-    struct cp_error err = {0};
-    struct cmp_gpu g;
-    struct scan_job sj;
-    scan_init(&r->eq_scan, step, max);
-    if (scan_job_init(s, w, step, max, &sj, r->eq_why, sizeof r->eq_why) != CP_OK) {
-        scan_job_free(&sj);
-        return;
-    }
-    for (double n = step; n <= max; n += step) {
-        scan_progress(s, n, max);
-        if (!scan_can(&sj, n)) {
-            r->eq_scan.last = n;
-            r->eq_scan.counts++;
-        } else if (gpu_try(s, &sj.j, steps, n, &g, &r->eq_scan, &err) == CP_OK &&
-                   (!r->eq_ok || g.s.time_s < r->eq.s.time_s)) {
-            r->eq = g;
-            r->eq_ok = 1;
-        }
-    }
-    if (!r->eq_ok)
-        scan_none(&sj, r->eq_why, sizeof r->eq_why);
-    scan_job_free(&sj);
+    const double none[PLAN_NMETRICS] = {0};
+    const struct gpu_scan g = {s, w, steps, max, none, PSCAN_FASTEST};
+    struct gpu_tm_detail *d = xmalloc(sizeof *d);
+    memset(d, 0, sizeof *d); /* no divisors listed yet (gpu_tm.h) */
+    struct pscan_result *res = xmalloc(sizeof *res);
+    r->eq_ok = gpu_scan(&g, &r->eq_scan, res, d, NULL, r->eq_why, sizeof r->eq_why);
+    if (r->eq_ok)
+        gpu_from(&res->r, d, &r->eq);
+    free(res);
+    free(d);
 }
 
 /* The weight-streaming side's figures from its cluster and result. */

@@ -27,7 +27,8 @@
  * maximum, not a measured training draw), and a GPU price is charged for
  * every GPU of those nodes.  Nothing of the network beyond the nodes
  * (switches, storage) is counted.
- *  - Fewest GPUs for a time: every count S, 2 S, ... is searched upward
+ *  - Fewest GPUs for a time (the planner's scan, pscan.h, over the GPU
+ *    kind of the interface): every count S, 2 S, ... is searched upward
  *    and the first whose time meets the target is the answer: the step
  *    time is not monotone in the count (a count's layouts depend on its
  *    divisors, and many counts run no layout: dp must divide the batch),
@@ -43,7 +44,8 @@
  *    answer is the fewest among the counts searched, every one below it
  *    included.
  *  - At equal power: every count S, 2 S, ... whose nodes draw at most the
- *    weight-streaming cluster's power is searched and the fastest taken. */
+ *    weight-streaming cluster's power is searched and the fastest taken
+ *    (the same scan, with no limit). */
 #ifndef CP_CMP_H
 #define CP_CMP_H
 

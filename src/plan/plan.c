@@ -1,4 +1,4 @@
-/* plan.c - the smallest (or largest) cluster that meets a target (plan.h). */
+/* plan.c - the smallest (or fastest) cluster that meets a target (plan.h). */
 #include "plan.h"
 
 #include <gsl/gsl_errno.h>
@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "../model/mx.h"
+#include "../model/ws_tm.h"
+#include "pscan.h"
 
 const char *const plan_metric_name[PLAN_NMETRICS] = {"deadline", "energy", "budget"};
 static const char *const metric_what[PLAN_NMETRICS] = {"time-to-train", "energy", "cost"};
@@ -83,34 +85,48 @@ static void trace(struct ctx *x, const char *stage, int iter, double lo, double 
         x->fn(&(struct plan_iter){stage, iter, lo, hi, at, value}, x->user);
 }
 
-/* Note r, at n systems, in the least of each metric of the scan. */
-static void note_least(struct ctx *x, double n, const struct train_result *r)
+/* The scan's evaluation of base at n systems, at the sparsity scanned
+ * (eval_at, through the weight-streaming kind of the interface). */
+struct scan_at {
+    const struct ctx *x;
+    double sparsity;
+};
+
+static cp_status scan_eval(void *user, double n, struct tm_result *r, void *detail,
+                           struct cp_error *err)
 {
-    for (int m = 0; m < PLAN_NMETRICS; m++) {
-        double v = plan_metric_of(r, (enum plan_metric)m);
-        if (r->feasible && v >= 0 && (x->least_n[m] == 0 || v < x->least[m]))
-            x->least[m] = v, x->least_n[m] = n;
-    }
+    const struct scan_at *a = user;
+    struct cluster c;
+    eval_at(a->x, n, a->sparsity, &c, detail);
+    ws_tm_result(detail, n, r);
+    (void)err;
+    return CP_OK;
 }
 
-/* Scan 1..N_max at sparsity s: *pick is the smallest N that meets every
- * target (the largest when the budget is searched), 0 if none; *n_least
- * the feasible N where the primary metric is least (the first such; 1
- * when none is feasible), and x->least, x->least_n those of every metric. */
+/* Scan 1..N_max at sparsity s (pscan.h, every N: N_max is at most a
+ * generation's max_systems): *pick is the smallest N that meets every
+ * target (with a budget alone, the fastest), 0 if none; *n_least the
+ * feasible N where the primary metric is least (the first such; 1 when
+ * none is feasible), and x->least, x->least_n those of every metric. */
 static void scan(struct ctx *x, double s, double *pick, double *n_least)
 {
-    int largest = x->m == PLAN_COST;
-    *pick = 0;
+    struct scan_at a = {x, s};
+    struct train_result t;
+    struct pscan_spec sp = {.eval = scan_eval,
+                            .eval_user = &a,
+                            .detail = &t,
+                            .first = 1,
+                            .step = 1,
+                            .max = x->nmax,
+                            .goal = x->m == PLAN_COST ? PSCAN_FASTEST : PSCAN_FEWEST};
     for (int m = 0; m < PLAN_NMETRICS; m++)
-        x->least[m] = INFINITY, x->least_n[m] = 0;
-    for (double n = 1; n <= x->nmax; n++) {
-        struct cluster c;
-        struct train_result r;
-        eval_at(x, n, s, &c, &r);
-        note_least(x, n, &r);
-        if (plan_meets(x->po, &r) && (largest || *pick == 0))
-            *pick = n;
-    }
+        sp.limit[m] = x->po->limit[m];
+    struct pscan_result res;
+    struct cp_error err = {0};
+    pscan_run(&sp, &res, &err); /* scan_eval does not fail */
+    *pick = res.found ? res.count : 0;
+    for (int m = 0; m < PLAN_NMETRICS; m++)
+        x->least[m] = res.least[m], x->least_n[m] = res.least_n[m];
     *n_least = x->least_n[x->m] > 0 ? x->least_n[x->m] : 1;
     double at = *pick ? *pick : *n_least;
     trace(x, "scan", 1, 1, x->nmax, at, metric_at(x, at, s));

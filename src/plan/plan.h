@@ -1,6 +1,6 @@
 /* plan.h - planning backwards from a target: the smallest cluster that
- * trains a model by a deadline or within an energy budget, or the largest
- * cluster a money budget buys, and (optionally) the least sparsity or the
+ * trains a model by a deadline or within an energy budget, or the fastest
+ * a money budget buys, and (optionally) the least sparsity or the
  * larger batch that makes the target reachable.
  *
  * The search (cerebras-plan(1), PLAN, says it in words):
@@ -11,13 +11,16 @@
  *  - Each target is a metric that must not exceed a limit: time-to-train
  *    (deadline), energy, cost (budget).  With a deadline or an energy limit
  *    the plan is the smallest N that meets every target; with a budget
- *    alone, the largest (the fastest finish the budget buys).
- *  - N is scanned, every value from 1 to N_max: the metrics are step
- *    functions of N (a system's whole sequences, ceil(B / N), set the step
- *    time) with small rises inside each step (SwarmX depth) and, for energy
- *    and cost, zigzags between steps, so no bracketing solver finds the
- *    smallest meeting N reliably.  One evaluation takes well under a
- *    microsecond, so a scan of 2048 sizes costs about a millisecond.
+ *    alone, the fastest within it, of equal times the smallest N (past
+ *    the point where the weights' stream sets the step, more systems cost
+ *    more and finish no sooner).
+ *  - N is scanned by the planner's scan of every kind (pscan.h), every
+ *    value from 1 to N_max: the metrics are step functions of N (a
+ *    system's whole sequences, ceil(B / N), set the step time) with small
+ *    rises inside each step (SwarmX depth) and, for energy and cost,
+ *    zigzags between steps, so no bracketing solver finds the smallest
+ *    meeting N reliably.  One evaluation takes well under a microsecond,
+ *    so a scan of 2048 sizes costs about a millisecond.
  *  - If no N meets the targets and allow_sparsity is set: for each N the
  *    least sparsity that meets the searched limit is a root of
  *    ln(metric / limit) in the sparsity (the metric falls with the

@@ -1,0 +1,141 @@
+/* pscan.c - the planner's scan over the training-model interface
+ * (pscan.h). */
+#include "pscan.h"
+
+#include <math.h>
+#include <string.h>
+
+double pscan_metric(const struct tm_result *r, enum plan_metric m)
+{
+    switch (m) {
+    case PLAN_TIME:
+        return r->time_s;
+    case PLAN_ENERGY:
+        return r->energy_J;
+    case PLAN_COST:
+    case PLAN_NMETRICS:
+        break;
+    }
+    return r->cost;
+}
+
+int pscan_meets(const double limit[PLAN_NMETRICS], const struct tm_result *r)
+{
+    if (!r->feasible)
+        return 0;
+    for (int m = 0; m < PLAN_NMETRICS; m++) {
+        double v = pscan_metric(r, (enum plan_metric)m);
+        if (limit[m] > 0 && !(v <= limit[m] && (m != PLAN_COST || v >= 0)))
+            return 0;
+    }
+    return 1;
+}
+
+/* How far r is from the limits: with a time limit alone its time, else the
+ * largest ratio of a figure to its limit (a cost without a price is
+ * infinitely far). */
+static double distance(const double limit[PLAN_NMETRICS], const struct tm_result *r)
+{
+    if (!(limit[PLAN_ENERGY] > 0) && !(limit[PLAN_COST] > 0))
+        return r->time_s;
+    double x = limit[PLAN_TIME] > 0 ? r->time_s / limit[PLAN_TIME] : 0;
+    if (limit[PLAN_ENERGY] > 0)
+        x = fmax(x, r->energy_J / limit[PLAN_ENERGY]);
+    if (limit[PLAN_COST] > 0)
+        x = fmax(x, r->cost >= 0 ? r->cost / limit[PLAN_COST] : INFINITY);
+    return x;
+}
+
+static cp_status eval_at(const struct pscan_spec *s, double n, struct tm_result *r, void *detail,
+                         struct cp_error *err)
+{
+    if (s->eval)
+        return s->eval(s->eval_user, n, r, detail, err);
+    return tm_eval(s->job, n, TM_STRONG, r, detail, err);
+}
+
+/* The least of each metric of a feasible r, at n. */
+static void note_least(struct pscan_result *res, double n, const struct tm_result *r)
+{
+    for (int m = 0; m < PLAN_NMETRICS; m++) {
+        double v = pscan_metric(r, (enum plan_metric)m);
+        if (v >= 0 && (res->least_n[m] == 0 || v < res->least[m]))
+            res->least[m] = v, res->least_n[m] = n;
+    }
+}
+
+/* What the scan keeps while it runs: the counts of the answer (with its
+ * time), below and the nearest (with its distance), each evaluated again
+ * at the end rather than copied at every count. */
+struct state {
+    double time_s, below, nearest, nearest_d;
+};
+
+/* Note r at n in res and x; returns 1 when the scan stops there. */
+static int note(const struct pscan_spec *s, double total, double n, const struct tm_result *r,
+                struct pscan_result *res, struct state *x)
+{
+    res->runs += r->runs != 0;
+    if (!r->feasible)
+        return 0;
+    note_least(res, n, r);
+    if (pscan_meets(s->limit, r)) {
+        if (s->goal == PSCAN_FASTEST) {
+            if (!res->found || r->time_s < x->time_s)
+                x->time_s = r->time_s, res->count = n;
+            res->found = 1;
+            return 0;
+        }
+        if (!res->found)
+            res->count = n, res->found = 1;
+        return total > PSCAN_ALL_COUNTS;
+    }
+    if (res->found)
+        return 0;
+    double d = distance(s->limit, r);
+    if (x->nearest == 0 || d < x->nearest_d)
+        x->nearest = n, x->nearest_d = d;
+    x->below = n;
+    return 0;
+}
+
+cp_status pscan_run(const struct pscan_spec *s, struct pscan_result *res, struct cp_error *err)
+{
+    memset(res, 0, sizeof *res);
+    for (int m = 0; m < PLAN_NMETRICS; m++)
+        res->least[m] = INFINITY;
+    struct state x = {0, 0, 0, INFINITY};
+    double total = s->max >= s->first ? floor((s->max - s->first) / s->step) + 1 : 0;
+    struct tm_result cur;
+    int stopped = 0;
+    for (double n = s->first; n <= s->max && !stopped; n += s->step) {
+        if (s->progress)
+            s->progress(s->progress_user, (size_t)n, (size_t)s->max);
+        res->counts++;
+        res->last = n;
+        if (s->may_run && !s->may_run(s->user, n))
+            continue;
+        cp_status st = eval_at(s, n, &cur, s->detail, err);
+        if (st != CP_OK)
+            return st;
+        res->evaluated++;
+        if (s->seen)
+            s->seen(s->user, n, &cur, s->detail);
+        stopped = note(s, total, n, &cur, res, &x);
+    }
+    res->complete = !stopped;
+    /* below and the nearest evaluated again, the answer (or the nearest)
+     * last so that the detail is its */
+    cp_status st = CP_OK;
+    if (res->found && s->goal == PSCAN_FEWEST && x.below > 0) {
+        res->below = x.below;
+        st = eval_at(s, x.below, &res->rb, s->detail_below ? s->detail_below : s->detail, err);
+    }
+    if (st == CP_OK && res->found)
+        st = eval_at(s, res->count, &res->r, s->detail, err);
+    else if (st == CP_OK && x.nearest > 0) {
+        res->count = x.nearest;
+        st = eval_at(s, x.nearest, &res->r, s->detail, err);
+    }
+    return st;
+}
