@@ -114,12 +114,47 @@ static void gpu_by_name(void **state)
     free(g);
 }
 
+/* A claims file through the one CSV reader: errors name the row's number
+ * (the header is 1; blank lines are not rows), not its line, and
+ * malformed CSV its line and byte; a cell holding a line end is refused
+ * (every cell is printed as it is). */
+static void parse_rows(void **state)
+{
+    (void)state;
+    const char *hdr = "id,claim,source,kind,model,system,systems,memoryx,sparsity,target,"
+                      "condition\n";
+    const char *row = "a,\"one, line\",s,capacity,m,cs2,2,auto,0,30 d,c\n";
+    char text[512];
+    struct claim_list l;
+    struct cp_error err = {0};
+    snprintf(text, sizeof text, "%s%s\n\n%s", hdr, row, row);
+    assert_int_equal(claim_parse(text, strlen(text), "c.csv", &l, &err), CP_OK);
+    assert_int_equal(l.n, 2);
+    assert_int_equal(l.items[1].line, 3);
+    assert_string_equal(l.items[1].text, "one, line");
+    assert_true(l.items[0].systems == 2);
+    claim_list_free(&l);
+    snprintf(text, sizeof text, "%s\n%sb,t,s,capacty,m,cs2,1,auto,0,1 d,c\n", hdr, row);
+    assert_int_equal(claim_parse(text, strlen(text), "c.csv", &l, &err), CP_EINPUT);
+    assert_true(strncmp(err.msg, "c.csv:3: kind: 'capacty' is not a kind", 38) == 0);
+    snprintf(text, sizeof text, "%s\n%sb,t,s\"x\n", hdr, row);
+    assert_int_equal(claim_parse(text, strlen(text), "c.csv", &l, &err), CP_EINPUT);
+    assert_true(strncmp(err.msg, "c.csv:4:6: source: malformed CSV: a double quote", 48) == 0);
+    snprintf(text, sizeof text, "%sb,\"two\nlines\",s,capacity,m,cs2,2,auto,0,30 d,c\n", hdr);
+    assert_int_equal(claim_parse(text, strlen(text), "c.csv", &l, &err), CP_EINPUT);
+    assert_true(strncmp(err.msg, "c.csv:2: claim: control character 0x0A", 38) == 0);
+    snprintf(text, sizeof text, "%sb,t\n", hdr);
+    assert_int_equal(claim_parse(text, strlen(text), "c.csv", &l, &err), CP_EINPUT);
+    assert_string_equal(err.msg, "c.csv:2: 2 fields, expected 11");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(types_table),
         cmocka_unit_test(time_on_the_claims_systems),
         cmocka_unit_test(gpu_by_name),
+        cmocka_unit_test(parse_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 /* test_csvtab.c - the CSV table reader (src/desc/csvtab) on a small table
  * of its own: cells by column whatever the header's order, each at its
  * line and byte column, comments skipped (or not), cells cut to fit, ids
- * remembered, and every fault reported once with where it is.  The two
+ * remembered, and every fault reported once with where it is; and the
+ * ordered way (claims): columns by position, the header its owner's, a
+ * record of another width found at its end, records numbered.  The two
  * corpora built on it keep their own tests (test_meas, test_gmeas,
  * test_calib). */
 #include <setjmp.h>
@@ -194,6 +196,85 @@ static void test_lines_and_bounds(void **state)
     assert_string_equal(err.msg, "t.csv: larger than 4096 bytes");
 }
 
+/* An ordered table's owner: the header must be the first columns in
+ * order; each row's number, width and cells noted. */
+struct oseen {
+    int hdr_nfield, nrows, nrec[4], line[4];
+    char size[4][8];
+    struct csvtab_fault fault;
+};
+
+static cp_status on_ofault(void *ctx, const struct csvtab *t, const struct csvtab_fault *f)
+{
+    struct oseen *s = ctx;
+    s->fault = *f;
+    return cp_fail(t->err, CP_EINPUT, "%s:%d: fault %d (%d fields)", t->origin, t->nrec,
+                   (int)f->kind, f->nfield);
+}
+
+static cp_status on_orow(void *ctx, struct csvtab *t)
+{
+    struct oseen *s = ctx;
+    if (!t->have_header) {
+        s->hdr_nfield = t->nfield;
+        for (int c = 0; c < t->nfield; c++)
+            if (c >= K_NCOLS || strcmp(csvtab_cell(t, c), col[c]) != 0)
+                return cp_fail(t->err, CP_EINPUT, "%s:%d: header field %d", t->origin, t->nrec,
+                               c + 1);
+        return CP_OK;
+    }
+    int n = s->nrows++;
+    s->nrec[n] = t->nrec;
+    s->line[n] = t->rec.line;
+    snprintf(s->size[n], sizeof s->size[n], "%s", csvtab_cell(t, K_SIZE));
+    return CP_OK;
+}
+
+static cp_status oread(const char *text, struct oseen *s, struct cp_error *err)
+{
+    struct csvtab_spec sp = spec(CSVTAB_ORDERED);
+    sp.fault = on_ofault;
+    sp.row = on_orow;
+    memset(s, 0, sizeof *s);
+    memset(err, 0, sizeof *err);
+    return csvtab_read(&sp, text, "o.csv", s, err);
+}
+
+static void test_ordered(void **state)
+{
+    (void)state;
+    struct oseen s;
+    struct cp_error err;
+    assert_int_equal(oread("name,size,note\n\na,\"1\n2\",x\n\nb,3.25,y\n", &s, &err), CP_OK);
+    assert_int_equal(s.hdr_nfield, 3);
+    assert_int_equal(s.nrows, 2);
+    assert_int_equal(s.nrec[0], 2);
+    assert_int_equal(s.line[0], 3);
+    assert_string_equal(s.size[0], "1\n2");
+    assert_int_equal(s.nrec[1], 3);
+    assert_int_equal(s.line[1], 6);
+    assert_string_equal(s.size[1], "3.25");
+    /* the header's width is its owner's to judge, past the columns too */
+    assert_int_equal(oread("name,size,note,name\na,1,x,y\n", &s, &err), CP_EINPUT);
+    assert_int_equal(s.hdr_nfield, 4);
+    assert_string_equal(err.msg, "o.csv:1: header field 4");
+    assert_int_equal(oread("name,note\na,1\n", &s, &err), CP_EINPUT);
+    assert_string_equal(err.msg, "o.csv:1: header field 2");
+    /* a record of another width than the header, counted to its end */
+    assert_int_equal(oread("name,size\na,1\nb,2,3,4,5\n", &s, &err), CP_EINPUT);
+    assert_int_equal(s.fault.kind, CSVTAB_WIDE);
+    assert_string_equal(err.msg, "o.csv:3: fault 7 (5 fields)");
+    assert_int_equal(s.nrows, 1);
+    assert_int_equal(oread("name,size,note\n\na,1,x\nb,2\n", &s, &err), CP_EINPUT);
+    assert_int_equal(s.fault.kind, CSVTAB_SHORT);
+    assert_string_equal(err.msg, "o.csv:3: fault 8 (2 fields)");
+    /* malformed CSV: the field it is in */
+    assert_int_equal(oread("name,size\na,1\nb,2\"\n", &s, &err), CP_EINPUT);
+    assert_int_equal(s.fault.kind, CSVTAB_CSV);
+    assert_int_equal(s.fault.at.line, 3);
+    assert_int_equal(s.fault.at.col, 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -202,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_header_faults),
         cmocka_unit_test(test_record_faults),
         cmocka_unit_test(test_lines_and_bounds),
+        cmocka_unit_test(test_ordered),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -123,8 +123,9 @@ struct claim_list {
     struct claim *items;
 };
 
-/* Parse a claims file's text (libcsv, strict).  Errors name
- * origin:line: column.  The caller frees with claim_list_free(). */
+/* Parse a claims file's text (NUL-terminated, len its length; RFC 4180,
+ * strict, through src/desc/csvtab).  Errors name origin:N: column, N the
+ * row's number.  The caller frees with claim_list_free(). */
 cp_status claim_parse(const char *text, size_t len, const char *origin, struct claim_list *out,
                       struct cp_error *err);
 void claim_list_free(struct claim_list *l);

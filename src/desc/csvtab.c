@@ -207,7 +207,8 @@ static size_t utf8_cut(const char *s, size_t n)
     return k;
 }
 
-/* Fields are stored by position in the header, by column after it. */
+/* Fields are stored by position in the header, by column after it (by
+ * position throughout when ordered). */
 static void on_field(void *data, size_t len, void *t_)
 {
     struct csvtab *t = t_;
@@ -218,16 +219,17 @@ static void on_field(void *data, size_t len, void *t_)
     const char *s = data ? (const char *)data : "";
     if (!data)
         len = 0;
-    int i = t->nfield++;
-    if (!t->have_header) {
+    int i = t->nfield++, ordered = t->spec->flags & CSVTAB_ORDERED;
+    if (!t->have_header && !ordered) {
         header_field(t, i, s, len, at);
         return;
     }
-    if (i >= t->nhdr) {
-        fault(t, (struct csvtab_fault){CSVTAB_WIDE, .at = at});
+    if (i >= (t->have_header ? t->nhdr : t->spec->ncols)) {
+        if (!ordered) /* ordered: counted, and the count judged at the end */
+            fault(t, (struct csvtab_fault){CSVTAB_WIDE, .at = at});
         return;
     }
-    int c = t->hdr[i];
+    int c = ordered ? i : t->hdr[i];
     size_t max = t->spec->cell_max;
     t->at[c] = at;
     t->too_long[c] = len >= max;
@@ -238,6 +240,27 @@ static void on_field(void *data, size_t len, void *t_)
     cell_at(t, c)[keep] = '\0';
 }
 
+/* An ordered table's record ended: the header handed to its owner, or a
+ * record of the header's count of fields read. */
+static void ordered_end(struct csvtab *t)
+{
+    if (t->have_header) {
+        if (t->nfield != t->nhdr)
+            fault(t, (struct csvtab_fault){t->nfield < t->nhdr ? CSVTAB_SHORT : CSVTAB_WIDE,
+                                           .at = t->pos, .nfield = t->nfield});
+        else
+            record_end(t);
+        return;
+    }
+    t->header_line = t->rec.line;
+    if ((t->st = t->spec->row(t->ctx, t)) != CP_OK)
+        return;
+    t->nhdr = t->nfield < t->spec->ncols ? t->nfield : t->spec->ncols;
+    for (int i = 0; i < t->nhdr; i++)
+        t->hdr[i] = i, t->has[i] = 1;
+    t->have_header = 1;
+}
+
 static void on_record(int term, void *t_)
 {
     struct csvtab *t = t_;
@@ -245,8 +268,11 @@ static void on_record(int term, void *t_)
     t->at_record_start = 1;
     t->need_start = 1;
     t->rec_set = 0;
+    t->nrec++;
     if (t->st == CP_OK) {
-        if (!t->have_header)
+        if (t->spec->flags & CSVTAB_ORDERED)
+            ordered_end(t);
+        else if (!t->have_header)
             header_end(t);
         else
             record_end(t);

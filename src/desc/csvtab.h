@@ -1,7 +1,9 @@
 /* csvtab.h - one reader for the project's CSV tables (the measurement
  * corpora of both kinds of cluster, meas.h and gmeas.h; any table with a
  * header row naming its columns): RFC 4180 read strictly with libcsv, a
- * header row naming columns from a table, then one record per row.
+ * header row naming columns from a table, then one record per row; or
+ * (CSVTAB_ORDERED, the claims file, claim.h) the columns by position in
+ * the table's order, the header checked by its owner.
  *
  * The reader owns the machinery: the size bound, the byte-order mark,
  * comment lines (when asked), the line and byte column of every cell, the
@@ -56,12 +58,18 @@ struct csvtab_fault {
 
 /* Ways of reading (csvtab_spec.flags). */
 enum {
-    CSVTAB_COMMENTS = 1,   /* lines blank or starting with '#' between records
-                              are skipped                                     */
-    CSVTAB_CR_LINES = 2,   /* a lone CR ends a line (else only LF counts)      */
-    CSVTAB_UTF8_CUT = 4,   /* a cell cut to fit is cut at a UTF-8 character    */
-    CSVTAB_NAMES_EARLY = 8 /* each header name is checked as it is read (else
-                              once the header row ends)                      */
+    CSVTAB_COMMENTS = 1,    /* lines blank or starting with '#' between records
+                               are skipped                                     */
+    CSVTAB_CR_LINES = 2,    /* a lone CR ends a line (else only LF counts)      */
+    CSVTAB_UTF8_CUT = 4,    /* a cell cut to fit is cut at a UTF-8 character    */
+    CSVTAB_NAMES_EARLY = 8, /* each header name is checked as it is read (else
+                               once the header row ends)                      */
+    CSVTAB_ORDERED = 16     /* the columns by position, in the table's order:
+                               the header row goes to row() (have_header 0)
+                               for its owner to check, names unmatched, and a
+                               record with another count of fields than it is
+                               CSVTAB_SHORT or CSVTAB_WIDE (nfield its count),
+                               found when the record ends                     */
 };
 
 struct csvtab;
@@ -96,13 +104,17 @@ struct csvtab {
     int *has;        /* has[c]: the header names column c */
     struct csvtab_pos *hdr_at;
     struct csvtab_pos rec; /* where the record starts (its first field) */
+    int nrec;              /* records so far, the header the first: the number
+                              of the one being read (blank lines not counted) */
     struct csvtab_pos *at; /* each column's cell in this record; line 0: none */
     int *too_long;         /* the column's cell was cut        */
     char *cells;           /* ncols cells of cell_max bytes    */
     size_t nrows;          /* records read so far              */
     /* the machinery's own */
     struct csvtab_pos pos, start;
-    int need_start, quoted, at_record_start, have_header, nfield, rec_set;
+    int need_start, quoted, at_record_start, have_header, rec_set;
+    int nfield; /* fields so far in this record: at a fault, the index of the
+                   field it is in */
     struct csvtab_id *ids;
     size_t nids, id_slots;
     int *id_slot;
