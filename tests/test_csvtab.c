@@ -76,12 +76,19 @@ static struct csvtab_spec spec(unsigned flags)
                                 .row = on_row};
 }
 
+/* Read text as "t.csv" with sp into a cleared ctx of size bytes. */
+static cp_status read_as(const struct csvtab_spec *sp, const char *text, void *ctx, size_t size,
+                         struct cp_error *err)
+{
+    memset(ctx, 0, size);
+    memset(err, 0, sizeof *err);
+    return csvtab_read(sp, text, "t.csv", ctx, err);
+}
+
 static cp_status tread(const char *text, unsigned flags, struct seen *s, struct cp_error *err)
 {
     struct csvtab_spec sp = spec(flags);
-    memset(s, 0, sizeof *s);
-    memset(err, 0, sizeof *err);
-    return csvtab_read(&sp, text, "t.csv", s, err);
+    return read_as(&sp, text, s, sizeof *s, err);
 }
 
 /* Cells by column, each where it starts; comments skipped between records
@@ -235,9 +242,7 @@ static cp_status oread(const char *text, struct oseen *s, struct cp_error *err)
     struct csvtab_spec sp = spec(CSVTAB_ORDERED);
     sp.fault = on_ofault;
     sp.row = on_orow;
-    memset(s, 0, sizeof *s);
-    memset(err, 0, sizeof *err);
-    return csvtab_read(&sp, text, "o.csv", s, err);
+    return read_as(&sp, text, s, sizeof *s, err);
 }
 
 static void test_ordered(void **state)
@@ -257,17 +262,17 @@ static void test_ordered(void **state)
     /* the header's width is its owner's to judge, past the columns too */
     assert_int_equal(oread("name,size,note,name\na,1,x,y\n", &s, &err), CP_EINPUT);
     assert_int_equal(s.hdr_nfield, 4);
-    assert_string_equal(err.msg, "o.csv:1: header field 4");
+    assert_string_equal(err.msg, "t.csv:1: header field 4");
     assert_int_equal(oread("name,note\na,1\n", &s, &err), CP_EINPUT);
-    assert_string_equal(err.msg, "o.csv:1: header field 2");
+    assert_string_equal(err.msg, "t.csv:1: header field 2");
     /* a record of another width than the header, counted to its end */
     assert_int_equal(oread("name,size\na,1\nb,2,3,4,5\n", &s, &err), CP_EINPUT);
     assert_int_equal(s.fault.kind, CSVTAB_WIDE);
-    assert_string_equal(err.msg, "o.csv:3: fault 7 (5 fields)");
+    assert_string_equal(err.msg, "t.csv:3: fault 7 (5 fields)");
     assert_int_equal(s.nrows, 1);
     assert_int_equal(oread("name,size,note\n\na,1,x\nb,2\n", &s, &err), CP_EINPUT);
     assert_int_equal(s.fault.kind, CSVTAB_SHORT);
-    assert_string_equal(err.msg, "o.csv:3: fault 8 (2 fields)");
+    assert_string_equal(err.msg, "t.csv:3: fault 8 (2 fields)");
     /* malformed CSV: the field it is in */
     assert_int_equal(oread("name,size\na,1\nb,2\"\n", &s, &err), CP_EINPUT);
     assert_int_equal(s.fault.kind, CSVTAB_CSV);

@@ -1438,18 +1438,25 @@ static void test_err_first_of_several(void **state)
 static void test_kind_is(void **state)
 {
     (void)state;
-    assert_true(desc_kind_is("[system]\nkind = gpu\n", "gpu", 0));
-    assert_true(desc_kind_is("# c\n [system]\n  kind : gpu # a GPU\n", "gpu", 0));
-    assert_true(desc_kind_is("[system]\nkind=gpu", "gpu", 0));
-    assert_false(desc_kind_is("[system]\nkind = gpus\n", "gpu", 0));
-    assert_false(desc_kind_is("[gpu]\nkind = gpu\n", "gpu", 0));
-    assert_false(desc_kind_is("[system]\nkind = gpu\n", "weight-streaming", 1));
-    assert_true(desc_kind_is("[system]\nkind = weight-streaming;x\n", "weight-streaming", 1));
-    assert_false(desc_kind_is("[system]\nkind = tpu\nkind = gpu\n", "gpu", 0));
-    assert_false(desc_kind_is("[system]\nkind = tpu\n", "weight-streaming", 1));
-    assert_true(desc_kind_is("[system]\nname = x\n[tiers]\nkind = gpu\n", "weight-streaming", 1));
-    assert_false(desc_kind_is("[system]\nname = x\n", "gpu", 0));
-    assert_true(desc_kind_is("", "weight-streaming", 1));
+    static const struct {
+        const char *text, *word;
+        int absent, want;
+    } c[] = {
+        {"[system]\nkind = gpu\n", "gpu", 0, 1},
+        {"# c\n [system]\n  kind : gpu # a GPU\n", "gpu", 0, 1},
+        {"[system]\nkind=gpu", "gpu", 0, 1},
+        {"[system]\nkind = gpus\n", "gpu", 0, 0},
+        {"[gpu]\nkind = gpu\n", "gpu", 0, 0},
+        {"[system]\nkind = gpu\n", "weight-streaming", 1, 0},
+        {"[system]\nkind = weight-streaming;x\n", "weight-streaming", 1, 1},
+        {"[system]\nkind = tpu\nkind = gpu\n", "gpu", 0, 0},
+        {"[system]\nkind = tpu\n", "weight-streaming", 1, 0},
+        {"[system]\nname = x\n[tiers]\nkind = gpu\n", "weight-streaming", 1, 1},
+        {"[system]\nname = x\n", "gpu", 0, 0},
+        {"", "weight-streaming", 1, 1},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+        assert_int_equal(desc_kind_is(c[i].text, c[i].word, c[i].absent), c[i].want);
 }
 
 int main(void)
