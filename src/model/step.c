@@ -3,6 +3,7 @@
 #include "step.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "minmax.h"
@@ -66,21 +67,63 @@ static double micro_batch(double *critical, const struct layer *ly, int with_upd
     return total;
 }
 
-/* micro_batch()'s time without the charges, no update. */
-static double micro_batch_s(const struct layer *ly, double reps)
+/* micro_batch()'s time without the charges, no update, of the first m - 1
+ * micro-batches (*first) and of the last (returned): the two sums
+ * micro_batch() would add up, in its order, each peak found once. */
+static double micro_batch_s(const struct layer *ly, double m, double *first)
 {
-    double total = 0;
+    double total = 0, last = 0;
     for (int i = 0; i < 3; i++) {
         const struct layer *L = &ly[i];
-        double n = L->count * reps;
-        double fwd = n * longest(L->pass_s[TFM_FWD], L->in_s, L->act_out_s, 0);
-        double bwd = n * longest(L->pass_s[TFM_DELTA] + L->pass_s[TFM_WGRAD] + L->recompute_s,
-                                 L->bwd_in_s, L->out_s, 0);
-        total += fwd + bwd;
-        if (L->segment_s > 0)
-            total += n * longest(L->segment_s, L->in_s, 0, 0);
+        double n = L->count * (m - 1), n1 = L->count * 1;
+        double f = longest(L->pass_s[TFM_FWD], L->in_s, L->act_out_s, 0);
+        double b = longest(L->pass_s[TFM_DELTA] + L->pass_s[TFM_WGRAD] + L->recompute_s,
+                           L->bwd_in_s, L->out_s, 0);
+        total += n * f + n * b;
+        last += n1 * f + n1 * b;
+        if (L->segment_s > 0) {
+            double g = longest(L->segment_s, L->in_s, 0, 0);
+            total += n * g;
+            last += n1 * g;
+        }
     }
-    return total;
+    *first = total;
+    return last;
+}
+
+/* The time of m micro-batches through the layers, the last with the
+ * update, each resource's share charged to critical[] (enum step_res up to
+ * STEP_UPDATE; zero on entry): micro_batch() of the first m - 1, then of
+ * the last.  With m = 1 the first adds count x 0 x t for each peak t: +0
+ * or -0 when every t and count is finite, which leaves every sum as it is
+ * (+0 plus either zero is +0, and the sums start at +0), so the last
+ * micro-batch alone gives the same bits: its total starts at +0 and so is
+ * never -0, and +0 + it is it.  That holds when the last micro-batch's
+ * total is finite: then each of its terms count x t is (a sum with an
+ * infinity or a NaN is not finite), so each count and t is (the first's
+ * backward peak is the largest of the same terms and 0 where the last's
+ * has its update instead: finite too).  Otherwise the sums are zeroed
+ * again and both are charged in order. */
+static double micro_batches(double *critical, const struct layer *ly, double m)
+{
+    if (m == 1) {
+        double last = micro_batch(critical, ly, 1, 1);
+        if (isfinite(last))
+            return last;
+        memset(critical, 0, sizeof(double) * (STEP_UPDATE + 1));
+    }
+    return micro_batch(critical, ly, 0, m - 1) + micro_batch(critical, ly, 1, 1);
+}
+
+/* The same without the charges and without the update (lower_step_s()):
+ * with m = 1 the first term is +0 when the second is finite, for the same
+ * reasons. */
+static double micro_batches_s(const struct layer *ly, double m)
+{
+    double first, last = micro_batch_s(ly, m, &first);
+    if (m == 1 && isfinite(last))
+        return last;
+    return first + last;
 }
 
 /* SRAM per sequence, micro-batches and activation servers of one placement. */
@@ -218,8 +261,7 @@ static double run_layers(const struct placed *P, struct step_result *r)
 {
     const struct layer *ly = P->ly;
     double m = r->micro_batches;
-    double time =
-        micro_batch(r->critical, ly, 0, m - 1) + micro_batch(r->critical, ly, 1, 1);
+    double time = micro_batches(r->critical, ly, m);
 
     for (int i = 0; i < 3; i++) {
         for (int p = 0; p < TFM_NPASSES; p++)
@@ -283,8 +325,24 @@ static void finish(const struct cluster *c, const struct fixed *F, struct placed
 static double lower_step_s(const struct cluster *c, const struct placed *P,
                            const struct step_result *r)
 {
-    double time = micro_batch_s(P->ly, r->micro_batches - 1) + micro_batch_s(P->ly, 1);
+    double time = micro_batches_s(P->ly, r->micro_batches);
     return time + c->hw->wse.step_overhead_s;
+}
+
+/* Start r for a placement: place(), stage() and finish() set every field
+ * of it but the offloaded bytes (offload only) and the sums they add to,
+ * which are zeroed here: the whole struct was, at more than twice the
+ * cost (a tenth of an evaluation with the two or three placements auto
+ * weighs).  Its padding is left as it is: nothing reads it. */
+static void step_start(struct step_result *r, double local_seqs)
+{
+    _Static_assert(offsetof(struct step_result, critical) + sizeof r->critical -
+                           offsetof(struct step_result, pass_s) ==
+                       sizeof(double) * (TFM_NPASSES + 1 + 2 * STEP_NRES),
+                   "pass_s, recompute_s, busy and critical are adjacent");
+    memset(r->pass_s, 0, sizeof(double) * (TFM_NPASSES + 1 + 2 * STEP_NRES));
+    r->act_bytes = 0;
+    r->local_seqs = local_seqs;
 }
 
 /* One placement, start to end. */
@@ -292,8 +350,7 @@ static void eval_placed(const struct cluster *c, const struct fixed *F, enum act
                         double k, struct step_result *r)
 {
     struct placed P;
-    *r = (struct step_result){0};
-    r->local_seqs = F->local_seqs;
+    step_start(r, F->local_seqs);
     place(c, F, mode, k, r);
     stage(c, F, k, &P, r);
     finish(c, F, &P, r);
@@ -354,8 +411,7 @@ struct cand {
 static void cand_place(const struct cluster *c, const struct fixed *F, struct cand *x,
                        enum act_mode mode, double k)
 {
-    x->r = (struct step_result){0};
-    x->r.local_seqs = F->local_seqs;
+    step_start(&x->r, F->local_seqs);
     place(c, F, mode, k, &x->r);
     x->fits = x->r.sram_fits && x->r.act_fits;
     x->k = k;

@@ -37,24 +37,34 @@ static void stream_links(const struct cluster *c, struct fixed *F)
     F->flash_fraction = c->mx_servers > 0 ? mx_flash_fraction(mx, F->S, state) : 0;
 }
 
-/* The gradient rate at N systems, and the links that bind each rate. */
-static void stream_binds(const struct cluster *c, struct fixed *F)
+/* The links each rate may meet: the system's I/O, the SwarmX link,
+ * MemoryX (when its servers are given) and the gradient reduce (set at N
+ * systems by grad_binds()).  The first three and the links at the weight
+ * stream's rate (the reduce never counts there) change with neither N nor
+ * the batch: they are kept. */
+static void stream_bind(const struct cluster *c, struct fixed *F)
 {
     const struct hw_desc *hw = c->hw;
-    const struct mx_spec *mx = &hw->mx;
-    double io = hw->wse.io_bw_Bps;
+    F->link[STEP_LINK_IO] = hw->wse.io_bw_Bps;
+    F->link[STEP_LINK_SWARMX] = hw->swx.link_bw_Bps;
+    F->link[STEP_LINK_MEMORYX] = c->mx_servers > 0 ? F->S * hw->mx.server_net_Bps : INFINITY;
+    F->stream_bind = 0;
+    for (int i = 0; i < STEP_NLINKS; i++)
+        F->stream_bind |= i != STEP_LINK_REDUCE && F->link[i] <= F->bw ? 1u << i : 0;
+}
+
+/* The gradient rate at N systems, and the links that bind it. */
+static void grad_binds(const struct cluster *c, struct fixed *F)
+{
+    const struct hw_desc *hw = c->hw;
     /* A SwarmX node shares reduce_bandwidth among the children it has: at
      * most its fan-out, and no more than the systems there are. */
     double children = mm_min(hw->swx.fanout, c->systems);
     F->gbw = c->systems > 1 ? mm_min(F->bw, hw->swx.reduce_Bps / children) : F->bw;
-    double link[STEP_NLINKS] = {io, hw->swx.link_bw_Bps,
-                                c->mx_servers > 0 ? F->S * mx->server_net_Bps : INFINITY,
-                                c->systems > 1 ? hw->swx.reduce_Bps / children : INFINITY};
-    F->stream_bind = F->grad_bind = 0;
-    for (int i = 0; i < STEP_NLINKS; i++) {
-        F->stream_bind |= i != STEP_LINK_REDUCE && link[i] <= F->bw ? 1u << i : 0;
-        F->grad_bind |= link[i] <= F->gbw ? 1u << i : 0;
-    }
+    F->link[STEP_LINK_REDUCE] = c->systems > 1 ? hw->swx.reduce_Bps / children : INFINITY;
+    F->grad_bind = 0;
+    for (int i = 0; i < STEP_NLINKS; i++)
+        F->grad_bind |= F->link[i] <= F->gbw ? 1u << i : 0;
 }
 
 /* The embedding (with the final norm): streamed and updated, no matmul. */
@@ -134,6 +144,7 @@ static void fixed_const(const struct cluster *c, const struct tfm_figs *tf, doub
     F->logits = wl->predictions * wl->vocab * wl->act_bytes;
     F->bpp = bpp;
     stream_links(c, F);
+    stream_bind(c, F);
     embed_layer(c, F);
     block_fixed(c, F);
     head_fixed(c, F);
@@ -196,7 +207,7 @@ const struct fixed *step_fixed_init(const struct cluster *c, const struct tfm_fi
     F->local_seqs = ceil(c->global_seqs / c->systems);
     /* The slowest of N systems sets every layer's pace. */
     F->slowest = hw_slowest(&hw->wse, c->systems);
-    stream_binds(c, F);
+    grad_binds(c, F);
     double head_stream = wl->tied_embeddings ? wl->vocab * wl->hidden : tf->head;
     F->ly[0].out_s = F->embed * wl->grad_bytes / F->gbw;
     F->ly[1].out_s = F->block_g / F->gbw;

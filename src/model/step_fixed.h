@@ -29,6 +29,7 @@ struct fixed {
     double logits;           /* a sequence's logits                         */
     double bpp;              /* MemoryX bytes per parameter                 */
     double mx_hold, mx_stream, S, bw, gbw, flash_fraction;
+    double link[STEP_NLINKS]; /* each link's rate (enum step_link; the reduce at N) */
     unsigned stream_bind, grad_bind;
     double embed;            /* embedding parameters (with the final norm)  */
     double update_params[3]; /* parameters each layer kind updates          */

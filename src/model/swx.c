@@ -5,12 +5,40 @@
 #include <stddef.h>
 #include <stdint.h>
 
-double swx_depth(const struct swx_spec *s, double systems)
+/* Whole N below SWX_MEMO: the counts below are kept per thread for each
+ * such N with the fan-out they were counted for (scans ask for the same N
+ * again); a fan-out that differs in value, or is not a number, is counted
+ * again. */
+#define SWX_MEMO 2048
+static int swx_memo_index(double systems, size_t *i)
+{
+    /* in range first, so the conversion is exact: (size_t) truncates, and
+     * gives systems back only for a whole number */
+    if (!(systems >= 1 && systems < SWX_MEMO))
+        return 0;
+    *i = (size_t)systems;
+    return (double)*i == systems;
+}
+
+static double count_depth(const struct swx_spec *s, double systems)
 {
     double d = 0;
     for (double reach = 1; reach < systems; reach *= s->fanout)
         d++;
     return d;
+}
+
+double swx_depth(const struct swx_spec *s, double systems)
+{
+    static _Thread_local double fanout[SWX_MEMO], depth[SWX_MEMO];
+    size_t i;
+    if (!swx_memo_index(systems, &i))
+        return count_depth(s, systems);
+    if (fanout[i] == 0 || fanout[i] != s->fanout) {
+        depth[i] = count_depth(s, systems);
+        fanout[i] = s->fanout;
+    }
+    return depth[i];
 }
 
 double swx_latency(const struct swx_spec *s, double systems)
@@ -39,16 +67,14 @@ static double count_nodes(const struct swx_spec *s, double systems)
     return nodes;
 }
 
-/* Each thread keeps the count for whole N below SWX_MEMO with the fan-out
- * it was counted for: its integer divisions were a twentieth of an analytic
- * evaluation, and scans ask for the same N again. */
-#define SWX_MEMO 2048
+/* Kept as swx_depth() is: its integer divisions were a twentieth of an
+ * analytic evaluation. */
 double swx_nodes(const struct swx_spec *s, double systems)
 {
     static _Thread_local double fanout[SWX_MEMO], nodes[SWX_MEMO];
-    if (!(systems >= 1 && systems < SWX_MEMO && systems == floor(systems)))
+    size_t i;
+    if (!swx_memo_index(systems, &i))
         return count_nodes(s, systems);
-    size_t i = (size_t)systems;
     if (fanout[i] == 0 || fanout[i] != s->fanout) {
         nodes[i] = count_nodes(s, systems);
         fanout[i] = s->fanout;

@@ -151,16 +151,54 @@ static void train_verdicts(const struct cluster *c, const struct tfm_figs *tf,
     r->feasible = !(w & TW_INFEASIBLE);
 }
 
+/* Every field of a workload that src/desc/tfm.c reads, as numbers (an int
+ * is exact as a double); a field tfm.c comes to read belongs here. */
+enum { WL_NKEY = 23 };
+static void workload_key(const struct wl_desc *w, double *k)
+{
+    const double in[WL_NKEY] = {
+        w->layers,       w->hidden,      w->heads,           w->kv_heads,
+        w->ffn,          w->seq_len,     w->vocab,           w->predictions,
+        w->tokens,       w->weight_bytes, w->grad_bytes,     w->master_bytes,
+        w->optimizer_bytes, w->act_bytes, w->tokens_chinchilla, w->gated_ffn,
+        w->bias,         w->tied_embeddings, w->norm,        w->positions,
+        w->dropout,      w->attention_dropout, w->recompute,
+    };
+    memcpy(k, in, sizeof in);
+}
+
+/* tfm_figures() of wl.  A scan evaluates one workload again and again, so
+ * each thread keeps the figures of the last one with workload_key():
+ * another workload, or any of those numbers changed in any bit, a NaN or
+ * the sign of a zero included, is worked out again.  (The fields one by
+ * one, not the struct's bytes: its padding and the tail of its name may be
+ * uninitialised.)  Valid until the thread's next call. */
+static const struct tfm_figs *workload_figures(const struct wl_desc *wl)
+{
+    static _Thread_local struct {
+        double key[WL_NKEY];
+        struct tfm_figs tf;
+        int set;
+    } last;
+    double key[WL_NKEY];
+    workload_key(wl, key);
+    if (!last.set || memcmp(key, last.key, sizeof key) != 0) {
+        tfm_figures(wl, &last.tf);
+        memcpy(last.key, key, sizeof key);
+        last.set = 1;
+    }
+    return &last.tf;
+}
+
 void train_eval(const struct cluster *c, struct train_result *r)
 {
-    struct tfm_figs tf;
-    tfm_figures(c->wl, &tf);
+    const struct tfm_figs *tf = workload_figures(c->wl);
     /* not zeroed first: step_eval_figs() sets the whole step and the
      * three below every other field */
-    step_eval_figs(c, &tf, &r->step);
-    train_time(c, &tf, r);
+    step_eval_figs(c, tf, &r->step);
+    train_time(c, tf, r);
     train_power(c, r);
-    train_verdicts(c, &tf, r);
+    train_verdicts(c, tf, r);
 }
 
 void train_at(const struct cluster *base, double n, enum scaling mode, struct train_result *r)

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "../desc/tfm.h"
+#include "minmax.h"
 
 double wse_rate(const struct wse_spec *w, double tokens)
 {
@@ -23,5 +24,5 @@ double wse_max_seqs(const struct wse_spec *w, const struct wl_desc *wl, double b
 
 double wse_largest_matmul(const struct wl_desc *wl)
 {
-    return fmax(wl->hidden, fmax(wl->ffn, wl->vocab));
+    return mm_max(wl->hidden, mm_max(wl->ffn, wl->vocab));
 }
