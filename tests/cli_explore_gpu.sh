@@ -5,9 +5,10 @@
 # screen shows the GPU kind's step parts, time to train, power, MFU, its
 # verdicts and its layout, and a knob edit changes what estimate would
 # say (the GPU count, the batch, a hardware key); the knobs of the
-# weight-streaming model (memoryx, sparsity, overlap) and the band refuse
-# with the reason; a count where no layout fits says why; e exports what
-# estimate --csv prints; a weight-streaming system typed in is refused;
+# weight-streaming model (memoryx, sparsity, overlap) refuse with the
+# reason; u gives the results' band (the point estimate without ranges;
+# with a ranged key, estimate --uncertainty's); a count where no layout
+# fits says why; e exports what estimate --csv prints; a weight-streaming system typed in is refused;
 # a layout figure given (--tp) stays fixed;
 # Left/Right step through GPU systems only.  Prints "ok N - what" or "not
 # ok N - what" per check and "# cli_explore_gpu done".  Skips when tmux is
@@ -207,8 +208,18 @@ if wait_for main "^sparsity '0\.5': does not apply to h100 \(gpu\)" && wait_for 
 else
     nok "sparsity typed 0.5: refused" "$(tail -n 1 "$T/screen") / $(seen 'time to train')"
 fi
+# u: the band of the results through unc_job_run; h100 states no range,
+# so it is the point estimate (each end the step time), and says so
 keys u
-if wait_for main '^u: the explorer draws no uncertainty band on h100'; then ok "u: no band on a GPU system, with the reason"; else nok "u: no band" "$(tail -n 1 "$T/screen")"; fi
+if wait_for main '^uncertainty band on: h100 states no \+- range: the point estimate' &&
+    st=$(seen 'step time' | sed -n 's/.*step time \([^ ]*\) \([^ ]*\) .*/\1 \2/p') && [ -n "$st" ] &&
+    grep -qE "step time +$(re "$st")  5-95% $(re "${st% *}-$st")" "$T/screen"; then
+    ok "u: the band on h100 without ranges is the point estimate (5-95% ${st% *}-$st), and says so"
+else
+    nok "u: the band on h100 without ranges" "$(tail -n 1 "$T/screen") / $(seen 'step time')"
+fi
+keys u
+if wait_for main '^uncertainty bands off' && poll gone main '5-95%'; then ok "u again: the band off"; else nok "u again: the band off" "$(tail -n 1 "$T/screen")"; fi
 keys s
 if wait_for main '^s: no overlay of h100'; then ok "s: no overlay of a GPU system, with the reason"; else nok "s: no overlay" "$(tail -n 1 "$T/screen")"; fi
 
@@ -269,6 +280,28 @@ if [ -n "$cost" ] && wait_for tp "│ cost +$(re "$cost") +│"; then
     ok "--price 2.5: the cost row is estimate's ($cost)"
 else
     nok "--price 2.5: the cost row is estimate's ($cost)" "$(seen 'cost')"
+fi
+
+# ---- u with a ranged key: the band estimate --uncertainty gives ----
+RANGE='fit.matmul_efficiency=0.70+-0.03'
+start unc env TERM=xterm-256color NCURSES_NO_UTF8_ACS=1 "$CP" explore -m gpt3-175b -s h100 -n 64 --set "$RANGE"
+wait_for unc 'GPUs +64 '
+tm send-keys -t x:unc u
+# band ROW: estimate --uncertainty's 5th-95th of ROW as the explorer writes
+# it ("5-95% 1.417-1.519 min": one unit when both ends share it)
+band() {
+    "$CP" estimate -m gpt3-175b -s h100 -n 64 --set "$RANGE" --uncertainty |
+        sed -n "s/^  $1 .*\[\([^,]*\), \(.*\)\]\$/\1|\2/p" | {
+        IFS='|' read -r lo hi
+        if [ "${lo#* }" = "${hi#* }" ]; then echo "5-95% ${lo% *}-$hi"; else echo "5-95% $lo-$hi"; fi
+    }
+}
+sb=$(band 'step time') tb=$(band 'time to train')
+if wait_for unc '^uncertainty band on: 5-95% of the draws of the hardware ranges \(results only' &&
+    wait_for unc "step time +[^ ]+ [^ ]+  $(re "$sb")" && wait_for unc "time to train +[^ ]+ [^ ]+  $(re "$tb")"; then
+    ok "u with $RANGE: the bands of estimate --uncertainty ($sb; $tb)"
+else
+    nok "u with $RANGE: the bands of estimate --uncertainty ($sb; $tb)" "$(seen 'step time') / $(seen 'time to train') / $(tail -n 1 "$T/screen")"
 fi
 
 # ---- and refused on a weight-streaming system, naming the flag ----

@@ -297,8 +297,8 @@ const struct cli_cmd cli_cmds[] = {
      "system the knobs are GPUs, model, system, batch, seq_len and the GPU\n"
      "description's keys (--tp ... --precision fix the layout's figures), the\n"
      "results the kind's step parts, MFU, time to train, energy, verdicts and\n"
-     "layout; memoryx, sparsity, overlap, u, s and r say why they do not apply\n"
-     "there.\n",
+     "layout, u the band of the step time and time to train (not the charts');\n"
+     "memoryx, sparsity, overlap, s and r say why they do not apply there.\n",
      OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_GPU, 0, 0, cmd_explore},
     {"sweep",
      "sweep [FILE.ini] [-m MODELS|all] [-s SYSTEMS|all] [--systems LIST]\n"

@@ -13,7 +13,6 @@
 #include "../base/xalloc.h"
 #include "../grid/grid.h"
 #include "../model/param.h"
-#include "../model/ws_tm.h"
 #include "../desc/tfm.h"
 
 const char *const xp_param_name[XP_NPARAMS] = {
@@ -232,8 +231,8 @@ static size_t band_draws(struct xp_state *x, const size_t *idx, size_t m)
     if (!rng)
         return 0;
     gsl_rng_set(rng, UNC_DEFAULT_SEED);
-    const struct tm_job job = {&tm_ws, &x->s.c, x->s.c.systems};
-    void *buf = xmalloc(tm_ws.clone_size), *drawn;
+    const struct tm_job job = {job_default_face()->kind, &x->s.c, x->s.c.systems};
+    void *buf = xmalloc(job.kind->clone_size), *drawn;
     size_t d = 0;
     for (; d < XP_UNC_SAMPLES; d++) {
         struct cp_error err = {0};
@@ -294,14 +293,16 @@ static void curve_band(struct xp_state *x)
 void xp_recompute(struct xp_state *x)
 {
     if (x->t.on) {
-        xp_tm_recompute(x);
+        char why[CP_ERROR_MAX];
+        if (xp_tm_recompute(x, why, sizeof why) != 0)
+            xp_status(x, "%s", why);
         return;
     }
     train_eval(&x->s.c, &x->r);
     x->band_ok = 0;
     if (x->unc) {
         struct cp_error err = {0};
-        const struct tm_job job = {&tm_ws, &x->s.c, x->s.c.systems};
+        const struct tm_job job = {job_default_face()->kind, &x->s.c, x->s.c.systems};
         x->band_ok = unc_job_run(&job, &x->s.hw_src, 0, TM_STRONG, XP_UNC_SAMPLES,
                                  UNC_DEFAULT_SEED, &x->band, NULL, &err) == CP_OK;
         if (!x->band_ok)

@@ -7,7 +7,7 @@
  * the model's own knobs: MemoryX tier, sparsity, overlap, the band); on
  * any other kind the training-model interface's job (struct xp_tm,
  * explore_tm.c: job_load and tm_eval, the knobs the options every kind
- * takes). */
+ * takes, and the band of its results through unc_job_run). */
 #ifndef CP_EXPLORE_H
 #define CP_EXPLORE_H
 
@@ -84,8 +84,9 @@ struct xp_tm {
     struct tm_result r;
     void *detail; /* the kind's, detail_size bytes */
     size_t param; /* the kind's parameter on the hw rows */
-    int fresh;    /* r and the curve are of the job and chart as they are */
+    int fresh;    /* r, the band and the curve are of the job, chart and u as they are */
     enum xp_chart chart;
+    int unc; /* x->unc when r was computed */
     double part[XP_CURVE_MAX][TM_MAX_PARTS]; /* breakdown: the step's parts */
 };
 
@@ -147,17 +148,21 @@ void xp_last_message(FILE *f, char *buf, size_t n);
 
 /* The explorer over the training-model interface (explore_tm.c), for a
  * system whose kind is not the weight-streaming scenario's: load o (-1, or
- * an exit code after a message); evaluate; a parameter's value as shown;
+ * an exit code after a message); evaluate (1, with why, when the band is
+ * on and fails); a parameter's value as shown;
  * the hw value's name; step the selected parameter, or the prompt's text
  * as its value: 0, or 1 and why (without the parameter's name) when it
  * does not apply or the job refuses it. */
 int xp_tm_init(struct xp_state *x);
 void xp_tm_free(struct xp_state *x);
-void xp_tm_recompute(struct xp_state *x);
+int xp_tm_recompute(struct xp_state *x, char *why, size_t n);
 const char *xp_tm_value(const struct xp_state *x, enum xp_param p, char *buf, size_t n);
 const char *xp_tm_param_label(const struct xp_state *x, char *buf, size_t n);
 int xp_tm_step(struct xp_state *x, int dir, int fine, char *why, size_t n);
 int xp_tm_input(struct xp_state *x, const char *in, char *why, size_t n);
+
+/* The hardware keys of the job with a +- range (what its band draws). */
+size_t xp_tm_ranged(const struct xp_state *x);
 
 /* Set the status line (printf format). */
 void xp_status(struct xp_state *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -67,6 +67,22 @@ static int cur_x(void)
     return x;
 }
 
+/* printf at the cursor on row y, cut at column right (exclusive); when
+ * whole_only, nothing unless it fits whole. */
+static void tail(int y, int right, int whole_only, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void tail(int y, int right, int whole_only, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    int at = cur_x();
+    if (!whole_only || at + (int)strlen(buf) <= right)
+        clipf(y, at, right, "%s", buf);
+}
+
 static void box_at(int y, int x, int h, int w, const char *title)
 {
     mvaddch(y, x, ACS_ULCORNER);
@@ -268,7 +284,7 @@ static int tm_verdicts(const struct tm_result *r, int y, int at, int right)
 static void tm_results(const struct xp_state *x, int y, int x0, int w)
 {
     const struct tm_result *r = &x->t.r;
-    char a[64], b[64];
+    char a[64], b[64], c[64], d[160];
     int in = x0 + 2, right = x0 + w - 2, iw = right - in, rows = XP_TOP_H - 7;
     const int L = XP_LABEL_W;
     if (!r->runs) {
@@ -277,10 +293,14 @@ static void tm_results(const struct xp_state *x, int y, int x0, int w)
         tm_verdicts(r, y + XP_TOP_H - 3, in, right);
         return;
     }
-    clipf(y + 1, in, right, "%-*s%s  bottleneck %s", L, "step time",
-          unit_format(r->step_s, UNIT_TIME, a, sizeof a), r->part_name[r->bottleneck]);
+    clipf(y + 1, in, right, "%-*s%s", L, "step time", unit_format(r->step_s, UNIT_TIME, a, 64));
+    if (x->band_ok) /* then what follows where it fits whole */
+        clipf(y + 1, cur_x(), right, "  %s",
+              band_text(unit_format(x->band.step_s.p05, UNIT_TIME, b, sizeof b),
+                        unit_format(x->band.step_s.p95, UNIT_TIME, c, sizeof c), d, sizeof d));
+    tail(y + 1, right, x->band_ok, "  bottleneck %s", r->part_name[r->bottleneck]);
     if (isfinite(r->mfu))
-        clipf(y + 1, cur_x(), right, "  MFU %.3g%%", 100 * r->mfu);
+        tail(y + 1, right, x->band_ok, "  MFU %.3g%%", 100 * r->mfu);
     int bw = iw - 22; /* name, bar, time */
     for (int k = 0; k < (int)r->nparts && k < rows; k++) {
         int len = r->step_s > 0 ? (int)lround(bw * r->part_s[k] / r->step_s) : 0;
@@ -294,7 +314,11 @@ static void tm_results(const struct xp_state *x, int y, int x0, int w)
     }
     int row = y + XP_TOP_H - 5;
     clipf(row, in, right, "%-*s%s", L, "time to train", out_duration(r->time_s, a, sizeof a));
-    clipf(row, cur_x(), right, "  %s tokens/s", unit_format(r->tokens_per_s, UNIT_COUNT, b, 64));
+    if (x->band_ok)
+        clipf(row, cur_x(), right, "  %s",
+              band_text(out_duration(x->band.time_s.p05, b, sizeof b),
+                        out_duration(x->band.time_s.p95, c, sizeof c), d, sizeof d));
+    tail(row, right, x->band_ok, "  %s tokens/s", unit_format(r->tokens_per_s, UNIT_COUNT, b, 64));
     clipf(row + 1, in, right, "%-*s%s at %s", L, "energy", out_energy(r->energy_J, a, sizeof a),
           unit_format(r->power_W, UNIT_POWER, b, sizeof b));
     row = tm_verdicts(r, row + 2, in, right);

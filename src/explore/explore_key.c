@@ -297,23 +297,26 @@ static void prompt_key(struct xp_state *x, int key)
     }
 }
 
-/* u: the uncertainty band on or off (the weight-streaming screen's; the
- * screen of other kinds draws none yet, though --uncertainty gives their
- * bands on the command line). */
+/* u: the uncertainty band on or off: on the results and the charts of the
+ * weight-streaming screen; on the results of the others (explore_tm.c),
+ * where a description with no +- range gives the point estimate. */
 static void toggle_band(struct xp_state *x)
 {
-    if (x->t.on) {
-        xp_status(x,
-                  "u: the explorer draws no uncertainty band on %s yet; estimate "
-                  "--uncertainty gives it",
-                  x->t.j.system);
-        return;
-    }
     x->unc = !x->unc;
-    xp_status(x, "uncertainty bands %s",
-              x->unc ? "on: " XP_BAND_LABEL " of the draws of "
-                       "the hardware ranges"
-                     : "off");
+    if (!x->unc)
+        xp_status(x, "uncertainty bands off");
+    else if (!x->t.on)
+        xp_status(x, "uncertainty bands on: %s of the draws of the hardware ranges", XP_BAND_LABEL);
+    else if (xp_tm_ranged(x) > 0)
+        xp_status(x,
+                  "uncertainty band on: %s of the draws of the hardware ranges (results only, "
+                  "not the charts)",
+                  XP_BAND_LABEL);
+    else
+        xp_status(x,
+                  "uncertainty band on: %s states no +- range: the point estimate "
+                  "(--set 'KEY=VALUE+-SPREAD')",
+                  x->t.j.system);
 }
 
 int xp_key(struct xp_state *x, int key)

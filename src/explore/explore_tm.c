@@ -8,7 +8,10 @@
  * every command does), then evaluates it (tm_eval).  A change the loader
  * refuses leaves the job as it was, with the loader's reason on the status
  * line.  The knobs of the weight-streaming model (MemoryX tier, sparsity,
- * overlap) and its uncertainty band do not apply here and say why. */
+ * overlap) do not apply here and say why.  The uncertainty band (u) is the
+ * results' only (step time and time to train: unc_job_run of the job, as
+ * estimate --uncertainty gives it); the charts draw none, as each draw
+ * runs the kind's model again at every count of the curve. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,15 +247,22 @@ static void curve(struct xp_state *x)
     }
 }
 
-void xp_tm_recompute(struct xp_state *x)
+int xp_tm_recompute(struct xp_state *x, char *why, size_t n)
 {
     struct xp_tm *t = &x->t;
     struct cp_error err = {0};
-    if (t->fresh && t->chart == x->chart)
-        return;
+    if (t->fresh && t->chart == x->chart && t->unc == x->unc)
+        return 0;
     if (tm_eval(&t->j.tm, 0, TM_STRONG, &t->r, t->detail, &err) != CP_OK) {
         t->r.runs = 0;
         snprintf(t->r.why, sizeof t->r.why, "%s", err.msg);
+    }
+    x->band_ok = 0;
+    if (x->unc && t->r.runs) { /* one that does not run says why on the screen */
+        x->band_ok = unc_job_run(&t->j.tm, t->j.hw_src, 0, TM_STRONG, XP_UNC_SAMPLES,
+                                 UNC_DEFAULT_SEED, &x->band, NULL, &err) == CP_OK;
+        if (!x->band_ok)
+            snprintf(why, n, "uncertainty: %s", err.msg);
     }
     struct tm_result keep = t->r;
     curve(x);
@@ -261,6 +271,17 @@ void xp_tm_recompute(struct xp_state *x)
     t->r = keep;
     t->fresh = 1;
     t->chart = x->chart;
+    t->unc = x->unc;
+    return x->unc && t->r.runs && !x->band_ok;
+}
+
+size_t xp_tm_ranged(const struct xp_state *x)
+{
+    const struct tm_kind *k = x->t.j.tm.kind;
+    size_t n = 0;
+    for (size_t i = 0; i < k->nparams(); i++)
+        n += x->t.j.hw_src->spread[k->param_index(i)] > 0;
+    return n;
 }
 
 /* The batch in sequences the job runs. */
