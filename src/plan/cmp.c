@@ -56,49 +56,49 @@ cp_status cmp_check(const struct cmp_spec *s, struct cp_error *err)
                            err);
 }
 
-/* The figures of a GPU cluster of n GPUs running hit for steps steps. */
-static void gpu_fill(const struct cmp_spec *s, double steps, double n,
-                     const struct gpu_search_hit *hit, struct cmp_gpu *g)
+/* The GPU kind's job (gpu_tm.h) for w at its batch under s's layout
+ * spec, one layout kept, steps whole steps at s's price. */
+static struct gpu_tm_job tm_job_of(const struct cmp_spec *s, const struct wl_desc *w,
+                                   double steps)
 {
-    struct cmp_side *d = &g->s;
-    struct gpu_train t; /* the run to its end, as estimate counts it */
-    gpu_train_eval(s->gpu, n, steps, s->gpu_price, &hit->result, &t);
-    g->layout = hit->layout;
-    g->res = hit->result;
-    d->units = n;
-    d->nodes = t.nodes;
-    d->step_s = hit->result.step_s;
-    d->steps = t.steps;
-    d->time_s = t.time_s;
-    d->tokens_per_s = hit->result.tokens_per_s;
-    d->power_W = t.power_W;
-    d->energy_J = t.energy_J;
-    d->cost = t.cost;
+    struct gpu_tm_job j = {s->gpu, w, s->layout, steps * w->batch * w->seq_len, s->gpu_price};
+    j.spec.batch = w->batch;
+    j.spec.keep = 1;
+    return j;
 }
 
 /* The job of w under s's layout spec, its divisors listed once for
- * every count (gpu_search_job_init): the search keeps only the best. */
+ * every count (gpu_search_job_init), as the GPU kind lists them. */
 static cp_status job_init(const struct cmp_spec *s, const struct wl_desc *w,
                           struct gpu_search_job *j, struct cp_error *err)
 {
-    struct gpu_search_spec spec = s->layout;
-    spec.batch = w->batch;
-    spec.keep = 1;
-    return gpu_search_job_init(s->gpu, w, &spec, j, err);
+    struct gpu_tm_job t = tm_job_of(s, w, 1);
+    return gpu_search_job_init(s->gpu, w, &t.spec, j, err);
 }
 
-/* The fastest layout of n GPUs into g; CP_EINPUT with the search's
- * refusal. */
-static cp_status gpu_try(const struct cmp_spec *s, const struct gpu_search_job *j, double steps,
-                         double n, struct cmp_gpu *g, struct cp_error *err)
+/* g from the GPU kind's result r (it runs) and its detail. */
+static void gpu_from(const struct tm_result *r, const struct gpu_tm_detail *d, struct cmp_gpu *g)
 {
-    static const struct gpu_search_result empty;
-    struct gpu_search_result sr = empty;
-    cp_status rc = gpu_search_at(j, n, &sr, err);
-    if (rc != CP_OK)
-        return rc;
-    gpu_fill(s, steps, n, &sr.hit[0], g);
-    return CP_OK;
+    struct cmp_side *x = &g->s;
+    g->layout = d->sr.hit[0].layout;
+    g->res = d->sr.hit[0].result;
+    x->units = r->count;
+    x->nodes = d->run.nodes;
+    x->step_s = g->res.step_s;
+    x->steps = d->run.steps;
+    x->time_s = d->run.time_s;
+    x->tokens_per_s = g->res.tokens_per_s;
+    x->power_W = d->run.power_W;
+    x->energy_J = d->run.energy_J;
+    x->cost = d->run.cost;
+}
+
+/* A zeroed GPU detail (no divisors listed yet, gpu_tm.h), to free. */
+static struct gpu_tm_detail *detail_new(size_t n)
+{
+    struct gpu_tm_detail *d = xmalloc(n * sizeof *d);
+    memset(d, 0, n * sizeof *d);
+    return d;
 }
 
 cp_status cmp_gpu_at(const struct cmp_spec *s, double gpus, struct cmp_gpu *g, struct cp_error *err)
@@ -106,10 +106,18 @@ cp_status cmp_gpu_at(const struct cmp_spec *s, double gpus, struct cmp_gpu *g, s
     if (cmp_check(s, err) != CP_OK)
         return CP_EINPUT;
     struct wl_desc w = gpu_job(s->ws);
-    struct gpu_search_job j;
-    if (job_init(s, &w, &j, err) != CP_OK)
-        return CP_EINPUT;
-    return gpu_try(s, &j, job_steps(s->ws), gpus, g, err);
+    struct gpu_tm_job j = tm_job_of(s, &w, job_steps(s->ws));
+    const struct tm_job t = {&tm_gpu, &j, gpus};
+    struct gpu_tm_detail *d = detail_new(1);
+    struct tm_result *r = xmalloc(sizeof *r); /* large (its why) */
+    cp_status st = tm_eval(&t, gpus, TM_STRONG, r, d, err);
+    if (st == CP_OK && !r->runs)
+        st = cp_fail(err, CP_EINPUT, "%s", r->why);
+    if (st == CP_OK)
+        gpu_from(r, d, g);
+    free(r);
+    free(d);
+    return st;
 }
 
 static void scan_init(struct cmp_scan *st, double step, double max)
@@ -237,23 +245,6 @@ static void tally_seen(void *user, double n, const struct tm_result *r, const vo
     }
 }
 
-/* g from the GPU kind's result r (it runs) and its detail. */
-static void gpu_from(const struct tm_result *r, const struct gpu_tm_detail *d, struct cmp_gpu *g)
-{
-    struct cmp_side *x = &g->s;
-    g->layout = d->sr.hit[0].layout;
-    g->res = d->sr.hit[0].result;
-    x->units = r->count;
-    x->nodes = d->run.nodes;
-    x->step_s = g->res.step_s;
-    x->steps = d->run.steps;
-    x->time_s = d->run.time_s;
-    x->tokens_per_s = g->res.tokens_per_s;
-    x->power_W = d->run.power_W;
-    x->energy_J = d->run.energy_J;
-    x->cost = d->run.cost;
-}
-
 /* One scan of GPU counts: w at its batch under s's layout spec, for steps
  * whole steps at s's price, at the counts step..max, against limit[] for
  * goal (pscan.h), tallied in st.  *res and d (and db, below's detail) are
@@ -278,10 +269,7 @@ static int gpu_scan(const struct gpu_scan *g, struct cmp_scan *st, struct pscan_
         scan_job_free(&sj);
         return 0;
     }
-    struct gpu_tm_job job = {s->gpu, g->w, s->layout, g->steps * g->w->batch * g->w->seq_len,
-                             s->gpu_price};
-    job.spec.batch = g->w->batch;
-    job.spec.keep = 1;
+    struct gpu_tm_job job = tm_job_of(s, g->w, g->steps);
     const struct tm_job tj = {&tm_gpu, &job, step};
     struct tally t = {&sj, st};
     struct pscan_spec sp = {.job = &tj,
@@ -322,8 +310,7 @@ void cmp_gpu_fewest(const struct cmp_spec *s, const struct wl_desc *w, double st
     const double limit[PLAN_NMETRICS] = {r->target_s, s->energy_J, s->budget};
     const struct gpu_scan g = {s,     w, steps, floor(scan_max(s) / step) * step,
                                limit, budget_alone ? PSCAN_FASTEST : PSCAN_FEWEST};
-    struct gpu_tm_detail *d = xmalloc(2 * sizeof *d);
-    memset(d, 0, 2 * sizeof *d); /* no divisors listed yet (gpu_tm.h) */
+    struct gpu_tm_detail *d = detail_new(2);
     struct pscan_result *res = xmalloc(sizeof *res);
     r->gpu_ran = gpu_scan(&g, &r->scan, res, d, d + 1, r->gpu_why, sizeof r->gpu_why);
     if (r->gpu_ran) {
@@ -353,9 +340,16 @@ int cmp_gpu_first(const struct cmp_spec *s, double from, double to, struct cmp_g
         scan_job_free(&sj);
         return 0;
     }
-    double steps = job_steps(s->ws);
+    struct gpu_tm_job j = tm_job_of(s, &w, job_steps(s->ws));
+    const struct tm_job t = {&tm_gpu, &j, step};
+    struct gpu_tm_detail *d = detail_new(1);
+    struct tm_result *r = xmalloc(sizeof *r); /* large (its why) */
     for (double n = ceil(from / step) * step; n <= max && !found; n += step)
-        found = scan_can(&sj, n) && gpu_try(s, &sj.j, steps, n, g, &err) == CP_OK;
+        found = scan_can(&sj, n) && tm_eval(&t, n, TM_STRONG, r, d, &err) == CP_OK && r->runs;
+    if (found)
+        gpu_from(r, d, g);
+    free(r);
+    free(d);
     scan_job_free(&sj);
     return found;
 }
@@ -372,8 +366,7 @@ static void gpu_equal_power(const struct cmp_spec *s, const struct wl_desc *w, d
         fmin(floor(nodes * net->gpus_per_node / step) * step, floor(scan_max(s) / step) * step);
     const double none[PLAN_NMETRICS] = {0};
     const struct gpu_scan g = {s, w, steps, max, none, PSCAN_FASTEST};
-    struct gpu_tm_detail *d = xmalloc(sizeof *d);
-    memset(d, 0, sizeof *d); /* no divisors listed yet (gpu_tm.h) */
+    struct gpu_tm_detail *d = detail_new(1);
     struct pscan_result *res = xmalloc(sizeof *res);
     r->eq_ok = gpu_scan(&g, &r->eq_scan, res, d, NULL, r->eq_why, sizeof r->eq_why);
     if (r->eq_ok)
