@@ -1,10 +1,15 @@
 # cerebras-plan - plain GNU Makefile.  See README.md for the quick start.
 #   make            build build/cerebras-plan
 #   make run        build and run the headline job: estimate GPT-3 175B on CS-2
-#   make test       build and run every test, then all again under ASan and
-#                   UBSan (make sanitize), the command-line tests under
+#   make test       what CI runs: build (2 jobs) and run every test, then all
+#                   again under ASan and UBSan (make sanitize), the
+#                   command-line tests with the first run of each kind under
 #                   valgrind (make valgrind) and a short fuzz run (make
-#                   fuzz-smoke); each part ends with "N passed, N failed"
+#                   fuzz-smoke), each part two at a time and ending with
+#                   "N passed, N failed"; about 12 minutes on a quiet 2-core
+#                   machine (README.md, Testing, has each part's time)
+#   make test-full  make test with every run of the binary under valgrind
+#                   (make valgrind-all instead of make valgrind; about 45 min)
 #   make bench      throughput figures ("name value unit" lines)
 #   make report     regenerate reports/example (needs gnuplot for the figures)
 #   make fuzz       fuzz the parsers, FUZZ_SECONDS=60 each (clang, libFuzzer)
@@ -50,7 +55,7 @@ CORE_OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(CORE_SRC)) $(B)/obj/embedded.o
 CLI_OBJ  := $(patsubst src/%.c,$(B)/obj/%.o,$(CLI_SRC))
 BIN      := $(B)/cerebras-plan
 
-.PHONY: all run test check test-fast tests sanitize valgrind bench report install uninstall clean deps fuzz \
+.PHONY: all run test check test-fast test-full tests sanitize valgrind valgrind-all bench report install uninstall clean deps fuzz \
         fuzz-smoke FORCE
 all: $(BIN)
 
@@ -66,38 +71,53 @@ report: deps
 	@$(MAKE) --no-print-directory all
 	$(BIN) report -m gpt3-175b -s cs2 -o reports/example --force
 
+# Each part two at a time (the builds -j2, run.sh JOBS=2); VALGRIND=valgrind-all
+# (make test-full) puts every run of the binary under memcheck.
+VALGRIND ?= valgrind
 test check: deps
-	@$(MAKE) --no-print-directory all $(TESTS)
-	@./tests/run.sh
+	@$(MAKE) --no-print-directory -j2 all $(TESTS)
+	@JOBS=2 ./tests/run.sh
 	@$(MAKE) --no-print-directory sanitize
-	@$(MAKE) --no-print-directory valgrind
+	@$(MAKE) --no-print-directory $(VALGRIND)
 	@$(MAKE) --no-print-directory fuzz-smoke
+
+test-full: deps
+	@$(MAKE) --no-print-directory VALGRIND=valgrind-all test
 
 tests: $(TESTS)
 
 # The functional tests alone (cmocka programs and command-line scripts, two
-# at a time): the quick check while working, about a minute and a half.
+# at a time): the quick check while working, about two minutes and a half.
 test-fast: deps
-	@$(MAKE) --no-print-directory all $(TESTS)
+	@$(MAKE) --no-print-directory -j2 all $(TESTS)
 	@JOBS=2 ./tests/run.sh
 
 # Every test again, built with AddressSanitizer and UndefinedBehaviorSanitizer
-# in $(B)-san: any error or leak fails the run.
+# in $(B)-san, two at a time: any error or leak fails the run.  The install
+# check of tests/cli.sh is skipped (CP_TEST_NO_INSTALL=1): it builds and runs
+# a default build, the same as in the functional pass.
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
              -fno-sanitize-recover=undefined
 sanitize:
 	@echo "--- the tests again under ASan and UBSan ($(B)-san)"
 	@$(MAKE) --no-print-directory WERROR=0 B=$(B)-san CFLAGS="$(SAN_FLAGS)" \
-	    LDFLAGS="-fsanitize=address,undefined" all tests
+	    LDFLAGS="-fsanitize=address,undefined" -j2 all tests
 	@B=$(B)-san ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./tests/run.sh
+	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 JOBS=2 CP_TEST_NO_INSTALL=1 ./tests/run.sh
 
-# The command-line tests once more, every run of the binary under valgrind's
-# memcheck (tests/run.sh --valgrind): any error or leak fails the run.
+# The command-line tests once more, two at a time, with the first run of
+# each kind under valgrind's memcheck (tests/run.sh --valgrind; the kinds:
+# tests/lib.sh), the rest natively; valgrind-all puts every run under it
+# (about 1,900 runs, 35 minutes).  Any error or leak fails the run; the
+# install check of tests/cli.sh is skipped (it runs nothing under memcheck).
 valgrind: all
-	@echo "--- the command-line tests under valgrind"
-	@./tests/run.sh --valgrind
+	@echo "--- the command-line tests, the first run of each kind under valgrind"
+	@CP_TEST_NO_INSTALL=1 ./tests/run.sh --valgrind
+
+valgrind-all: all
+	@echo "--- the command-line tests, every run of the binary under valgrind"
+	@CP_TEST_NO_INSTALL=1 ./tests/run.sh --valgrind-all
 
 # Regenerated on every run, replaced only when it changes, so a new PREFIX
 # rebuilds what depends on it.

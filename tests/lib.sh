@@ -8,16 +8,56 @@ B=${B:-build}
 case "$B" in /*) CP="$B/cerebras-plan" ;; *) CP="$PWD/$B/cerebras-plan" ;; esac
 T=$(mktemp -d) || exit 2
 trap 'rm -rf "$T"' EXIT INT TERM
-# Under `make valgrind` (VGLOG set by run.sh) every run of the binary goes
-# through memcheck; each process logs to its own file in $VGLOG, which stays
-# empty when the run is clean (run.sh counts the non-empty ones as failures).
+# Under `make valgrind` (VGLOG set by run.sh) runs of the binary go through
+# memcheck; each process logs to its own file in $VGLOG, which stays empty
+# when the run is clean (run.sh counts the non-empty ones as failures).
+# With VGALL=1 (`make valgrind-all`) every run does; otherwise only the
+# first run of each kind across all scripts: the command word, the kind of
+# the -s value (a shipped weight-streaming system, a shipped GPU, a file or
+# list, another name), which of --csv, --uncertainty and --trace it has,
+# and $VG_TAG (expect_rc, expect_err and cli_badinput.sh set it to the exit
+# status they expect, so the error paths are checked too).  The first run
+# to make $VGLOG/seen/KEY (mkdir is atomic) takes it, its key in
+# KEY/what; the others run natively.  Tools by their full paths: some tests
+# run the binary with another PATH.
 CP_NATIVE=$CP
 if [ -n "${VGLOG:-}" ]; then
-    # valgrind by its full path: some tests run the binary with another PATH
-    printf '#!/bin/sh\nexec %s -q --leak-check=full %s %s %s --log-file="%s/%%p.log" "%s" "$@"\n' \
-        "$(command -v valgrind)" '--show-leak-kinds=definite,indirect,possible' \
-        '--errors-for-leak-kinds=definite,indirect,possible --num-callers=30' \
-        "--suppressions=$PWD/tests/valgrind.supp" "$VGLOG" "$CP" >"$T/cp-valgrind"
+    cat >"$T/vgkey.awk" <<'EOF'
+BEGIN {
+    sys["cs2"] = sys["cs3"] = "ws"
+    sys["a100"] = sys["h100"] = sys["h200"] = sys["b200"] = sys["gb200"] = "gpu"
+    k = "-"
+    for (i = 2; i < ARGC; i++) {
+        a = ARGV[i]
+        sub(/=.*/, "", a)
+        if (a == "--csv" || a == "--uncertainty" || a == "--trace") o[a] = 1
+        if (ARGV[i - 1] == "-s" || ARGV[i - 1] == "--system")
+            k = (a in sys) ? sys[a] : (a ~ /[\/,.]/) ? "file" : "name"
+    }
+    n = 0
+    for (a in o) s[++n] = a
+    for (i = 2; i <= n; i++)
+        for (j = i; j > 1 && s[j - 1] > s[j]; j--) { t = s[j]; s[j] = s[j - 1]; s[j - 1] = t }
+    line = (ARGC > 1 ? ARGV[1] : "-") " " k " " tag
+    for (i = 1; i <= n; i++) line = line " " s[i]
+    print line
+    exit
+}
+EOF
+    vg="$(command -v valgrind) -q --leak-check=full --show-leak-kinds=definite,indirect,possible"
+    vg="$vg --errors-for-leak-kinds=definite,indirect,possible --num-callers=30"
+    vg="$vg --suppressions=$PWD/tests/valgrind.supp"
+    cat >"$T/cp-valgrind" <<EOF
+#!/bin/sh
+if [ "\${VGALL:-0}" != 1 ]; then
+    what=\$($(command -v awk) -v tag="\${VG_TAG:-}" -f "$T/vgkey.awk" -- "\$@")
+    key=\$(printf '%s' "\$what" | $(command -v cksum) | $(command -v cut) -d ' ' -f 1)
+    $(command -v mkdir) "$VGLOG/seen/\$key" 2>/dev/null || exec "$CP" "\$@"
+    printf '%s\\n' "\$what" >"$VGLOG/seen/\$key/what"
+fi
+exec $vg --log-file="$VGLOG/%p.log" "$CP" "\$@"
+EOF
+    mkdir -p "$VGLOG/seen"
     chmod +x "$T/cp-valgrind"
     CP="$T/cp-valgrind"
 fi
@@ -36,8 +76,9 @@ nok() {
 }
 
 # run ARGS...: the binary; sets $rc, stdout in $T/out, stderr in $T/err
+# (vgtag: the VG_TAG of the run, see above)
 run() {
-    "$CP" "$@" >"$T/out" 2>"$T/err"
+    VG_TAG=${vgtag:-} "$CP" "$@" >"$T/out" 2>"$T/err"
     rc=$?
 }
 
@@ -52,7 +93,9 @@ check() {
 expect_rc() {
     want=$1 what=$2
     shift 2
+    vgtag="exit $want"
     run "$@"
+    vgtag=
     if [ "$rc" -eq "$want" ]; then ok "$what"; else nok "$what" "exit $rc, wanted $want: $(head -c 300 "$T/err")"; fi
 }
 
@@ -60,7 +103,9 @@ expect_rc() {
 expect_err() {
     want=$1 what=$2
     shift 2
+    vgtag="exit 2"
     run "$@"
+    vgtag=
     if [ "$rc" -eq 2 ] && grep -qF -- "$want" "$T/err" && [ ! -s "$T/out" ]; then
         ok "$what"
     else

@@ -2,8 +2,11 @@
 # Run every test: the cmocka programs in build/tests/ and the command-line
 # tests in tests/cli*.sh; print each failure and end with "N passed, N failed".
 # Exit status 0 only if nothing failed.
-#   run.sh --valgrind   only the command-line tests, every run of the binary
-#                       under valgrind's memcheck; any error or leak fails
+#   run.sh --valgrind   only the command-line tests, the first run of each
+#                       kind (command, system kind, --csv/--uncertainty/
+#                       --trace, expected exit status: tests/lib.sh) under
+#                       valgrind's memcheck; any error or leak fails
+#   run.sh --valgrind-all  the same with every run of the binary under memcheck
 #   JOBS=2 run.sh       run the test programs and scripts two at a time
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -11,7 +14,8 @@ B=${B:-build}
 pass=0
 fail=0
 VGLOG=
-if [ "${1:-}" = "--valgrind" ]; then
+case "${1:-}" in --valgrind-all) VGALL=1 && export VGALL ;; esac
+if [ "${1:-}" = "--valgrind" ] || [ "${1:-}" = "--valgrind-all" ]; then
     command -v valgrind >/dev/null 2>&1 || { echo "run.sh: valgrind is not installed" >&2; exit 2; }
     VGLOG=$(mktemp -d) || exit 2
     export VGLOG
@@ -33,8 +37,13 @@ if [ -z "$VGLOG" ]; then
         [ -x "$t" ] && units="$units $t"
     done
 fi
-# the longest first (cli_report.sh, test_plan), then the rest in order
-for t in tests/cli_report.sh $units tests/cli*.sh; do echo "$t"; done | awk '!seen[$0]++' |
+# the longest first (cli_report.sh, cli.sh with its install build,
+# test_props, test_plan, cli_help.sh, cli_badinput.sh), then the rest in order
+for t in tests/cli_report.sh tests/cli.sh $B/tests/test_props $B/tests/test_plan tests/cli_help.sh \
+    tests/cli_badinput.sh $units tests/cli*.sh; do
+    case "$t" in */test_*) case " $units " in *" $t "*) ;; *) continue ;; esac ;; esac
+    echo "$t"
+done | awk '!seen[$0]++' |
     xargs -P "$jobs" -I '{}' sh -c 'case "$1" in *.sh) sh "$1" ;; *) "$1" ;; esac >"$2/${1##*/}.log" 2>&1
                                     echo $? >"$2/${1##*/}.rc"' sh '{}' "$logs"
 
@@ -88,7 +97,11 @@ if [ -n "$VGLOG" ]; then
         fi
     done
     [ "$runs" -eq 0 ] && bad=1 # nothing ran under valgrind
-    echo "valgrind: $runs runs of the binary, $bad with errors or leaks"
+    if [ "${VGALL:-0}" = 1 ]; then
+        echo "valgrind: $runs runs of the binary, $bad with errors or leaks"
+    else
+        echo "valgrind: $runs runs of the binary (the first of each kind; every run: make valgrind-all), $bad with errors or leaks"
+    fi
     pass=$((pass + runs - bad))
     fail=$((fail + bad))
 fi
