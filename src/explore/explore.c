@@ -124,13 +124,25 @@ void xp_free(struct xp_state *x)
     xp_tm_free(x);
 }
 
+/* The job own (the scenario's cluster, or a draw of it) through the
+ * interface at n systems, strong scaling, into r: the weight-streaming
+ * screen's kind is the default system's, its detail a train_result. */
+static void eval_at(const struct xp_state *x, const void *own, double n, struct tm_result *r)
+{
+    const struct tm_job j = {job_default_face()->kind, own, x->s.c.systems};
+    struct train_result detail;
+    struct cp_error err = {0};
+    if (tm_eval(&j, n, TM_STRONG, r, &detail, &err) != CP_OK)
+        r->runs = r->feasible = 0;
+}
+
 static void curve_speedup(struct xp_state *x)
 {
     struct xp_curve *cv = &x->curve;
     double max = fmax(x->s.hw.wse.max_systems, x->s.c.systems);
     size_t n = (size_t)fmin(fmax(x->chart_cols, 2), XP_CURVE_MAX);
-    struct train_result one, r;
-    train_at(&x->s.c, 1, SCALE_STRONG, &one);
+    struct tm_result one, r;
+    eval_at(x, &x->s.c, 1, &one);
     cv->n = 0;
     double last = 0;
     for (size_t i = 0; i < n; i++) {
@@ -138,7 +150,7 @@ static void curve_speedup(struct xp_state *x)
         if (N == last)
             continue;
         last = N;
-        train_at(&x->s.c, N, SCALE_STRONG, &r);
+        eval_at(x, &x->s.c, N, &r);
         cv->x[cv->n] = N;
         cv->y[cv->n] = r.feasible ? r.tokens_per_s / one.tokens_per_s : NAN;
         cv->n++;
@@ -155,15 +167,13 @@ static void curve_breakdown(struct xp_state *x)
     size_t n = 0;
     for (double N = 1; n < XP_CURVE_MAX && N <= max; N = N * 2 < max || N == max ? N * 2 : max)
         ns[n++] = N;
-    struct grid g = {.base = &x->s.c, .ns = ns, .nn = n, .mode = SCALE_STRONG};
     for (cv->n = 0; cv->n < n; cv->n++) {
-        struct cluster c;
-        struct train_result r;
-        grid_eval(&g, cv->n, &c, &r);
-        cv->x[cv->n] = c.systems;
-        cv->y[cv->n] = r.step.step_s;
-        for (int k = 0; k < STEP_NRES; k++)
-            cv->part[cv->n][k] = r.step.critical[k];
+        struct tm_result r;
+        eval_at(x, &x->s.c, ns[cv->n], &r);
+        cv->x[cv->n] = ns[cv->n];
+        cv->y[cv->n] = r.step_s;
+        for (size_t k = 0; k < STEP_NRES && k < r.nparts; k++)
+            cv->part[cv->n][k] = r.part_s[k];
     }
 }
 
@@ -187,25 +197,23 @@ static void curve_sparsity(struct xp_state *x)
     }
 }
 
-/* The quantity chart x->chart plots at xv (systems, or sparsity) with the
- * hardware hw: speedup over one (the tokens/s of one system on hw), step
+/* The quantity chart x->chart plots at xv (systems, or sparsity) on the
+ * drawn job own (a clone of the scenario's cluster with the draw's
+ * hardware): speedup over one (the tokens/s of one system on it), step
  * time or time to train. */
-static double chart_quantity(const struct xp_state *x, const struct hw_desc *hw, double xv,
-                             double one)
+static double chart_quantity(const struct xp_state *x, const void *own, double xv, double one)
 {
-    struct cluster c = x->s.c;
-    struct train_result r;
-    c.hw = hw;
-    if (!c.overlap_set)
-        c.overlap = hw->mx.boundary_overlap;
-    if (x->chart == XP_CHART_SPARSITY) {
+    struct tm_result r;
+    if (x->chart == XP_CHART_SPARSITY) { /* the weight-streaming model's own knob */
+        struct cluster c = *(const struct cluster *)own;
+        struct train_result t;
         c.sparsity = xv;
-        train_eval(&c, &r);
-        return r.time_s;
+        train_eval(&c, &t);
+        return t.time_s;
     }
-    train_at(&c, xv, SCALE_STRONG, &r);
+    eval_at(x, own, xv, &r);
     if (x->chart == XP_CHART_BREAKDOWN)
-        return r.step.step_s;
+        return r.step_s;
     return r.feasible ? r.tokens_per_s / one : NAN;
 }
 
@@ -239,18 +247,13 @@ static size_t band_draws(struct xp_state *x, const size_t *idx, size_t m)
         double one = 0;
         if (unc_job_draw(&job, &x->s.hw_src, rng, buf, &drawn, &err) != CP_OK)
             break;
-        const struct hw_desc hw = *((const struct cluster *)drawn)->hw;
         if (x->chart == XP_CHART_SPEEDUP) {
-            struct cluster c = x->s.c;
-            struct train_result r;
-            c.hw = &hw;
-            if (!c.overlap_set)
-                c.overlap = hw.mx.boundary_overlap;
-            train_at(&c, 1, SCALE_STRONG, &r);
+            struct tm_result r;
+            eval_at(x, drawn, 1, &r);
             one = r.tokens_per_s;
         }
         for (size_t j = 0; j < m; j++)
-            x->draws[j * XP_UNC_SAMPLES + d] = chart_quantity(x, &hw, x->curve.x[idx[j]], one);
+            x->draws[j * XP_UNC_SAMPLES + d] = chart_quantity(x, drawn, x->curve.x[idx[j]], one);
     }
     free(buf);
     gsl_rng_free(rng);
@@ -298,11 +301,16 @@ void xp_recompute(struct xp_state *x)
             xp_status(x, "%s", why);
         return;
     }
-    train_eval(&x->s.c, &x->r);
+    /* the scenario's job through the interface: its result in x->t.r, the
+     * kind's detail (the train_result) in x->r */
+    const struct tm_job job = {job_default_face()->kind, &x->s.c, x->s.c.systems};
+    struct cp_error err = {0};
+    if (tm_eval(&job, 0, TM_STRONG, &x->t.r, &x->r, &err) != CP_OK) {
+        x->t.r.runs = x->t.r.feasible = 0;
+        snprintf(x->t.r.why, sizeof x->t.r.why, "%s", err.msg);
+    }
     x->band_ok = 0;
     if (x->unc) {
-        struct cp_error err = {0};
-        const struct tm_job job = {job_default_face()->kind, &x->s.c, x->s.c.systems};
         x->band_ok = unc_job_run(&job, &x->s.hw_src, 0, TM_STRONG, XP_UNC_SAMPLES,
                                  UNC_DEFAULT_SEED, &x->band, NULL, &err) == CP_OK;
         if (!x->band_ok)

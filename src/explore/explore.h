@@ -2,12 +2,16 @@
  * keys do to it (explore_key.c), apart from drawing (explore_draw.c), the
  * terminal and the files the
  * keys e, s and r write (cmd_explore.c, the only file that starts or ends
- * curses).  The explorer evaluates the same core functions as the
- * commands: on a weight-streaming system its scenario (struct scenario,
- * the model's own knobs: MemoryX tier, sparsity, overlap, the band); on
- * any other kind the training-model interface's job (struct xp_tm,
- * explore_tm.c: job_load and tm_eval, the knobs the options every kind
- * takes, and the band of its results through unc_job_run). */
+ * curses).  The explorer evaluates jobs through the training-model
+ * interface (tm_eval into t.r, the band through unc_job_run) and draws
+ * one results panel from t.r on either screen: on a weight-streaming
+ * system the job is its scenario's cluster (struct scenario, the model's
+ * own knobs: MemoryX tier, sparsity, overlap; the kind's detail, the
+ * train_result, in r for the links of the stream, the warnings and the
+ * export), and its charts also evaluate through the interface but for
+ * time against sparsity, a knob of that model; on any other kind the job
+ * is the one job_load makes of the options (struct xp_tm, explore_tm.c:
+ * the knobs the options every kind takes). */
 #ifndef CP_EXPLORE_H
 #define CP_EXPLORE_H
 
@@ -81,7 +85,8 @@ struct xp_tm {
     struct cli_opts o; /* the options of the job (text in args) */
     struct job j;
     struct wl_desc wl; /* the job's workload (its batch and sequence length) */
-    struct tm_result r;
+    struct tm_result r; /* the job's result; on either screen (the
+                           weight-streaming one's, of its scenario) */
     void *detail; /* the kind's, detail_size bytes */
     size_t param; /* the kind's parameter on the hw rows */
     int fresh;    /* r, the band and the curve are of the job, chart and u as they are */
@@ -101,7 +106,7 @@ struct xp_state {
     int help, unc, prompt; /* overlays and modes */
     char input[128];       /* the prompt's text */
     char status[512];      /* the status line */
-    struct train_result r;
+    struct train_result r; /* the scenario's detail (its result: t.r) */
     struct unc_result band;
     int band_ok;
     struct xp_curve curve;

@@ -215,7 +215,8 @@ static const char *band_text(const char *lo, const char *hi, char *buf, size_t n
 }
 
 /* One group of verdicts: WORD then the names of those whose state is
- * want, each in colour pair; returns the column after it. */
+ * want (each its name's first word: act_store is act), in colour pair;
+ * returns the column after it. */
 static int verdict_group(int y, int at, int right, const char *word, int pair,
                          const char *const *name, const int *state, int n, int want)
 {
@@ -228,7 +229,7 @@ static int verdict_group(int y, int at, int right, const char *word, int pair,
     clipf(y, at, right, "%s", word);
     for (int i = 0; i < n; i++)
         if (state[i] == want)
-            clipf(y, cur_x(), right, " %s", name[i]);
+            clipf(y, cur_x(), right, " %.*s", (int)strcspn(name[i], "_"), name[i]);
     attroff(col(pair));
     return cur_x() + 2;
 }
@@ -246,20 +247,60 @@ static void verdict_row(int y, int at, int right, const char *const *name, const
     verdict_group(y, at, right, "holds", XP_GREEN, name, state, n, 1);
 }
 
-static void draw_bars(const struct step_result *st, int y, int in, int iw)
+/* A bar per part of r's step (at most rows), from row y: the part's name
+ * (as wide as the longest, at most 11), its share of the step (the
+ * bottleneck's in cyan) and its time, in iw columns from column in. */
+static void draw_parts(const struct tm_result *r, int y, int in, int iw, int rows)
 {
     char a[64];
-    int bw = iw - 21; /* name, bar, time */
-    for (int k = 0; k < STEP_NRES; k++) {
-        int len = st->step_s > 0 ? (int)lround(bw * st->critical[k] / st->step_s) : 0;
-        mvprintw(y + k, in, "%-10.10s ", k == STEP_LATENCY ? "latency" : step_res_name[k]);
-        attron(col(k == (int)st->bottleneck ? XP_CYAN : XP_GREEN));
+    int nw = 0;
+    for (size_t k = 0; k < r->nparts; k++)
+        nw = (int)strlen(r->part_name[k]) > nw ? (int)strlen(r->part_name[k]) : nw;
+    nw = nw < 11 ? nw : 11;
+    int bw = iw - nw - 11; /* name, bar, time */
+    for (int k = 0; k < (int)r->nparts && k < rows; k++) {
+        int len = r->step_s > 0 ? (int)lround(bw * r->part_s[k] / r->step_s) : 0;
+        mvprintw(y + k, in, "%-*.*s ", nw, nw, r->part_name[k]);
+        attron(col(k == (int)r->bottleneck ? XP_CYAN : XP_GREEN));
         for (int i = 0; i < bw; i++)
             addch(i < len ? ACS_CKBOARD : ' ');
-        attroff(col(k == (int)st->bottleneck ? XP_CYAN : XP_GREEN));
-        clipf(y + k, in + 11 + bw, in + iw, " %9s",
-              unit_format(st->critical[k], UNIT_TIME, a, sizeof a));
+        attroff(col(k == (int)r->bottleneck ? XP_CYAN : XP_GREEN));
+        clipf(y + k, in + nw + 1 + bw, in + iw, " %9s",
+              unit_format(r->part_s[k], UNIT_TIME, a, sizeof a));
     }
+}
+
+/* "step time  VALUE", then the band when it is on. */
+static void step_row(const struct xp_state *x, int y, int in, int right)
+{
+    char a[64], b[64], c[64], d[160];
+    clipf(y, in, right, "%-*s%s", XP_LABEL_W, "step time",
+          unit_format(x->t.r.step_s, UNIT_TIME, a, sizeof a));
+    if (x->band_ok)
+        clipf(y, cur_x(), right, "  %s",
+              band_text(unit_format(x->band.step_s.p05, UNIT_TIME, b, sizeof b),
+                        unit_format(x->band.step_s.p95, UNIT_TIME, c, sizeof c), d, sizeof d));
+}
+
+/* "time to train  DURATION", then the band when it is on. */
+static void time_row(const struct xp_state *x, int row, int in, int right)
+{
+    const struct tm_result *r = &x->t.r;
+    char a[64], b[64], c[64], d[160];
+    clipf(row, in, right, "%-*s%s", XP_LABEL_W, "time to train",
+          out_duration(r->time_s, a, sizeof a));
+    if (x->band_ok)
+        clipf(row, cur_x(), right, "  %s",
+              band_text(out_duration(x->band.time_s.p05, b, sizeof b),
+                        out_duration(x->band.time_s.p95, c, sizeof c), d, sizeof d));
+}
+
+/* "energy  ENERGY at POWER". */
+static void energy_row(const struct tm_result *r, int row, int in, int right)
+{
+    char a[64], b[64];
+    clipf(row, in, right, "%-*s%s at %s", XP_LABEL_W, "energy",
+          out_energy(r->energy_J, a, sizeof a), unit_format(r->power_W, UNIT_POWER, b, sizeof b));
 }
 
 /* The verdicts of r, fatal ones on row y ("fails ..  holds .."), the
@@ -284,104 +325,66 @@ static int tm_verdicts(const struct tm_result *r, int y, int at, int right)
 static void tm_results(const struct xp_state *x, int y, int x0, int w)
 {
     const struct tm_result *r = &x->t.r;
-    char a[64], b[64], c[64], d[160];
-    int in = x0 + 2, right = x0 + w - 2, iw = right - in, rows = XP_TOP_H - 7;
-    const int L = XP_LABEL_W;
+    char b[64];
+    int in = x0 + 2, right = x0 + w - 2, iw = right - in;
     if (!r->runs) {
         clipf(y + 1, in, right, "does not run on %g %s:", r->count, x->t.j.tm.kind->units);
         draw_words(r->why, y + 2, y + XP_TOP_H - 4, x0, w, XP_RED);
         tm_verdicts(r, y + XP_TOP_H - 3, in, right);
         return;
     }
-    clipf(y + 1, in, right, "%-*s%s", L, "step time", unit_format(r->step_s, UNIT_TIME, a, 64));
-    if (x->band_ok) /* then what follows where it fits whole */
-        clipf(y + 1, cur_x(), right, "  %s",
-              band_text(unit_format(x->band.step_s.p05, UNIT_TIME, b, sizeof b),
-                        unit_format(x->band.step_s.p95, UNIT_TIME, c, sizeof c), d, sizeof d));
+    step_row(x, y + 1, in, right); /* then what follows where it fits whole with the band */
     tail(y + 1, right, x->band_ok, "  bottleneck %s", r->part_name[r->bottleneck]);
     if (isfinite(r->mfu))
         tail(y + 1, right, x->band_ok, "  MFU %.3g%%", 100 * r->mfu);
-    int bw = iw - 22; /* name, bar, time */
-    for (int k = 0; k < (int)r->nparts && k < rows; k++) {
-        int len = r->step_s > 0 ? (int)lround(bw * r->part_s[k] / r->step_s) : 0;
-        mvprintw(y + 2 + k, in, "%-11.11s ", r->part_name[k]);
-        attron(col(k == (int)r->bottleneck ? XP_CYAN : XP_GREEN));
-        for (int i = 0; i < bw; i++)
-            addch(i < len ? ACS_CKBOARD : ' ');
-        attroff(col(k == (int)r->bottleneck ? XP_CYAN : XP_GREEN));
-        clipf(y + 2 + k, in + 12 + bw, in + iw, " %9s",
-              unit_format(r->part_s[k], UNIT_TIME, a, sizeof a));
-    }
+    draw_parts(r, y + 2, in, iw, XP_TOP_H - 7);
     int row = y + XP_TOP_H - 5;
-    clipf(row, in, right, "%-*s%s", L, "time to train", out_duration(r->time_s, a, sizeof a));
-    if (x->band_ok)
-        clipf(row, cur_x(), right, "  %s",
-              band_text(out_duration(x->band.time_s.p05, b, sizeof b),
-                        out_duration(x->band.time_s.p95, c, sizeof c), d, sizeof d));
+    time_row(x, row, in, right);
     tail(row, right, x->band_ok, "  %s tokens/s", unit_format(r->tokens_per_s, UNIT_COUNT, b, 64));
-    clipf(row + 1, in, right, "%-*s%s at %s", L, "energy", out_energy(r->energy_J, a, sizeof a),
-          unit_format(r->power_W, UNIT_POWER, b, sizeof b));
+    energy_row(r, row + 1, in, right);
     row = tm_verdicts(r, row + 2, in, right);
     if (r->cost >= 0 && row < y + XP_TOP_H - 1) /* in the price's currency, as estimate */
-        clipf(row, in, right, "%-*s%.6g", L, "cost", r->cost);
+        clipf(row, in, right, "%-*s%.6g", XP_LABEL_W, "cost", r->cost);
 }
 
-static void draw_results(const struct xp_state *x, int y, int x0, int w)
+/* The weight-streaming screen's results: the interface's result, with
+ * the links the weight stream runs at from the kind's detail (the
+ * train_result: x->r). */
+static void ws_results(const struct xp_state *x, int y, int in, int right)
 {
-    if (x->t.on) {
-        box_at(y, x0, XP_TOP_H, w, "Results");
-        if (!x->t.r.feasible) {
-            attron(col(XP_RED) | A_REVERSE);
-            clipf(y, x0 + 12, x0 + w - 2, " INFEASIBLE ");
-            attroff(col(XP_RED) | A_REVERSE);
-        }
-        tm_results(x, y, x0, w);
-        return;
-    }
-    const struct train_result *r = &x->r;
-    const struct step_result *st = &r->step;
-    box_at(y, x0, XP_TOP_H, w, "Results");
-    if (!r->feasible) { /* the verdict first, where the eye lands */
-        attron(col(XP_RED) | A_REVERSE);
-        clipf(y, x0 + 12, x0 + w - 2, " INFEASIBLE ");
-        attroff(col(XP_RED) | A_REVERSE);
-    }
-    char a[64], b[64], c[64], band[160];
-    int in = x0 + 2, right = x0 + w - 2, iw = right - in;
-    const int L = XP_LABEL_W;
-    clipf(y + 1, in, right, "%-*s%s", L, "step time",
-          unit_format(st->step_s, UNIT_TIME, a, sizeof a));
-    if (x->band_ok)
-        clipf(y + 1, cur_x(), right, "  %s",
-              band_text(unit_format(x->band.step_s.p05, UNIT_TIME, b, sizeof b),
-                        unit_format(x->band.step_s.p95, UNIT_TIME, c, sizeof c), band,
-                        sizeof band));
-    clipf(y + 2, in, right, "%-*s%s", L, "bottleneck", step_res_name[st->bottleneck]);
+    const struct tm_result *r = &x->t.r;
+    char a[64];
+    step_row(x, y + 1, in, right);
+    clipf(y + 2, in, right, "%-*s%s", XP_LABEL_W, "bottleneck", r->part_name[r->bottleneck]);
     /* the links the weight stream runs at; two or more tie (item 2 of
      * issue 18: raising one alone changes nothing) */
     static const char *const link_short[STEP_NLINKS] = {"I/O", "link", "MemoryX", "reduce"};
     const char *sep = "  stream at ";
     for (int i = 0; i < STEP_NLINKS; i++)
-        if (st->stream_bind & (1u << i)) {
+        if (x->r.step.stream_bind & (1u << i)) {
             clipf(y + 2, cur_x(), right, "%s%s", sep, link_short[i]);
             sep = " = ";
         }
-    draw_bars(st, y + 3, in, iw);
-    clipf(y + 9, in, right, "%-*s%s", L, "tokens/s",
+    draw_parts(r, y + 3, in, right - in, XP_TOP_H - 7);
+    clipf(y + 9, in, right, "%-*s%s", XP_LABEL_W, "tokens/s",
           unit_format(r->tokens_per_s, UNIT_COUNT, a, sizeof a));
-    clipf(y + 10, in, right, "%-*s%s", L, "time to train", out_duration(r->time_s, a, sizeof a));
-    if (x->band_ok)
-        clipf(y + 10, cur_x(), right, "  %s",
-              band_text(out_duration(x->band.time_s.p05, b, sizeof b),
-                        out_duration(x->band.time_s.p95, c, sizeof c), band, sizeof band));
-    clipf(y + 11, in, right, "%-*s%s at %s", L, "energy", out_energy(r->energy_J, a, sizeof a),
-          unit_format(r->power_W, UNIT_POWER, b, sizeof b));
-    static const char *const hard[] = {"memoryx", "sram", "act", "split", "systems"};
-    static const char *const soft[] = {"matmul", "batch", "stream", "chunk"};
-    const int hard_ok[] = {r->memoryx_fits, r->sram_fits, r->act_fits, r->split_ok, r->systems_ok};
-    const int soft_ok[] = {r->matmul_fits, r->batch_ok, r->stream_balanced, r->chunk_fine};
-    verdict_row(y + 12, in, right, hard, hard_ok, 5, 1);
-    verdict_row(y + 13, in, right, soft, soft_ok, 4, 0);
+    time_row(x, y + 10, in, right);
+    energy_row(r, y + 11, in, right);
+    tm_verdicts(r, y + 12, in, right);
+}
+
+static void draw_results(const struct xp_state *x, int y, int x0, int w)
+{
+    box_at(y, x0, XP_TOP_H, w, "Results");
+    if (!x->t.r.feasible) { /* the verdict first, where the eye lands */
+        attron(col(XP_RED) | A_REVERSE);
+        clipf(y, x0 + 12, x0 + w - 2, " INFEASIBLE ");
+        attroff(col(XP_RED) | A_REVERSE);
+    }
+    if (x->t.on)
+        tm_results(x, y, x0, w);
+    else
+        ws_results(x, y, x0 + 2, x0 + w - 2);
 }
 
 /* Column of v in [lo, hi] over w columns, on a log scale when lg. */
