@@ -3,9 +3,10 @@
  * reads back exactly.
  *
  * Millions of doubles: random bit patterns over every exponent (subnormals
- * included) and values of the kinds the tool prints.  DTOA_TEST_N in the
+ * included), values of the kinds the tool prints, and values with few
+ * fraction bits (rounding ties at 15 to 17 digits).  DTOA_TEST_N in the
  * environment sets the number of random draws per family (default 260000,
- * eight families plus the fixed cases: over two million values);
+ * nine families plus the fixed cases: over two million values);
  * DTOA_TEST_SEED seeds the generator. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -172,6 +173,9 @@ static void test_random(void **state)
         check_one((double)k * 0.001);
         check_one((double)(k % 1000) * 0.02);
         check_one(unit_rand() * 1e6 / (1.0 + unit_rand() * 1e3));
+        /* few fraction bits: 17 digits and then often exactly a half
+         * (the ties dtoa.c settles in exact integers) */
+        check_one(ldexp((double)(next_u64() >> (11 + next_u64() % 40)), -(int)(next_u64() % 24)));
     }
     print_message("%lu values, %lu on the fast path (%.4f %%), %lu mismatches\n", checked, fast,
                   100.0 * (double)fast / (double)checked, failed);

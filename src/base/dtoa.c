@@ -346,6 +346,50 @@ static int search_each_length(const struct dv *v, char *out)
     return -1; /* unreachable: %.17g always reads back */
 }
 
+/* The answer in exact integers, for the v the fixed point leaves
+ * undecided (a rounding tie, mostly: a value with few fraction bits, such
+ * as 21705569198631.3125, whose 17th digit is followed by exactly a half).
+ * It takes v = c * 2^q with -EXACT_MAX_SH <= q < 0 and j = 16 - x from 0
+ * to 17: then t = v * 10^j is c * 10^j / 2^sh (sh = -q), c * 10^j below
+ * 2^113, exactly.  For each length p, d is t / 10^(17 - p) rounded to
+ * the nearest, a tie to the even one (printf's rounding of an exact
+ * decimal); it reads back when d * 10^(17 - p) / 10^j lies strictly inside
+ * v's rounding interval, compared exactly after multiplying all by
+ * 10^j * 2^(sh + 2) (d * 10^(17 - p) < 2^57, so that is below 2^127 while
+ * sh <= EXACT_MAX_SH).  On the interval's edge (strtod's own tie) it
+ * gives up, -1; else the length written. */
+#define EXACT_MAX_SH 68
+static int exact_lengths(const struct dv *v, char *out)
+{
+    int j = 16 - v->x, sh = -v->q;
+    if (j < 0 || j > 17 || sh <= 0 || sh > EXACT_MAX_SH)
+        return -1;
+    u128 t = (u128)v->c * pow10_u64[j];
+    u128 hi = (u128)(2 * v->c + 1) * 2 * pow10_u64[j];
+    u128 lo = (u128)v->lo_m * pow10_u64[j] * (v->lo_q == v->q - 1 ? 2 : 1);
+    if (t >> sh < pow10_u64[16] || t >> sh >= pow10_u64[17])
+        return -1; /* x was not v's decimal exponent */
+    for (int p = 15; p <= 17; p++) {
+        int k = 17 - p;
+        u128 den = (u128)pow10_u64[k] << sh;
+        uint64_t d = (uint64_t)(t / den);
+        u128 rest2 = 2 * (t % den);
+        d += rest2 > den || (rest2 == den && (d & 1));
+        u128 at = ((u128)d * pow10_u64[k]) << (sh + 2);
+        if (at == lo || at == hi)
+            return -1;
+        if (at > lo && at < hi) {
+            int x = v->x;
+            if (d == pow10_u64[p]) { /* rounding carried into a new digit */
+                d = pow10_u64[p - 1];
+                x++;
+            }
+            return dtoa_emit_g(out, v->neg, d, p, x);
+        }
+    }
+    return -1; /* not reached: %.17g reads back */
+}
+
 int dtoa_roundtrip_g(double d, char out[DTOA_BUF])
 {
     struct dv v;
@@ -360,5 +404,6 @@ int dtoa_roundtrip_g(double d, char out[DTOA_BUF])
     int n = shortest_from_17(&v, moved ? NULL : &r, sh, out);
     if (n != 0)
         return n;
-    return search_each_length(&v, out);
+    n = search_each_length(&v, out);
+    return n >= 0 ? n : exact_lengths(&v, out);
 }
