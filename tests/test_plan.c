@@ -4,8 +4,9 @@
  * whole number of systems from 1 to N_max (N_max worked out from the rules
  * plan.h states), at the same batch and sparsity the plan uses, and taking
  * the smallest (deadline, energy) N that meets every target, or with a
- * budget alone the fastest (of equal times the smallest N).  The planner's own helpers (plan_meets, plan_metric_of) are not
- * used to compute expectations. */
+ * budget alone the fastest (of equal times the smallest N).  The
+ * planner's own helper plan_metric_of is not used to compute
+ * expectations. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -10,6 +10,7 @@
 
 #include "../base/xalloc.h"
 #include "../gpu/gpu_tm.h"
+#include "../model/ws_tm.h"
 #include "pscan.h"
 
 double cmp_count_step(const struct gpuhw_desc *g)
@@ -77,20 +78,25 @@ static cp_status job_init(const struct cmp_spec *s, const struct wl_desc *w,
 }
 
 /* g from the GPU kind's result r (it runs) and its detail. */
+/* A side's figures from its kind's result r (it runs), in nodes. */
+static void side_of(const struct tm_result *r, double nodes, struct cmp_side *x)
+{
+    x->units = r->count;
+    x->nodes = nodes;
+    x->step_s = r->step_s;
+    x->steps = r->steps;
+    x->time_s = r->time_s;
+    x->tokens_per_s = r->tokens_per_s;
+    x->power_W = r->power_W;
+    x->energy_J = r->energy_J;
+    x->cost = r->cost;
+}
+
 static void gpu_from(const struct tm_result *r, const struct gpu_tm_detail *d, struct cmp_gpu *g)
 {
-    struct cmp_side *x = &g->s;
     g->layout = d->sr.hit[0].layout;
     g->res = d->sr.hit[0].result;
-    x->units = r->count;
-    x->nodes = d->run.nodes;
-    x->step_s = g->res.step_s;
-    x->steps = d->run.steps;
-    x->time_s = d->run.time_s;
-    x->tokens_per_s = g->res.tokens_per_s;
-    x->power_W = d->run.power_W;
-    x->energy_J = d->run.energy_J;
-    x->cost = d->run.cost;
+    side_of(r, d->run.nodes, &g->s);
 }
 
 /* A zeroed GPU detail (no divisors listed yet, gpu_tm.h), to free. */
@@ -378,15 +384,10 @@ static void gpu_equal_power(const struct cmp_spec *s, const struct wl_desc *w, d
 /* The weight-streaming side's figures from its cluster and result. */
 static void ws_fill(struct cmp_result *r)
 {
-    struct cmp_side *d = &r->w;
-    d->units = d->nodes = r->ws.systems;
-    d->step_s = r->wr.step.step_s;
-    d->steps = r->wr.steps;
-    d->time_s = r->wr.time_s;
-    d->tokens_per_s = r->wr.tokens_per_s;
-    d->power_W = r->wr.power_W;
-    d->energy_J = r->wr.energy_J;
-    d->cost = r->wr.cost;
+    struct tm_result *t = xmalloc(sizeof *t); /* large (its why) */
+    ws_tm_result(&r->wr, r->ws.systems, t);
+    side_of(t, r->ws.systems, &r->w);
+    free(t);
 }
 
 /* Remove the first hint of the planner's message that names a flag of

@@ -15,28 +15,14 @@
 const char *const plan_metric_name[PLAN_NMETRICS] = {"deadline", "energy", "budget"};
 static const char *const metric_what[PLAN_NMETRICS] = {"time-to-train", "energy", "cost"};
 
-double plan_metric_of(const struct train_result *r, enum plan_metric m)
+double plan_metric_pick(double time_s, double energy_J, double cost, enum plan_metric m)
 {
-    switch (m) {
-    case PLAN_TIME:
-        return r->time_s;
-    case PLAN_ENERGY:
-        return r->energy_J;
-    case PLAN_COST:
-    case PLAN_NMETRICS:
-        break;
-    }
-    return r->cost;
+    return m == PLAN_TIME ? time_s : m == PLAN_ENERGY ? energy_J : cost;
 }
 
-int plan_meets(const struct plan_opts *po, const struct train_result *r)
+double plan_metric_of(const struct train_result *r, enum plan_metric m)
 {
-    if (!r->feasible)
-        return 0;
-    for (int m = 0; m < PLAN_NMETRICS; m++)
-        if (po->limit[m] > 0 && !(plan_metric_of(r, (enum plan_metric)m) <= po->limit[m]))
-            return 0;
-    return 1;
+    return plan_metric_pick(r->time_s, r->energy_J, r->cost, m);
 }
 
 struct ctx {

@@ -7,16 +7,7 @@
 
 double pscan_metric(const struct tm_result *r, enum plan_metric m)
 {
-    switch (m) {
-    case PLAN_TIME:
-        return r->time_s;
-    case PLAN_ENERGY:
-        return r->energy_J;
-    case PLAN_COST:
-    case PLAN_NMETRICS:
-        break;
-    }
-    return r->cost;
+    return plan_metric_pick(r->time_s, r->energy_J, r->cost, m);
 }
 
 int pscan_meets(const double limit[PLAN_NMETRICS], const struct tm_result *r)
