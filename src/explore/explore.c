@@ -172,8 +172,8 @@ static void curve_breakdown(struct xp_state *x)
         eval_at(x, &x->s.c, ns[cv->n], &r);
         cv->x[cv->n] = ns[cv->n];
         cv->y[cv->n] = r.step_s;
-        for (size_t k = 0; k < STEP_NRES && k < r.nparts; k++)
-            cv->part[cv->n][k] = r.part_s[k];
+        for (size_t k = 0; k < TM_MAX_PARTS; k++)
+            cv->part[cv->n][k] = k < r.nparts ? r.part_s[k] : 0;
     }
 }
 

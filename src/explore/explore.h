@@ -57,7 +57,7 @@ struct xp_curve {
     double x[XP_CURVE_MAX];
     double y[XP_CURVE_MAX];
     double lo[XP_CURVE_MAX], hi[XP_CURVE_MAX]; /* band of y (when band_ok); NAN where none */
-    double part[XP_CURVE_MAX][STEP_NRES];      /* breakdown: paced time per resource */
+    double part[XP_CURVE_MAX][TM_MAX_PARTS];   /* breakdown: the step's parts, seconds */
 };
 
 /* The knobs of a job reached through the training-model interface: what
@@ -92,7 +92,6 @@ struct xp_tm {
     int fresh;    /* r, the band and the curve are of the job, chart and u as they are */
     enum xp_chart chart;
     int unc; /* x->unc when r was computed */
-    double part[XP_CURVE_MAX][TM_MAX_PARTS]; /* breakdown: the step's parts */
 };
 
 struct xp_state {

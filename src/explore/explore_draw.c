@@ -562,7 +562,7 @@ static void tm_breakdown(const struct xp_state *x, int y, int x0, int h, int w)
               unit_format(cv->y[i], UNIT_TIME, a, 48));
         int done = 0;
         for (size_t k = 0; k < r->nparts && k < TM_MAX_PARTS; k++) {
-            int len = cv->y[i] > 0 ? (int)lround(bw * x->t.part[i][k] / cv->y[i]) : 0;
+            int len = cv->y[i] > 0 ? (int)lround(bw * cv->part[i][k] / cv->y[i]) : 0;
             for (int j = 0; j < len && done < bw; j++, done++)
                 addch((chtype)glyph[k]);
         }

@@ -242,7 +242,7 @@ static void curve(struct xp_state *x)
         cv->x[c] = ns[c];
         cv->y[c] = !r.runs ? NAN : x->chart == XP_CHART_BREAKDOWN ? r.step_s : r.time_s;
         for (size_t i = 0; i < TM_MAX_PARTS; i++)
-            t->part[c][i] = r.runs && i < r.nparts ? r.part_s[i] : 0;
+            cv->part[c][i] = r.runs && i < r.nparts ? r.part_s[i] : 0;
         cv->lo[c] = cv->hi[c] = NAN;
     }
 }
