@@ -11,6 +11,7 @@
 
 struct job;
 struct sweep_face; /* src/sweep/sweep_int.h */
+struct scale_side; /* src/face/scale.h */
 
 /* Where show puts a description's rows (cmd_show.c): every key of a
  * schema (qualified "section.key"), or one number with its unit and
@@ -28,6 +29,7 @@ struct face {
     int (*load)(const struct cli_opts *o, const char *cmd, struct job *j);
     int (*estimate)(const struct cli_opts *o, const struct job *j);
     int (*scale)(const struct cli_opts *o, const struct job *j);
+    const struct scale_side *scale_side; /* the kind's part of scale (scale_run) */
     int (*plan)(struct cli_opts *o);
     /* list hw: the row of description e (list's hardware columns, "-"
      * for those the kind lacks); its title (the system's name) into buf.

@@ -6,7 +6,7 @@
 #include "../cli/job.h"
 
 int gpu_estimate(const struct cli_opts *o, const struct job *j);
-int gpu_scale(const struct cli_opts *o, const struct job *j);
+extern const struct scale_side gpu_scale_side; /* scale.h */
 int gpu_plan(struct cli_opts *o);
 
 #endif

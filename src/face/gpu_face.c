@@ -7,6 +7,7 @@
 #include "gscen.h"
 #include "../gpu/gpu_tm.h"
 #include "gpu.h"
+#include "scale.h"
 #include "../sweep/sweep_faces.h"
 #include "../desc/gpuhw.h"
 
@@ -71,7 +72,8 @@ const struct face face_gpu = {
     .kind = &tm_gpu,
     .load = load,
     .estimate = gpu_estimate,
-    .scale = gpu_scale,
+    .scale = scale_run,
+    .scale_side = &gpu_scale_side,
     .plan = gpu_plan,
     .list_row = list_row,
     .title = title,

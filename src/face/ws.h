@@ -6,7 +6,7 @@
 #include "../cli/job.h"
 
 int ws_estimate(const struct cli_opts *o, const struct job *j);
-int ws_scale(const struct cli_opts *o, const struct job *j);
+extern const struct scale_side ws_scale_side; /* scale.h */
 int ws_plan(struct cli_opts *o);
 
 #endif

@@ -7,6 +7,7 @@
 #include "../model/ws_tm.h"
 #include "../sweep/sweep_faces.h"
 #include "ws.h"
+#include "scale.h"
 #include "scenario_ws.h"
 #include "../desc/hw.h"
 
@@ -70,7 +71,8 @@ const struct face face_ws = {
     .kind = &tm_ws,
     .load = load,
     .estimate = ws_estimate,
-    .scale = ws_scale,
+    .scale = scale_run,
+    .scale_side = &ws_scale_side,
     .plan = ws_plan,
     .list_row = list_row,
     .title = title,

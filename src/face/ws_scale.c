@@ -1,16 +1,13 @@
-/* ws_scale.c - the weight-streaming face of `scale`: step time, speedup,
- * efficiency and time-to-train against the number of systems, under weak
- * or strong scaling. */
+/* ws_scale.c - weight streaming's part of `scale` (scale.h): its columns,
+ * the default 1..16 systems, whole counts, speedup against 1 system, and
+ * tta_speedup, the time-to-train speedup with the tokens of a batch above
+ * the critical batch charged (the batch penalty on).  scale_table, for the
+ * report, is the same rows from a scenario. */
 #include <stdio.h>
-#include <stdlib.h>
 
-#include "../base/xalloc.h"
-#include "../grid/grid.h"
-
-#include "est.h"
+#include "scale.h"
 #include "ws.h"
 #include "../model/ws_tm.h"
-#include "../cli/range.h"
 #include "../cli/produce.h"
 
 static const char *const header[] = {
@@ -22,81 +19,100 @@ static const char *const header[] = {
     "feasible",        "warnings",
 };
 
+/* The job the counts scale from: the job's cluster at 1 system with
+ * (weak) the sequences per system of the job, b / s unrounded, so that
+ * count n's global batch is b / s x n, grid_cluster's arithmetic, as the
+ * rows were before scale.c (tm_eval at the job's own count s would take b
+ * itself, which b / s x s can miss in the last bit: report's -n).  pen:
+ * the same with the batch penalty on; pen_ref_s its time-to-train at 1
+ * system. */
+static struct cluster base, pen;
+static double pen_ref_s;
+
+static struct tm_job from(const struct job *j, const double *ns, enum tm_scaling mode,
+                          struct scale_ref *ref)
+{
+    (void)ns;
+    base = *(const struct cluster *)j->tm.own;
+    if (mode == TM_WEAK)
+        base.global_seqs = base.global_seqs / base.systems;
+    base.systems = 1;
+    pen = base;
+    pen.batch_penalty = 1;
+    struct tm_job b = {j->tm.kind, &base, 1}, p = {j->tm.kind, &pen, 1};
+    struct tm_result r;
+    struct train_result t;
+    struct cp_error err = {0};
+    tm_eval(&p, 1, mode, &r, &t, &err); /* weight streaming's eval fails never */
+    pen_ref_s = r.time_s;
+    tm_eval(&b, 1, mode, &r, &t, &err);
+    *ref = (struct scale_ref){1, r.tokens_per_s};
+    return b;
+}
+
+static void row(const struct scale_row *a, struct out_table *t)
+{
+    const struct train_result *r = a->detail;
+    struct tm_job p = {&tm_ws, &pen, 1};
+    struct tm_result rp;
+    struct train_result tp;
+    struct cp_error err = {0};
+    tm_eval(&p, a->n, a->mode, &rp, &tp, &err);
+    char tta[48], warn[256];
+    out_row(t, (const char *[]){a->cell[SCALE_COUNT], a->cell[SCALE_TOKENS], a->cell[SCALE_STEP],
+                                a->cell[SCALE_TPS], a->cell[SCALE_SPEEDUP], a->cell[SCALE_EFF],
+                                a->cell[SCALE_TTT],
+                                out_num(a->csv, pen_ref_s / rp.time_s, UNIT_COUNT, tta, sizeof tta),
+                                step_res_name[r->step.bottleneck], r->batch_ok ? "1" : "0",
+                                r->feasible ? "1" : "0",
+                                train_warn_names(r->warnings, warn, sizeof warn)});
+}
+
+static const char *default_list(const struct job *j, char *buf, size_t n)
+{
+    (void)j;
+    snprintf(buf, n, "1..16");
+    return buf;
+}
+
+static int check(const struct job *j, const double *ns, size_t nn, const char *list)
+{
+    (void)j;
+    int rc = -1;
+    for (size_t i = 0; i < nn && rc < 0; i++)
+        rc = scenario_whole_systems("--systems", list, ns[i]);
+    return rc;
+}
+
+static const char *title(const struct job *j, enum tm_scaling mode, const struct scale_ref *ref,
+                         char *buf, size_t n)
+{
+    (void)ref;
+    const struct scenario *s = j->scen;
+    int weak = mode == TM_WEAK;
+    snprintf(buf, n, "%s on %s, MemoryX %s, sparsity %g, %s scaling (%s); speedup against 1 system",
+             s->wl.name, s->hw.wse.name, s->tier, s->c.sparsity, weak ? "weak" : "strong",
+             weak ? "sequences per system fixed" : "global batch fixed");
+    return buf;
+}
+
+const struct scale_side ws_scale_side = {
+    .header = header,
+    .ncols = sizeof header / sizeof header[0],
+    .default_list = default_list,
+    .check = check,
+    .from = from,
+    .row = row,
+    .title = title,
+};
+
 int scale_table(const struct cli_opts *o, const struct scenario *s, enum scaling mode,
                 const char *systems, const struct unc_opt *uo, struct out_table *t,
                 int *all_feasible)
 {
-    double *ns;
-    size_t nn;
-    out_init(t, sizeof header / sizeof header[0], header);
-    int rc = range_parse("--systems", systems, "systems", &ns, &nn);
-    if (rc >= 0)
-        return rc;
-    struct train_result ref, r, ref_pen, pen;
-    train_at(&s->c, 1, mode, &ref);
-    /* Time-to-accuracy always charges the large-batch tokens. */
-    struct cluster penalised = s->c;
-    penalised.batch_penalty = 1;
-    train_at(&penalised, 1, mode, &ref_pen);
-
-    struct cluster *cs = xmalloc((nn ? nn : 1) * sizeof *cs); /* for the bands */
-    struct unc_at *at = xmalloc((nn ? nn : 1) * sizeof *at);
-    struct grid g = {.base = &s->c, .ns = ns, .nn = nn, .mode = mode};
-    struct grid gp = {.base = &penalised, .ns = ns, .nn = nn, .mode = mode};
-    *all_feasible = 1;
-    for (size_t i = 0; i < nn && rc < 0; i++) {
-        if ((rc = scenario_whole_systems("--systems", systems, ns[i])) >= 0)
-            break;
-        grid_eval(&g, i, &cs[i], &r);
-        at[i] = (struct unc_at){{&tm_ws, &cs[i], cs[i].systems}, 0, TM_STRONG, 0};
-        struct cluster cp;
-        grid_eval(&gp, i, &cp, &pen);
-        double speedup = r.tokens_per_s / ref.tokens_per_s;
-        char b[8][48], warn[256];
-        const char *row[] = {
-            out_num(o->csv, ns[i], UNIT_COUNT, b[0], sizeof b[0]),
-            out_num(o->csv, r.global_tokens, UNIT_COUNT, b[1], sizeof b[1]),
-            out_num(o->csv, r.step.step_s, UNIT_TIME, b[2], sizeof b[2]),
-            out_num(o->csv, r.tokens_per_s, UNIT_COUNT, b[3], sizeof b[3]),
-            out_num(o->csv, speedup, UNIT_COUNT, b[4], sizeof b[4]),
-            out_num(o->csv, speedup / ns[i], UNIT_FRACTION, b[5], sizeof b[5]),
-            o->csv ? unit_format_exact(r.time_s, b[6], sizeof b[6])
-                   : out_duration(r.time_s, b[6], sizeof b[6]),
-            out_num(o->csv, ref_pen.time_s / pen.time_s, UNIT_COUNT, b[7], sizeof b[7]),
-            step_res_name[r.step.bottleneck],
-            r.batch_ok ? "1" : "0",
-            r.feasible ? "1" : "0",
-            train_warn_names(r.warnings, warn, sizeof warn),
-        };
-        out_row(t, row);
-        *all_feasible &= r.feasible;
-    }
-    free(ns);
-    if (rc < 0 && uo)
-        rc = unc_opt_columns(uo, at, nn, &s->hw_src, o->csv, t);
-    free(at);
-    free(cs);
-    return rc;
-}
-
-int ws_scale(const struct cli_opts *o, const struct job *j)
-{
-    const struct scenario *s = j->scen;
-    enum scaling mode = o->strong ? SCALE_STRONG : SCALE_WEAK;
-    struct out_table t;
-    int all_feasible;
-    int rc = scale_table(o, s, mode, o->systems ? o->systems : "1..16", &j->uo, &t, &all_feasible);
-    if (rc < 0) {
-        if (!o->csv)
-            printf("%s on %s, MemoryX %s, sparsity %g, %s scaling (%s); speedup against 1 "
-                   "system\n\n",
-                   s->wl.name, s->hw.wse.name, s->tier, s->c.sparsity,
-                   mode == SCALE_WEAK ? "weak" : "strong",
-                   mode == SCALE_WEAK ? "sequences per system fixed" : "global batch fixed");
-        rc = cli_emit(o, &t);
-    }
-    out_free(&t);
-    if (rc == EXIT_OK && !all_feasible)
-        rc = EXIT_VERDICT;
-    return rc;
+    struct job j = {
+        .face = &face_ws, .tm = {&tm_ws, &s->c, s->c.systems}, .hw_src = &s->hw_src, .scen = s};
+    struct scale_ref ref;
+    return scale_rows(o, &j, mode == SCALE_WEAK ? TM_WEAK : TM_STRONG, systems, uo, t, all_feasible,
+                      &ref);
 }
