@@ -15,14 +15,9 @@
 const char *const plan_metric_name[PLAN_NMETRICS] = {"deadline", "energy", "budget"};
 static const char *const metric_what[PLAN_NMETRICS] = {"time-to-train", "energy", "cost"};
 
-double plan_metric_pick(double time_s, double energy_J, double cost, enum plan_metric m)
-{
-    return m == PLAN_TIME ? time_s : m == PLAN_ENERGY ? energy_J : cost;
-}
-
 double plan_metric_of(const struct train_result *r, enum plan_metric m)
 {
-    return plan_metric_pick(r->time_s, r->energy_J, r->cost, m);
+    return pscan_pick(r->time_s, r->energy_J, r->cost, m);
 }
 
 struct ctx {

@@ -101,9 +101,6 @@ struct plan_result {
  * estimate read alike), a cost as a plain number.  Returns buf. */
 const char *plan_metric_format(double v, enum plan_metric m, char *buf, size_t n);
 
-/* Of a time, an energy and a cost, the one metric m is. */
-double plan_metric_pick(double time_s, double energy_J, double cost, enum plan_metric m);
-
 /* The metric m of r (time_s, energy_J or cost). */
 double plan_metric_of(const struct train_result *r, enum plan_metric m);
 

@@ -5,9 +5,14 @@
 #include <math.h>
 #include <string.h>
 
+double pscan_pick(double time_s, double energy_J, double cost, enum plan_metric m)
+{
+    return m == PLAN_TIME ? time_s : m == PLAN_ENERGY ? energy_J : cost;
+}
+
 double pscan_metric(const struct tm_result *r, enum plan_metric m)
 {
-    return plan_metric_pick(r->time_s, r->energy_J, r->cost, m);
+    return pscan_pick(r->time_s, r->energy_J, r->cost, m);
 }
 
 int pscan_meets(const double limit[PLAN_NMETRICS], const struct tm_result *r)

@@ -96,6 +96,9 @@ struct pscan_result {
                                   where none (the cost: none priced)    */
 };
 
+/* Of a time, an energy and a cost, the one metric m is. */
+double pscan_pick(double time_s, double energy_J, double cost, enum plan_metric m);
+
 /* The metric m of r (time_s, energy_J or cost). */
 double pscan_metric(const struct tm_result *r, enum plan_metric m);
 
