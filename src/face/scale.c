@@ -37,17 +37,16 @@ static void add_row(int csv, double n, enum tm_scaling mode, const struct tm_res
     sd->row(&a, t);
 }
 
-int scale_rows(const struct cli_opts *o, const struct job *j, enum tm_scaling mode,
-               const char *list, const struct unc_opt *uo, struct out_table *t, int *all_ok,
-               struct scale_ref *ref)
+int scale_rows(const struct cli_opts *o, const struct scale_side *sd, const struct job *j,
+               enum tm_scaling mode, const char *list, const struct unc_opt *uo,
+               struct out_table *t, int *all_ok, struct scale_ref *ref)
 {
-    const struct scale_side *sd = j->face->scale_side;
     out_init(t, sd->ncols, sd->header);
     *all_ok = 1;
     *ref = (struct scale_ref){0, 0};
     double *ns;
     size_t nn;
-    int rc = range_parse("--systems", list, j->face->kind->units, &ns, &nn);
+    int rc = range_parse("--systems", list, j->tm.kind->units, &ns, &nn);
     if (rc >= 0)
         return rc;
     if ((rc = sd->check(j, ns, nn, list)) >= 0) {
@@ -57,8 +56,8 @@ int scale_rows(const struct cli_opts *o, const struct job *j, enum tm_scaling mo
     struct tm_job from = sd->from(j, ns, mode, ref);
     /* the kind's detail, zeroed as a first evaluation wants it; the
      * configurations of --uncertainty's bands */
-    void *detail = xmalloc(j->face->kind->detail_size);
-    memset(detail, 0, j->face->kind->detail_size);
+    void *detail = xmalloc(j->tm.kind->detail_size);
+    memset(detail, 0, j->tm.kind->detail_size);
     struct unc_at *at = xmalloc((nn ? nn : 1) * sizeof *at);
     struct progress pg;
     if (sd->progress)
@@ -97,7 +96,7 @@ int scale_run(const struct cli_opts *o, const struct job *j)
     struct out_table t;
     struct scale_ref ref;
     int all;
-    if ((rc = scale_rows(o, j, mode, list, &j->uo, &t, &all, &ref)) < 0) {
+    if ((rc = scale_rows(o, sd, j, mode, list, &j->uo, &t, &all, &ref)) < 0) {
         if (!o->csv)
             printf("%s\n\n", sd->title(j, mode, &ref, title, sizeof title));
         rc = cli_emit(o, &t);

@@ -63,14 +63,15 @@ struct scale_side {
                          char *buf, size_t n);
 };
 
-/* The rows of j's face's side for the counts of list under mode into t
- * (initialised first: the caller frees it with out_free() whatever the
- * result), with uo's bands when uo is on (uo may be NULL); *all_ok
- * whether every count runs and is feasible; *ref the speedup's
- * reference.  -1, or an exit code after a message. */
-int scale_rows(const struct cli_opts *o, const struct job *j, enum tm_scaling mode,
-               const char *list, const struct unc_opt *uo, struct out_table *t, int *all_ok,
-               struct scale_ref *ref);
+/* The rows of side sd for job j (of sd's kind; j->face is not read) at
+ * the counts of list under mode into t (initialised first: the caller
+ * frees it with out_free() whatever the result), with uo's bands when uo
+ * is on (uo may be NULL); *all_ok whether every count runs and is
+ * feasible; *ref the speedup's reference.  -1, or an exit code after a
+ * message. */
+int scale_rows(const struct cli_opts *o, const struct scale_side *sd, const struct job *j,
+               enum tm_scaling mode, const char *list, const struct unc_opt *uo,
+               struct out_table *t, int *all_ok, struct scale_ref *ref);
 
 /* The command on job j (a face's scale): the title and the table. */
 int scale_run(const struct cli_opts *o, const struct job *j);

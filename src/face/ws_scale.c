@@ -110,9 +110,8 @@ int scale_table(const struct cli_opts *o, const struct scenario *s, enum scaling
                 const char *systems, const struct unc_opt *uo, struct out_table *t,
                 int *all_feasible)
 {
-    struct job j = {
-        .face = &face_ws, .tm = {&tm_ws, &s->c, s->c.systems}, .hw_src = &s->hw_src, .scen = s};
+    struct job j = {.tm = {&tm_ws, &s->c, s->c.systems}, .hw_src = &s->hw_src, .scen = s};
     struct scale_ref ref;
-    return scale_rows(o, &j, mode == SCALE_WEAK ? TM_WEAK : TM_STRONG, systems, uo, t, all_feasible,
-                      &ref);
+    return scale_rows(o, &ws_scale_side, &j, mode == SCALE_WEAK ? TM_WEAK : TM_STRONG, systems, uo,
+                      t, all_feasible, &ref);
 }
