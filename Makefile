@@ -6,8 +6,8 @@
 #                   command-line tests with the first run of each kind under
 #                   valgrind (make valgrind) and a short fuzz run (make
 #                   fuzz-smoke), each part two at a time and ending with
-#                   "N passed, N failed"; about 12 minutes on a quiet 2-core
-#                   machine (README.md, Testing, has each part's time)
+#                   "N passed, N failed" (README.md, Testing, has the
+#                   measured times)
 #   make test-full  make test with every run of the binary under valgrind
 #                   (make valgrind-all instead of make valgrind; about 45 min)
 #   make bench      throughput figures ("name value unit" lines)
