@@ -333,9 +333,16 @@ static double lower_step_s(const struct cluster *c, const struct placed *P,
  * of it but the offloaded bytes (offload only) and the sums they add to,
  * which are zeroed here: the whole struct was, at more than twice the
  * cost (a tenth of an evaluation with the two or three placements auto
- * weighs).  Its padding is left as it is: nothing reads it. */
+ * weighs).  The three runs around its 4-byte fields that hold padding on
+ * an LP64 machine (after act, after recompute, at the end) are zeroed
+ * too, so that two evaluations of one cluster are the same bytes (a
+ * result may be compared or hashed whole). */
 static void step_start(struct step_result *r, double local_seqs)
 {
+    memset(&r->act, 0, offsetof(struct step_result, act_k) - offsetof(struct step_result, act));
+    memset(&r->recompute, 0,
+           offsetof(struct step_result, sram_per_seq) - offsetof(struct step_result, recompute));
+    memset(&r->bottleneck, 0, sizeof *r - offsetof(struct step_result, bottleneck));
     _Static_assert(offsetof(struct step_result, critical) + sizeof r->critical -
                            offsetof(struct step_result, pass_s) ==
                        sizeof(double) * (TFM_NPASSES + 1 + 2 * STEP_NRES),
