@@ -4,9 +4,11 @@
  *
  * Millions of doubles: random bit patterns over every exponent (subnormals
  * included), values of the kinds the tool prints, and values with few
- * fraction bits (rounding ties at 15 to 17 digits).  DTOA_TEST_N in the
+ * fraction bits (rounding ties at 15 to 17 digits), halves and ratios.
+ * Each value is checked through dtoa_roundtrip_g and through its first
+ * path alone (dtoa_fast_g, 128-bit integers only).  DTOA_TEST_N in the
  * environment sets the number of random draws per family (default 260000,
- * nine families plus the fixed cases: over two million values);
+ * thirteen families plus the fixed cases: over three million values);
  * DTOA_TEST_SEED seeds the generator. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,6 +24,7 @@
 #include <string.h>
 
 #include "base/dtoa.h"
+#include "base/dtoa_int.h"
 #include "base/units.h"
 
 static char *oracle(double v, char *buf, size_t n)
@@ -50,7 +53,7 @@ static double unit_rand(void)
     return (double)(next_u64() >> 11) * 0x1p-53;
 }
 
-static unsigned long checked, fast, failed;
+static unsigned long checked, fast, fast1, failed;
 
 static void check_one(double v)
 {
@@ -58,6 +61,11 @@ static void check_one(double v)
     oracle(v, want, sizeof want);
     unit_format_exact(v, got, sizeof got);
     checked++;
+    if (dtoa_fast_g(v, raw) >= 0) { /* the first path, on its own */
+        fast1++;
+        if (strcmp(raw, want) != 0 && failed++ < 20)
+            print_error("dtoa_fast_g %a: got \"%s\", want \"%s\"\n", v, raw, want);
+    }
     if (dtoa_roundtrip_g(v, raw) >= 0) {
         fast++;
         if (strcmp(raw, want) != 0 && failed++ < 20)
@@ -156,7 +164,7 @@ static void test_random(void **state)
     const char *seed = getenv("DTOA_TEST_SEED");
     if (seed && *seed)
         rng = strtoull(seed, NULL, 0);
-    checked = fast = failed = 0;
+    checked = fast = fast1 = failed = 0;
     for (unsigned long i = 0; i < n; i++) {
         uint64_t b = next_u64();
         double v;
@@ -176,11 +184,21 @@ static void test_random(void **state)
         /* few fraction bits: 17 digits and then often exactly a half
          * (the ties dtoa.c settles in exact integers) */
         check_one(ldexp((double)(next_u64() >> (11 + next_u64() % 40)), -(int)(next_u64() % 24)));
+        /* halves and quarters of integers, and ratios of counts (the
+         * sweep's times and rates: 1808.5063018486878, 172473628.99470565) */
+        check_one((double)(next_u64() >> (12 + next_u64() % 40)) + 0.5);
+        check_one((double)(next_u64() >> (12 + next_u64() % 40)) + 0.25);
+        check_one((double)(next_u64() >> (20 + next_u64() % 40)) /
+                  (double)(1 + (next_u64() >> (30 + next_u64() % 30))));
+        check_one(3e11 / (double)(1 + next_u64() % 2048) * (1 - (double)(next_u64() % 50) * 0.02));
     }
-    print_message("%lu values, %lu on the fast path (%.4f %%), %lu mismatches\n", checked, fast,
-                  100.0 * (double)fast / (double)checked, failed);
+    print_message("%lu values, %lu on the fast path (%.4f %%), %lu on its first path (%.4f %%), "
+                  "%lu mismatches\n",
+                  checked, fast, 100.0 * (double)fast / (double)checked, fast1,
+                  100.0 * (double)fast1 / (double)checked, failed);
     assert_int_equal(failed, 0);
-    assert_true(fast > checked / 100 * 97); /* the fallback stays rare */
+    assert_true(fast > checked / 100 * 97);  /* the fallback stays rare */
+    assert_true(fast1 > checked / 100 * 85); /* all but subnormals and ties */
 }
 
 int main(void)

@@ -25,7 +25,7 @@ static const char pairs[201] =
 
 /* The 8 digits of x < 10^8 into dig[0..8): its halves, then two digits
  * of each half per step. */
-static void eight_digits(uint32_t x, char *dig)
+static inline void eight_digits(uint32_t x, char *dig)
 {
     uint32_t hi = x / 10000, lo = x % 10000;
     memcpy(dig, pairs + 2 * (hi / 100), 2);
@@ -38,7 +38,7 @@ static void eight_digits(uint32_t x, char *dig)
  * and DIGITS more of room): the last eight and the eight before them each
  * in 32-bit arithmetic (two short chains of divisions instead of one
  * long one), the first alone. */
-static void digits_of(uint64_t d, char *dig)
+static inline void digits_of(uint64_t d, char *dig)
 {
     uint64_t hi = d / 100000000;
     eight_digits((uint32_t)(d - hi * 100000000), dig + 9);
