@@ -130,31 +130,35 @@ struct row {
 };
 
 /* Text v of len bytes as cell k: plain when it needs neither quotes nor
- * out_csv_guard's leading quote. */
-static inline void set_text(struct row *x, size_t k, const char *v, size_t len, int plain)
+ * out_csv_guard's leading quote.  With room >= TEXT_FIXED bytes readable at
+ * v, a shorter text is copied as a fixed block (no memcpy call). */
+#define TEXT_FIXED 32
+static inline void set_text(struct row *x, size_t k, const char *v, size_t len, int plain,
+                            size_t room)
 {
     x->w->have[k] = 0;
     x->w->cell[k] = v;
     x->w->plain[k] = plain && len <= UCHAR_MAX ? EST_PLAIN_TEXT : EST_PLAIN_NO;
     x->w->len[k] = (unsigned char)(len <= UCHAR_MAX ? len : 0);
-    if (!x->csv)
-        return;
-    if (x->w->plain[k] != EST_PLAIN_TEXT) {
-        x->csv = NULL;
+    if (!x->csv || x->w->plain[k] != EST_PLAIN_TEXT) {
+        x->csv = NULL; /* none, or no more: the cells are made as always */
         return;
     }
-    memcpy(x->csv, v, len);
+    if (len <= TEXT_FIXED && room >= TEXT_FIXED)
+        memcpy(x->csv, v, TEXT_FIXED);
+    else
+        memcpy(x->csv, v, len);
     x->csv += len;
     *x->csv++ = ',';
 }
 
-/* Number cell k's text and a comma at x->csv, if set: its whole buffer
- * copied (a fixed size the compiler inlines), csv moved by its length. */
+/* Number cell k's text (at most 24 bytes) and a comma at x->csv, if set:
+ * a fixed DTOA_BUF bytes copied, csv moved by its length. */
 static inline void csv_number(struct row *x, size_t k)
 {
     if (!x->csv)
         return;
-    memcpy(x->csv, x->w->buf[k], EST_CELL_BYTES);
+    memcpy(x->csv, x->w->buf[k], DTOA_BUF);
     x->csv += x->w->len[k];
     *x->csv++ = ',';
 }
@@ -173,27 +177,27 @@ static int scan_text(const char *v, size_t *len)
     return plain;
 }
 
-/* Text that may need quotes: scanned here. */
-static inline void put_s(struct row *x, const char *v)
+/* Text that may need quotes (room bytes readable): scanned here. */
+static inline void put_s(struct row *x, const char *v, size_t room)
 {
     size_t n;
     int plain = scan_text(v, &n);
-    set_text(x, x->k++, v, n, plain);
+    set_text(x, x->k++, v, n, plain, room);
 }
 
 /* Text known to need no quotes, of len bytes. */
 static inline void put_lit(struct row *x, const char *v, size_t len)
 {
-    set_text(x, x->k++, v, len, 1);
+    set_text(x, x->k++, v, len, 1, 0);
 }
 
 /* The text in buf of slot i (of text_key[]) as the next cell: scanned
  * only when it was made again (made set). */
-static inline void put_kept(struct row *x, int i, const char *buf, int made)
+static inline void put_kept(struct row *x, int i, const char *buf, size_t room, int made)
 {
     if (made)
         x->w->text_plain[i] = (unsigned char)scan_text(buf, &x->w->text_len[i]);
-    set_text(x, x->k++, buf, x->w->text_len[i], x->w->text_plain[i]);
+    set_text(x, x->k++, buf, x->w->text_len[i], x->w->text_plain[i], room);
 }
 
 /* A link or warning list made by name() from the bits key into buf, made
@@ -206,7 +210,7 @@ static inline void put_names(struct row *x, int i, unsigned key, char *buf, size
         name(key, buf, n);
         x->w->text_key[i] = (unsigned long long)key + 1;
     }
-    put_kept(x, i, buf, made);
+    put_kept(x, i, buf, n, made);
 }
 
 /* Number v's text in cell k's buffer, with its plain[] and len[]. */
@@ -232,6 +236,16 @@ static void format_n(struct est_cells *w, size_t k, double v)
         len = (int)strlen(w->buf[k]);
     }
     w->len[k] = (unsigned char)len;
+}
+
+/* A verdict as "1" or "0": one byte, no scan, no copy call. */
+static inline void put_flag(struct row *x, int ok)
+{
+    size_t k = x->k++;
+    x->w->have[k] = 0, x->w->cell[k] = ok ? "1" : "0";
+    x->w->plain[k] = EST_PLAIN_TEXT, x->w->len[k] = 1;
+    if (x->csv)
+        memcpy(x->csv, ok ? "1," : "0,", 2), x->csv += 2;
 }
 
 /* A number, exact (shortest round trip); the text of the previous row is
@@ -303,7 +317,7 @@ static inline void put_verdicts(struct row *x, const struct train_result *r)
     const int flags[] = {r->memoryx_fits, r->sram_fits,       r->matmul_fits,
                          r->batch_ok,     r->stream_balanced, r->feasible};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
-        put_lit(x, flags[i] ? "1" : "0", 1);
+        put_flag(x, flags[i]);
 }
 
 /* Activation placement, servers and nodes, power by part, the binding
@@ -318,15 +332,15 @@ static inline void put_placement(struct row *x, const struct train_result *r)
         x->w->text_key[2] = (unsigned long long)st->act + 1;
         x->w->act_k = st->act_k;
     }
-    put_kept(x, 2, x->w->act, made);
+    put_kept(x, 2, x->w->act, sizeof x->w->act, made);
     put_n(x, st->act_bytes);
-    put_lit(x, r->act_fits ? "1" : "0", 1);
+    put_flag(x, r->act_fits);
     put_n(x, st->mx_servers);
     put_n(x, st->act_servers);
     put_n(x, r->swx_nodes);
     for (int i = 0; i < TRAIN_NPOWER; i++)
         put_n(x, r->power_part[i]);
-    put_lit(x, r->systems_ok ? "1" : "0", 1);
+    put_flag(x, r->systems_ok);
     put_names(x, 0, st->stream_bind, x->w->bind[0], sizeof x->w->bind[0], step_link_names);
     put_names(x, 1, st->grad_bind, x->w->bind[1], sizeof x->w->bind[1], step_link_names);
     put_names(x, 3, r->warnings, x->w->warn, sizeof x->w->warn, train_warn_names);
@@ -336,10 +350,10 @@ void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,
                const struct cluster *c, const struct train_result *r)
 {
     struct row row = {w, w->csv, 0}, *x = &row;
-    put_s(x, s->model);
-    put_s(x, s->system);
+    put_s(x, s->model, sizeof s->model);
+    put_s(x, s->system, sizeof s->system);
     put_n(x, c->systems);
-    put_s(x, tier);
+    put_s(x, tier, 0);
     put_n(x, r->memoryx_bytes);
     put_n(x, c->sparsity);
     put_n(x, c->overlap);
