@@ -50,12 +50,14 @@ static cp_status fake_eval(const void *job, double count, enum tm_scaling mode,
 
 static const struct tm_kind fake_kind = {.name = "fake", .eval = fake_eval};
 
-/* f's counts 1..TABLE scanned for limits (time, energy, cost) and goal. */
+/* f's counts 1..TABLE scanned whole for limits (time, energy, cost) and
+ * goal. */
 static void scan(struct fake *f, double tl, double el, double cl, enum pscan_goal goal,
                  struct pscan_result *res)
 {
     struct tm_job j = {&fake_kind, f, 1};
-    struct pscan_spec s = {.job = &j, .first = 1, .step = 1, .max = TABLE, .goal = goal};
+    struct pscan_spec s = {
+        .job = &j, .first = 1, .step = 1, .max = TABLE, .goal = goal, .whole = 1};
     s.limit[PLAN_TIME] = tl;
     s.limit[PLAN_ENERGY] = el;
     s.limit[PLAN_COST] = cl;
@@ -87,7 +89,7 @@ static void fewest_and_below(void **state)
     assert_rel(r.r.time_s, 30, 0);
     assert_rel(r.below, 2, 0);
     assert_rel(r.rb.time_s, 40, 0);
-    assert_true(r.complete); /* 8 counts: scanned whole */
+    assert_true(r.complete);
     assert_rel(r.counts, 8, 0);
     /* the least of each figure over every count, the first of equals */
     assert_rel(r.least[PLAN_TIME], 20, 0);
@@ -169,6 +171,11 @@ static void nan_and_unpriced(void **state)
     assert_true(r.found);
     assert_rel(r.count, 6, 0); /* 4 is NaN, 5 has no cost */
     assert_true(pscan_meets((double[]){0, 0, 1e9}, &r.r));
+    /* a NaN time first is no fastest answer that sticks */
+    fill(&f);
+    f.t[1] = NAN;
+    scan(&f, 0, 0, 1e9, PSCAN_FASTEST, &r);
+    assert_rel(r.count, 4, 0);
     fill(&f);
     f.t[4] = NAN;
     scan(&f, 20, 0, 0, PSCAN_FEWEST, &r);
@@ -196,11 +203,12 @@ static void passed_over(void **state)
     assert_ok(pscan_run(&s, &r, &err), err);
     assert_rel(r.count, 4, 0); /* 3 meets but is passed over */
     assert_rel(r.below, 2, 0);
-    assert_rel(r.counts, 8, 0);
-    assert_rel(r.evaluated, 4, 0);
+    assert_rel(r.counts, 4, 0); /* stopped at the answer */
+    assert_rel(r.evaluated, 2, 0);
+    assert_false(r.complete);
 }
 
-/* A scan longer than PSCAN_ALL_COUNTS stops at its answer. */
+/* A fewest scan stops at its answer unless asked for the whole range. */
 static cp_status ramp_eval(const void *job, double count, enum tm_scaling mode,
                            struct tm_result *r, void *detail, struct cp_error *err)
 {
@@ -212,23 +220,22 @@ static cp_status ramp_eval(const void *job, double count, enum tm_scaling mode,
     return CP_OK;
 }
 
-static void long_scan_stops(void **state)
+static void whole_or_stop(void **state)
 {
     (void)state;
     static const struct tm_kind ramp = {.name = "ramp", .eval = ramp_eval};
     struct tm_job j = {&ramp, NULL, 1};
     struct pscan_result r;
     struct cp_error err = {0};
-    double max[] = {PSCAN_ALL_COUNTS, PSCAN_ALL_COUNTS + 1};
-    for (int k = 0; k < 2; k++) {
-        struct pscan_spec s = {.job = &j, .first = 1, .step = 1, .max = max[k]};
+    for (int whole = 0; whole < 2; whole++) {
+        struct pscan_spec s = {.job = &j, .first = 1, .step = 1, .max = 5000, .whole = whole};
         s.limit[PLAN_TIME] = 1e6 / 100;
         assert_ok(pscan_run(&s, &r, &err), err);
         assert_rel(r.count, 100, 0);
-        assert_int_equal(r.complete, k == 0);
-        assert_rel(r.counts, k == 0 ? max[k] : 100, 0);
+        assert_int_equal(r.complete, whole);
+        assert_rel(r.counts, whole ? 5000 : 100, 0);
         /* the least time: over every count, or those scanned */
-        assert_rel(r.least_n[PLAN_TIME], k == 0 ? max[k] : 100, 0);
+        assert_rel(r.least_n[PLAN_TIME], whole ? 5000 : 100, 0);
     }
 }
 
@@ -241,7 +248,7 @@ int main(void)
         cmocka_unit_test(infeasible_and_not_running),
         cmocka_unit_test(nan_and_unpriced),
         cmocka_unit_test(passed_over),
-        cmocka_unit_test(long_scan_stops),
+        cmocka_unit_test(whole_or_stop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

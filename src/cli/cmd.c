@@ -115,12 +115,13 @@ const struct cli_cmd cli_cmds[] = {
      "plan [-m MODEL] [-s SYSTEM] --deadline TIME\n"
      "       | --energy ENERGY | --budget AMOUNT --price P\n"
      "       [--allow-sparsity] [--allow-batch] [options]",
-     "the fewest systems that meet a target, or the most a budget buys",
+     "the fewest systems that meet a target, or the fastest a budget buys",
      "Finds the number of systems for a target: --deadline, the smallest\n"
      "cluster that trains within TIME; --energy, the smallest that\n"
-     "uses at most ENERGY; --budget with --price (per system-hour), the largest\n"
-     "cluster whose cost stays within AMOUNT.  Targets combine: every one given\n"
-     "must hold.  The global batch is the model's; every cluster size from 1 to\n"
+     "uses at most ENERGY; --budget with --price (per system-hour), the fastest\n"
+     "finish within AMOUNT, of equal times the fewest systems.  Targets\n"
+     "combine: every one given must hold.  The global batch is the model's;\n"
+     "every cluster size from 1 to\n"
      "the smaller of the generation's max_systems and the batch is evaluated\n"
      "(cerebras-plan(1), PLAN).  With --allow-sparsity, the least sparsity that\n"
      "makes the target reachable is added; with --allow-batch the batch may grow\n"

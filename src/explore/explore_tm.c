@@ -251,14 +251,18 @@ int xp_tm_recompute(struct xp_state *x, char *why, size_t n)
 {
     struct xp_tm *t = &x->t;
     struct cp_error err = {0};
-    if (t->fresh && t->chart == x->chart && t->unc == x->unc)
+    /* the band does not depend on the chart: a new chart keeps it (each
+     * draw runs the layout search again), unless it failed */
+    int band_stale = !t->fresh || t->unc != x->unc || (x->unc && !x->band_ok);
+    if (t->fresh && t->chart == x->chart && !band_stale)
         return 0;
     if (tm_eval(&t->j.tm, 0, TM_STRONG, &t->r, t->detail, &err) != CP_OK) {
         t->r.runs = 0;
         snprintf(t->r.why, sizeof t->r.why, "%s", err.msg);
     }
-    x->band_ok = 0;
-    if (x->unc && t->r.runs) { /* one that does not run says why on the screen */
+    if (band_stale)
+        x->band_ok = 0;
+    if (band_stale && x->unc && t->r.runs) { /* one that does not run says why on the screen */
         x->band_ok = unc_job_run(&t->j.tm, t->j.hw_src, 0, TM_STRONG, XP_UNC_SAMPLES,
                                  UNC_DEFAULT_SEED, &x->band, NULL, &err) == CP_OK;
         if (!x->band_ok)

@@ -77,7 +77,6 @@ static cp_status job_init(const struct cmp_spec *s, const struct wl_desc *w,
     return gpu_search_job_init(s->gpu, w, &t.spec, j, err);
 }
 
-/* g from the GPU kind's result r (it runs) and its detail. */
 /* A side's figures from its kind's result r (it runs), in nodes. */
 static void side_of(const struct tm_result *r, double nodes, struct cmp_side *x)
 {
@@ -92,6 +91,7 @@ static void side_of(const struct tm_result *r, double nodes, struct cmp_side *x)
     x->cost = r->cost;
 }
 
+/* g from the GPU kind's result r (it runs) and its detail. */
 static void gpu_from(const struct tm_result *r, const struct gpu_tm_detail *d, struct cmp_gpu *g)
 {
     g->layout = d->sr.hit[0].layout;

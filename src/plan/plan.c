@@ -84,8 +84,8 @@ static cp_status scan_eval(void *user, double n, struct tm_result *r, void *deta
     return CP_OK;
 }
 
-/* Scan 1..N_max at sparsity s (pscan.h, every N: N_max is at most a
- * generation's max_systems): *pick is the smallest N that meets every
+/* Scan 1..N_max at sparsity s (pscan.h, every N, for the least of each
+ * metric): *pick is the smallest N that meets every
  * target (with a budget alone, the fastest), 0 if none; *n_least the
  * feasible N where the primary metric is least (the first such; 1 when
  * none is feasible), and x->least, x->least_n those of every metric. */
@@ -99,7 +99,8 @@ static void scan(struct ctx *x, double s, double *pick, double *n_least)
                             .first = 1,
                             .step = 1,
                             .max = x->nmax,
-                            .goal = x->m == PLAN_COST ? PSCAN_FASTEST : PSCAN_FEWEST};
+                            .goal = x->m == PLAN_COST ? PSCAN_FASTEST : PSCAN_FEWEST,
+                            .whole = 1};
     for (int m = 0; m < PLAN_NMETRICS; m++)
         sp.limit[m] = x->po->limit[m];
     struct pscan_result res;

@@ -68,7 +68,7 @@ struct state {
 };
 
 /* Note r at n in res and x; returns 1 when the scan stops there. */
-static int note(const struct pscan_spec *s, double total, double n, const struct tm_result *r,
+static int note(const struct pscan_spec *s, double n, const struct tm_result *r,
                 struct pscan_result *res, struct state *x)
 {
     res->runs += r->runs != 0;
@@ -77,6 +77,8 @@ static int note(const struct pscan_spec *s, double total, double n, const struct
     note_least(res, n, r);
     if (pscan_meets(s->limit, r)) {
         if (s->goal == PSCAN_FASTEST) {
+            if (!isfinite(r->time_s))
+                return 0;
             if (!res->found || r->time_s < x->time_s)
                 x->time_s = r->time_s, res->count = n;
             res->found = 1;
@@ -84,7 +86,7 @@ static int note(const struct pscan_spec *s, double total, double n, const struct
         }
         if (!res->found)
             res->count = n, res->found = 1;
-        return total > PSCAN_ALL_COUNTS;
+        return !s->whole;
     }
     if (res->found)
         return 0;
@@ -101,7 +103,6 @@ cp_status pscan_run(const struct pscan_spec *s, struct pscan_result *res, struct
     for (int m = 0; m < PLAN_NMETRICS; m++)
         res->least[m] = INFINITY;
     struct state x = {0, 0, 0, INFINITY};
-    double total = s->max >= s->first ? floor((s->max - s->first) / s->step) + 1 : 0;
     struct tm_result cur;
     int stopped = 0;
     for (double n = s->first; n <= s->max && !stopped; n += s->step) {
@@ -117,7 +118,7 @@ cp_status pscan_run(const struct pscan_spec *s, struct pscan_result *res, struct
         res->evaluated++;
         if (s->seen)
             s->seen(s->user, n, &cur, s->detail);
-        stopped = note(s, total, n, &cur, res, &x);
+        stopped = note(s, n, &cur, res, &x);
     }
     res->complete = !stopped;
     /* below and the nearest evaluated again, the answer (or the nearest)

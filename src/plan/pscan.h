@@ -6,7 +6,7 @@
  *  - the answer: with PSCAN_FEWEST the first count that meets every limit;
  *    with PSCAN_FASTEST (a budget alone, or the fastest cluster within a
  *    power) the fastest that meets them, the first of equal times;
- *  - below: the last count before the answer that runs (PSCAN_FEWEST,
+ *  - below: the last feasible count before the answer (PSCAN_FEWEST,
  *    when an answer was found);
  *  - nearest, when no count meets the limits: the least of the largest
  *    ratio of a figure to its limit (with one limit, the least figure),
@@ -22,13 +22,13 @@
  * (its whole sequences per system) with small rises inside each step; a
  * GPU count's layouts depend on its divisors, and many counts run none.
  *
- * How far: PSCAN_FASTEST scans every count.  PSCAN_FEWEST scans every
- * count when there are at most PSCAN_ALL_COUNTS of them (then the least of
- * each figure is over every count: the planner's "nearest limit" needs
- * it); above that it stops at the answer, the least figures then being
- * over the counts scanned.  The rule is the same for every kind: a
- * weight-streaming generation's counts (up to 2,048 systems) are scanned
- * whole, a GPU range (up to 10^6 GPUs in steps of a node) stops early.
+ * How far: PSCAN_FASTEST scans every count; PSCAN_FEWEST stops at its
+ * answer, unless the caller asks for the whole range (whole): then the
+ * least of each figure is over every count, as the weight-streaming
+ * planner's "nearest" limit and its "every N evaluated" need (a range of
+ * at most a generation's max_systems).  A GPU range, up to 10^6 GPUs in
+ * steps of a node, stops at the answer.  A PSCAN_FASTEST answer needs a
+ * finite time.
  *
  * Pure arithmetic over the interface; no I/O. */
 #ifndef CP_PSCAN_H
@@ -36,14 +36,6 @@
 
 #include "../tm/tm.h"
 #include "plan.h"
-
-/* The most counts a PSCAN_FEWEST scan evaluates every one of: 4,096,
- * twice the largest weight-streaming range (hw/cs3.ini max_systems 2048).
- * Assumed: a scan of that many weight-streaming evaluations takes a few
- * milliseconds, while a GPU count's layout search takes up to a
- * millisecond, so a whole GPU range (125,000 counts) is scanned only as
- * far as the answer. */
-#define PSCAN_ALL_COUNTS 4096
 
 enum pscan_goal { PSCAN_FEWEST, PSCAN_FASTEST };
 
@@ -66,6 +58,7 @@ struct pscan_spec {
     double first, step, max;
     double limit[PLAN_NMETRICS]; /* s, J, currency; <= 0: none     */
     enum pscan_goal goal;
+    int whole; /* PSCAN_FEWEST: scan on past the answer, to max        */
     /* Optional: whether count can run at all (a cheap test, as the GPU
      * layouts' divisors give); a count it refuses is counted as scanned
      * and not evaluated. */
