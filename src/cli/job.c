@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "scenario.h"
+#include "../face/scale.h"
 
 /* One line per kind; the first is the default system's. */
 static const struct face *const faces[] = {&face_ws, &face_gpu};
@@ -70,7 +71,7 @@ int cmd_scale(struct cli_opts *o)
                          "each size use sweep --systems LIST --price P");
     static struct job j;
     int rc = job_load(o, "scale", &j);
-    return rc >= 0 ? rc : j.face->scale(o, &j);
+    return rc >= 0 ? rc : scale_run(o, &j);
 }
 
 int cmd_plan(struct cli_opts *o)

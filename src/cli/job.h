@@ -28,8 +28,7 @@ struct face {
     /* Load the options of command cmd into j (job_load). */
     int (*load)(const struct cli_opts *o, const char *cmd, struct job *j);
     int (*estimate)(const struct cli_opts *o, const struct job *j);
-    int (*scale)(const struct cli_opts *o, const struct job *j);
-    const struct scale_side *scale_side; /* the kind's part of scale (scale_run) */
+    const struct scale_side *scale_side; /* the kind's part of scale (scale.h) */
     int (*plan)(struct cli_opts *o);
     /* list hw: the row of description e (list's hardware columns, "-"
      * for those the kind lacks); its title (the system's name) into buf.

@@ -72,7 +72,6 @@ const struct face face_gpu = {
     .kind = &tm_gpu,
     .load = load,
     .estimate = gpu_estimate,
-    .scale = scale_run,
     .scale_side = &gpu_scale_side,
     .plan = gpu_plan,
     .list_row = list_row,

@@ -71,7 +71,6 @@ const struct face face_ws = {
     .kind = &tm_ws,
     .load = load,
     .estimate = ws_estimate,
-    .scale = scale_run,
     .scale_side = &ws_scale_side,
     .plan = ws_plan,
     .list_row = list_row,
