@@ -177,13 +177,6 @@ cp_status hw_load_overlays(const char *text, const char *origin, const struct de
     return st == CP_OK ? hw_check(hw, src, err) : st;
 }
 
-double hw_util(const struct wse_spec *w, double tokens)
-{
-    if (tokens <= 0)
-        return 0;
-    return w->utilization * tokens / (tokens + w->util_half_tokens);
-}
-
 double hw_order_stat(double rank, double n)
 {
     if (n <= 1)
@@ -199,7 +192,9 @@ static double top_order_stat(double n)
 {
     static _Thread_local double value[HW_TOP_MEMO];
     static _Thread_local unsigned char known[HW_TOP_MEMO];
-    if (!(n >= 0 && n < HW_TOP_MEMO && n == floor(n)))
+    /* in range first, so the conversion is exact: (size_t) truncates, and
+     * gives n back only for a whole number */
+    if (!(n >= 0 && n < HW_TOP_MEMO) || (double)(size_t)n != n)
         return hw_order_stat(n, n);
     size_t i = (size_t)n;
     if (!known[i]) {

@@ -118,8 +118,14 @@ extern const struct desc_schema hw_schema;
  * and the simulator (each composes them into a step in its own way). */
 
 /* Achieved fraction of peak for a pass of tokens tokens on one system:
- * utilization x tokens / (tokens + util_half_tokens); 0 for no tokens. */
-double hw_util(const struct wse_spec *w, double tokens);
+ * utilization x tokens / (tokens + util_half_tokens); 0 for no tokens.
+ * Inline: the step asks for it in every evaluation. */
+static inline double hw_util(const struct wse_spec *w, double tokens)
+{
+    if (tokens <= 0)
+        return 0;
+    return w->utilization * tokens / (tokens + w->util_half_tokens);
+}
 
 /* Expected value of the rank-th smallest of n standard normal draws
  * (Blom's approximation: Phi^-1((rank - 0.375) / (n + 0.25))); 0 for n = 1. */

@@ -24,10 +24,12 @@ double mx_part_bytes(const struct wl_desc *wl, enum mx_part part)
 
 double mx_bytes_per_param(const struct wl_desc *wl)
 {
-    double sum = 0;
-    for (int p = 0; p < MX_NPARTS; p++)
-        sum += mx_part_bytes(wl, (enum mx_part)p);
-    return sum;
+    /* mx_part_bytes() of each part added in order from 0, written out: the
+     * model asks for it in every evaluation */
+    _Static_assert(MX_WEIGHT == 0 && MX_MASTER == 1 && MX_OPTIMIZER == 2 && MX_GRAD_ACCUM == 3 &&
+                       MX_NPARTS == 4,
+                   "mx_bytes_per_param() adds the parts in this order");
+    return 0.0 + wl->weight_bytes + wl->master_bytes + wl->optimizer_bytes + wl->master_bytes;
 }
 
 double mx_capacity(const struct mx_spec *mx, double servers)
@@ -47,17 +49,6 @@ double mx_update_time(const struct mx_spec *mx, const struct wl_desc *wl, double
                       double flash_fraction)
 {
     return mx_update_time_bpp(mx, mx_bytes_per_param(wl), params, flash_fraction);
-}
-
-double mx_update_time_bpp(const struct mx_spec *mx, double bytes_per_param, double params,
-                          double flash_fraction)
-{
-    double flops = params * mx->update_flop_per_param / mx->server_update_flops;
-    double bytes = params * 2 * bytes_per_param;
-    double mem = bytes * (1 - flash_fraction) / mx->server_mem_bw_Bps;
-    if (flash_fraction > 0)
-        mem += bytes * flash_fraction / mx->server_flash_bw_Bps;
-    return mm_max(flops, mem);
 }
 
 double mx_servers_to_hold(const struct mx_spec *mx, double state_bytes)

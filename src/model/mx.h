@@ -18,6 +18,7 @@
 
 #include "../desc/hw.h"
 #include "../desc/wl.h"
+#include "minmax.h"
 
 enum mx_part { MX_WEIGHT, MX_MASTER, MX_OPTIMIZER, MX_GRAD_ACCUM, MX_NPARTS };
 extern const char *const mx_part_name[MX_NPARTS];
@@ -37,9 +38,18 @@ double mx_flash_fraction(const struct mx_spec *mx, double servers, double state_
 double mx_update_time(const struct mx_spec *mx, const struct wl_desc *wl, double params,
                       double flash_fraction);
 /* The same for a state of bytes_per_param (mx_bytes_per_param() of the
- * workload) worked out once by the caller. */
-double mx_update_time_bpp(const struct mx_spec *mx, double bytes_per_param, double params,
-                          double flash_fraction);
+ * workload) worked out once by the caller; inline, as the step asks for it
+ * for every layer of every evaluation. */
+static inline double mx_update_time_bpp(const struct mx_spec *mx, double bytes_per_param,
+                                        double params, double flash_fraction)
+{
+    double flops = params * mx->update_flop_per_param / mx->server_update_flops;
+    double bytes = params * 2 * bytes_per_param;
+    double mem = bytes * (1 - flash_fraction) / mx->server_mem_bw_Bps;
+    if (flash_fraction > 0)
+        mem += bytes * flash_fraction / mx->server_flash_bw_Bps;
+    return mm_max(flops, mem);
+}
 
 /* Fewest servers whose DRAM holds state_bytes (at least 1). */
 double mx_servers_to_hold(const struct mx_spec *mx, double state_bytes);

@@ -69,12 +69,14 @@ static double micro_batch(double *critical, const struct layer *ly, int with_upd
 
 /* micro_batch()'s time without the charges, no update, of the first m - 1
  * micro-batches (*first) and of the last (returned): the two sums
- * micro_batch() would add up, in its order, each peak found once. */
-static double micro_batch_s(const struct layer *ly, double m, double *first)
+ * micro_batch() would add up, in its order, each peak found once.  The
+ * three layers by pointer: a placement not yet staged gives its own
+ * block and logits beside the shared embedding. */
+static double micro_batch_s(const struct layer *const ly[3], double m, double *first)
 {
     double total = 0, last = 0;
     for (int i = 0; i < 3; i++) {
-        const struct layer *L = &ly[i];
+        const struct layer *L = ly[i];
         double n = L->count * (m - 1), n1 = L->count * 1;
         double f = longest(L->pass_s[TFM_FWD], L->in_s, L->act_out_s, 0);
         double b = longest(L->pass_s[TFM_DELTA] + L->pass_s[TFM_WGRAD] + L->recompute_s,
@@ -118,7 +120,7 @@ static double micro_batches(double *critical, const struct layer *ly, double m)
 /* The same without the charges and without the update (lower_step_s()):
  * with m = 1 the first term is +0 when the second is finite, for the same
  * reasons. */
-static double micro_batches_s(const struct layer *ly, double m)
+static double micro_batches_s(const struct layer *const ly[3], double m)
 {
     double first, last = micro_batch_s(ly, m, &first);
     if (m == 1 && isfinite(last))
@@ -175,34 +177,45 @@ struct placed {
     struct layer ly[3]; /* the embedding, the blocks, the logits            */
 };
 
-/* The blocks and the logits at this placement's micro-batch.  Offloaded,
- * each block's input goes out and comes back; recomputed, its forward runs
- * again in (k = 1) or before (k > 1) the backward. */
-static void placed_layers(const struct cluster *c, const struct fixed *F, double k,
-                          struct placed *P, struct step_result *r)
+/* Sequences and tokens per micro-batch of placement r, per system. */
+static inline void micro_size(const struct cluster *c, const struct step_result *r, double *seqs,
+                              double *t)
+{
+    /* (x / 1 is x: one division fewer in the common case) */
+    *seqs = r->micro_batches == 1 ? r->local_seqs : r->local_seqs / r->micro_batches;
+    *t = *seqs * c->wl->seq_len;
+}
+
+/* The blocks (L) and the logits (H) at this placement's micro-batch of
+ * seqs sequences, t tokens, from F's (L and H hold F's layers on entry).
+ * Offloaded, each block's input goes out and comes back; recomputed, its
+ * forward runs again in (k = 1) or before (k > 1) the backward.  Sets r's
+ * block_stream_bytes and act_bytes. */
+static void placed_layers(const struct cluster *c, const struct fixed *F, double k, double seqs,
+                          double t, struct layer *L, struct layer *H, struct step_result *r)
 {
     const struct hw_desc *hw = c->hw;
     const struct wl_desc *wl = c->wl;
-    struct layer *L = &P->ly[1], *H = &P->ly[2];
     r->block_stream_bytes = mm_min(F->block_w, F->block_g);
     if (r->act == ACT_OFFLOAD) {
         /* Each block's input leaves on the system's egress in the forward
          * pass and comes back beside the block's weights in the backward,
          * both at the activation servers' rate (the port caps it). */
-        double ckpt = P->seqs * F->input;
+        double ckpt = seqs * F->input;
         r->act_bytes = ckpt * wl->layers * r->micro_batches;
         L->act_out_s = ckpt / r->act_bw;
         r->block_stream_bytes = mm_min(r->block_stream_bytes, ckpt);
-        L->bwd_in_s = mm_max(L->in_s, mm_max(ckpt / r->act_bw, (F->block_w + ckpt) / P->io));
+        L->bwd_in_s =
+            mm_max(L->in_s, mm_max(ckpt / r->act_bw, (F->block_w + ckpt) / hw->wse.io_bw_Bps));
     }
-    double rate = wse_rate(&hw->wse, P->t);
+    double rate = wse_rate(&hw->wse, t);
     for (int p = 0; p < TFM_NPASSES; p++) {
-        L->pass_s[p] = r->slowest * wse_time_at(F->block_f[p] * P->t, rate);
+        L->pass_s[p] = F->slowest * wse_time_at(F->block_f[p] * t, rate);
         /* the logits' passes are one matmul each: the same FLOPs, the same
          * time, without dividing again */
         H->pass_s[p] = p > 0 && F->head_f[p] == F->head_f[p - 1]
                            ? H->pass_s[p - 1]
-                           : r->slowest * wse_time_at(F->head_f[p] * P->t, rate);
+                           : F->slowest * wse_time_at(F->head_f[p] * t, rate);
     }
     if (r->act == ACT_RECOMPUTE && k > 1)
         L->segment_s = L->pass_s[TFM_FWD];
@@ -215,9 +228,7 @@ static void placed_layers(const struct cluster *c, const struct fixed *F, double
 static void stage(const struct cluster *c, const struct fixed *F, double k, struct placed *P,
                   struct step_result *r)
 {
-    /* (x / 1 is x: one division fewer in the common case) */
-    P->seqs = r->micro_batches == 1 ? r->local_seqs : r->local_seqs / r->micro_batches;
-    P->t = P->seqs * c->wl->seq_len;
+    micro_size(c, r, &P->seqs, &P->t);
     r->micro_tokens = P->t;
     P->io = c->hw->wse.io_bw_Bps;
     r->slowest = F->slowest;
@@ -230,7 +241,7 @@ static void stage(const struct cluster *c, const struct fixed *F, double k, stru
     r->flash_fraction = F->flash_fraction;
     P->S = F->S;
     memcpy(P->ly, F->ly, sizeof P->ly);
-    placed_layers(c, F, k, P, r);
+    placed_layers(c, F, k, P->seqs, P->t, &P->ly[1], &P->ly[2], r);
 }
 
 /* MemoryX sized for the run: also enough servers that each layer's share
@@ -299,6 +310,11 @@ static void finish(const struct cluster *c, const struct fixed *F, struct placed
                    struct step_result *r)
 {
     const struct hw_desc *hw = c->hw;
+    _Static_assert(offsetof(struct step_result, critical) + sizeof r->critical -
+                           offsetof(struct step_result, pass_s) ==
+                       sizeof(double) * (TFM_NPASSES + 1 + 2 * STEP_NRES),
+                   "pass_s, recompute_s, busy and critical are adjacent");
+    memset(r->pass_s, 0, sizeof(double) * (TFM_NPASSES + 1 + 2 * STEP_NRES));
     size_update(c, F, P, r);
     double time = run_layers(P, r);
 
@@ -314,26 +330,34 @@ static void finish(const struct cluster *c, const struct fixed *F, struct placed
             r->bottleneck = (enum step_res)i;
 }
 
-/* A lower bound of a staged placement's step_s: micro_batch() without the
- * update in the last micro-batch, no exposed latency, the same overhead.
- * Rounded sums and products of the same terms in the same order are
- * monotone, and a charge without the update is at most the one with it, so
- * the bound holds in floating point too.  When it is above the finite
- * step_s of another placement, step_s is a number: that placement's
- * exposed latency was finite, so the latency both share (fixed.latency_s)
- * is, and the exposed part of it is then between 0 and it. */
-static double lower_step_s(const struct cluster *c, const struct placed *P,
-                           const struct step_result *r)
+/* A lower bound of a placed candidate's step_s, before it is staged:
+ * micro_batch() without the update in the last micro-batch, no exposed
+ * latency, the same overhead; its block and logits are made here as stage()
+ * makes them (the embedding is F's), without the rest of stage()'s work,
+ * which a candidate the bound rules out never needs.  Rounded sums and
+ * products of the same terms in the same order are monotone, and a charge
+ * without the update is at most the one with it, so the bound holds in
+ * floating point too.  When it is above the finite step_s of another
+ * placement, step_s is a number: that placement's exposed latency was
+ * finite, so the latency both share (fixed.latency_s) is, and the exposed
+ * part of it is then between 0 and it. */
+static double lower_step_s(const struct cluster *c, const struct fixed *F, double k,
+                           struct step_result *r)
 {
-    double time = micro_batches_s(P->ly, r->micro_batches);
-    return time + c->hw->wse.step_overhead_s;
+    double seqs, t;
+    struct layer L = F->ly[1], H = F->ly[2];
+    micro_size(c, r, &seqs, &t);
+    placed_layers(c, F, k, seqs, t, &L, &H, r);
+    const struct layer *const ly[3] = {&F->ly[0], &L, &H};
+    return micro_batches_s(ly, r->micro_batches) + c->hw->wse.step_overhead_s;
 }
 
 /* Start r for a placement: place(), stage() and finish() set every field
- * of it but the offloaded bytes (offload only) and the sums they add to,
- * which are zeroed here: the whole struct was, at more than twice the
- * cost (a tenth of an evaluation with the two or three placements auto
- * weighs).  The three runs around its 4-byte fields that hold padding on
+ * of it but the offloaded bytes (offload only), which are zeroed here, and
+ * the sums finish() adds to, which it zeroes itself (a candidate auto rules
+ * out before finishing it never needs them): the whole struct was, at more
+ * than twice the cost (a tenth of an evaluation with the two or three
+ * placements auto weighs).  The three runs around its 4-byte fields that hold padding on
  * an LP64 machine (after act, after recompute, at the end) are zeroed
  * too, so that two evaluations of one cluster are the same bytes (a
  * result may be compared or hashed whole). */
@@ -343,11 +367,6 @@ static void step_start(struct step_result *r, double local_seqs)
     memset(&r->recompute, 0,
            offsetof(struct step_result, sram_per_seq) - offsetof(struct step_result, recompute));
     memset(&r->bottleneck, 0, sizeof *r - offsetof(struct step_result, bottleneck));
-    _Static_assert(offsetof(struct step_result, critical) + sizeof r->critical -
-                           offsetof(struct step_result, pass_s) ==
-                       sizeof(double) * (TFM_NPASSES + 1 + 2 * STEP_NRES),
-                   "pass_s, recompute_s, busy and critical are adjacent");
-    memset(r->pass_s, 0, sizeof(double) * (TFM_NPASSES + 1 + 2 * STEP_NRES));
     r->act_bytes = 0;
     r->local_seqs = local_seqs;
 }
@@ -405,13 +424,11 @@ static int better(const struct step_result *b, const struct step_result *a)
 }
 
 /* A placement ACT_AUTO (or recompute with no k) weighs: placed first,
- * staged when it might win, finished when it still might. */
+ * bounded when it might win, staged and finished when it still might. */
 struct cand {
     int fits;       /* sram_fits && act_fits                       */
-    int staged;     /* P and r hold the step up to the update      */
     int done;       /* r is the placement's whole step             */
     double k;       /* recompute: checkpoint every k blocks        */
-    struct placed P;
     struct step_result r;
 };
 
@@ -422,23 +439,16 @@ static void cand_place(const struct cluster *c, const struct fixed *F, struct ca
     place(c, F, mode, k, &x->r);
     x->fits = x->r.sram_fits && x->r.act_fits;
     x->k = k;
-    x->staged = x->done = 0;
-}
-
-static void cand_stage(const struct cluster *c, const struct fixed *F, struct cand *x)
-{
-    if (x->staged || x->done)
-        return;
-    stage(c, F, x->k, &x->P, &x->r);
-    x->staged = 1;
+    x->done = 0;
 }
 
 static void cand_finish(const struct cluster *c, const struct fixed *F, struct cand *x)
 {
     if (x->done)
         return;
-    cand_stage(c, F, x);
-    finish(c, F, &x->P, &x->r);
+    struct placed P;
+    stage(c, F, x->k, &P, &x->r);
+    finish(c, F, &P, &x->r);
     x->done = 1;
 }
 
@@ -464,8 +474,7 @@ static void choose(const struct cluster *c, const struct fixed *F, struct cand *
     for (int i = 0; i < n; i++) {
         if (x[i].fits != top || x[i].done)
             continue;
-        cand_stage(c, F, &x[i]);
-        if (!(lower_step_s(c, &x[i].P, &x[i].r) > x[p].r.step_s))
+        if (!(lower_step_s(c, F, x[i].k, &x[i].r) > x[p].r.step_s))
             cand_finish(c, F, &x[i]);
     }
     for (int i = 0; i < n; i++)
@@ -524,12 +533,13 @@ void step_eval(const struct cluster *c, struct step_result *r)
 {
     struct tfm_figs tf;
     tfm_figures(c->wl, &tf);
-    step_eval_figs(c, &tf, r);
+    step_eval_figs(c, &tf, 0, r);
 }
 
-void step_eval_figs(const struct cluster *c, const struct tfm_figs *tf, struct step_result *r)
+void step_eval_figs(const struct cluster *c, const struct tfm_figs *tf, unsigned long tf_gen,
+                    struct step_result *r)
 {
-    const struct fixed *F = step_fixed_init(c, tf);
+    const struct fixed *F = step_fixed_init(c, tf, tf_gen);
     if (c->act == ACT_WAFER || c->act == ACT_OFFLOAD)
         eval_placed(c, F, c->act, 1, r);
     else if (c->act == ACT_RECOMPUTE && c->act_k > 0)

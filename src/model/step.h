@@ -113,8 +113,13 @@ struct step_result {
 
 /* c must have passed cluster_check(). */
 void step_eval(const struct cluster *c, struct step_result *r);
-/* The same with tfm_figures() of c->wl worked out by the caller. */
-void step_eval_figs(const struct cluster *c, const struct tfm_figs *tf, struct step_result *r);
+/* The same with tfm_figures() of c->wl worked out by the caller.  tf_gen
+ * is 0, or a number the calling thread gives only to one workload's
+ * figures: two calls with the same nonzero tf_gen have workloads equal in
+ * every field tfm_figures() reads, and so the same tf (train.c numbers
+ * the figures it keeps); the step then does not compare them again. */
+void step_eval_figs(const struct cluster *c, const struct tfm_figs *tf, unsigned long tf_gen,
+                    struct step_result *r);
 
 /* "recompute:4", "offload", ... for r's placement.  Returns buf. */
 const char *step_act_label(const struct step_result *r, char *buf, size_t n);

@@ -155,26 +155,32 @@ static void fixed_const(const struct cluster *c, const struct tfm_figs *tf, doub
 }
 
 /* Every input fixed_const() reads, as numbers (an int is exact as a
- * double): the workload's figures, then the fields of the hardware, the
- * workload and the cluster it reads (the bytes per parameter as their
- * value). */
+ * double), in two keys: the fields of the hardware and the cluster it
+ * reads, then those that come from the workload alone (its figures, the
+ * fields it reads, the bytes per parameter as their value). */
 #define FIXED_NTF (sizeof(struct tfm_figs) / sizeof(double))
-enum { FIXED_NKEY = FIXED_NTF + 24 };
+enum { FIXED_NHW = 15, FIXED_NWL = FIXED_NTF + 9 };
 _Static_assert(sizeof(struct tfm_figs) == FIXED_NTF * sizeof(double), "tfm_figs: doubles only");
-static void fixed_key(const struct cluster *c, const struct tfm_figs *tf, double bpp, double *k)
+static void fixed_key_hw(const struct cluster *c, double *k)
 {
     const struct hw_desc *hw = c->hw;
-    const struct wl_desc *wl = c->wl;
     const struct mx_spec *mx = &hw->mx;
-    const double in[FIXED_NKEY - FIXED_NTF] = {
+    const double in[FIXED_NHW] = {
         hw->wse.sram_bytes,     hw->swx.chunk_bytes,    hw->wse.io_bw_Bps,
         hw->swx.link_bw_Bps,    mx->server_dram_bytes,  mx->server_flash_bytes,
         mx->server_net_Bps,     mx->server_mem_bw_Bps,  mx->server_flash_bw_Bps,
         mx->server_update_flops, mx->update_flop_per_param, hw->sp.index_bytes,
-        hw->sp.overhead,        wl->weight_bytes,       wl->grad_bytes,
-        wl->layers,             wl->predictions,        wl->vocab,
-        wl->act_bytes,          wl->hidden,             wl->tied_embeddings,
-        bpp,                    c->sparsity,            c->mx_servers,
+        hw->sp.overhead,        c->sparsity,            c->mx_servers,
+    };
+    memcpy(k, in, sizeof in);
+}
+
+static void fixed_key_wl(const struct cluster *c, const struct tfm_figs *tf, double bpp, double *k)
+{
+    const struct wl_desc *wl = c->wl;
+    const double in[FIXED_NWL - FIXED_NTF] = {
+        wl->weight_bytes, wl->grad_bytes, wl->layers,          wl->predictions, wl->vocab,
+        wl->act_bytes,    wl->hidden,     wl->tied_embeddings, bpp,
     };
     memcpy(k, tf, sizeof *tf);
     memcpy(k + FIXED_NTF, in, sizeof in);
@@ -182,22 +188,34 @@ static void fixed_key(const struct cluster *c, const struct tfm_figs *tf, double
 
 /* fixed_const() of the last inputs is kept per thread (a sweep over sizes
  * asks the same) and compared bit for bit: inputs that differ in any
- * number, in the sign of a zero, or hold a NaN, are worked out again.
- * Then what N and the batch set. */
-const struct fixed *step_fixed_init(const struct cluster *c, const struct tfm_figs *tf)
+ * number, in the sign of a zero, or hold a NaN, are worked out again.  The
+ * workload's part is not compared when tf_gen says it is the one of the
+ * last call (step.h, step_eval_figs()).  Then what N and the batch set. */
+const struct fixed *step_fixed_init(const struct cluster *c, const struct tfm_figs *tf,
+                                    unsigned long tf_gen)
 {
     static _Thread_local struct {
-        double key[FIXED_NKEY];
+        double hw[FIXED_NHW], wl[FIXED_NWL];
+        unsigned long gen;
         struct fixed F;
         int set;
     } last;
     const struct hw_desc *hw = c->hw;
     const struct wl_desc *wl = c->wl;
-    double key[FIXED_NKEY], bpp = mx_bytes_per_param(wl);
-    fixed_key(c, tf, bpp, key);
-    if (!last.set || memcmp(key, last.key, sizeof key) != 0) {
+    double khw[FIXED_NHW], kwl[FIXED_NWL], bpp = last.F.bpp;
+    fixed_key_hw(c, khw);
+    int same_wl = last.set && tf_gen != 0 && tf_gen == last.gen;
+    if (!same_wl) {
+        bpp = mx_bytes_per_param(wl);
+        fixed_key_wl(c, tf, bpp, kwl);
+        same_wl = last.set && memcmp(kwl, last.wl, sizeof kwl) == 0;
+        if (!same_wl)
+            memcpy(last.wl, kwl, sizeof kwl);
+    }
+    last.gen = tf_gen;
+    if (!same_wl || memcmp(khw, last.hw, sizeof khw) != 0) {
         fixed_const(c, tf, bpp, &last.F);
-        memcpy(last.key, key, sizeof key);
+        memcpy(last.hw, khw, sizeof khw);
         last.set = 1;
     }
     /* the rest is written over it: no copy */

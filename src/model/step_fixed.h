@@ -45,7 +45,8 @@ struct fixed {
 /* The shared figures of cluster c with tf = tfm_figures(c->wl), in the
  * calling thread's own struct, valid until its next call.  What neither N
  * nor the batch changes stays there from the last call with the same
- * inputs (compared bit for bit). */
-const struct fixed *step_fixed_init(const struct cluster *c, const struct tfm_figs *tf);
+ * inputs (compared bit for bit; tf_gen as step_eval_figs() takes it). */
+const struct fixed *step_fixed_init(const struct cluster *c, const struct tfm_figs *tf,
+                                    unsigned long tf_gen);
 
 #endif

@@ -57,13 +57,15 @@ static double balance_tokens(const struct hw_desc *hw, const struct wl_desc *wl,
 static void critical_batch(const struct batch_spec *b, struct train_result *r)
 {
     static _Thread_local struct {
-        double in[3], loss, root;
+        double in[4], loss, root;
         int set;
     } last;
-    const double in[3] = {b->loss_params / r->params, b->loss_exponent, b->critical_exponent};
+    /* the inputs themselves are the key: the quotient is worked out only
+     * when they change */
+    const double in[4] = {b->loss_params, r->params, b->loss_exponent, b->critical_exponent};
     if (!last.set || memcmp(in, last.in, sizeof in) != 0) {
-        last.loss = pow(in[0], in[1]);
-        last.root = pow(last.loss, 1 / in[2]);
+        last.loss = pow(in[0] / in[1], in[2]);
+        last.root = pow(last.loss, 1 / in[3]);
         memcpy(last.in, in, sizeof in);
         last.set = 1;
     }
@@ -172,12 +174,15 @@ static void workload_key(const struct wl_desc *w, double *k)
  * another workload, or any of those numbers changed in any bit, a NaN or
  * the sign of a zero included, is worked out again.  (The fields one by
  * one, not the struct's bytes: its padding and the tail of its name may be
- * uninitialised.)  Valid until the thread's next call. */
-static const struct tfm_figs *workload_figures(const struct wl_desc *wl)
+ * uninitialised.)  Each time they are worked out they get the thread's next
+ * number, *gen (from 1), which step_eval_figs() takes.  Valid until the
+ * thread's next call. */
+static const struct tfm_figs *workload_figures(const struct wl_desc *wl, unsigned long *gen)
 {
     static _Thread_local struct {
         double key[WL_NKEY];
         struct tfm_figs tf;
+        unsigned long gen;
         int set;
     } last;
     double key[WL_NKEY];
@@ -185,17 +190,20 @@ static const struct tfm_figs *workload_figures(const struct wl_desc *wl)
     if (!last.set || memcmp(key, last.key, sizeof key) != 0) {
         tfm_figures(wl, &last.tf);
         memcpy(last.key, key, sizeof key);
+        last.gen++;
         last.set = 1;
     }
+    *gen = last.gen;
     return &last.tf;
 }
 
 void train_eval(const struct cluster *c, struct train_result *r)
 {
-    const struct tfm_figs *tf = workload_figures(c->wl);
+    unsigned long gen;
+    const struct tfm_figs *tf = workload_figures(c->wl, &gen);
     /* not zeroed first: step_eval_figs() sets the whole step and the
      * three below every other field */
-    step_eval_figs(c, tf, &r->step);
+    step_eval_figs(c, tf, gen, &r->step);
     train_time(c, tf, r);
     train_power(c, r);
     train_verdicts(c, tf, r);

@@ -6,11 +6,6 @@
 #include "../desc/tfm.h"
 #include "minmax.h"
 
-double wse_rate(const struct wse_spec *w, double tokens)
-{
-    return w->peak_flops * hw_util(w, tokens);
-}
-
 double wse_compute_time(const struct wse_spec *w, double flops, double tokens)
 {
     return wse_time_at(flops, wse_rate(w, tokens));

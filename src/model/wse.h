@@ -15,7 +15,10 @@ double wse_compute_time(const struct wse_spec *w, double flops, double tokens);
 /* The same in two steps, for callers that run several passes of one size:
  * the rate (FLOP/s) of a pass of tokens tokens, then the seconds of flops
  * FLOP at that rate. */
-double wse_rate(const struct wse_spec *w, double tokens);
+static inline double wse_rate(const struct wse_spec *w, double tokens)
+{
+    return w->peak_flops * hw_util(w, tokens);
+}
 static inline double wse_time_at(double flops, double rate)
 {
     return flops <= 0 ? 0 : flops / rate;
