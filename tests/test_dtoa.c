@@ -201,10 +201,79 @@ static void test_random(void **state)
     assert_true(fast1 > checked / 100 * 85); /* all but subnormals and ties */
 }
 
+/* Each layout of the text (exponent form below x = -4 and from x = p on,
+ * "0.000DDD", "DDD.DDD" with the point after each digit, "DDD" with
+ * zeros up to the point) at every x from -6 to 20, with 1 to 17
+ * significant digits, both signs: digits up to the first word of eight,
+ * across both, and carries (9.99..., rounding into a new digit). */
+static void test_layouts(void **state)
+{
+    (void)state;
+    checked = failed = 0;
+    for (int x = -6; x <= 20; x++) {
+        double scale = pow(10.0, x);
+        for (int nd = 1; nd <= 17; nd++) {
+            for (int i = 0; i < 200; i++) {
+                /* nd digits, the first not 0 */
+                uint64_t m = 1 + next_u64() % 9;
+                for (int k = 1; k < nd; k++)
+                    m = m * 10 + next_u64() % 10;
+                char t[48];
+                snprintf(t, sizeof t, "%llue%d", (unsigned long long)m, x - nd + 1);
+                double v = strtod(t, NULL);
+                check_both_signs(v);
+                check_both_signs(nextafter(v, 0));
+                check_both_signs(nextafter(v, INFINITY));
+            }
+            check_both_signs(scale * (1 + 1e-16 * nd));
+            check_both_signs(scale * (10 - 1e-15 * nd)); /* 9.99...: may carry */
+        }
+    }
+    assert_int_equal(failed, 0);
+}
+
+/* dtoa_whole: the plain digits of whole numbers below 10^15, as %.15g
+ * prints them; -1 for anything else (fractions, -0, 10^15 and up,
+ * infinities, NaN). */
+static void test_whole(void **state)
+{
+    (void)state;
+    char got[DTOA_BUF], want[64];
+    static const double whole[] = {0, 1, 9, 10, 99, 100, 12345678, 99999999, 100000000,
+                                   100000001, 123456789, 1234567890123, 999999999999999.0,
+                                   3145728, 174604259328, 7421703487488};
+    for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++)
+        for (int sign = 1; sign >= -1; sign -= 2) {
+            double v = sign * whole[i];
+            if (v == 0 && sign < 0)
+                continue;
+            snprintf(want, sizeof want, "%.15g", v);
+            assert_int_equal(dtoa_whole(v, got), (int)strlen(want));
+            assert_string_equal(got, want);
+        }
+    for (unsigned long i = 0; i < draws(); i++) {
+        double v = (double)(long long)(next_u64() % 1000000000000000u >> (next_u64() % 50));
+        v = next_u64() & 1 ? -v : v;
+        if (v == 0)
+            continue;
+        snprintf(want, sizeof want, "%.15g", v);
+        assert_int_equal(dtoa_whole(v, got), (int)strlen(want));
+        assert_string_equal(got, want);
+    }
+    static const double not_whole[] = {-0.0, 0.5, -1.5, 1e15, -1e15, 1e300, 1e-300};
+    for (size_t i = 0; i < sizeof not_whole / sizeof not_whole[0]; i++)
+        assert_int_equal(dtoa_whole(not_whole[i], got), -1);
+    assert_int_equal(dtoa_whole(INFINITY, got), -1);
+    assert_int_equal(dtoa_whole(NAN, got), -1);
+    assert_int_equal(dtoa_whole(nextafter(1e15, 0), got), -1); /* 999999999999999.875 */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixed),
+        cmocka_unit_test(test_layouts),
+        cmocka_unit_test(test_whole),
         cmocka_unit_test(test_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,8 @@
-/* dtoa.c - exact "%.15g".."%.17g" round-trip text (see dtoa.h): the
- * fixed-point arithmetic and the search for the shortest length that reads
- * back.  The powers of ten it scales by are in dtoa_pow10.c, the writer of
- * the chosen digits in dtoa_emit.c.
+/* dtoa.c - exact "%.15g".."%.17g" round-trip text (see dtoa.h) for the
+ * values the common path (dtoa_emit.c) leaves undecided: the fixed-point
+ * arithmetic with the rounding interval scaled too, and exact integers for
+ * the ties.  The powers of ten it scales by are in dtoa_pow10.c, the
+ * writer of the chosen digits in dtoa_emit.c.
  *
  * A double v = c * 2^q is scaled by 10^j into 128-bit fixed point: c,
  * shifted so its top bit is set, times a 128-bit truncated 10^j from the
@@ -16,19 +17,6 @@
 #include <string.h>
 
 #include "dtoa_int.h"
-
-__extension__ typedef unsigned __int128 u128;
-
-/* IEEE 754 binary64: v = c * 2^q with c the fraction (and the implicit bit
- * of a normal v) and q = be - EXP_BIAS for a biased exponent be > 0. */
-#define FRAC_BITS 52
-#define EXP_ALL_ONES 0x7ff /* biased exponent of infinities and NaNs */
-#define EXP_BIAS (1023 + FRAC_BITS)
-/* log10(2) ~= LOG10_2_NUM / 2^LOG10_2_SHIFT, for the first estimate of
- * the decimal exponent from the binary one (decimal_exponent() then
- * corrects it by one either way). */
-#define LOG10_2_NUM 78913
-#define LOG10_2_SHIFT 18
 
 /* Error bound of scale(), in units of its result (the proof gives 2). */
 #define SCALE_ERR 3
@@ -390,97 +378,8 @@ static int exact_lengths(const struct dv *v, char *out)
     return -1; /* not reached: %.17g reads back */
 }
 
-/* The common case, a normal v, in 64-bit integers after one 128-bit
- * product.  v = c * 2^q (2^52 <= c < 2^53) is scaled by 10^j, j = 16 - x,
- * as scale() does: r = c * 2^11 * P / 2^64 with 10^j = P * 2^e (P the
- * table's 128-bit mantissa, top bit set), so t = v * 10^j = r / 2^sh with
- * sh = -(q - 11 + e + 64), and t lies in [r, r + 2).  Both c * 2^11 and
- * P have their top bit set, so r >= 2^126, and t in [10^16, 10^17) puts sh
- * between 70 and 74.  The half-gap above v, hw = 2^(q-1) * 10^j, is then
- * P / 2^(sh - 2) units of 2^-56, P's top half shifted by sh - 66 (v's
- * rounding interval reaches hw above t and hw, or hw / 2 at a power of two,
- * below).  Everything after is in units of 2^-56 of t: t mod 10^k (k = 17
- * - p) truncated, off by less than 2 units, and hw off by less than 2.
- * For p = 15, 16, 17 the candidate is t / 10^k rounded to the nearest; it
- * reads back when its distance from t is below hw.  Each decision is taken
- * only FAST_MARGIN units clear of the errors; anything closer (a rounding
- * tie, an edge of the interval) is left to the exact paths (-1). */
-#define FAST_MARGIN 8
-#define FAST_UNIT 56  /* 100 * 2^56 < 2^63 */
-#define FAST_SHIFT 11 /* leading zeros of a normal v's c */
-
-/* v = c * 2^q at j = 16 - x: t's integer part and the top FAST_UNIT bits
- * of its fraction, and the top half of 10^j's mantissa; 0 when t is not
- * in [10^16, 10^17) (x wrong) or sh is out of the range the split takes. */
-static inline int fast_scale(uint64_t c, int q, int x, uint64_t *ip, uint64_t *fr, uint64_t *hw)
+int dtoa_exact_g(double d, char out[DTOA_BUF])
 {
-    const struct pow10_entry *p = &pow10_tab[16 - x - POW10_MIN];
-    uint64_t mm = c << FAST_SHIFT;
-    u128 r = (u128)mm * p->hi + (uint64_t)(((u128)mm * p->lo) >> 64);
-    int sh = -(q - FAST_SHIFT + p->e + 64), s = sh - 64;
-    if (s < 3 || s > 63) /* sh from 67 to 127 */
-        return 0;
-    uint64_t hi = (uint64_t)(r >> 64), lo = (uint64_t)r;
-    *ip = hi >> s;
-    *fr = ((hi << (64 - s)) | (lo >> s)) >> (64 - FAST_UNIT);
-    *hw = p->hi >> (sh - 66);
-    return *ip >= pow10_u64[16] && *ip < pow10_u64[17];
-}
-
-static inline int fast_g(double d, char *out)
-{
-    static const uint64_t unit[3] = {100, 10, 1};
-    uint64_t bits;
-    memcpy(&bits, &d, sizeof bits);
-    int be = (int)(bits >> FRAC_BITS) & EXP_ALL_ONES;
-    if (be == 0 || be == EXP_ALL_ONES) /* x from -308 to 308: j in the table */
-        return -1;                     /* subnormals, zeros, infinities, NaNs */
-    uint64_t f = bits & ((UINT64_C(1) << FRAC_BITS) - 1), c = f | (UINT64_C(1) << FRAC_BITS);
-    int q = be - EXP_BIAS, x = floor_log10_pow2(q + FRAC_BITS);
-    uint64_t ip, fr, hw;
-    int ok = fast_scale(c, q, x, &ip, &fr, &hw);
-    for (int t = 0; !ok && t < 2; t++) /* x was one too low, or too high */
-        ok = fast_scale(c, q, x += t ? -2 : 1, &ip, &fr, &hw);
-    if (!ok)
-        return -1;
-    uint64_t hw_below = f == 0 && be > 1 ? hw >> 1 : hw; /* the gap below is half */
-    uint64_t quot[3] = {ip / 100, ip / 10, ip};
-    /* hw is below 12 units of t (t < 10^17, c >= 2^52): t at least 13
-     * from both multiples of 100 leaves %.15g out, whichever way it
-     * rounds */
-    int i = ip - quot[0] * 100 - 13 <= 86 - 13;
-    for (; i < 3; i++) {
-        uint64_t m = unit[i] << FAST_UNIT, half = m >> 1;
-        uint64_t rem = ((ip - quot[i] * unit[i]) << FAST_UNIT) | fr; /* t mod 10^k */
-        if (rem + FAST_MARGIN > half && rem <= half + FAST_MARGIN)
-            return -1; /* the rounding may be a tie */
-        int up = rem > half;
-        uint64_t dist = up ? m - rem : rem, reach = up ? hw : hw_below;
-        if (dist >= reach + FAST_MARGIN)
-            continue; /* %.pg does not read back */
-        if (dist + FAST_MARGIN > reach)
-            return -1; /* on the interval's edge */
-        uint64_t dd = quot[i] + (uint64_t)up;
-        int p = 15 + i;
-        if (dd == pow10_u64[p]) { /* rounding carried into a new digit */
-            dd = pow10_u64[p - 1];
-            x++;
-        }
-        return dtoa_emit_g(out, (int)(bits >> 63), dd, p, x);
-    }
-    return -1; /* %.17g always reads back: not reached */
-}
-
-int dtoa_fast_g(double d, char out[DTOA_BUF])
-{
-    return fast_g(d, out);
-}
-
-int dtoa_roundtrip_g(double d, char out[DTOA_BUF])
-{
-    int n = fast_g(d, out);
-    if (n > 0)
-        return n;
     struct dv v;
     int kind = decode(d, &v);
     if (kind <= 0)
@@ -490,7 +389,7 @@ int dtoa_roundtrip_g(double d, char out[DTOA_BUF])
     if (!decimal_exponent(&v, &r, &sh, &moved))
         return -1;
     /* v scaled at 16 - x is r when the estimate of x stood */
-    n = shortest_from_17(&v, moved ? NULL : &r, sh, out);
+    int n = shortest_from_17(&v, moved ? NULL : &r, sh, out);
     if (n != 0)
         return n;
     n = search_each_length(&v, out);

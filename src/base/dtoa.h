@@ -17,4 +17,9 @@
  * out's DTOA_BUF bytes may be written, past the NUL too. */
 int dtoa_roundtrip_g(double v, char out[DTOA_BUF]);
 
+/* A whole v with |v| < 10^15 (not -0) as "%.15g" prints it, its plain
+ * digits: the length written to out (NUL-terminated), or -1 for any other
+ * v.  Any of out's DTOA_BUF bytes may be written. */
+int dtoa_whole(double v, char out[DTOA_BUF]);
+
 #endif

@@ -1,59 +1,139 @@
-/* dtoa_emit.c - the text of a decided value: the digits of an integer d,
- * trailing zeros dropped, laid out as printf's %g lays out p significant
- * digits with decimal exponent x (exponent form when x < -4 or x >= p,
- * else plain, as C11 7.21.6.1 says for %g without '#').
+/* dtoa_emit.c - the common path of dtoa_roundtrip_g (see dtoa.h): a
+ * normal double's shortest of "%.15g".."%.17g" decided in 64-bit integers
+ * after one 128-bit product, and the text of any decided value laid out
+ * as printf's %g would; the values it cannot settle go to the exact paths
+ * (dtoa.c).  Also the plain digits of whole numbers (dtoa_whole).
  *
- * The text is laid out in a scratch buffer with copies of fixed sizes
- * (which the compiler turns into a few moves, where copies of a computed
- * length call memcpy), then DTOA_BUF bytes of it go to out. */
-#include "dtoa_int.h"
-
-#include <string.h>
-
+ * Digits are made sixteen at a time, one byte each, by dividing lanes of
+ * a register at once (multiply and shift; SSE2 where the compiler targets
+ * it, else two 64-bit words of lanes), and stored eight or sixteen bytes
+ * at a time straight into out; a decimal point is made by storing the
+ * digits after it again, one byte further on.  Every store stays inside
+ * out's DTOA_BUF bytes. */
 #include "dtoa.h"
 
-/* Digits of a value, and the scratch buffer: room for a fixed copy of
- * DIGITS bytes starting anywhere in the text (at most 1 + 2 + 4 + 1 before
- * it), and for DTOA_BUF bytes copied out. */
-#define DIGITS 17
-#define SCRATCH 64
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
 
-static const char pairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233"
-    "34353637383940414243444546474849505152535455565758596061626364656667"
-    "6869707172737475767778798081828384858687888990919293949596979899";
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
-/* The 8 digits of x < 10^8 into dig[0..8): its halves, then two digits
- * of each half per step. */
-static inline void eight_digits(uint32_t x, char *dig)
+#include "dtoa_int.h"
+
+#define DTOA_1E8 100000000u
+#define DTOA_1E16 10000000000000000u
+#define DTOA_1E17 100000000000000000u
+/* '0' in every byte of a word of eight digits. */
+#define ASCII_ZEROS 0x3030303030303030u
+
+static const uint64_t pow10_le17[18] = {
+    1u,
+    10u,
+    100u,
+    1000u,
+    10000u,
+    100000u,
+    1000000u,
+    10000000u,
+    100000000u,
+    1000000000u,
+    10000000000u,
+    100000000000u,
+    1000000000000u,
+    10000000000000u,
+    100000000000000u,
+    1000000000000000u,
+    10000000000000000u,
+    100000000000000000u,
+};
+
+/* Store w's eight bytes at o, its lowest byte first (the first digit of a
+ * word of digits first). */
+static inline void put8(char *o, uint64_t w)
 {
-    uint32_t hi = x / 10000, lo = x % 10000;
-    memcpy(dig, pairs + 2 * (hi / 100), 2);
-    memcpy(dig + 2, pairs + 2 * (hi % 100), 2);
-    memcpy(dig + 4, pairs + 2 * (lo / 100), 2);
-    memcpy(dig + 6, pairs + 2 * (lo % 100), 2);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    memcpy(o, &w, sizeof w);
 }
 
-/* The DIGITS digits of d < 10^DIGITS, zeros first, into dig (DIGITS bytes
- * and DIGITS more of room): the last eight and the eight before them each
- * in 32-bit arithmetic (two short chains of divisions instead of one
- * long one), the first alone. */
-static inline void digits_of(uint64_t d, char *dig)
+/* The 8 digits of n < 10^8 (zeros first) as the bytes of a word, the
+ * first digit in the lowest byte, each byte 0 to 9: halves of 4 digits in
+ * two 32-bit lanes, each split into pairs (x / 100 as x * 5243 >> 19,
+ * exact for x < 10^4) in four 16-bit lanes, each split into digits (x / 10
+ * as x * 103 >> 10, exact for x < 100); no lane's product reaches the
+ * next. */
+static inline uint64_t digits8(uint32_t n)
 {
-    uint64_t hi = d / 100000000;
-    eight_digits((uint32_t)(d - hi * 100000000), dig + 9);
-    eight_digits((uint32_t)(hi % 100000000), dig + 1);
-    dig[0] = (char)('0' + hi / 100000000);
+    uint32_t hi = n / 10000, lo = n - hi * 10000;
+    uint64_t v = hi | (uint64_t)lo << 32;
+    uint64_t q = ((v * 5243) >> 19) & 0x0000007f0000007fu;
+    uint64_t w = q | (v - q * 100) << 16;
+    uint64_t t = ((w * 103) >> 10) & 0x000f000f000f000fu;
+    return t | (w - t * 10) << 8;
+}
+
+/* The 16 digits of h * 10^8 + l (h, l < 10^8) as two words of digits
+ * (values 0 to 9; a the first eight). */
+static inline void digits16(uint32_t h, uint32_t l, uint64_t *a, uint64_t *b)
+{
+#ifdef __SSE2__
+    /* the four groups of 4 digits in 16-bit lanes; x / 100 as the high half
+     * of x * 5243 shifted by 3 (x * 5243 >> 19), x / 10 as the high half of
+     * x * 6554 (exact for x < 100) */
+    uint32_t h1 = h / 10000, l1 = l / 10000;
+    uint64_t g = h1 | (uint64_t)(h - h1 * 10000) << 16 | (uint64_t)l1 << 32 |
+                 (uint64_t)(l - l1 * 10000) << 48;
+    __m128i x = _mm_cvtsi64_si128((long long)g);
+    __m128i q = _mm_srli_epi16(_mm_mulhi_epu16(x, _mm_set1_epi16(5243)), 3);
+    __m128i r = _mm_sub_epi16(x, _mm_mullo_epi16(q, _mm_set1_epi16(100)));
+    __m128i w = _mm_unpacklo_epi16(q, r);
+    __m128i t = _mm_mulhi_epu16(w, _mm_set1_epi16(6554));
+    __m128i u = _mm_sub_epi16(w, _mm_mullo_epi16(t, _mm_set1_epi16(10)));
+    __m128i d = _mm_or_si128(t, _mm_slli_epi16(u, 8));
+    *a = (uint64_t)_mm_cvtsi128_si64(d);
+    *b = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(d, d));
+#else
+    *a = digits8(h);
+    *b = digits8(l);
+#endif
+}
+
+/* The 17 digits of D (10^16 <= D < 10^17): the first as a character, the
+ * next sixteen as two words of characters (a, b), and the number of
+ * digits left when trailing zeros are dropped. */
+struct digits17 {
+    uint64_t a, b;
+    char first;
+    int nd;
+};
+
+static inline struct digits17 split17(uint64_t D)
+{
+    struct digits17 g;
+    uint64_t top = D / DTOA_1E16, rest = D - top * DTOA_1E16;
+    uint32_t h = (uint32_t)(rest / DTOA_1E8), l = (uint32_t)(rest - (uint64_t)h * DTOA_1E8);
+    digits16(h, l, &g.a, &g.b);
+    /* a word's last digit is its highest byte: its leading zero bytes are
+     * the trailing zero digits */
+    g.nd = g.b ? 17 - __builtin_clzll(g.b) / 8 : g.a ? 9 - __builtin_clzll(g.a) / 8 : 1;
+    g.first = (char)('0' + top);
+    g.a += ASCII_ZEROS;
+    g.b += ASCII_ZEROS;
+    return g;
 }
 
 /* "D.DDDe+XX" (at least two exponent digits, as printf); returns the end. */
-static char *put_exponent_form(char *o, const char *dig, int nd, int x)
+static char *put_exponent_form(char *o, const struct digits17 *g, int x)
 {
-    *o++ = dig[0];
-    if (nd > 1) {
-        *o++ = '.';
-        memcpy(o, dig + 1, DIGITS);
-        o += nd - 1;
+    *o++ = g->first;
+    if (g->nd > 1) {
+        o[0] = '.';
+        put8(o + 1, g->a);
+        put8(o + 9, g->b);
+        o += g->nd;
     }
     *o++ = 'e';
     *o++ = x < 0 ? '-' : '+';
@@ -65,44 +145,218 @@ static char *put_exponent_form(char *o, const char *dig, int nd, int x)
     return o;
 }
 
-/* 0 <= x < p: "DDD" (the digits of d include the zeros up to x + 1), or
- * "DD.DDD"; returns the end. */
-static char *put_plain_form(char *o, const char *dig, int nd, int x)
+/* 0 <= x <= 16: "DDD" (the first x + 1 digits, zeros included), or
+ * "DD.DDD" with the point after digit x; returns the end.  The point
+ * overwrites a digit, which the word holding it, shifted past the digits
+ * before the point, puts back one byte on. */
+static inline char *put_plain_form(char *o, const struct digits17 *g, int x)
 {
-    memcpy(o, dig, DIGITS);
-    if (nd <= x + 1)
+    o[0] = g->first;
+    put8(o + 1, g->a);
+    if (g->nd <= x + 1) {
+        put8(o + 9, g->b);
         return o + x + 1;
-    o[x + 1] = '.';
-    memcpy(o + x + 2, dig + x + 1, DIGITS);
-    return o + nd + 1;
+    }
+    if (x < 8) {
+        o[x + 1] = '.';
+        put8(o + x + 2, g->a >> (8 * x));
+        put8(o + 10, g->b);
+    } else {
+        put8(o + 9, g->b);
+        o[x + 1] = '.';
+        put8(o + x + 2, g->b >> (8 * (x - 8)));
+    }
+    return o + g->nd + 1;
 }
 
 /* -4 <= x < 0: "0.000DDD"; returns the end. */
-static char *put_fraction_form(char *o, const char *dig, int nd, int x)
+static inline char *put_fraction_form(char *o, const struct digits17 *g, int x)
 {
-    memcpy(o, "0.000", 5);
-    memcpy(o + 1 - x, dig, DIGITS);
-    return o + 1 - x + nd;
+    memcpy(o, "0.000000", 8);
+    o += 1 - x;
+    o[0] = g->first;
+    put8(o + 1, g->a);
+    put8(o + 9, g->b);
+    return o + g->nd;
+}
+
+/* dtoa_emit_g for the p-digit value given as D = d * 10^(17 - p), its 17
+ * digits (10^16 <= D < 10^17). */
+static inline int emit17(char *out, int neg, uint64_t D, int p, int x)
+{
+    struct digits17 g = split17(D);
+    char *o = out;
+    *o = '-';
+    o += neg != 0;
+    if (x >= 0 && x < p)
+        o = put_plain_form(o, &g, x);
+    else if (x < -4 || x >= p)
+        o = put_exponent_form(o, &g, x);
+    else
+        o = put_fraction_form(o, &g, x);
+    *o = '\0';
+    return (int)(o - out);
 }
 
 int dtoa_emit_g(char *out, int neg, uint64_t d, int p, int x)
 {
-    char all[2 * DIGITS], text[SCRATCH];
-    digits_of(d, all);
-    const char *dig = all + DIGITS - p;
-    int nd = p;
-    while (nd > 1 && dig[nd - 1] == '0')
-        nd--;
-    char *o = text;
+    return emit17(out, neg, d * pow10_le17[17 - p], p, x);
+}
+
+/* The common case, a normal v, in 64-bit integers after one 128-bit
+ * product.  v = c * 2^q (2^52 <= c < 2^53) is scaled by 10^j, j = 16 - x,
+ * as scale() does: r = c * 2^11 * P / 2^64 with 10^j = P * 2^e (P the
+ * table's 128-bit mantissa, top bit set), so t = v * 10^j = r / 2^sh with
+ * sh = -(q - 11 + e + 64), and t lies in [r, r + 2).  Both c * 2^11 and
+ * P have their top bit set, so r >= 2^126, and t in [10^16, 10^17) puts sh
+ * between 70 and 74.  The half-gap above v, hw = 2^(q-1) * 10^j, is then
+ * P / 2^(sh - 2) units of 2^-56, P's top half shifted by sh - 66 (v's
+ * rounding interval reaches hw above t and hw, or hw / 2 at a power of two,
+ * below).  Everything after is in units of 2^-56 of t: t mod 10^k (k = 17
+ * - p) truncated, off by less than 2 units, and hw off by less than 2.
+ * For p = 15, 16, 17 the candidate is t / 10^k rounded to the nearest; it
+ * reads back when its distance from t is below hw.  Each decision is taken
+ * only FAST_MARGIN units clear of the errors; anything closer (a rounding
+ * tie, an edge of the interval) is left to the exact paths (-1). */
+#define FAST_MARGIN 8
+#define FAST_UNIT 56  /* 100 * 2^56 < 2^63 */
+#define FAST_SHIFT 11 /* leading zeros of a normal v's c */
+
+/* v = c * 2^q at j = 16 - x: t's integer part and the top FAST_UNIT bits
+ * of its fraction, and the top half of 10^j's mantissa; 0 when t is not
+ * in [10^16, 10^17) (x wrong) or sh is out of the range the split takes. */
+static inline int fast_scale(uint64_t c, int q, int x, uint64_t *ip, uint64_t *fr, uint64_t *hw)
+{
+    const struct pow10_entry *p = &pow10_tab[16 - x - POW10_MIN];
+    uint64_t mm = c << FAST_SHIFT;
+    u128 r = (u128)mm * p->hi + (uint64_t)(((u128)mm * p->lo) >> 64);
+    int sh = -(q - FAST_SHIFT + p->e + 64), s = sh - 64;
+    if (s < 3 || s > 63) /* sh from 67 to 127 */
+        return 0;
+    uint64_t hi = (uint64_t)(r >> 64), lo = (uint64_t)r;
+    *ip = hi >> s;
+    *fr = ((hi << (64 - s)) | (lo >> s)) >> (64 - FAST_UNIT);
+    *hw = p->hi >> (sh - 66);
+    return *ip >= DTOA_1E16 && *ip < DTOA_1E17;
+}
+
+/* One length's test in units of 2^-FAST_UNIT of t: rem = t mod 10^k (k =
+ * 17 - p), m = 10^k; t rounded to p digits goes up when *up.  1 when that
+ * reads back, 0 when it does not, -1 when not certain (the rounding may be
+ * a tie, or the candidate is on the edge of v's interval). */
+static inline int fast_try(uint64_t rem, uint64_t m, uint64_t hw, uint64_t hw_below, int *up)
+{
+    uint64_t half = m >> 1;
+    *up = 0;
+    if (rem + FAST_MARGIN > half && rem <= half + FAST_MARGIN)
+        return -1; /* the rounding may be a tie */
+    *up = rem > half;
+    uint64_t dist = *up ? m - rem : rem, reach = *up ? hw : hw_below;
+    if (dist >= reach + FAST_MARGIN)
+        return 0; /* %.pg does not read back */
+    return dist + FAST_MARGIN > reach ? -1 : 1;
+}
+
+/* floor(e2 * log10(2)) for -1074 <= e2 <= 1023, shifted to stay positive
+ * (the same as floor_log10_pow2 there, without a branch on the sign). */
+#define LOG10_BIAS 400
+static inline int floor_log10_pow2_biased(int e2)
+{
+    return (int)(((uint32_t)(e2 * LOG10_2_NUM + (LOG10_BIAS << LOG10_2_SHIFT))) >>
+                 LOG10_2_SHIFT) -
+           LOG10_BIAS;
+}
+
+/* The first of 15, 16, 17 digits that reads back, as p and the rounded
+ * value times 10^(17 - p), D; 0 when a step is undecided. */
+static inline int fast_pick(uint64_t ip, uint64_t fr, uint64_t hw, uint64_t hw_below,
+                            uint64_t *D, int *p)
+{
+    uint64_t q100 = ip / 100, r100 = ip - q100 * 100;
+    int up, n;
+    /* hw is below 12 units of t (t < 10^17, c >= 2^52): t at least 13
+     * from both multiples of 100 leaves %.15g out, whichever way it
+     * rounds */
+    if (r100 - 13 > 86 - 13) {
+        n = fast_try(r100 << FAST_UNIT | fr, (uint64_t)100 << FAST_UNIT, hw, hw_below, &up);
+        *D = (q100 + (uint64_t)up) * 100, *p = 15;
+        if (n != 0)
+            return n > 0;
+    }
+    uint64_t q10 = ip / 10, r10 = ip - q10 * 10;
+    n = fast_try(r10 << FAST_UNIT | fr, (uint64_t)10 << FAST_UNIT, hw, hw_below, &up);
+    *D = (q10 + (uint64_t)up) * 10, *p = 16;
+    if (n != 0)
+        return n > 0;
+    n = fast_try(fr, (uint64_t)1 << FAST_UNIT, hw, hw_below, &up);
+    *D = ip + (uint64_t)up, *p = 17;
+    return n > 0; /* %.17g always reads back: 0 only when undecided */
+}
+
+static inline int fast_g(double d, char *out)
+{
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    int be = (int)(bits >> FRAC_BITS) & EXP_ALL_ONES;
+    if (be == 0 || be == EXP_ALL_ONES) /* x from -308 to 308: j in the table */
+        return -1;                     /* subnormals, zeros, infinities, NaNs */
+    uint64_t f = bits & ((UINT64_C(1) << FRAC_BITS) - 1), c = f | (UINT64_C(1) << FRAC_BITS);
+    int q = be - EXP_BIAS, x = floor_log10_pow2_biased(q + FRAC_BITS);
+    uint64_t ip = 0, fr = 0, hw = 0;
+    int ok = fast_scale(c, q, x, &ip, &fr, &hw);
+    for (int t = 0; !ok && t < 2; t++) /* x was one too low, or too high */
+        ok = fast_scale(c, q, x += t ? -2 : 1, &ip, &fr, &hw);
+    if (!ok)
+        return -1;
+    uint64_t hw_below = f == 0 && be > 1 ? hw >> 1 : hw; /* the gap below is half */
+    uint64_t D;
+    int p;
+    if (!fast_pick(ip, fr, hw, hw_below, &D, &p))
+        return -1;
+    if (D == DTOA_1E17) { /* rounding carried into a new digit */
+        D = DTOA_1E16;
+        x++;
+    }
+    return emit17(out, (int)(bits >> 63), D, p, x);
+}
+
+
+int dtoa_fast_g(double d, char out[DTOA_BUF])
+{
+    return fast_g(d, out);
+}
+
+int dtoa_roundtrip_g(double d, char out[DTOA_BUF])
+{
+    int n = fast_g(d, out);
+    return n > 0 ? n : dtoa_exact_g(d, out);
+}
+
+int dtoa_whole(double v, char out[DTOA_BUF])
+{
+    if (!(v > -1e15 && v < 1e15))
+        return -1;
+    long long i = (long long)v;
+    if ((double)i != v || (i == 0 && signbit(v)))
+        return -1; /* not whole, or -0 */
+    uint64_t u = i < 0 ? (uint64_t)-i : (uint64_t)i, a, b;
+    char *o = out;
     *o = '-';
-    o += neg != 0;
-    if (x < -4 || x >= p)
-        o = put_exponent_form(o, dig, nd, x);
-    else if (x >= 0)
-        o = put_plain_form(o, dig, nd, x);
-    else
-        o = put_fraction_form(o, dig, nd, x);
+    o += i < 0;
+    if (u < DTOA_1E8) {
+        /* its leading zeros are the word's lowest zero bytes */
+        a = digits8((uint32_t)u);
+        int lz = u ? __builtin_ctzll(a) / 8 : 7;
+        put8(o, (a + ASCII_ZEROS) >> (8 * lz));
+        o += 8 - lz;
+    } else {
+        uint32_t h = (uint32_t)(u / DTOA_1E8); /* h > 0: a has a nonzero byte */
+        digits16(h, (uint32_t)(u - (uint64_t)h * DTOA_1E8), &a, &b);
+        int lz = __builtin_ctzll(a) / 8;
+        put8(o, (a + ASCII_ZEROS) >> (8 * lz));
+        put8(o + 8 - lz, b + ASCII_ZEROS);
+        o += 16 - lz;
+    }
     *o = '\0';
-    memcpy(out, text, DTOA_BUF);
-    return (int)(o - text);
+    return (int)(o - out);
 }

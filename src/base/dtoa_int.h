@@ -1,12 +1,26 @@
 /* dtoa_int.h - what the files of dtoa_roundtrip_g share (not part of the
- * API; see dtoa.h): the table of powers of ten (dtoa_pow10.c) and the
- * %g-style writer of a decided digit string (dtoa_emit.c). */
+ * API; see dtoa.h): the layout of a double, the table of powers of ten
+ * (dtoa_pow10.c), the %g-style writer of a decided digit string and the
+ * common path (dtoa_emit.c), and the exact paths (dtoa.c). */
 #ifndef CP_BASE_DTOA_INT_H
 #define CP_BASE_DTOA_INT_H
 
 #include <stdint.h>
 
 #include "dtoa.h"
+
+__extension__ typedef unsigned __int128 u128;
+
+/* IEEE 754 binary64: v = c * 2^q with c the fraction (and the implicit bit
+ * of a normal v) and q = be - EXP_BIAS for a biased exponent be > 0. */
+#define FRAC_BITS 52
+#define EXP_ALL_ONES 0x7ff /* biased exponent of infinities and NaNs */
+#define EXP_BIAS (1023 + FRAC_BITS)
+/* log10(2) ~= LOG10_2_NUM / 2^LOG10_2_SHIFT, for the first estimate of
+ * the decimal exponent from the binary one (then corrected by one either
+ * way against v scaled). */
+#define LOG10_2_NUM 78913
+#define LOG10_2_SHIFT 18
 
 /* 10^j ~= (hi * 2^64 + lo) * 2^e, the mantissa truncated to 128 bits with
  * its top bit set. */
@@ -28,5 +42,9 @@ int dtoa_emit_g(char *out, int neg, uint64_t d, int p, int x);
  * the same text and length when it settles v, else -1 (always for zeros,
  * infinities and NaNs). */
 int dtoa_fast_g(double v, char out[DTOA_BUF]);
+
+/* dtoa_roundtrip_g's other paths (dtoa.c), for the v the first leaves
+ * undecided: the same contract as dtoa_roundtrip_g. */
+int dtoa_exact_g(double v, char out[DTOA_BUF]);
 
 #endif

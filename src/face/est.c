@@ -83,36 +83,6 @@ const char *est_verdict(int ok)
     return ok ? "holds" : "fails";
 }
 
-static const char digit_pairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233"
-    "34353637383940414243444546474849505152535455565758596061626364656667"
-    "6869707172737475767778798081828384858687888990919293949596979899";
-
-/* An integer below 1e15 as %.15g prints it (plain digits), without
- * snprintf: the common case of counts, and exactly what
- * unit_format_exact gives.  Writes buf (EST_CELL_BYTES) and returns the
- * length, or -1 when v is not such an integer. */
-static int format_whole(double v, char *buf)
-{
-    if (!(v > -1e15 && v < 1e15) || v != (double)(long long)v || (v == 0 && signbit(v)))
-        return -1;
-    long long x = (long long)v;
-    char tmp[48], *p = tmp + 24; /* the digits end at tmp + 24, 24 bytes copied from p */
-    unsigned long long u = x < 0 ? (unsigned long long)-x : (unsigned long long)x;
-    *p = '\0';
-    for (; u >= 100; u /= 100) /* two digits a step */
-        memcpy(p -= 2, digit_pairs + 2 * (u % 100), 2);
-    if (u >= 10)
-        memcpy(p -= 2, digit_pairs + 2 * u, 2);
-    else
-        *--p = (char)('0' + u);
-    if (x < 0)
-        *--p = '-';
-    int len = (int)(tmp + 24 - p);
-    memcpy(buf, p, 24); /* fixed: the text and its NUL are at most 17 bytes */
-    return len;
-}
-
 /* Bytes that keep text from being written as it is in CSV: NUL, and
  * those that need quotes (sweep_buf_csv's fast path). */
 static const unsigned char csv_stop[256] = {[0] = 1, [','] = 1, ['"'] = 1, ['\r'] = 1, ['\n'] = 1};
@@ -224,7 +194,7 @@ static void format_n(struct est_cells *w, size_t k, double v)
         w->len[k] = 0;
         return;
     }
-    int whole = format_whole(v, w->buf[k]);
+    int whole = dtoa_whole(v, w->buf[k]);
     if (whole >= 0) {
         w->len[k] = (unsigned char)whole;
         return;
