@@ -134,24 +134,26 @@ static void place(const struct cluster *c, const struct fixed *F, enum act_mode 
 {
     const struct hw_desc *hw = c->hw;
     const struct wl_desc *wl = c->wl;
-    double room = F->room;
     double local = r->local_seqs;
     double input = F->input;
-    double full = F->full;
-    double logits = F->logits;
     r->act = mode;
     r->act_k = mode == ACT_RECOMPUTE ? k : mode == ACT_OFFLOAD ? 1 : 0;
     r->recompute = mode != ACT_WAFER;
     r->ckpt_per_seq = wl->layers * input;
     r->act_fits = 1;
     r->act_servers = r->store_seqs = r->act_bw = 0;
-    if (mode == ACT_WAFER)
-        r->sram_per_seq = wl->layers * full + logits;
-    else if (mode == ACT_RECOMPUTE)
-        r->sram_per_seq = ceil(wl->layers / k) * input + k * full + logits;
-    else
-        r->sram_per_seq = full + logits;
-    r->max_seqs = room > 0 ? floor(room / r->sram_per_seq) : 0;
+    int ahead = mode == ACT_WAFER     ? FIXED_PLACE_WAFER
+                : mode == ACT_OFFLOAD ? FIXED_PLACE_OFFLOAD
+                : k == 1              ? FIXED_PLACE_K1
+                : k == F->best_k      ? FIXED_PLACE_KBEST
+                                      : -1;
+    if (ahead >= 0) {
+        r->sram_per_seq = F->place_sram[ahead];
+        r->max_seqs = F->place_max[ahead];
+    } else {
+        r->sram_per_seq = step_sram_per_seq(mode, k, wl->layers, input, F->full, F->logits);
+        r->max_seqs = step_max_seqs(F->room, r->sram_per_seq);
+    }
     r->sram_fits = r->max_seqs >= 1;
     if (mode != ACT_OFFLOAD) {
         r->micro_batches =
@@ -382,39 +384,6 @@ static void eval_placed(const struct cluster *c, const struct fixed *F, enum act
     finish(c, F, &P, r);
 }
 
-/* The k that needs the least SRAM per sequence: ceil(l / k) block inputs
- * plus k blocks' activations, about sqrt(l x input / full). */
-static double best_k_of(const struct wl_desc *wl, const struct fixed *F)
-{
-    double input = F->input, full = F->full;
-    double best = 1, least = INFINITY;
-    double k0 = floor(sqrt(wl->layers * input / full));
-    for (double k = mm_max(1, k0 - 1); k <= mm_min(wl->layers, k0 + 2); k++) {
-        double need = ceil(wl->layers / k) * input + k * full;
-        if (need < least)
-            least = need, best = k;
-    }
-    return best;
-}
-
-/* best_k_of() of the last layers, input and full, kept per thread (a
- * sweep over sizes asks the same); compared bit for bit, so a NaN or a
- * signed zero is worked out again, never taken from another. */
-static double best_k(const struct wl_desc *wl, const struct fixed *F)
-{
-    static _Thread_local struct {
-        double key[3], k;
-        int set;
-    } last;
-    const double key[3] = {wl->layers, F->input, F->full};
-    if (!last.set || memcmp(key, last.key, sizeof key) != 0) {
-        last.k = best_k_of(wl, F);
-        memcpy(last.key, key, sizeof key);
-        last.set = 1;
-    }
-    return last.k;
-}
-
 /* Candidate b beats a: it fits where a does not, or both fit (or neither)
  * and it is faster. */
 static int better(const struct step_result *b, const struct step_result *a)
@@ -504,7 +473,7 @@ static void eval_auto(const struct cluster *c, const struct fixed *F, struct ste
     if (wafer)
         cand_place(c, F, &x[n++], ACT_WAFER, 1);
     cand_place(c, F, &x[n++], ACT_RECOMPUTE, 1);
-    double k = best_k(c->wl, F);
+    double k = F->best_k;
     if (k > 1)
         cand_place(c, F, &x[n++], ACT_RECOMPUTE, k);
     if (c->act == ACT_AUTO)

@@ -130,7 +130,21 @@ static void boundary_fixed(const struct cluster *c, struct fixed *F)
     F->boundary_s = mx_update_time_bpp(&hw->mx, F->bpp, chunk_params, F->flash_fraction);
 }
 
-/* What neither N nor the batch changes, from the inputs fixed_key() names. */
+/* The k that needs the least SRAM per sequence: ceil(l / k) block inputs
+ * plus k blocks' activations, about sqrt(l x input / full). */
+static double best_k(double layers, double input, double full)
+{
+    double best = 1, least = INFINITY;
+    double k0 = floor(sqrt(layers * input / full));
+    for (double k = mm_max(1, k0 - 1); k <= mm_min(layers, k0 + 2); k++) {
+        double need = ceil(layers / k) * input + k * full;
+        if (need < least)
+            least = need, best = k;
+    }
+    return best;
+}
+
+/* What neither N nor the batch changes, from the inputs the keys below name. */
 static void fixed_const(const struct cluster *c, const struct tfm_figs *tf, double bpp,
                         struct fixed *F)
 {
@@ -142,6 +156,14 @@ static void fixed_const(const struct cluster *c, const struct tfm_figs *tf, doub
     F->input = tf->act_input;
     F->full = tf->act_full;
     F->logits = wl->predictions * wl->vocab * wl->act_bytes;
+    F->best_k = best_k(wl->layers, F->input, F->full);
+    const enum act_mode mode[FIXED_NPLACE] = {ACT_WAFER, ACT_RECOMPUTE, ACT_RECOMPUTE, ACT_OFFLOAD};
+    const double k[FIXED_NPLACE] = {1, 1, F->best_k, 1};
+    for (int i = 0; i < FIXED_NPLACE; i++) {
+        F->place_sram[i] =
+            step_sram_per_seq(mode[i], k[i], wl->layers, F->input, F->full, F->logits);
+        F->place_max[i] = step_max_seqs(F->room, F->place_sram[i]);
+    }
     F->bpp = bpp;
     stream_links(c, F);
     stream_bind(c, F);

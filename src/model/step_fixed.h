@@ -4,6 +4,8 @@
 #ifndef CP_STEP_FIXED_H
 #define CP_STEP_FIXED_H
 
+#include <math.h>
+
 #include "step.h"
 
 /* One kind of layer, per micro-batch on one system. */
@@ -18,6 +20,29 @@ struct layer {
     double update_s;    /* MemoryX update, once per step, on S servers */
 };
 
+/* SRAM one sequence needs, placed as mode says (k for recompute), and the
+ * sequences that fit in room: the same expressions for the placements the
+ * fixed part works out ahead and for the others. */
+static inline double step_sram_per_seq(enum act_mode mode, double k, double layers, double input,
+                                       double full, double logits)
+{
+    if (mode == ACT_WAFER)
+        return layers * full + logits;
+    if (mode == ACT_RECOMPUTE)
+        return ceil(layers / k) * input + k * full + logits;
+    return full + logits;
+}
+
+static inline double step_max_seqs(double room, double sram_per_seq)
+{
+    return room > 0 ? floor(room / sram_per_seq) : 0;
+}
+
+/* The placements whose SRAM the fixed part works out ahead (neither N nor
+ * the batch changes it): the wafer, recompute every block, recompute every
+ * best_k blocks, offload. */
+enum { FIXED_PLACE_WAFER, FIXED_PLACE_K1, FIXED_PLACE_KBEST, FIXED_PLACE_OFFLOAD, FIXED_NPLACE };
+
 /* What every placement of one step shares, worked out once per step_eval():
  * the links, the layers' weights and FLOPs, the boundary's latencies. */
 struct fixed {
@@ -27,6 +52,9 @@ struct fixed {
     double room;             /* SRAM left beside the chunk buffers          */
     double input, full;      /* a sequence's input to a block; a block's activations */
     double logits;           /* a sequence's logits                         */
+    double best_k;           /* the k of recompute that needs the least SRAM */
+    double place_sram[FIXED_NPLACE], place_max[FIXED_NPLACE]; /* step_sram_per_seq(),
+                                step_max_seqs() of each placement above      */
     double bpp;              /* MemoryX bytes per parameter                 */
     double mx_hold, mx_stream, S, bw, gbw, flash_fraction;
     double link[STEP_NLINKS]; /* each link's rate (enum step_link; the reduce at N) */
