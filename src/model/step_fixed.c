@@ -183,29 +183,38 @@ static void fixed_const(const struct cluster *c, const struct tfm_figs *tf, doub
 #define FIXED_NTF (sizeof(struct tfm_figs) / sizeof(double))
 enum { FIXED_NHW = 15, FIXED_NWL = FIXED_NTF + 9 };
 _Static_assert(sizeof(struct tfm_figs) == FIXED_NTF * sizeof(double), "tfm_figs: doubles only");
-static void fixed_key_hw(const struct cluster *c, double *k)
+struct key_hw {
+    double v[FIXED_NHW];
+};
+struct key_wl {
+    struct tfm_figs tf;
+    double v[FIXED_NWL - FIXED_NTF];
+};
+_Static_assert(sizeof(struct key_wl) == FIXED_NWL * sizeof(double), "key_wl: no padding");
+
+/* Each key built where the caller keeps it: no copy. */
+static struct key_hw fixed_key_hw(const struct cluster *c)
 {
     const struct hw_desc *hw = c->hw;
     const struct mx_spec *mx = &hw->mx;
-    const double in[FIXED_NHW] = {
+    return (struct key_hw){{
         hw->wse.sram_bytes,     hw->swx.chunk_bytes,    hw->wse.io_bw_Bps,
         hw->swx.link_bw_Bps,    mx->server_dram_bytes,  mx->server_flash_bytes,
         mx->server_net_Bps,     mx->server_mem_bw_Bps,  mx->server_flash_bw_Bps,
         mx->server_update_flops, mx->update_flop_per_param, hw->sp.index_bytes,
         hw->sp.overhead,        c->sparsity,            c->mx_servers,
-    };
-    memcpy(k, in, sizeof in);
+    }};
 }
 
-static void fixed_key_wl(const struct cluster *c, const struct tfm_figs *tf, double bpp, double *k)
+static struct key_wl fixed_key_wl(const struct cluster *c, const struct tfm_figs *tf, double bpp)
 {
     const struct wl_desc *wl = c->wl;
-    const double in[FIXED_NWL - FIXED_NTF] = {
-        wl->weight_bytes, wl->grad_bytes, wl->layers,          wl->predictions, wl->vocab,
-        wl->act_bytes,    wl->hidden,     wl->tied_embeddings, bpp,
-    };
-    memcpy(k, tf, sizeof *tf);
-    memcpy(k + FIXED_NTF, in, sizeof in);
+    return (struct key_wl){*tf,
+                           {
+                               wl->weight_bytes, wl->grad_bytes, wl->layers,
+                               wl->predictions, wl->vocab, wl->act_bytes,
+                               wl->hidden, wl->tied_embeddings, bpp,
+                           }};
 }
 
 /* fixed_const() of the last inputs is kept per thread (a sweep over sizes
@@ -217,27 +226,28 @@ const struct fixed *step_fixed_init(const struct cluster *c, const struct tfm_fi
                                     unsigned long tf_gen)
 {
     static _Thread_local struct {
-        double hw[FIXED_NHW], wl[FIXED_NWL];
+        struct key_hw hw;
+        struct key_wl wl;
         unsigned long gen;
         struct fixed F;
         int set;
     } last;
     const struct hw_desc *hw = c->hw;
     const struct wl_desc *wl = c->wl;
-    double khw[FIXED_NHW], kwl[FIXED_NWL], bpp = last.F.bpp;
-    fixed_key_hw(c, khw);
+    double bpp = last.F.bpp;
+    struct key_hw khw = fixed_key_hw(c);
     int same_wl = last.set && tf_gen != 0 && tf_gen == last.gen;
     if (!same_wl) {
         bpp = mx_bytes_per_param(wl);
-        fixed_key_wl(c, tf, bpp, kwl);
-        same_wl = last.set && memcmp(kwl, last.wl, sizeof kwl) == 0;
+        struct key_wl kwl = fixed_key_wl(c, tf, bpp);
+        same_wl = last.set && memcmp(&kwl, &last.wl, sizeof kwl) == 0;
         if (!same_wl)
-            memcpy(last.wl, kwl, sizeof kwl);
+            last.wl = kwl;
     }
     last.gen = tf_gen;
-    if (!same_wl || memcmp(khw, last.hw, sizeof khw) != 0) {
+    if (!same_wl || memcmp(&khw, &last.hw, sizeof khw) != 0) {
         fixed_const(c, tf, bpp, &last.F);
-        memcpy(last.hw, khw, sizeof khw);
+        last.hw = khw;
         last.set = 1;
     }
     /* the rest is written over it: no copy */

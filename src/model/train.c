@@ -156,17 +156,20 @@ static void train_verdicts(const struct cluster *c, const struct tfm_figs *tf,
 /* Every field of a workload that src/desc/tfm.c reads, as numbers (an int
  * is exact as a double); a field tfm.c comes to read belongs here. */
 enum { WL_NKEY = 23 };
-static void workload_key(const struct wl_desc *w, double *k)
+struct wl_key {
+    double v[WL_NKEY];
+};
+static struct wl_key workload_key(const struct wl_desc *w)
 {
-    const double in[WL_NKEY] = {
+    /* built where the caller keeps it: no copy */
+    return (struct wl_key){{
         w->layers,       w->hidden,      w->heads,           w->kv_heads,
         w->ffn,          w->seq_len,     w->vocab,           w->predictions,
         w->tokens,       w->weight_bytes, w->grad_bytes,     w->master_bytes,
         w->optimizer_bytes, w->act_bytes, w->tokens_chinchilla, w->gated_ffn,
         w->bias,         w->tied_embeddings, w->norm,        w->positions,
         w->dropout,      w->attention_dropout, w->recompute,
-    };
-    memcpy(k, in, sizeof in);
+    }};
 }
 
 /* tfm_figures() of wl.  A scan evaluates one workload again and again, so
@@ -180,16 +183,15 @@ static void workload_key(const struct wl_desc *w, double *k)
 static const struct tfm_figs *workload_figures(const struct wl_desc *wl, unsigned long *gen)
 {
     static _Thread_local struct {
-        double key[WL_NKEY];
+        struct wl_key key;
         struct tfm_figs tf;
         unsigned long gen;
         int set;
     } last;
-    double key[WL_NKEY];
-    workload_key(wl, key);
-    if (!last.set || memcmp(key, last.key, sizeof key) != 0) {
+    struct wl_key key = workload_key(wl);
+    if (!last.set || memcmp(&key, &last.key, sizeof key) != 0) {
         tfm_figures(wl, &last.tf);
-        memcpy(last.key, key, sizeof key);
+        last.key = key;
         last.gen++;
         last.set = 1;
     }
