@@ -22,21 +22,6 @@ double mx_part_bytes(const struct wl_desc *wl, enum mx_part part)
     }
 }
 
-double mx_bytes_per_param(const struct wl_desc *wl)
-{
-    /* mx_part_bytes() of each part added in order from 0, written out: the
-     * model asks for it in every evaluation */
-    _Static_assert(MX_WEIGHT == 0 && MX_MASTER == 1 && MX_OPTIMIZER == 2 && MX_GRAD_ACCUM == 3 &&
-                       MX_NPARTS == 4,
-                   "mx_bytes_per_param() adds the parts in this order");
-    return 0.0 + wl->weight_bytes + wl->master_bytes + wl->optimizer_bytes + wl->master_bytes;
-}
-
-double mx_capacity(const struct mx_spec *mx, double servers)
-{
-    return servers * (mx->server_dram_bytes + mx->server_flash_bytes);
-}
-
 double mx_flash_fraction(const struct mx_spec *mx, double servers, double state_bytes)
 {
     double dram = servers * mx->server_dram_bytes;

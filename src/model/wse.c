@@ -16,8 +16,3 @@ double wse_max_seqs(const struct wse_spec *w, const struct wl_desc *wl, double b
     double room = w->sram_bytes - buffer_bytes;
     return room > 0 ? floor(room / tfm_sram_per_seq(wl)) : 0;
 }
-
-double wse_largest_matmul(const struct wl_desc *wl)
-{
-    return mm_max(wl->hidden, mm_max(wl->ffn, wl->vocab));
-}

@@ -8,6 +8,7 @@
 
 #include "../desc/hw.h"
 #include "../desc/wl.h"
+#include "minmax.h"
 
 /* Seconds to run flops FLOP in a pass of tokens tokens. */
 double wse_compute_time(const struct wse_spec *w, double flops, double tokens);
@@ -30,6 +31,9 @@ static inline double wse_time_at(double flops, double rate)
 double wse_max_seqs(const struct wse_spec *w, const struct wl_desc *wl, double buffer_bytes);
 
 /* Largest matmul dimension of the workload: hidden, FFN, vocabulary. */
-double wse_largest_matmul(const struct wl_desc *wl);
+static inline double wse_largest_matmul(const struct wl_desc *wl)
+{
+    return mm_max(wl->hidden, mm_max(wl->ffn, wl->vocab));
+}
 
 #endif
