@@ -118,7 +118,9 @@ static inline struct digits17 split17(uint64_t D)
     digits16(h, l, &g.a, &g.b);
     /* a word's last digit is its highest byte: its leading zero bytes are
      * the trailing zero digits */
-    g.nd = g.b ? 17 - __builtin_clzll(g.b) / 8 : g.a ? 9 - __builtin_clzll(g.a) / 8 : 1;
+    g.nd = g.b   ? 17 - (int)((unsigned)__builtin_clzll(g.b) >> 3)
+           : g.a ? 9 - (int)((unsigned)__builtin_clzll(g.a) >> 3)
+                 : 1;
     g.first = (char)('0' + top);
     g.a += ASCII_ZEROS;
     g.b += ASCII_ZEROS;
@@ -223,20 +225,30 @@ int dtoa_emit_g(char *out, int neg, uint64_t d, int p, int x)
 #define FAST_SHIFT 11 /* leading zeros of a normal v's c */
 
 /* v = c * 2^q at j = 16 - x: t's integer part and the top FAST_UNIT bits
- * of its fraction, and the top half of 10^j's mantissa; 0 when t is not
- * in [10^16, 10^17) (x wrong) or sh is out of the range the split takes. */
-static inline int fast_scale(uint64_t c, int q, int x, uint64_t *ip, uint64_t *fr, uint64_t *hw)
+ * of its fraction, and hw; 0 when sh is out of the range the split takes
+ * or t is below 10^16 (x too high: t just below a power of ten).  x from
+ * the binary exponent is at most one too low: t from 10^17 is divided by
+ * 10 and x raised, ip, fr and hw each losing less than a unit more, so
+ * their errors stay below 2. */
+static inline int fast_scale(uint64_t c, int q, int *x, uint64_t *ip, uint64_t *fr, uint64_t *hw)
 {
-    const struct pow10_entry *p = &pow10_tab[16 - x - POW10_MIN];
+    const struct pow10_entry *p = &pow10_tab[16 - *x - POW10_MIN];
     uint64_t mm = c << FAST_SHIFT;
     u128 r = (u128)mm * p->hi + (uint64_t)(((u128)mm * p->lo) >> 64);
     int sh = -(q - FAST_SHIFT + p->e + 64), s = sh - 64;
-    if (s < 3 || s > 63) /* sh from 67 to 127 */
+    if (__builtin_expect(s < 3 || s > 63, 0)) /* sh from 67 to 127 */
         return 0;
     uint64_t hi = (uint64_t)(r >> 64), lo = (uint64_t)r;
     *ip = hi >> s;
     *fr = ((hi << (64 - s)) | (lo >> s)) >> (64 - FAST_UNIT);
     *hw = p->hi >> (sh - 66);
+    if (*ip >= DTOA_1E17) {
+        uint64_t ip10 = *ip / 10;
+        *fr = ((*ip - ip10 * 10) << FAST_UNIT | *fr) / 10;
+        *ip = ip10;
+        *hw /= 10;
+        (*x)++;
+    }
     return *ip >= DTOA_1E16 && *ip < DTOA_1E17;
 }
 
@@ -303,11 +315,8 @@ static inline int fast_g(double d, char *out)
     uint64_t f = bits & ((UINT64_C(1) << FRAC_BITS) - 1), c = f | (UINT64_C(1) << FRAC_BITS);
     int q = be - EXP_BIAS, x = floor_log10_pow2_biased(q + FRAC_BITS);
     uint64_t ip = 0, fr = 0, hw = 0;
-    int ok = fast_scale(c, q, x, &ip, &fr, &hw);
-    for (int t = 0; !ok && t < 2; t++) /* x was one too low, or too high */
-        ok = fast_scale(c, q, x += t ? -2 : 1, &ip, &fr, &hw);
-    if (!ok)
-        return -1;
+    if (!fast_scale(c, q, &x, &ip, &fr, &hw))
+        return -1; /* rare: left to the exact paths */
     uint64_t hw_below = f == 0 && be > 1 ? hw >> 1 : hw; /* the gap below is half */
     uint64_t D;
     int p;

@@ -147,12 +147,16 @@ static int scan_text(const char *v, size_t *len)
     return plain;
 }
 
-/* Text that may need quotes (room bytes readable): scanned here. */
-static inline void put_s(struct row *x, const char *v, size_t room)
+/* Text that may need quotes (room bytes readable): scanned here, or
+ * (est_cells.texts_kept) as when it was last scanned as text i. */
+static inline void put_s(struct row *x, int i, const char *v, size_t room)
 {
-    size_t n;
-    int plain = scan_text(v, &n);
-    set_text(x, x->k++, v, n, plain, room);
+    struct est_cells *w = x->w;
+    if (!w->texts_kept || w->s_text[i] != v) {
+        w->s_plain[i] = (unsigned char)scan_text(v, &w->s_len[i]);
+        w->s_text[i] = w->texts_kept ? v : NULL;
+    }
+    set_text(x, x->k++, v, w->s_len[i], w->s_plain[i], room);
 }
 
 /* Text known to need no quotes, of len bytes. */
@@ -194,7 +198,8 @@ static void format_n(struct est_cells *w, size_t k, double v)
         w->len[k] = 0;
         return;
     }
-    int whole = dtoa_whole(v, w->buf[k]);
+    /* dtoa_whole's own test first, without a call for a fraction */
+    int whole = v > -1e15 && v < 1e15 && v == (double)(long long)v ? dtoa_whole(v, w->buf[k]) : -1;
     if (whole >= 0) {
         w->len[k] = (unsigned char)whole;
         return;
@@ -320,10 +325,10 @@ void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,
                const struct cluster *c, const struct train_result *r)
 {
     struct row row = {w, w->csv, 0}, *x = &row;
-    put_s(x, s->model, sizeof s->model);
-    put_s(x, s->system, sizeof s->system);
+    put_s(x, 0, s->model, sizeof s->model);
+    put_s(x, 1, s->system, sizeof s->system);
     put_n(x, c->systems);
-    put_s(x, tier, 0);
+    put_s(x, 2, tier, 0);
     put_n(x, r->memoryx_bytes);
     put_n(x, c->sparsity);
     put_n(x, c->overlap);
@@ -343,6 +348,7 @@ void est_row(struct out_table *t, const struct scenario *s, const struct cluster
     struct est_cells w;
     memset(w.have, 0, sizeof w.have);
     memset(w.text_key, 0, sizeof w.text_key);
+    w.texts_kept = 0;
     w.want = NULL;
     w.csv = NULL;
     est_cells(&w, s, s->tier, c, r);

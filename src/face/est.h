@@ -48,6 +48,14 @@ struct est_cells {
      * sets csv to NULL, the cells then made as always. */
     char *csv;
     size_t k;
+    /* When set (by the caller): the texts behind the scenario's model and
+     * system and behind tier stay as they are while their addresses do, so
+     * that each is scanned once (s_text[] the addresses scanned, NULL for
+     * none; the caller sets them to NULL when a text changes in place). */
+    int texts_kept;
+    const char *s_text[3];
+    size_t s_len[3];
+    unsigned char s_plain[3];
 };
 
 /* Room est_cells.csv must have: every cell at its longest copy. */

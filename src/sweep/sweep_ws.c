@@ -160,6 +160,9 @@ static void combo_run(const struct sweep *sw, const void *arg, size_t base, stru
     void *ctx[GRID_MAX_JOBS];
     for (unsigned t = 0; t < sw->run.jobs; t++) {
         jobs[t].cb = cb;
+        /* the combo's texts (model, system, tiers) scanned once */
+        jobs[t].cells.texts_kept = 1;
+        memset(jobs[t].cells.s_text, 0, sizeof jobs[t].cells.s_text);
         ctx[t] = &jobs[t];
     }
     struct grid_sched run = sw->run;
