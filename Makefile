@@ -1,15 +1,14 @@
 # cerebras-plan - plain GNU Makefile.  See README.md for the quick start.
 #   make            build build/cerebras-plan
 #   make run        build and run the headline job: estimate GPT-3 175B on CS-2
-#   make test       what CI runs: build (2 jobs) and run every test, then all
-#                   again under ASan and UBSan (make sanitize), the
-#                   command-line tests with the first run of each kind under
-#                   valgrind (make valgrind) and a short fuzz run (make
-#                   fuzz-smoke), each part two at a time and ending with
-#                   "N passed, N failed" (README.md, Testing, has the
-#                   measured times)
-#   make test-full  make test with every run of the binary under valgrind
-#                   (make valgrind-all instead of make valgrind; about 45 min)
+#   make test       what CI runs: build (2 jobs) and run every test with the
+#                   first run of the binary of each kind under valgrind
+#                   (make valgrind), then all again under ASan and UBSan
+#                   (make sanitize) and a short fuzz run (make fuzz-smoke),
+#                   each part two at a time and ending with "N passed,
+#                   N failed" (README.md, Testing, has the measured times)
+#   make test-full  make test, then every run of the command-line tests'
+#                   binary under valgrind (make valgrind-all; 35 min more)
 #   make bench      throughput figures ("name value unit" lines)
 #   make report     regenerate reports/example (needs gnuplot for the figures)
 #   make fuzz       fuzz the parsers, FUZZ_SECONDS=60 each (clang, libFuzzer)
@@ -71,18 +70,18 @@ report: deps
 	@$(MAKE) --no-print-directory all
 	$(BIN) report -m gpt3-175b -s cs2 -o reports/example --force
 
-# Each part two at a time (the builds -j2, run.sh JOBS=2); VALGRIND=valgrind-all
-# (make test-full) puts every run of the binary under memcheck.
-VALGRIND ?= valgrind
+# Each part two at a time (the builds -j2, run.sh two lanes).  The first
+# part is make valgrind: the functional tests, which put the first run of
+# each kind of the binary under memcheck (one pass where there were two).
 test check: deps
 	@$(MAKE) --no-print-directory -j2 all $(TESTS)
-	@JOBS=2 ./tests/run.sh
+	@$(MAKE) --no-print-directory valgrind
 	@$(MAKE) --no-print-directory sanitize
-	@$(MAKE) --no-print-directory $(VALGRIND)
 	@$(MAKE) --no-print-directory fuzz-smoke
 
 test-full: deps
-	@$(MAKE) --no-print-directory VALGRIND=valgrind-all test
+	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory valgrind-all
 
 tests: $(TESTS)
 
@@ -106,14 +105,16 @@ sanitize:
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 JOBS=2 CP_TEST_NO_INSTALL=1 ./tests/run.sh
 
-# The command-line tests once more, two at a time, with the first run of
-# each kind under valgrind's memcheck (tests/run.sh --valgrind; the kinds:
-# tests/lib.sh), the rest natively; valgrind-all puts every run under it
-# (about 1,900 runs, 35 minutes).  Any error or leak fails the run; the
-# install check of tests/cli.sh is skipped (it runs nothing under memcheck).
-valgrind: all
-	@echo "--- the command-line tests, the first run of each kind under valgrind"
-	@CP_TEST_NO_INSTALL=1 ./tests/run.sh --valgrind
+# The functional tests (test programs and command-line scripts, two at a
+# time, every check) with the first run of the binary of each kind under
+# valgrind's memcheck (tests/run.sh --valgrind; the kinds: tests/lib.sh),
+# the rest natively; valgrind-all puts every run of the scripts under it
+# (about 1,900 runs, 35 minutes; a few scripts thin their samples there).
+# Any error or leak fails the run; valgrind-all skips the install check of
+# tests/cli.sh (it runs nothing under memcheck).
+valgrind: all tests
+	@echo "--- the tests, the first run of each kind under valgrind"
+	@./tests/run.sh --valgrind
 
 valgrind-all: all
 	@echo "--- the command-line tests, every run of the binary under valgrind"

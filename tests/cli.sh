@@ -379,7 +379,7 @@ done
 
 # ---- install: binary, man pages and data under PREFIX, found when installed ----
 # It builds the program with the default flags and runs it natively, the
-# same in every pass of make test: the ASan and valgrind passes set
+# same in every pass of make test: the ASan pass and make valgrind-all set
 # CP_TEST_NO_INSTALL=1 and skip it (the functional pass runs it).
 if [ "${CP_TEST_NO_INSTALL:-0}" = 1 ]; then
     ok "make install # SKIP the functional pass of make test checks it"

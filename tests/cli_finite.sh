@@ -7,14 +7,15 @@
 # (the loader's, or the gate's naming the figure) and nothing on stdout;
 # never anything else.  The cmocka program test_gpu_finite runs the same
 # sweep through the layout search (and 5e-324); tests/bad-input/cases-finite
-# holds each command's refusal.  Natively about 55 runs; under valgrind
-# (run.sh --valgrind sets VGLOG, a run costs about a second) every 26th.
+# holds each command's refusal.  About 55 runs; with every run under
+# valgrind (run.sh --valgrind-all sets VGALL=1, a run costs about a second)
+# every 26th.
 # Prints "ok N - what" or "not ok N - what" per check and "# cli_finite done".
 . "$(dirname "$0")/lib.sh"
 
 NANINF='(^|[^a-z])-?(nan|inf|infinity)([^a-z]|$)'
 every=1
-[ -n "${VGLOG:-}" ] && every=26
+[ "${VGALL:-0}" = 1 ] && every=26
 # section.key and the base unit of each numeric, non-whole key of h100
 awk '/^\[/ { s = substr($0, 2, length($0) - 2) }
      /^[a-z_0-9]+ *=/ { print s "." $1 }' hw/h100.ini >"$T/keys"
@@ -50,9 +51,9 @@ if [ -z "$bad" ] && [ "$runs" -gt 0 ]; then
 else
     nok "hostile h100 variants: finite figures with exit 0 or 1, or refused with exit 2" "$bad"
 fi
-# under valgrind every 26th variant runs: fewer to refuse, but some
+# under valgrind-all every 26th variant runs: fewer to refuse, but some
 least=10
-[ -n "${VGLOG:-}" ] && least=1
+[ "${VGALL:-0}" = 1 ] && least=1
 if [ "$refused" -ge "$least" ]; then
     ok "the gate refuses the issue's variants (at least $least of $runs)"
 else
@@ -60,9 +61,9 @@ else
 fi
 
 # ---- the same through every command that runs the GPU model ----
-# (under valgrind estimate alone: cli_badinput.sh runs cases-finite there)
+# (under valgrind-all estimate alone: cli_badinput.sh runs cases-finite there)
 cmds='estimate -n 64|scale|sweep -n 8,64|plan --deadline 30d'
-[ -n "${VGLOG:-}" ] && cmds='estimate -n 64'
+[ "${VGALL:-0}" = 1 ] && cmds='estimate -n 64'
 IFS='|'
 set -f
 for c in $cmds; do

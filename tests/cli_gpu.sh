@@ -24,10 +24,10 @@ fi
 # ---- every GPU x model: exit 0 with finite, ordered, consistent rows, or
 # exit 1 (nothing fits) with the bytes; never anything else ----
 bad= nodiv=0
-# under valgrind (run.sh --valgrind sets VGLOG) a run costs about a second:
-# one size there
+# with every run under valgrind (run.sh --valgrind-all sets VGALL=1) a run
+# costs about a second: one size there
 ks="8 512 4096"
-[ -n "${VGLOG:-}" ] && ks=512
+[ "${VGALL:-0}" = 1 ] && ks=512
 for g in $gpus; do
     for m in $models; do
         for k in $ks; do

@@ -94,12 +94,12 @@ else
     nok "list names models and systems"
 fi
 
-# Under valgrind (run.sh --valgrind exports VGLOG) a run of the binary costs
-# about a second instead of milliseconds: there the sample thins to the
+# With every run under valgrind (run.sh --valgrind-all sets VGALL=1) a run
+# costs about a second instead of milliseconds: there the sample thins to the
 # first and last model, sparsities 0 and 0.99, N in {1, random, max}, and
 # the sweeps to the sampled N, which keeps the script to a few minutes.
 thin=
-if [ -n "${VGLOG:-}" ]; then
+if [ "${VGALL:-0}" = 1 ]; then
     thin=1
     SPARS="0 0.99"
     models=$(printf '%s\n' "$models" | sed -n '1p;$p')

@@ -17,46 +17,51 @@ trap 'rm -rf "$T"' EXIT INT TERM
 # list, another name), which of --csv, --uncertainty and --trace it has,
 # and $VG_TAG (expect_rc, expect_err and cli_badinput.sh set it to the exit
 # status they expect, so the error paths are checked too).  The first run
-# to make $VGLOG/seen/KEY (mkdir is atomic) takes it, its key in
-# KEY/what; the others run natively.  Tools by their full paths: some tests
-# run the binary with another PATH.
+# to create $VGLOG/seen/KEY (the kind, or its cksum when it has a slash or
+# is long;
+# set -C creates it with O_EXCL, so one run takes it) runs under memcheck;
+# the others run natively.  The wrapper works out the kind in the shell
+# alone, with no other process: it stands before every run of the
+# functional pass.  Tools by their full paths: some tests run the binary
+# with another PATH.
 CP_NATIVE=$CP
 if [ -n "${VGLOG:-}" ]; then
-    cat >"$T/vgkey.awk" <<'EOF'
-BEGIN {
-    sys["cs2"] = sys["cs3"] = "ws"
-    sys["a100"] = sys["h100"] = sys["h200"] = sys["b200"] = sys["gb200"] = "gpu"
-    k = "-"
-    for (i = 2; i < ARGC; i++) {
-        a = ARGV[i]
-        sub(/=.*/, "", a)
-        if (a == "--csv" || a == "--uncertainty" || a == "--trace") o[a] = 1
-        if (ARGV[i - 1] == "-s" || ARGV[i - 1] == "--system")
-            k = (a in sys) ? sys[a] : (a ~ /[\/,.]/) ? "file" : "name"
-    }
-    n = 0
-    for (a in o) s[++n] = a
-    for (i = 2; i <= n; i++)
-        for (j = i; j > 1 && s[j - 1] > s[j]; j--) { t = s[j]; s[j] = s[j - 1]; s[j - 1] = t }
-    line = (ARGC > 1 ? ARGV[1] : "-") " " k " " tag
-    for (i = 1; i <= n; i++) line = line " " s[i]
-    print line
-    exit
-}
-EOF
     vg="$(command -v valgrind) -q --leak-check=full --show-leak-kinds=definite,indirect,possible"
     vg="$vg --errors-for-leak-kinds=definite,indirect,possible --num-callers=30"
     vg="$vg --suppressions=$PWD/tests/valgrind.supp"
-    cat >"$T/cp-valgrind" <<EOF
-#!/bin/sh
-if [ "\${VGALL:-0}" != 1 ]; then
-    what=\$($(command -v awk) -v tag="\${VG_TAG:-}" -f "$T/vgkey.awk" -- "\$@")
-    key=\$(printf '%s' "\$what" | $(command -v cksum) | $(command -v cut) -d ' ' -f 1)
-    $(command -v mkdir) "$VGLOG/seen/\$key" 2>/dev/null || exec "$CP" "\$@"
-    printf '%s\\n' "\$what" >"$VGLOG/seen/\$key/what"
+    {
+        echo '#!/bin/sh'
+        printf 'cp=%s vglog=%s cksum=%s\n' "'$CP'" "'$VGLOG'" "'$(command -v cksum)'"
+        cat <<'EOF'
+if [ "${VGALL:-0}" != 1 ]; then
+    what=${1:--} k=- c= t= u= prev=${1:-}
+    [ $# -gt 0 ] && shift
+    for a in "$@"; do
+        case $prev in -s | --system)
+            case ${a%%=*} in
+            cs2 | cs3) k=ws ;;
+            a100 | h100 | h200 | b200 | gb200) k=gpu ;;
+            */* | *,* | *.*) k=file ;;
+            *) k=name ;;
+            esac ;;
+        esac
+        case ${a%%=*} in --csv) c=' --csv' ;; --trace) t=' --trace' ;; --uncertainty) u=' --uncertainty' ;; esac
+        prev=$a
+    done
+    set -- "$what" "$@"
+    what="$what $k ${VG_TAG:-}$c$t$u"
+    key=$what
+    case $what in */*) key= ;; esac
+    if [ -z "$key" ] || [ ${#what} -gt 200 ]; then
+        key=$(printf '%s' "$what" | "$cksum") && key=${key%% *}
+    fi
+    set -C
+    { printf '%s\n' "$what" >"$vglog/seen/$key"; } 2>/dev/null || exec "$cp" "$@"
+    set +C
 fi
-exec $vg --log-file="$VGLOG/%p.log" "$CP" "\$@"
 EOF
+        printf 'exec %s --log-file="%s/%%p.log" "$cp" "$@"\n' "$vg" "$VGLOG"
+    } >"$T/cp-valgrind"
     mkdir -p "$VGLOG/seen"
     chmod +x "$T/cp-valgrind"
     CP="$T/cp-valgrind"

@@ -2,11 +2,15 @@
 # Run every test: the cmocka programs in build/tests/ and the command-line
 # tests in tests/cli*.sh; print each failure and end with "N passed, N failed".
 # Exit status 0 only if nothing failed.
-#   run.sh --valgrind   only the command-line tests, the first run of each
+#   run.sh --valgrind   all of it, with the first run of the binary of each
 #                       kind (command, system kind, --csv/--uncertainty/
 #                       --trace, expected exit status: tests/lib.sh) under
-#                       valgrind's memcheck; any error or leak fails
-#   run.sh --valgrind-all  the same with every run of the binary under memcheck
+#                       valgrind's memcheck and the rest natively, every
+#                       check of the scripts as without it (part 1 of make
+#                       test); any error or leak fails
+#   run.sh --valgrind-all  only the command-line tests, every run of the
+#                       binary under memcheck (a few scripts thin their
+#                       samples there: a run costs about a second)
 #   JOBS=2 run.sh       run the test programs and scripts two at a time
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -14,7 +18,9 @@ B=${B:-build}
 pass=0
 fail=0
 VGLOG=
-case "${1:-}" in --valgrind-all) VGALL=1 && export VGALL ;; esac
+VGALL=0
+case "${1:-}" in --valgrind-all) VGALL=1 ;; esac
+export VGALL
 if [ "${1:-}" = "--valgrind" ] || [ "${1:-}" = "--valgrind-all" ]; then
     command -v valgrind >/dev/null 2>&1 || { echo "run.sh: valgrind is not installed" >&2; exit 2; }
     VGLOG=$(mktemp -d) || exit 2
@@ -23,15 +29,15 @@ fi
 trap 'rm -rf ${logs:+"$logs"} ${VGLOG:+"$VGLOG"}' EXIT INT TERM
 
 # Every test program and script runs in one pool of $jobs lanes (JOBS, 1 by
-# default; under valgrind, where each run of the binary costs about half a
-# second more, the scripts alone, two at a time), the longest first so the
-# lanes end together; each writes its own log, read afterwards in order.
+# default; two under valgrind, and under --valgrind-all the scripts alone),
+# the longest first so the lanes end together; each writes its own log, read
+# afterwards in order.
 logs=$(mktemp -d) || exit 2
 jobs=${JOBS:-1}
 [ -n "$VGLOG" ] && jobs=2
 export B
 units=""
-if [ -z "$VGLOG" ]; then
+if [ "${VGALL:-0}" != 1 ]; then
     for t in "$B"/tests/test_*; do
         case "$t" in *.d) continue ;; esac
         [ -x "$t" ] && units="$units $t"
