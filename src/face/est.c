@@ -190,6 +190,7 @@ static inline void put_names(struct row *x, int i, unsigned key, char *buf, size
 /* Number v's text in cell k's buffer, with its plain[] and len[]. */
 static void format_n(struct est_cells *w, size_t k, double v)
 {
+    w->cell[k] = w->buf[k]; /* a number cell's text is always there */
     w->prev[k] = v;
     w->have[k] = 1;
     w->plain[k] = EST_PLAIN_NUM;
@@ -199,7 +200,7 @@ static void format_n(struct est_cells *w, size_t k, double v)
         return;
     }
     /* dtoa_whole's own test first, without a call for a fraction */
-    int whole = v > -1e15 && v < 1e15 && v == (double)(long long)v ? dtoa_whole(v, w->buf[k]) : -1;
+    int whole = fabs(v) < 1e15 && v == (double)(long long)v ? dtoa_whole(v, w->buf[k]) : -1;
     if (whole >= 0) {
         w->len[k] = (unsigned char)whole;
         return;
@@ -228,7 +229,6 @@ static inline void put_flag(struct row *x, int ok)
 static inline void put_n(struct row *x, double v)
 {
     size_t k = x->k++;
-    x->w->cell[k] = x->w->buf[k];
     if (!(x->w->have[k] && memcmp(&x->w->prev[k], &v, sizeof v) == 0)) /* else its text stands */
         format_n(x->w, k, v);
     csv_number(x, k);
