@@ -473,11 +473,6 @@ static void eval_auto(const struct cluster *c, const struct fixed *F, struct ste
     if (wafer)
         cand_place(c, F, &x[n++], ACT_WAFER, 1);
     cand_place(c, F, &x[n++], ACT_RECOMPUTE, 1);
-    double k = F->best_k;
-    if (k > 1)
-        cand_place(c, F, &x[n++], ACT_RECOMPUTE, k);
-    if (c->act == ACT_AUTO)
-        cand_place(c, F, &x[n++], ACT_OFFLOAD, 1);
     for (int i = 0; i <= wafer; i++) {
         struct step_result *s = &x[i].r;
         if (!(s->micro_batches == 1 && s->sram_fits))
@@ -486,15 +481,20 @@ static void eval_auto(const struct cluster *c, const struct fixed *F, struct ste
         if (i == 1) {
             cand_finish(c, F, &x[0]);
             if (!better(s, &x[0].r)) {
-                /* the wafer is kept: the rest weigh against it */
-                memmove(&x[1], &x[2], (size_t)(n - 2) * sizeof x[0]);
-                n--;
+                n--; /* the wafer is kept: the rest weigh against it */
                 break;
             }
         }
         *r = *s;
         return;
     }
+    /* the rest, placed only now that no shortcut took the step, in the
+     * same order */
+    double k = F->best_k;
+    if (k > 1)
+        cand_place(c, F, &x[n++], ACT_RECOMPUTE, k);
+    if (c->act == ACT_AUTO)
+        cand_place(c, F, &x[n++], ACT_OFFLOAD, 1);
     choose(c, F, x, n, r);
 }
 
