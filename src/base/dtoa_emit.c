@@ -335,12 +335,6 @@ int dtoa_fast_g(double d, char out[DTOA_BUF])
     return fast_g(d, out);
 }
 
-int dtoa_roundtrip_g(double d, char out[DTOA_BUF])
-{
-    int n = fast_g(d, out);
-    return n > 0 ? n : dtoa_exact_g(d, out);
-}
-
 int dtoa_whole(double v, char out[DTOA_BUF])
 {
     if (!(v > -1e15 && v < 1e15))

@@ -38,13 +38,9 @@ extern const struct pow10_entry pow10_tab[POW10_MAX - POW10_MIN + 1];
  * first when neg.  Returns the length written (out is NUL-terminated). */
 int dtoa_emit_g(char *out, int neg, uint64_t d, int p, int x);
 
-/* dtoa_roundtrip_g's first path alone (exported for tests/test_dtoa.c):
- * the same text and length when it settles v, else -1 (always for zeros,
- * infinities and NaNs). */
-int dtoa_fast_g(double v, char out[DTOA_BUF]);
-
-/* dtoa_roundtrip_g's other paths (dtoa.c), for the v the first leaves
- * undecided: the same contract as dtoa_roundtrip_g. */
-int dtoa_exact_g(double v, char out[DTOA_BUF]);
+/* dtoa_fast_g (dtoa.h), dtoa_roundtrip_g's first path (also tested
+ * alone): the same text and length when it settles v, else -1 (always
+ * for zeros, subnormals, infinities and NaNs).  dtoa_exact_g, its other
+ * paths (dtoa.c): the same contract as dtoa_roundtrip_g. */
 
 #endif
