@@ -21,27 +21,6 @@
 /* Error bound of scale(), in units of its result (the proof gives 2). */
 #define SCALE_ERR 3
 
-static const uint64_t pow10_u64[18] = {
-    1u,
-    10u,
-    100u,
-    1000u,
-    10000u,
-    100000u,
-    1000000u,
-    10000000u,
-    100000000u,
-    1000000000u,
-    10000000000u,
-    100000000000u,
-    1000000000000u,
-    10000000000000u,
-    100000000000000u,
-    1000000000000000u,
-    10000000000000000u,
-    100000000000000000u,
-};
-
 /* m * 2^q * 10^j as r * 2^-sh (r as described above).  Returns 0 when j is
  * outside the table or the binary point would fall outside a usable range
  * (integer part must fit 64 bits, fraction must be wide). */
@@ -181,9 +160,9 @@ static int decimal_exponent(struct dv *v, u128 *r, int *sh, int *moved)
         return 0;
     uint64_t ip = (uint64_t)(*r >> *sh);
     *moved = 1;
-    if (ip >= pow10_u64[17])
+    if (ip >= dtoa_pow10_u64[17])
         x++;
-    else if (ip < pow10_u64[16] - 1)
+    else if (ip < dtoa_pow10_u64[16] - 1)
         x--;
     else
         *moved = 0;
@@ -205,7 +184,7 @@ static int scale_bounds(const struct dv *v, int j, struct bounds *b)
 static int judge(uint64_t d, uint64_t mul, int p, const struct dv *v, const struct bounds *b,
                  char *out)
 {
-    if (d < pow10_u64[p - 1] || d > pow10_u64[p])
+    if (d < dtoa_pow10_u64[p - 1] || d > dtoa_pow10_u64[p])
         return -1;
     uint64_t big = d * mul;
     int cl = cmp_int(big, b->rl, b->shl), cu = cmp_int(big, b->ru, b->shu);
@@ -214,8 +193,8 @@ static int judge(uint64_t d, uint64_t mul, int p, const struct dv *v, const stru
     if (!(cl > 0 && cu < 0))
         return 0;
     int x = v->x;
-    if (d == pow10_u64[p]) { /* rounding carried into a new digit */
-        d = pow10_u64[p - 1];
+    if (d == dtoa_pow10_u64[p]) { /* rounding carried into a new digit */
+        d = dtoa_pow10_u64[p - 1];
         x++;
     }
     return dtoa_emit_g(out, v->neg, d, p, x);
@@ -242,7 +221,7 @@ static int quick_lengths(const struct dv *v, u128 r, int sh, char *out)
     int s = sh - 64;
     uint64_t hi = (uint64_t)(r >> 64), lo = (uint64_t)r;
     uint64_t ip = hi >> s;
-    if (ip < pow10_u64[16])
+    if (ip < dtoa_pow10_u64[16])
         return 0;
     double frac = (double)((hi << (64 - s)) | (lo >> s)) * 0x1p-64;
     double hw = ((double)ip + frac) / (2.0 * (double)v->c);
@@ -271,8 +250,8 @@ static int quick_lengths(const struct dv *v, u128 r, int sh, char *out)
             continue; /* %.pg does not read back */
         uint64_t d = (i == 0 ? q100 : i == 1 ? q10 : ip) + (uint64_t)up;
         int p = 15 + i, x = v->x;
-        if (d == pow10_u64[p]) { /* rounding carried into a new digit */
-            d = pow10_u64[p - 1];
+        if (d == dtoa_pow10_u64[p]) { /* rounding carried into a new digit */
+            d = dtoa_pow10_u64[p - 1];
             x++;
         }
         return dtoa_emit_g(out, v->neg, d, p, x);
@@ -306,7 +285,7 @@ static int shortest_from_17(const struct dv *v, const u128 *given, int given_sh,
         int k = 17 - p;
         if (!round_down_digits(r, sh, k, &d))
             return 0;
-        n = judge(d, pow10_u64[k], p, v, &b, out);
+        n = judge(d, dtoa_pow10_u64[k], p, v, &b, out);
         if (n != 0)
             return n < 0 ? 0 : n;
     }
@@ -352,24 +331,24 @@ static int exact_lengths(const struct dv *v, char *out)
     int j = 16 - v->x, sh = -v->q;
     if (j < 0 || j > 17 || sh <= 0 || sh > EXACT_MAX_SH)
         return -1;
-    u128 t = (u128)v->c * pow10_u64[j];
-    u128 hi = (u128)(2 * v->c + 1) * 2 * pow10_u64[j];
-    u128 lo = (u128)v->lo_m * pow10_u64[j] * (v->lo_q == v->q - 1 ? 2 : 1);
-    if (t >> sh < pow10_u64[16] || t >> sh >= pow10_u64[17])
+    u128 t = (u128)v->c * dtoa_pow10_u64[j];
+    u128 hi = (u128)(2 * v->c + 1) * 2 * dtoa_pow10_u64[j];
+    u128 lo = (u128)v->lo_m * dtoa_pow10_u64[j] * (v->lo_q == v->q - 1 ? 2 : 1);
+    if (t >> sh < dtoa_pow10_u64[16] || t >> sh >= dtoa_pow10_u64[17])
         return -1; /* x was not v's decimal exponent */
     for (int p = 15; p <= 17; p++) {
         int k = 17 - p;
-        u128 den = (u128)pow10_u64[k] << sh;
+        u128 den = (u128)dtoa_pow10_u64[k] << sh;
         uint64_t d = (uint64_t)(t / den);
         u128 rest2 = 2 * (t % den);
         d += rest2 > den || (rest2 == den && (d & 1));
-        u128 at = ((u128)d * pow10_u64[k]) << (sh + 2);
+        u128 at = ((u128)d * dtoa_pow10_u64[k]) << (sh + 2);
         if (at == lo || at == hi)
             return -1;
         if (at > lo && at < hi) {
             int x = v->x;
-            if (d == pow10_u64[p]) { /* rounding carried into a new digit */
-                d = pow10_u64[p - 1];
+            if (d == dtoa_pow10_u64[p]) { /* rounding carried into a new digit */
+                d = dtoa_pow10_u64[p - 1];
                 x++;
             }
             return dtoa_emit_g(out, v->neg, d, p, x);

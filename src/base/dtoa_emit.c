@@ -28,27 +28,6 @@
 /* '0' in every byte of a word of eight digits. */
 #define ASCII_ZEROS 0x3030303030303030u
 
-static const uint64_t pow10_le17[18] = {
-    1u,
-    10u,
-    100u,
-    1000u,
-    10000u,
-    100000u,
-    1000000u,
-    10000000u,
-    100000000u,
-    1000000000u,
-    10000000000u,
-    100000000000u,
-    1000000000000u,
-    10000000000000u,
-    100000000000000u,
-    1000000000000000u,
-    10000000000000000u,
-    100000000000000000u,
-};
-
 /* Store w's eight bytes at o, its lowest byte first (the first digit of a
  * word of digits first). */
 static inline void put8(char *o, uint64_t w)
@@ -202,7 +181,7 @@ static inline int emit17(char *out, int neg, uint64_t D, int p, int x)
 
 int dtoa_emit_g(char *out, int neg, uint64_t d, int p, int x)
 {
-    return emit17(out, neg, d * pow10_le17[17 - p], p, x);
+    return emit17(out, neg, d * dtoa_pow10_u64[17 - p], p, x);
 }
 
 /* The common case, a normal v, in 64-bit integers after one 128-bit

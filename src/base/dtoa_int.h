@@ -33,6 +33,9 @@ struct pow10_entry {
 #define POW10_MAX 345
 extern const struct pow10_entry pow10_tab[POW10_MAX - POW10_MIN + 1];
 
+/* 10^i for i from 0 to 17, exactly. */
+extern const uint64_t dtoa_pow10_u64[18];
+
 /* Write printf's %g layout of the p-digit value d * 10^(x - p + 1), with
  * 10^(p-1) <= d < 10^p and p <= 17, to out (DTOA_BUF bytes), with a '-'
  * first when neg.  Returns the length written (out is NUL-terminated). */

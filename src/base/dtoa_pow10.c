@@ -1,9 +1,31 @@
-/* dtoa_pow10.c - the powers of ten dtoa.c scales by: 10^j for j from
+/* dtoa_pow10.c - the powers of ten dtoa.c and dtoa_emit.c use: 10^0 to
+ * 10^17 exactly (dtoa_pow10_u64), and those they scale by: 10^j for j from
  * POW10_MIN to POW10_MAX as a 128-bit mantissa (top bit set, truncated)
  * and a binary exponent, so 10^j ~= (hi * 2^64 + lo) * 2^e.  Generated with
  * exact integer arithmetic; truncation only loses, which the error bound in
  * dtoa.c counts on. */
 #include "dtoa_int.h"
+
+const uint64_t dtoa_pow10_u64[18] = {
+    1u,
+    10u,
+    100u,
+    1000u,
+    10000u,
+    100000u,
+    1000000u,
+    10000000u,
+    100000000u,
+    1000000000u,
+    10000000000u,
+    100000000000u,
+    1000000000000u,
+    10000000000000u,
+    100000000000000u,
+    1000000000000000u,
+    10000000000000000u,
+    100000000000000000u,
+};
 
 const struct pow10_entry pow10_tab[POW10_MAX - POW10_MIN + 1] = {
     {0xab70fe17c79ac6cau, 0x6dbd630a48aaf406u, -1124},
