@@ -140,14 +140,6 @@ static int write_zero(char *out, int neg)
     return (int)(o - out);
 }
 
-/* floor(e2 * log10(2)) with the ratio above, for either sign of e2. */
-static int floor_log10_pow2(int e2)
-{
-    if (e2 >= 0)
-        return (int)(((int64_t)e2 * LOG10_2_NUM) >> LOG10_2_SHIFT);
-    return -(int)((((int64_t)-e2 * LOG10_2_NUM) + (1 << LOG10_2_SHIFT) - 1) >> LOG10_2_SHIFT);
-}
-
 /* Set v->x: estimated from the binary exponent, then corrected against v
  * scaled to 17 digits (r, sh: v scaled by 10^(16 - x) for the estimate).
  * *moved is 0 when the estimate stood, so r is v scaled for the final x.
@@ -155,7 +147,7 @@ static int floor_log10_pow2(int e2)
 static int decimal_exponent(struct dv *v, u128 *r, int *sh, int *moved)
 {
     int e2 = v->q + 63 - __builtin_clzll(v->c);
-    int x = floor_log10_pow2(e2);
+    int x = dtoa_floor_log10_pow2(e2);
     if (!scale(v->c, v->q, 16 - x, r, sh))
         return 0;
     uint64_t ip = (uint64_t)(*r >> *sh);

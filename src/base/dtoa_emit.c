@@ -248,16 +248,6 @@ static inline int fast_try(uint64_t rem, uint64_t m, uint64_t hw, uint64_t hw_be
     return dist + FAST_MARGIN > reach ? -1 : 1;
 }
 
-/* floor(e2 * log10(2)) for -1074 <= e2 <= 1023, shifted to stay positive
- * (the same as floor_log10_pow2 there, without a branch on the sign). */
-#define LOG10_BIAS 400
-static inline int floor_log10_pow2_biased(int e2)
-{
-    return (int)(((uint32_t)(e2 * LOG10_2_NUM + (LOG10_BIAS << LOG10_2_SHIFT))) >>
-                 LOG10_2_SHIFT) -
-           LOG10_BIAS;
-}
-
 /* The first of 15, 16, 17 digits that reads back, as p and the rounded
  * value times 10^(17 - p), D; 0 when a step is undecided. */
 static inline int fast_pick(uint64_t ip, uint64_t fr, uint64_t hw, uint64_t hw_below,
@@ -292,7 +282,7 @@ static inline int fast_g(double d, char *out)
     if (be == 0 || be == EXP_ALL_ONES) /* x from -308 to 308: j in the table */
         return -1;                     /* subnormals, zeros, infinities, NaNs */
     uint64_t f = bits & ((UINT64_C(1) << FRAC_BITS) - 1), c = f | (UINT64_C(1) << FRAC_BITS);
-    int q = be - EXP_BIAS, x = floor_log10_pow2_biased(q + FRAC_BITS);
+    int q = be - EXP_BIAS, x = dtoa_floor_log10_pow2(q + FRAC_BITS);
     uint64_t ip = 0, fr = 0, hw = 0;
     if (!fast_scale(c, q, &x, &ip, &fr, &hw))
         return -1; /* rare: left to the exact paths */

@@ -22,6 +22,17 @@ __extension__ typedef unsigned __int128 u128;
 #define LOG10_2_NUM 78913
 #define LOG10_2_SHIFT 18
 
+/* floor(e2 * log10(2)) for -1074 <= e2 <= 1023 (every double's binary
+ * exponent), shifted by LOG10_BIAS to stay positive: no branch on the
+ * sign. */
+#define LOG10_BIAS 400
+static inline int dtoa_floor_log10_pow2(int e2)
+{
+    return (int)(((uint32_t)(e2 * LOG10_2_NUM + (LOG10_BIAS << LOG10_2_SHIFT))) >>
+                 LOG10_2_SHIFT) -
+           LOG10_BIAS;
+}
+
 /* 10^j ~= (hi * 2^64 + lo) * 2^e, the mantissa truncated to 128 bits with
  * its top bit set. */
 struct pow10_entry {

@@ -172,9 +172,6 @@ static void place(const struct cluster *c, const struct fixed *F, enum act_mode 
 
 /* What the phases of one placement's step share. */
 struct placed {
-    double seqs, t;     /* sequences and tokens per micro-batch, per system */
-    double io;          /* the system's I/O bandwidth                      */
-    double bw, gbw;     /* weight stream and gradient rates                 */
     double S;           /* MemoryX servers                                  */
     struct layer ly[3]; /* the embedding, the blocks, the logits            */
 };
@@ -230,20 +227,20 @@ static void placed_layers(const struct cluster *c, const struct fixed *F, double
 static void stage(const struct cluster *c, const struct fixed *F, double k, struct placed *P,
                   struct step_result *r)
 {
-    micro_size(c, r, &P->seqs, &P->t);
-    r->micro_tokens = P->t;
-    P->io = c->hw->wse.io_bw_Bps;
+    double seqs, t;
+    micro_size(c, r, &seqs, &t);
+    r->micro_tokens = t;
     r->slowest = F->slowest;
     r->mx_hold = F->mx_hold;
     r->mx_stream = F->mx_stream;
-    r->stream_bw = P->bw = F->bw;
-    r->grad_bw = P->gbw = F->gbw;
+    r->stream_bw = F->bw;
+    r->grad_bw = F->gbw;
     r->stream_bind = F->stream_bind;
     r->grad_bind = F->grad_bind;
     r->flash_fraction = F->flash_fraction;
     P->S = F->S;
     memcpy(P->ly, F->ly, sizeof P->ly);
-    placed_layers(c, F, k, P->seqs, P->t, &P->ly[1], &P->ly[2], r);
+    placed_layers(c, F, k, seqs, t, &P->ly[1], &P->ly[2], r);
 }
 
 /* MemoryX sized for the run: also enough servers that each layer's share
