@@ -34,7 +34,7 @@ if [ -n "${VGLOG:-}" ]; then
         printf 'cp=%s vglog=%s cksum=%s\n' "'$CP'" "'$VGLOG'" "'$(command -v cksum)'"
         cat <<'EOF'
 if [ "${VGALL:-0}" != 1 ]; then
-    what=${1:--} k=- c= t= u= prev=${1:-}
+    what=${1:--} k=- c= t= u= prev=${1:-} n=$#
     [ $# -gt 0 ] && shift
     for a in "$@"; do
         case $prev in -s | --system)
@@ -48,7 +48,7 @@ if [ "${VGALL:-0}" != 1 ]; then
         case ${a%%=*} in --csv) c=' --csv' ;; --trace) t=' --trace' ;; --uncertainty) u=' --uncertainty' ;; esac
         prev=$a
     done
-    set -- "$what" "$@"
+    [ "$n" -gt 0 ] && set -- "$what" "$@" # a run with no arguments keeps none
     what="$what $k ${VG_TAG:-}$c$t$u"
     key=$what
     case $what in */*) key= ;; esac
