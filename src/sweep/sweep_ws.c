@@ -10,6 +10,15 @@
 #include "../cli/range.h"
 #include "sweep_int.h"
 
+/* Points a thread takes a round when the sweep runs on one thread: its
+ * rows wait in a buffer until the round ends, and a buffer of 2,048 rows
+ * (GRID_BLOCK, about 1.4 MB of CSV) costs some 350 page faults the first
+ * time it fills, measured at 15 to 27 us each on our 2-core machines (a
+ * tenth of the bench sweep's time); 64 rows fit in 12 pages.  A round
+ * costs one write; with more threads a round also starts a thread, so
+ * they keep GRID_BLOCK. */
+#define SWEEP_WS_BLOCK_ONE 64
+
 struct combo {
     struct scenario s;
     struct grid_tier *tier;
@@ -67,6 +76,7 @@ static int ws_parse(struct sweep *sw, const struct cli_opts *o)
     for (size_t i = 0; i < est_ncols; i++)
         sw->names[i] = est_header[i];
     sw->nbase = est_ncols;
+    sw->run.block = sw->run.jobs == 1 ? SWEEP_WS_BLOCK_ONE : 0;
     int rc = systems_axis(sw, o);
     if (rc < 0 && o->sparsity)
         rc = sparsity_axis(sw, o->sparsity);
