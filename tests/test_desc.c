@@ -1133,6 +1133,24 @@ static void test_overlays_in_order(void **state)
               err);
     st = hw_load_overlays(hw_ok, ORIGIN, many, NELEM(many), NULL, 0, &h, &src, &err);
     assert_msg(err, st, "a.ini: more than 8 overlays", NULL);
+    /* the names share DESC_ORIGIN_MAX bytes: each overlay's name as
+     * applied, and a name that would not fit refused, not cut */
+    static char name[3][DESC_ORIGIN_MAX / 2];
+    for (int i = 0; i < 3; i++) {
+        memset(name[i], 'a' + i, sizeof name[i] - 2);
+        name[i][sizeof name[i] - 2] = '\0';
+    }
+    const struct desc_text longs[] = {{ov[0].text, name[0]}, {ov[1].text, name[1]},
+                                      {ov[1].text, name[2]}};
+    assert_ok(hw_load_overlays(hw_ok, ORIGIN, longs, 2, NULL, 0, &h, &src, &err), err);
+    assert_string_equal(desc_overlay_name(&src, 0), name[0]);
+    assert_string_equal(desc_overlay_name(&src, 1), name[1]);
+    st = hw_load_overlays(hw_ok, ORIGIN, longs, 3, NULL, 0, &h, &src, &err);
+    assert_msg(err, st, "cccc", "file names take more than 4096 bytes together");
+    assert_ok(hw_load_overlays(hw_ok, ORIGIN, many, 3, NULL, 0, &h, &src, &err), err);
+    assert_string_equal(desc_overlay_name(&src, 0), "a.ini");
+    assert_string_equal(desc_overlay_name(&src, 1), "b.ini");
+    assert_string_equal(desc_overlay_name(&src, 2), "a.ini");
 }
 
 /* ---- names, labels and text ---- */

@@ -45,7 +45,7 @@ static int fail_at(struct parse *p, const char *section, const char *name, const
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
-    const char *origin = p->overlay ? p->src->overlays[p->overlay - 1] : p->src->origin;
+    const char *origin = p->overlay ? desc_overlay_name(p->src, p->overlay - 1) : p->src->origin;
     if (*section)
         cp_fail(p->err, CP_EINPUT, "%s:%d: %s.%s: %s", origin, p->rd.line, section, name, why);
     else
@@ -199,10 +199,26 @@ cp_status desc_overlay(const struct desc_schema *s, const char *text, const char
     if (src->noverlays == DESC_OVERLAY_MAX)
         return cp_fail(err, CP_EINPUT, "%s: more than %d overlays on one description", origin,
                        DESC_OVERLAY_MAX);
+    size_t at = 0, len = strlen(origin);
+    if (src->noverlays > 0) {
+        const char *last = desc_overlay_name(src, src->noverlays - 1);
+        at = (size_t)(last - src->overlay_names) + strlen(last) + 1;
+    }
+    if (len >= sizeof src->overlay_names - at)
+        return cp_fail(err, CP_EINPUT,
+                       "%s: the overlays' file names take more than %zu bytes together: give "
+                       "shorter paths",
+                       origin, sizeof src->overlay_names);
+    memcpy(src->overlay_names + at, origin, len + 1);
+    src->overlay_at[src->noverlays] = (unsigned short)at;
     int k = ++src->noverlays;
-    snprintf(src->overlays[k - 1], sizeof src->overlays[k - 1], "%s", origin);
     struct parse p = {.s = s, .target = target, .src = src, .err = err, .overlay = k};
     return run_parse(&p, text, origin);
+}
+
+const char *desc_overlay_name(const struct desc_src *src, int i)
+{
+    return src->overlay_names + src->overlay_at[i];
 }
 
 const char *desc_where(const struct desc_src *src, int i, char *buf, size_t n)
@@ -210,7 +226,7 @@ const char *desc_where(const struct desc_src *src, int i, char *buf, size_t n)
     int line = i >= 0 ? src->line[i] : 0;
     if (line > 0)
         snprintf(buf, n, "%s:%d",
-                 src->in_overlay[i] ? src->overlays[src->in_overlay[i] - 1] : src->origin, line);
+                 src->in_overlay[i] ? desc_overlay_name(src, src->in_overlay[i] - 1) : src->origin, line);
     else if (line < 0)
         snprintf(buf, n, "--set");
     else

@@ -65,8 +65,9 @@ enum desc_flag {
  * are left as they are.  line ends at '\0', '\r' or '\n'. */
 void desc_unquote_line(char *line);
 /* Overlays applied to one description (--hw-overlay, repeatable): a
- * calibration, a saved explorer state and a few variants; each keeps its
- * file name (DESC_ORIGIN_MAX bytes) in every struct desc_src. */
+ * calibration, a saved explorer state and a few variants.  Their file
+ * names share DESC_ORIGIN_MAX bytes in every struct desc_src: a room each
+ * would make the struct four times as large, in every scenario. */
 #define DESC_OVERLAY_MAX 8
 
 struct desc_key {
@@ -107,7 +108,10 @@ struct desc_text {
 /* Where each key's value came from, for later checks and for `show`. */
 struct desc_src {
     char origin[DESC_ORIGIN_MAX];                     /* file name, or "<built-in>/hw/cs2.ini"   */
-    char overlays[DESC_OVERLAY_MAX][DESC_ORIGIN_MAX]; /* applied, in order */
+    /* the overlays' names, in the order applied, one after another with
+     * their NULs; overlay_at[i] where name i starts (desc_overlay_name) */
+    char overlay_names[DESC_ORIGIN_MAX];
+    unsigned short overlay_at[DESC_OVERLAY_MAX];
     int noverlays;
     int line[DESC_MAX_KEYS];       /* 0: default; -1: --set; else the line    */
     int in_overlay[DESC_MAX_KEYS]; /* 0: line[] is origin's; K: overlays[K-1]'s */
@@ -119,6 +123,9 @@ struct desc_src {
  * CP_EINPUT with err filled; src (may be NULL) receives origins and lines. */
 cp_status desc_load(const struct desc_schema *s, const char *text, const char *origin, void *target,
                     struct desc_src *src, struct cp_error *err);
+
+/* The file name of overlay i (0 <= i < src->noverlays), as applied. */
+const char *desc_overlay_name(const struct desc_src *src, int i);
 
 /* desc_load(), then desc_set() for each of the nsets overrides in order.
  * src must not be NULL (the caller's cross-key checks need it). */

@@ -239,9 +239,10 @@ static int write_hw(const char *dir, const char *rel, const struct cli_opts *o,
     out_desc_comment(f, s->hw_src.origin);
     for (int i = 0; i < s->hw_src.noverlays; i++) {
         if (s->hw_src.noverlays > 1)
-            snprintf(line, sizeof line, "with overlay %d, %s", i + 1, s->hw_src.overlays[i]);
+            snprintf(line, sizeof line, "with overlay %d, %s", i + 1,
+                     desc_overlay_name(&s->hw_src, i));
         else
-            snprintf(line, sizeof line, "with the overlay %s", s->hw_src.overlays[i]);
+            snprintf(line, sizeof line, "with the overlay %s", desc_overlay_name(&s->hw_src, i));
         out_desc_comment(f, line);
     }
     sets_comment(f, o, SET_HW);
