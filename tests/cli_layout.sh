@@ -63,15 +63,18 @@ done
 missing=0
 for o in $objs; do [ -e "$o" ] || missing=$((missing + 1)); done
 check "every source file has its object in $B/obj ($missing missing)" [ "$missing" -eq 0 ]
-# "FILE SYMBOL" for each global definition, then "FILE SYMBOL" for each use
-for o in $objs; do
-    src=${o#"$B"/obj/}
-    nm -g --defined-only "$o" 2>/dev/null | awk -v f="$src" 'NF == 3 { print f, $3 }'
-done | sort -k2 >"$T/defs"
-for o in $objs; do
-    src=${o#"$B"/obj/}
-    nm -u "$o" 2>/dev/null | awk -v f="$src" '{ print f, $NF }'
-done | sort -k2 >"$T/uses"
+# "FILE SYMBOL" for each global definition, then "FILE SYMBOL" for each use:
+# one nm for all the objects (-A puts "OBJECT:" before each line; an nm
+# costs about 70 ms to start, 19 s of CPU for one per object), FILE is the
+# object's path under $B/obj
+# shellcheck disable=SC2086
+nm -A -g --defined-only $objs 2>/dev/null |
+    awk -v p="$B/obj/" 'NF == 3 { f = $1; sub(/:[^:]*$/, "", f); print substr(f, length(p) + 1), $3 }' |
+    sort -k2 >"$T/defs"
+# shellcheck disable=SC2086
+nm -A -u $objs 2>/dev/null |
+    awk -v p="$B/obj/" '{ f = $1; sub(/:[^:]*$/, "", f); print substr(f, length(p) + 1), $NF }' |
+    sort -k2 >"$T/uses"
 # "USER DEFINER" for each use of another file's symbol, once each
 join -1 2 -2 2 -o 1.1,2.1 "$T/uses" "$T/defs" | awk '$1 != $2' | sort -u >"$T/edges"
 check "the objects use each other's symbols ($(wc -l <"$T/edges") links)" [ -s "$T/edges" ]
