@@ -3,11 +3,12 @@
  * the non-NaN argument when one is NaN, else the larger (smaller), and y
  * when they compare equal (so of +0 and -0, y), as glibc's x86-64 fmax and
  * fmin do.  For the model's hot paths, where the calls cost more than the
- * comparisons. */
+ * comparisons.  And mm_same(): the keys of what the hot paths keep. */
 #ifndef CP_MINMAX_H
 #define CP_MINMAX_H
 
 #include <math.h>
+#include <string.h>
 
 static inline double mm_max(double x, double y)
 {
@@ -17,6 +18,13 @@ static inline double mm_max(double x, double y)
 static inline double mm_min(double x, double y)
 {
     return isnan(y) ? x : x < y ? x : y;
+}
+
+/* x and y are the same bits (of +0 and -0, or two NaNs, only when they
+ * are): a number kept from an earlier call may stand for the new one. */
+static inline int mm_same(double x, double y)
+{
+    return memcmp(&x, &y, sizeof x) == 0;
 }
 
 #endif

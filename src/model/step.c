@@ -245,45 +245,68 @@ static void stage(const struct cluster *c, const struct fixed *F, double k, stru
 
 /* MemoryX sized for the run: also enough servers that each layer's share
  * of the update fits in that layer's backward pass.  Then each layer's
- * update on the servers there are. */
+ * update on the servers there are: F's, worked out ahead, when they are
+ * F's servers (the same bits: the same update). */
 static void size_update(const struct cluster *c, const struct fixed *F, struct placed *P,
                         struct step_result *r)
 {
     const struct mx_spec *mx = &c->hw->mx;
-    r->mx_update = 1;
+    /* mm_max(need, ceil(one / room)) of each layer, need a whole number
+     * >= 1 or infinity: ceil(q) <= need when q <= need (equal, it is need's
+     * bits: both positive), and a quotient that is not a number leaves
+     * need; so ceil() only for a quotient above need */
+    double need = 1;
     for (int i = 0; i < 3; i++) {
         double one = F->update_one_s[i];
         double room = bwd_busy(&P->ly[i]);
-        if (one > 0 && room > 0)
-            r->mx_update = mm_max(r->mx_update, ceil(one / room));
+        if (one > 0 && room > 0) {
+            double q = one / room;
+            if (q > need)
+                need = ceil(q);
+        }
     }
+    r->mx_update = need;
     if (c->mx_servers == 0)
         P->S = mm_min(mm_max(P->S, r->mx_update), HW_MAX_SERVERS);
     r->mx_servers = P->S;
+    int same = mm_same(P->S, F->S);
     for (int i = 0; i < 3; i++)
         P->ly[i].update_s =
-            mx_update_time_bpp(mx, F->bpp, F->update_params[i] / P->S, r->flash_fraction);
+            same ? F->update_s[i]
+                 : mx_update_time_bpp(mx, F->bpp, F->update_params[i] / P->S, r->flash_fraction);
 }
 
 /* Every micro-batch through the layers (the last with the update), each
- * resource's busy time added up; returns the time they take. */
+ * resource's busy time added up (in locals, in the same order, from +0
+ * as before: r is written once); returns the time they take. */
 static double run_layers(const struct placed *P, struct step_result *r)
 {
     const struct layer *ly = P->ly;
     double m = r->micro_batches;
     double time = micro_batches(r->critical, ly, m);
+    double fwd = 0, delta = 0, wgrad = 0, rec = 0, in = 0, out = 0, upd = 0;
 
+    _Static_assert(TFM_NPASSES == 3, "run_layers() adds the three passes");
     for (int i = 0; i < 3; i++) {
-        for (int p = 0; p < TFM_NPASSES; p++)
-            r->pass_s[p] += m * ly[i].count * ly[i].pass_s[p];
-        r->recompute_s += m * ly[i].count * (ly[i].recompute_s + ly[i].segment_s);
-        double seg_in = ly[i].segment_s > 0 ? ly[i].in_s : 0;
-        r->busy[STEP_STREAM_IN] += m * ly[i].count * (ly[i].in_s + ly[i].bwd_in_s + seg_in);
-        r->busy[STEP_STREAM_OUT] += m * ly[i].count * (ly[i].out_s + ly[i].act_out_s);
-        r->busy[STEP_UPDATE] += ly[i].count * ly[i].update_s;
+        const struct layer *L = &ly[i];
+        double n = m * L->count; /* m x count x t is (m x count) x t */
+        fwd += n * L->pass_s[TFM_FWD];
+        delta += n * L->pass_s[TFM_DELTA];
+        wgrad += n * L->pass_s[TFM_WGRAD];
+        rec += n * (L->recompute_s + L->segment_s);
+        double seg_in = L->segment_s > 0 ? L->in_s : 0;
+        in += n * (L->in_s + L->bwd_in_s + seg_in);
+        out += n * (L->out_s + L->act_out_s);
+        upd += L->count * L->update_s;
     }
-    r->busy[STEP_COMPUTE] =
-        r->pass_s[TFM_FWD] + r->pass_s[TFM_DELTA] + r->pass_s[TFM_WGRAD] + r->recompute_s;
+    r->pass_s[TFM_FWD] = fwd;
+    r->pass_s[TFM_DELTA] = delta;
+    r->pass_s[TFM_WGRAD] = wgrad;
+    r->recompute_s = rec;
+    r->busy[STEP_STREAM_IN] = in;
+    r->busy[STEP_STREAM_OUT] = out;
+    r->busy[STEP_UPDATE] = upd;
+    r->busy[STEP_COMPUTE] = fwd + delta + wgrad + rec;
     return time;
 }
 
@@ -309,11 +332,8 @@ static void finish(const struct cluster *c, const struct fixed *F, struct placed
                    struct step_result *r)
 {
     const struct hw_desc *hw = c->hw;
-    _Static_assert(offsetof(struct step_result, critical) + sizeof r->critical -
-                           offsetof(struct step_result, pass_s) ==
-                       sizeof(double) * (TFM_NPASSES + 1 + 2 * STEP_NRES),
-                   "pass_s, recompute_s, busy and critical are adjacent");
-    memset(r->pass_s, 0, sizeof(double) * (TFM_NPASSES + 1 + 2 * STEP_NRES));
+    /* run_layers() and the lines below set every sum but the charges */
+    memset(r->critical, 0, sizeof(double) * (STEP_UPDATE + 1));
     size_update(c, F, P, r);
     double time = run_layers(P, r);
 
@@ -323,10 +343,12 @@ static void finish(const struct cluster *c, const struct fixed *F, struct placed
     r->busy[STEP_OVERHEAD] = r->critical[STEP_OVERHEAD] = hw->wse.step_overhead_s;
     r->step_s = time + exposed + hw->wse.step_overhead_s;
 
-    r->bottleneck = STEP_COMPUTE;
+    enum step_res b = STEP_COMPUTE;
+    double top = r->critical[b];
     for (int i = 1; i < STEP_NRES; i++)
-        if (r->critical[i] > r->critical[r->bottleneck])
-            r->bottleneck = (enum step_res)i;
+        if (r->critical[i] > top)
+            b = (enum step_res)i, top = r->critical[i];
+    r->bottleneck = b;
 }
 
 /* A lower bound of a placed candidate's step_s, before it is staged:
@@ -353,7 +375,7 @@ static double lower_step_s(const struct cluster *c, const struct fixed *F, doubl
 
 /* Start r for a placement: place(), stage() and finish() set every field
  * of it but the offloaded bytes (offload only), which are zeroed here, and
- * the sums finish() adds to, which it zeroes itself (a candidate auto rules
+ * the sums finish() sets itself (a candidate auto rules
  * out before finishing it never needs them): the whole struct was, at more
  * than twice the cost (a tenth of an evaluation with the two or three
  * placements auto weighs).  The three runs around its 4-byte fields that hold padding on
@@ -395,15 +417,17 @@ struct cand {
     int fits;       /* sram_fits && act_fits                       */
     int done;       /* r is the placement's whole step             */
     double k;       /* recompute: checkpoint every k blocks        */
-    struct step_result r;
+    struct step_result *r; /* the caller's result (the first candidate, so
+                              that it is not copied when it is kept) or one
+                              of eval_auto()'s own */
 };
 
 static void cand_place(const struct cluster *c, const struct fixed *F, struct cand *x,
                        enum act_mode mode, double k)
 {
-    step_start(&x->r, F->local_seqs);
-    place(c, F, mode, k, &x->r);
-    x->fits = x->r.sram_fits && x->r.act_fits;
+    step_start(x->r, F->local_seqs);
+    place(c, F, mode, k, x->r);
+    x->fits = x->r->sram_fits && x->r->act_fits;
     x->k = k;
     x->done = 0;
 }
@@ -413,8 +437,8 @@ static void cand_finish(const struct cluster *c, const struct fixed *F, struct c
     if (x->done)
         return;
     struct placed P;
-    stage(c, F, x->k, &P, &x->r);
-    finish(c, F, &P, &x->r);
+    stage(c, F, x->k, &P, x->r);
+    finish(c, F, &P, x->r);
     x->done = 1;
 }
 
@@ -434,27 +458,28 @@ static void choose(const struct cluster *c, const struct fixed *F, struct cand *
     for (int i = 0; i < n; i++)
         top |= x[i].fits;
     for (int i = 0; i < n; i++)
-        if (x[i].fits == top && (p < 0 || x[i].r.micro_batches < x[p].r.micro_batches))
+        if (x[i].fits == top && (p < 0 || x[i].r->micro_batches < x[p].r->micro_batches))
             p = i;
     cand_finish(c, F, &x[p]);
     for (int i = 0; i < n; i++) {
         if (x[i].fits != top || x[i].done)
             continue;
-        if (!(lower_step_s(c, F, x[i].k, &x[i].r) > x[p].r.step_s))
+        if (!(lower_step_s(c, F, x[i].k, x[i].r) > x[p].r->step_s))
             cand_finish(c, F, &x[i]);
     }
     for (int i = 0; i < n; i++)
-        nan |= x[i].done && isnan(x[i].r.step_s);
+        nan |= x[i].done && isnan(x[i].r->step_s);
     int keep = -1;
     for (int i = 0; i < n; i++) {
         if (x[i].fits != top)
             continue;
         if (nan)
             cand_finish(c, F, &x[i]);
-        if (x[i].done && (keep < 0 || better(&x[i].r, &x[keep].r)))
+        if (x[i].done && (keep < 0 || better(x[i].r, x[keep].r)))
             keep = i;
     }
-    *r = x[keep].r;
+    if (x[keep].r != r)
+        *r = *x[keep].r;
 }
 
 /* The step of ACT_AUTO (the wafer, recompute every block or every best_k()
@@ -465,24 +490,29 @@ static void choose(const struct cluster *c, const struct fixed *F, struct cand *
  * k > 1 a third weight stream). */
 static void eval_auto(const struct cluster *c, const struct fixed *F, struct step_result *r)
 {
+    struct step_result own[3];
     struct cand x[4];
+    x[0].r = r; /* cand_place() sets the rest */
+    for (int i = 1; i < 4; i++)
+        x[i].r = &own[i - 1];
     int n = 0, wafer = c->act == ACT_AUTO && !c->wl->recompute;
     if (wafer)
         cand_place(c, F, &x[n++], ACT_WAFER, 1);
     cand_place(c, F, &x[n++], ACT_RECOMPUTE, 1);
     for (int i = 0; i <= wafer; i++) {
-        struct step_result *s = &x[i].r;
+        struct step_result *s = x[i].r;
         if (!(s->micro_batches == 1 && s->sram_fits))
             continue;
         cand_finish(c, F, &x[i]);
         if (i == 1) {
             cand_finish(c, F, &x[0]);
-            if (!better(s, &x[0].r)) {
+            if (!better(s, x[0].r)) {
                 n--; /* the wafer is kept: the rest weigh against it */
                 break;
             }
         }
-        *r = *s;
+        if (s != r)
+            *r = *s;
         return;
     }
     /* the rest, placed only now that no shortcut took the step, in the

@@ -53,18 +53,30 @@ static void stream_bind(const struct cluster *c, struct fixed *F)
         F->stream_bind |= i != STEP_LINK_REDUCE && F->link[i] <= F->bw ? 1u << i : 0;
 }
 
-/* The gradient rate at N systems, and the links that bind it. */
-static void grad_binds(const struct cluster *c, struct fixed *F)
+/* The gradient rate at more than one system (multi) whose SwarmX nodes
+ * have children each, the links that bind it, and the layers' gradient
+ * streams at it (wl's, tf's). */
+static void grad_binds(const struct hw_desc *hw, const struct wl_desc *wl,
+                       const struct tfm_figs *tf, int multi, double children, struct fixed *F)
 {
-    const struct hw_desc *hw = c->hw;
-    /* A SwarmX node shares reduce_bandwidth among the children it has: at
-     * most its fan-out, and no more than the systems there are. */
-    double children = mm_min(hw->swx.fanout, c->systems);
-    F->gbw = c->systems > 1 ? mm_min(F->bw, hw->swx.reduce_Bps / children) : F->bw;
-    F->link[STEP_LINK_REDUCE] = c->systems > 1 ? hw->swx.reduce_Bps / children : INFINITY;
+    F->gbw = multi ? mm_min(F->bw, hw->swx.reduce_Bps / children) : F->bw;
+    F->link[STEP_LINK_REDUCE] = multi ? hw->swx.reduce_Bps / children : INFINITY;
     F->grad_bind = 0;
     for (int i = 0; i < STEP_NLINKS; i++)
         F->grad_bind |= F->link[i] <= F->gbw ? 1u << i : 0;
+    double head_stream = wl->tied_embeddings ? wl->vocab * wl->hidden : tf->head;
+    F->ly[0].out_s = F->embed * wl->grad_bytes / F->gbw;
+    F->ly[1].out_s = F->block_g / F->gbw;
+    F->ly[2].out_s = head_stream * wl->grad_bytes / F->gbw;
+    F->embed_stream_s = mm_max(F->ly[0].in_s, F->ly[0].out_s);
+}
+
+/* The boundary's fill and drain through a tree depth levels deep. */
+static void boundary_at(const struct swx_spec *swx, double depth, struct fixed *F)
+{
+    F->fill_s = depth * (swx->hop_latency_s + F->cw / swx->link_bw_Bps) + F->cw / F->bw;
+    F->drain_s = depth * (swx->hop_latency_s + F->cg / swx->link_bw_Bps);
+    F->latency_s = F->fill_s + F->drain_s + F->boundary_s;
 }
 
 /* The embedding (with the final norm): streamed and updated, no matmul. */
@@ -171,9 +183,12 @@ static void fixed_const(const struct cluster *c, const struct tfm_figs *tf, doub
     block_fixed(c, F);
     head_fixed(c, F);
     boundary_fixed(c, F);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         F->update_one_s[i] =
             mx_update_time_bpp(&hw->mx, F->bpp, F->update_params[i], F->flash_fraction);
+        F->update_s[i] =
+            mx_update_time_bpp(&hw->mx, F->bpp, F->update_params[i] / F->S, F->flash_fraction);
+    }
 }
 
 /* Every input fixed_const() reads, as numbers (an int is exact as a
@@ -221,7 +236,11 @@ static struct key_wl fixed_key_wl(const struct cluster *c, const struct tfm_figs
  * asks the same) and compared bit for bit: inputs that differ in any
  * number, in the sign of a zero, or hold a NaN, are worked out again.  The
  * workload's part is not compared when tf_gen says it is the one of the
- * last call (step.h, step_eval_figs()).  Then what N and the batch set. */
+ * last call (step.h, step_eval_figs()).  Then what N and the batch set:
+ * the gradient rate and the boundary's latencies are kept too, with the
+ * inputs N gives them (a node's children, the tree's depth; the same from
+ * N = fanout on, and from one power of it to the next) and the keys that
+ * fixed_const() does not read. */
 const struct fixed *step_fixed_init(const struct cluster *c, const struct tfm_figs *tf,
                                     unsigned long tf_gen)
 {
@@ -231,6 +250,10 @@ const struct fixed *step_fixed_init(const struct cluster *c, const struct tfm_fi
         unsigned long gen;
         struct fixed F;
         int set;
+        int grad_set, multi;      /* grad_binds() of F, of these: */
+        double children, reduce;
+        int lat_set;              /* boundary_at() of F, of these: */
+        double depth, hop;
     } last;
     const struct hw_desc *hw = c->hw;
     const struct wl_desc *wl = c->wl;
@@ -249,6 +272,7 @@ const struct fixed *step_fixed_init(const struct cluster *c, const struct tfm_fi
         fixed_const(c, tf, bpp, &last.F);
         last.hw = khw;
         last.set = 1;
+        last.grad_set = last.lat_set = 0;
     }
     /* the rest is written over it: no copy */
     struct fixed *F = &last.F;
@@ -257,15 +281,25 @@ const struct fixed *step_fixed_init(const struct cluster *c, const struct tfm_fi
     F->local_seqs = ceil(c->global_seqs / c->systems);
     /* The slowest of N systems sets every layer's pace. */
     F->slowest = hw_slowest(&hw->wse, c->systems);
-    grad_binds(c, F);
-    double head_stream = wl->tied_embeddings ? wl->vocab * wl->hidden : tf->head;
-    F->ly[0].out_s = F->embed * wl->grad_bytes / F->gbw;
-    F->ly[1].out_s = F->block_g / F->gbw;
-    F->ly[2].out_s = head_stream * wl->grad_bytes / F->gbw;
+    /* A SwarmX node shares reduce_bandwidth among the children it has: at
+     * most its fan-out, and no more than the systems there are. */
+    int multi = c->systems > 1;
+    double children = mm_min(hw->swx.fanout, c->systems);
+    if (!last.grad_set || multi != last.multi || !mm_same(children, last.children) ||
+        !mm_same(hw->swx.reduce_Bps, last.reduce)) {
+        grad_binds(hw, wl, tf, multi, children, F);
+        last.grad_set = 1;
+        last.multi = multi;
+        last.children = children;
+        last.reduce = hw->swx.reduce_Bps;
+    }
     double depth = swx_depth(&hw->swx, c->systems);
-    F->fill_s = depth * (hw->swx.hop_latency_s + F->cw / hw->swx.link_bw_Bps) + F->cw / F->bw;
-    F->drain_s = depth * (hw->swx.hop_latency_s + F->cg / hw->swx.link_bw_Bps);
-    F->latency_s = F->fill_s + F->drain_s + F->boundary_s;
-    F->embed_stream_s = mm_max(F->ly[0].in_s, F->ly[0].out_s);
+    if (!last.lat_set || !mm_same(depth, last.depth) ||
+        !mm_same(hw->swx.hop_latency_s, last.hop)) {
+        boundary_at(&hw->swx, depth, F);
+        last.lat_set = 1;
+        last.depth = depth;
+        last.hop = hw->swx.hop_latency_s;
+    }
     return F;
 }

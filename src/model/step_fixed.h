@@ -62,6 +62,7 @@ struct fixed {
     double embed;            /* embedding parameters (with the final norm)  */
     double update_params[3]; /* parameters each layer kind updates          */
     double update_one_s[3];  /* their update on one server                  */
+    double update_s[3];      /* and on S servers                            */
     double block_w, block_g; /* a block's weight and gradient bytes         */
     double block_f[TFM_NPASSES], head_f[TFM_NPASSES]; /* FLOP per token     */
     double fill_s, drain_s, boundary_s, latency_s; /* latency_s: their sum */

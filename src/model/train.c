@@ -5,6 +5,7 @@
 #include "../base/units.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -153,30 +154,45 @@ static void train_verdicts(const struct cluster *c, const struct tfm_figs *tf,
     r->feasible = !(w & TW_INFEASIBLE);
 }
 
-/* Every field of a workload that src/desc/tfm.c reads, as numbers (an int
- * is exact as a double); a field tfm.c comes to read belongs here. */
-enum { WL_NKEY = 23 };
+/* Every field of a workload that src/desc/tfm.c reads lies in one of two
+ * runs of struct wl_desc, compared and kept as they are (the asserts say
+ * that the runs hold those fields and no padding): layers .. tokens and
+ * tokens_chinchilla; gated_ffn .. recompute and weight_bytes .. act_bytes.
+ * A field tfm.c comes to read belongs in a run (or a run of its own). */
+#define WL_RUN1 offsetof(struct wl_desc, layers)
+#define WL_RUN1_END (offsetof(struct wl_desc, tokens_chinchilla) + sizeof(int))
+#define WL_RUN2 offsetof(struct wl_desc, gated_ffn)
+#define WL_RUN2_END (offsetof(struct wl_desc, act_bytes) + sizeof(double))
+_Static_assert(WL_RUN1_END - WL_RUN1 == 9 * sizeof(double) + sizeof(int),
+               "layers, hidden, heads, kv_heads, ffn, seq_len, vocab, predictions, tokens, "
+               "tokens_chinchilla: adjacent");
+_Static_assert(WL_RUN2_END - WL_RUN2 == 8 * sizeof(int) + 5 * sizeof(double),
+               "gated_ffn, bias, tied_embeddings, norm, positions, dropout, attention_dropout, "
+               "recompute, weight_bytes, grad_bytes, master_bytes, optimizer_bytes, act_bytes: "
+               "adjacent");
 struct wl_key {
-    double v[WL_NKEY];
+    unsigned char run1[WL_RUN1_END - WL_RUN1], run2[WL_RUN2_END - WL_RUN2];
 };
-static struct wl_key workload_key(const struct wl_desc *w)
+
+static int workload_same(const struct wl_desc *w, const struct wl_key *k)
 {
-    /* built where the caller keeps it: no copy */
-    return (struct wl_key){{
-        w->layers,       w->hidden,      w->heads,           w->kv_heads,
-        w->ffn,          w->seq_len,     w->vocab,           w->predictions,
-        w->tokens,       w->weight_bytes, w->grad_bytes,     w->master_bytes,
-        w->optimizer_bytes, w->act_bytes, w->tokens_chinchilla, w->gated_ffn,
-        w->bias,         w->tied_embeddings, w->norm,        w->positions,
-        w->dropout,      w->attention_dropout, w->recompute,
-    }};
+    const unsigned char *b = (const unsigned char *)w;
+    return memcmp(b + WL_RUN1, k->run1, sizeof k->run1) == 0 &&
+           memcmp(b + WL_RUN2, k->run2, sizeof k->run2) == 0;
+}
+
+static void workload_keep(const struct wl_desc *w, struct wl_key *k)
+{
+    const unsigned char *b = (const unsigned char *)w;
+    memcpy(k->run1, b + WL_RUN1, sizeof k->run1);
+    memcpy(k->run2, b + WL_RUN2, sizeof k->run2);
 }
 
 /* tfm_figures() of wl.  A scan evaluates one workload again and again, so
- * each thread keeps the figures of the last one with workload_key():
- * another workload, or any of those numbers changed in any bit, a NaN or
- * the sign of a zero included, is worked out again.  (The fields one by
- * one, not the struct's bytes: its padding and the tail of its name may be
+ * each thread keeps the figures of the last one with the runs above:
+ * another workload, or any of those fields changed in any bit, a NaN or
+ * the sign of a zero included, is worked out again.  (The runs, not the
+ * struct's bytes: its padding and the tail of its name may be
  * uninitialised.)  Each time they are worked out they get the thread's next
  * number, *gen (from 1), which step_eval_figs() takes.  Valid until the
  * thread's next call. */
@@ -188,10 +204,9 @@ static const struct tfm_figs *workload_figures(const struct wl_desc *wl, unsigne
         unsigned long gen;
         int set;
     } last;
-    struct wl_key key = workload_key(wl);
-    if (!last.set || memcmp(&key, &last.key, sizeof key) != 0) {
+    if (!last.set || !workload_same(wl, &last.key)) {
         tfm_figures(wl, &last.tf);
-        last.key = key;
+        workload_keep(wl, &last.key);
         last.gen++;
         last.set = 1;
     }
