@@ -88,28 +88,41 @@ static const unsigned char csv_stop[256] = {[0] = 1, [','] = 1, ['"'] = 1, ['\r'
 static const unsigned char csv_lead[256] = {
     ['='] = 1, ['+'] = 1, ['-'] = 1, ['@'] = 1, ['\t'] = 1, ['\r'] = 1};
 
-/* The row being made: its cells (w), where its CSV goes on (NULL: none)
- * and the next cell; kept apart from w so that the compiler may hold
- * them in registers across the stores of the text. */
+/* The row's helpers are inlined whole into each of est_cells()'s two
+ * uses of row_cells(), so that on (a constant there) removes every test
+ * of it, and struct row lives in registers. */
+#if defined(__GNUC__)
+#define ROW_INLINE static inline __attribute__((always_inline))
+#else
+#define ROW_INLINE static inline
+#endif
+
+/* The row being made: its cells (w), the next cell, and when on, where
+ * its CSV goes on (bad set when a text needs quotes: the row is then
+ * made again with on unset); kept apart from w so that the compiler may
+ * hold them in registers across the stores of the text. */
 struct row {
     struct est_cells *w;
     char *csv;
     size_t k;
+    int on, bad;
 };
 
 /* Text v of len bytes as cell k: plain when it needs neither quotes nor
  * out_csv_guard's leading quote.  With room >= TEXT_FIXED bytes readable at
  * v, a shorter text is copied as a fixed block (no memcpy call). */
 #define TEXT_FIXED 32
-static inline void set_text(struct row *x, size_t k, const char *v, size_t len, int plain,
+ROW_INLINE void set_text(struct row *x, size_t k, const char *v, size_t len, int plain,
                             size_t room)
 {
     x->w->have[k] = 0;
     x->w->cell[k] = v;
     x->w->plain[k] = plain && len <= UCHAR_MAX ? EST_PLAIN_TEXT : EST_PLAIN_NO;
     x->w->len[k] = (unsigned char)(len <= UCHAR_MAX ? len : 0);
-    if (!x->csv || x->w->plain[k] != EST_PLAIN_TEXT) {
-        x->csv = NULL; /* none, or no more: the cells are made as always */
+    if (!x->on)
+        return;
+    if (x->w->plain[k] != EST_PLAIN_TEXT) {
+        x->bad = 1; /* the cells are made again, without the CSV */
         return;
     }
     if (len <= TEXT_FIXED && room >= TEXT_FIXED)
@@ -122,9 +135,9 @@ static inline void set_text(struct row *x, size_t k, const char *v, size_t len, 
 
 /* Number cell k's text (at most 24 bytes) and a comma at x->csv, if set:
  * a fixed DTOA_BUF bytes copied, csv moved by its length. */
-static inline void csv_number(struct row *x, size_t k)
+ROW_INLINE void csv_number(struct row *x, size_t k)
 {
-    if (!x->csv)
+    if (!x->on)
         return;
     memcpy(x->csv, x->w->buf[k], DTOA_BUF);
     x->csv += x->w->len[k];
@@ -147,7 +160,7 @@ static int scan_text(const char *v, size_t *len)
 
 /* Text that may need quotes (room bytes readable): scanned here, or
  * (est_cells.texts_kept) as when it was last scanned as text i. */
-static inline void put_s(struct row *x, int i, const char *v, size_t room)
+ROW_INLINE void put_s(struct row *x, int i, const char *v, size_t room)
 {
     struct est_cells *w = x->w;
     if (!w->texts_kept || w->s_text[i] != v) {
@@ -158,14 +171,14 @@ static inline void put_s(struct row *x, int i, const char *v, size_t room)
 }
 
 /* Text known to need no quotes, of len bytes. */
-static inline void put_lit(struct row *x, const char *v, size_t len)
+ROW_INLINE void put_lit(struct row *x, const char *v, size_t len)
 {
     set_text(x, x->k++, v, len, 1, 0);
 }
 
 /* The text in buf of slot i (of text_key[]) as the next cell: scanned
  * only when it was made again (made set). */
-static inline void put_kept(struct row *x, int i, const char *buf, size_t room, int made)
+ROW_INLINE void put_kept(struct row *x, int i, const char *buf, size_t room, int made)
 {
     if (made)
         x->w->text_plain[i] = (unsigned char)scan_text(buf, &x->w->text_len[i]);
@@ -174,7 +187,7 @@ static inline void put_kept(struct row *x, int i, const char *buf, size_t room, 
 
 /* A link or warning list made by name() from the bits key into buf, made
  * again only when key changed since slot i's text was made. */
-static inline void put_names(struct row *x, int i, unsigned key, char *buf, size_t n,
+ROW_INLINE void put_names(struct row *x, int i, unsigned key, char *buf, size_t n,
                              const char *(*name)(unsigned, char *, size_t))
 {
     int made = x->w->text_key[i] != (unsigned long long)key + 1;
@@ -213,18 +226,18 @@ static void format_n(struct est_cells *w, size_t k, double v)
 }
 
 /* A verdict as "1" or "0": one byte, no scan, no copy call. */
-static inline void put_flag(struct row *x, int ok)
+ROW_INLINE void put_flag(struct row *x, int ok)
 {
     size_t k = x->k++;
     x->w->have[k] = 0, x->w->cell[k] = ok ? "1" : "0";
     x->w->plain[k] = EST_PLAIN_TEXT, x->w->len[k] = 1;
-    if (x->csv)
+    if (x->on)
         memcpy(x->csv, ok ? "1," : "0,", 2), x->csv += 2;
 }
 
 /* A number, exact (shortest round trip); the text of the previous row is
  * kept when the column's value has not changed. */
-static inline void put_n(struct row *x, double v)
+ROW_INLINE void put_n(struct row *x, double v)
 {
     size_t k = x->k++;
     if (!(x->w->have[k] && memcmp(&x->w->prev[k], &v, sizeof v) == 0)) /* else its text stands */
@@ -233,7 +246,7 @@ static inline void put_n(struct row *x, double v)
 }
 
 /* The batch columns: global, per system, and per micro-batch. */
-static inline void put_batch(struct row *x, const struct cluster *c, const struct train_result *r)
+ROW_INLINE void put_batch(struct row *x, const struct cluster *c, const struct train_result *r)
 {
     const struct step_result *st = &r->step;
     put_n(x, c->global_seqs);
@@ -245,7 +258,7 @@ static inline void put_batch(struct row *x, const struct cluster *c, const struc
 
 /* The step time and its parts: by resource (busy, then paced), by pass,
  * and the latency terms. */
-static inline void put_step_times(struct row *x, const struct step_result *st)
+ROW_INLINE void put_step_times(struct row *x, const struct step_result *st)
 {
     put_n(x, st->step_s);
     for (int i = 0; i < STEP_NRES; i++)
@@ -263,7 +276,7 @@ static inline void put_step_times(struct row *x, const struct step_result *st)
 
 /* The whole run: tokens, steps, time, energy, cost (empty without a
  * price) and what set the pace. */
-static inline void put_training(struct row *x, const struct train_result *r)
+ROW_INLINE void put_training(struct row *x, const struct train_result *r)
 {
     put_n(x, r->tokens);
     put_n(x, r->steps);
@@ -280,7 +293,7 @@ static inline void put_training(struct row *x, const struct train_result *r)
 }
 
 /* The sizes the verdicts weigh, then the verdicts as 1 or 0. */
-static inline void put_verdicts(struct row *x, const struct train_result *r)
+ROW_INLINE void put_verdicts(struct row *x, const struct train_result *r)
 {
     put_n(x, r->params);
     put_n(x, r->state_bytes);
@@ -295,7 +308,7 @@ static inline void put_verdicts(struct row *x, const struct train_result *r)
 
 /* Activation placement, servers and nodes, power by part, the binding
  * links and the warnings (their text kept in w). */
-static inline void put_placement(struct row *x, const struct train_result *r)
+ROW_INLINE void put_placement(struct row *x, const struct train_result *r)
 {
     const struct step_result *st = &r->step;
     int made = x->w->text_key[2] != (unsigned long long)st->act + 1 ||
@@ -319,10 +332,13 @@ static inline void put_placement(struct row *x, const struct train_result *r)
     put_names(x, 3, r->warnings, x->w->warn, sizeof x->w->warn, train_warn_names);
 }
 
-void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,
-               const struct cluster *c, const struct train_result *r)
+/* The row's cells, and with on its CSV at csv: 0 when a text needs
+ * quotes (w->csv then NULL). */
+ROW_INLINE int row_cells(struct est_cells *w, const struct scenario *s, const char *tier,
+                         const struct cluster *c, const struct train_result *r, char *csv,
+                         int on)
 {
-    struct row row = {w, w->csv, 0}, *x = &row;
+    struct row row = {w, csv, 0, on, 0}, *x = &row;
     put_s(x, 0, s->model, sizeof s->model);
     put_s(x, 1, s->system, sizeof s->system);
     put_n(x, c->systems);
@@ -337,7 +353,16 @@ void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,
     put_placement(x, r);
     assert(x->k == est_ncols);
     w->k = x->k;
-    w->csv = x->csv;
+    w->csv = on && !x->bad ? x->csv : NULL;
+    return !x->bad;
+}
+
+void est_cells(struct est_cells *w, const struct scenario *s, const char *tier,
+               const struct cluster *c, const struct train_result *r)
+{
+    if (w->csv && row_cells(w, s, tier, c, r, w->csv, 1))
+        return;
+    row_cells(w, s, tier, c, r, NULL, 0);
 }
 
 void est_row(struct out_table *t, const struct scenario *s, const struct cluster *c,
