@@ -71,6 +71,10 @@ static void check_one(double v)
         if (strcmp(raw, want) != 0 && failed++ < 20)
             print_error("dtoa %a: got \"%s\", want \"%s\"\n", v, raw, want);
     }
+    /* the same with whole numbers first (the sweep's cells) */
+    int n = dtoa_roundtrip_whole_g(v, raw);
+    if (n >= 0 && (strcmp(raw, want) != 0 || n != (int)strlen(want)) && failed++ < 20)
+        print_error("dtoa_roundtrip_whole_g %a: got \"%s\", want \"%s\"\n", v, raw, want);
     /* unit_format_exact prints -0 as 0 (units.h): compare with v + 0.0 */
     char want0[64];
     oracle(v + 0.0, want0, sizeof want0);
@@ -250,7 +254,13 @@ static void test_whole(void **state)
             snprintf(want, sizeof want, "%.15g", v);
             assert_int_equal(dtoa_whole(v, got), (int)strlen(want));
             assert_string_equal(got, want);
+            assert_int_equal(dtoa_roundtrip_whole_g(v, got), (int)strlen(want));
+            assert_string_equal(got, want);
         }
+    /* -0 is not whole to dtoa_whole; dtoa_roundtrip_whole_g prints it as
+     * printf does */
+    assert_int_equal(dtoa_roundtrip_whole_g(-0.0, got), 2);
+    assert_string_equal(got, "-0");
     for (unsigned long i = 0; i < draws(); i++) {
         double v = (double)(long long)(next_u64() % 1000000000000000u >> (next_u64() % 50));
         v = next_u64() & 1 ? -v : v;
@@ -258,6 +268,8 @@ static void test_whole(void **state)
             continue;
         snprintf(want, sizeof want, "%.15g", v);
         assert_int_equal(dtoa_whole(v, got), (int)strlen(want));
+        assert_string_equal(got, want);
+        assert_int_equal(dtoa_roundtrip_whole_g(v, got), (int)strlen(want));
         assert_string_equal(got, want);
     }
     static const double not_whole[] = {-0.0, 0.5, -1.5, 1e15, -1e15, 1e300, 1e-300};

@@ -10,6 +10,9 @@
 #ifndef CP_BASE_DTOA_H
 #define CP_BASE_DTOA_H
 
+#include <math.h>
+#include <stdint.h>
+
 /* Room out must have: sign, 17 digits, '.', "e-308", NUL, with slack. */
 #define DTOA_BUF 32
 
@@ -31,5 +34,24 @@ static inline int dtoa_roundtrip_g(double v, char out[DTOA_BUF])
  * digits: the length written to out (NUL-terminated), or -1 for any other
  * v.  Any of out's DTOA_BUF bytes may be written. */
 int dtoa_whole(double v, char out[DTOA_BUF]);
+
+/* dtoa_whole's digits of u < 10^15, after a '-' when neg (so "-0" for neg
+ * and u = 0): the length written to out (NUL-terminated). */
+int dtoa_whole_digits(int neg, uint64_t u, char out[DTOA_BUF]);
+
+/* dtoa_roundtrip_g(v, out), the same text and result, with a whole v below
+ * 10^15 written as its digits without the scaling: "%.15g" prints such a
+ * v exactly, and reads back.  -0 too: u = 0 with neg is "-0", as printf
+ * prints it. */
+static inline int dtoa_roundtrip_whole_g(double v, char out[DTOA_BUF])
+{
+    double a = fabs(v);
+    if (a < 1e15) {
+        long long i = (long long)a; /* a < 10^15: in range */
+        if ((double)i == a)
+            return dtoa_whole_digits(signbit(v) != 0, (uint64_t)i, out);
+    }
+    return dtoa_roundtrip_g(v, out);
+}
 
 #endif

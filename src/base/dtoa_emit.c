@@ -43,34 +43,47 @@ static inline void put8(char *o, uint64_t w)
  * two 32-bit lanes, each split into pairs (x / 100 as x * 5243 >> 19,
  * exact for x < 10^4) in four 16-bit lanes, each split into digits (x / 10
  * as x * 103 >> 10, exact for x < 100); no lane's product reaches the
- * next. */
+ * next.  Each split puts the quotient q in a lane's low half and x - q * d
+ * in its high half, as (x << w) + q * (1 - d * 2^w): one multiply. */
 static inline uint64_t digits8(uint32_t n)
 {
-    uint32_t hi = n / 10000, lo = n - hi * 10000;
-    uint64_t v = hi | (uint64_t)lo << 32;
+    uint64_t hi = (uint64_t)n * 0xd1b71759u >> 45; /* n / 10^4, as compilers do it */
+    uint64_t v = ((uint64_t)n << 32) + hi * (1 - (UINT64_C(10000) << 32));
     uint64_t q = ((v * 5243) >> 19) & 0x0000007f0000007fu;
-    uint64_t w = q | (v - q * 100) << 16;
+    uint64_t w = (v << 16) + q * (1 - (UINT64_C(100) << 16));
     uint64_t t = ((w * 103) >> 10) & 0x000f000f000f000fu;
-    return t | (w - t * 10) << 8;
+    return (w << 8) + t * (1 - (UINT64_C(10) << 8));
 }
+
+#ifdef __SSE2__
+/* c, which the compiler no longer sees as a constant: a multiply by it
+ * stays one instruction instead of a row of shifts and adds. */
+static inline __m128i opaque(__m128i c)
+{
+    __asm__("" : "+x"(c));
+    return c;
+}
+#endif
 
 /* The 16 digits of h * 10^8 + l (h, l < 10^8) as two words of digits
  * (values 0 to 9; a the first eight). */
 static inline void digits16(uint32_t h, uint32_t l, uint64_t *a, uint64_t *b)
 {
 #ifdef __SSE2__
-    /* the four groups of 4 digits in 16-bit lanes; x / 100 as the high half
-     * of x * 5243 shifted by 3 (x * 5243 >> 19), x / 10 as the high half of
-     * x * 6554 (exact for x < 100) */
-    uint32_t h1 = h / 10000, l1 = l / 10000;
-    uint64_t g = h1 | (uint64_t)(h - h1 * 10000) << 16 | (uint64_t)l1 << 32 |
-                 (uint64_t)(l - l1 * 10000) << 48;
-    __m128i x = _mm_cvtsi64_si128((long long)g);
+    /* h and l in the two 64-bit lanes, each split into groups of 4 digits
+     * (x / 10^4 as x * 0xd1b71759 >> 45, exact for x < 10^8) in 32-bit
+     * lanes 0 and 2, then gathered in the 16-bit lanes 0 to 3; in those, x
+     * / 100 as the high half of x * 5243 shifted by 3 (x * 5243 >> 19),
+     * x / 10 as the high half of x * 6554 (exact for x < 100) */
+    __m128i x = _mm_set_epi64x(l, h);
+    __m128i hi = _mm_srli_epi64(_mm_mul_epu32(x, _mm_set1_epi32((int)0xd1b71759)), 45);
+    __m128i lo = _mm_sub_epi32(x, _mm_mul_epu32(hi, opaque(_mm_set1_epi32(10000))));
+    x = _mm_shuffle_epi32(_mm_or_si128(hi, _mm_slli_epi32(lo, 16)), _MM_SHUFFLE(3, 1, 2, 0));
     __m128i q = _mm_srli_epi16(_mm_mulhi_epu16(x, _mm_set1_epi16(5243)), 3);
-    __m128i r = _mm_sub_epi16(x, _mm_mullo_epi16(q, _mm_set1_epi16(100)));
+    __m128i r = _mm_sub_epi16(x, _mm_mullo_epi16(q, opaque(_mm_set1_epi16(100))));
     __m128i w = _mm_unpacklo_epi16(q, r);
     __m128i t = _mm_mulhi_epu16(w, _mm_set1_epi16(6554));
-    __m128i u = _mm_sub_epi16(w, _mm_mullo_epi16(t, _mm_set1_epi16(10)));
+    __m128i u = _mm_sub_epi16(w, _mm_mullo_epi16(t, opaque(_mm_set1_epi16(10))));
     __m128i d = _mm_or_si128(t, _mm_slli_epi16(u, 8));
     *a = (uint64_t)_mm_cvtsi128_si64(d);
     *b = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(d, d));
@@ -185,13 +198,16 @@ int dtoa_emit_g(char *out, int neg, uint64_t d, int p, int x)
 }
 
 /* The common case, a normal v, in 64-bit integers after one 128-bit
- * product.  v = c * 2^q (2^52 <= c < 2^53) is scaled by 10^j, j = 16 - x,
+ * product.  v = c * 2^q (2^52 <= c < 2^53) is scaled by 10^j, j = 14 - x,
  * as scale() does: r = c * 2^11 * P / 2^64 with 10^j = P * 2^e (P the
- * table's 128-bit mantissa, top bit set), so t = v * 10^j = r / 2^sh with
- * sh = -(q - 11 + e + 64), and t lies in [r, r + 2).  Both c * 2^11 and
- * P have their top bit set, so r >= 2^126, and t in [10^16, 10^17) puts sh
- * between 70 and 74.  The half-gap above v, hw = 2^(q-1) * 10^j, is then
- * P / 2^(sh - 2) units of 2^-56, P's top half shifted by sh - 66 (v's
+ * table's 128-bit mantissa, top bit set), so u = v * 10^j = r / 2^sh with
+ * sh = -(q - 11 + e + 64), and u lies in [r, r + 2) units of 2^-sh.  u's
+ * integer part holds the first 15 digits; its fraction, times 100, gives
+ * the 16th and 17th and the fraction of t = 100 u = v * 10^(16 - x) below
+ * them.  Both c * 2^11 and P have their top bit set, so r >= 2^126, and u
+ * in [10^14, 10^16) (x right, or one too low) puts sh between 72 and 82.
+ * The half-gap above v, hw = 2^(q-1) * 10^(j+2), is 100 * P / 2^(sh - 2)
+ * units of 2^-56 of t, P's top half times 100 shifted by sh - 66 (v's
  * rounding interval reaches hw above t and hw, or hw / 2 at a power of two,
  * below).  Everything after is in units of 2^-56 of t: t mod 10^k (k = 17
  * - p) truncated, off by less than 2 units, and hw off by less than 2.
@@ -202,33 +218,41 @@ int dtoa_emit_g(char *out, int neg, uint64_t d, int p, int x)
 #define FAST_MARGIN 8
 #define FAST_UNIT 56  /* 100 * 2^56 < 2^63 */
 #define FAST_SHIFT 11 /* leading zeros of a normal v's c */
+#define DTOA_1E14 100000000000000u
+#define DTOA_1E15 1000000000000000u
 
-/* v = c * 2^q at j = 16 - x: t's integer part and the top FAST_UNIT bits
- * of its fraction, and hw; 0 when sh is out of the range the split takes
- * or t is below 10^16 (x too high: t just below a power of ten).  x from
- * the binary exponent is at most one too low: t from 10^17 is divided by
- * 10 and x raised, ip, fr and hw each losing less than a unit more, so
- * their errors stay below 2. */
-static inline int fast_scale(uint64_t c, int q, int *x, uint64_t *ip, uint64_t *fr, uint64_t *hw)
+/* v scaled as above: t = 100 * ip + r100 + fr / 2^FAST_UNIT (ip < 10^15,
+ * r100 < 100, fr off by less than 2) and hw; 0 when ip is below 10^14 (x
+ * too high: u just below a power of ten).  With F the 64 bits of u's
+ * fraction (truncated, below u's by less than 1 + 2^(64 - sh + 1)
+ * units of 2^-64), F * 100 is r100 in its top half and t's fraction in its
+ * bottom half, below t's by less than 1.8 units of 2^-56 once shifted.  x
+ * from the binary exponent is at most one too low: then u has 16 digits,
+ * its last is r100's first, and the fraction times 10 gives the other (t
+ * = 10 u); hw is likewise P times 10.  */
+static inline int fast_scale(uint64_t c, int q, int *x, uint64_t *ip, uint32_t *r100, uint64_t *fr,
+                             uint64_t *hw)
 {
-    const struct pow10_entry *p = &pow10_tab[16 - *x - POW10_MIN];
+    const struct pow10_entry *p = &pow10_tab[14 - *x - POW10_MIN];
     uint64_t mm = c << FAST_SHIFT;
     u128 r = (u128)mm * p->hi + (uint64_t)(((u128)mm * p->lo) >> 64);
-    int sh = -(q - FAST_SHIFT + p->e + 64), s = sh - 64;
-    if (__builtin_expect(s < 3 || s > 63, 0)) /* sh from 67 to 127 */
-        return 0;
+    int sh = -(q - FAST_SHIFT + p->e + 64), s = sh - 64; /* s from 8 to 18 */
     uint64_t hi = (uint64_t)(r >> 64), lo = (uint64_t)r;
-    *ip = hi >> s;
-    *fr = ((hi << (64 - s)) | (lo >> s)) >> (64 - FAST_UNIT);
-    *hw = p->hi >> (sh - 66);
-    if (*ip >= DTOA_1E17) {
-        uint64_t ip10 = *ip / 10;
-        *fr = ((*ip - ip10 * 10) << FAST_UNIT | *fr) / 10;
-        *ip = ip10;
-        *hw /= 10;
+    uint64_t i = hi >> s, f = hi << (64 - s) | lo >> s;
+    uint32_t m = 100, top = 0;
+    if (i >= DTOA_1E15) { /* x one too low */
+        uint64_t i10 = i / 10;
+        top = (uint32_t)(i - i10 * 10) * 10;
+        i = i10;
+        m = 10;
         (*x)++;
     }
-    return *ip >= DTOA_1E16 && *ip < DTOA_1E17;
+    u128 tf = (u128)f * m, hp = (u128)p->hi * m;
+    *ip = i;
+    *r100 = top + (uint32_t)(tf >> 64);
+    *fr = (uint64_t)tf >> (64 - FAST_UNIT);
+    *hw = (uint64_t)(hp >> (sh - 66)); /* below 2^60: hw < 8 * t */
+    return i >= DTOA_1E14;
 }
 
 /* One length's test in units of 2^-FAST_UNIT of t: rem = t mod 10^k (k =
@@ -248,29 +272,30 @@ static inline int fast_try(uint64_t rem, uint64_t m, uint64_t hw, uint64_t hw_be
     return dist + FAST_MARGIN > reach ? -1 : 1;
 }
 
-/* The first of 15, 16, 17 digits that reads back, as p and the rounded
- * value times 10^(17 - p), D; 0 when a step is undecided. */
-static inline int fast_pick(uint64_t ip, uint64_t fr, uint64_t hw, uint64_t hw_below,
-                            uint64_t *D, int *p)
+/* The first of 15, 16, 17 digits that reads back, as p and its last two
+ * digits' place, tail (the rounded value is 100 * ip + tail, tail <= 100);
+ * 0 when a step is undecided. */
+static inline int fast_pick(uint32_t r100, uint64_t fr, uint64_t hw, uint64_t hw_below,
+                            uint32_t *tail, int *p)
 {
-    uint64_t q100 = ip / 100, r100 = ip - q100 * 100;
     int up, n;
     /* hw is below 12 units of t (t < 10^17, c >= 2^52): t at least 13
      * from both multiples of 100 leaves %.15g out, whichever way it
      * rounds */
     if (r100 - 13 > 86 - 13) {
-        n = fast_try(r100 << FAST_UNIT | fr, (uint64_t)100 << FAST_UNIT, hw, hw_below, &up);
-        *D = (q100 + (uint64_t)up) * 100, *p = 15;
+        n = fast_try((uint64_t)r100 << FAST_UNIT | fr, (uint64_t)100 << FAST_UNIT, hw, hw_below,
+                     &up);
+        *tail = 100 * (uint32_t)up, *p = 15;
         if (n != 0)
             return n > 0;
     }
-    uint64_t q10 = ip / 10, r10 = ip - q10 * 10;
-    n = fast_try(r10 << FAST_UNIT | fr, (uint64_t)10 << FAST_UNIT, hw, hw_below, &up);
-    *D = (q10 + (uint64_t)up) * 10, *p = 16;
+    uint32_t r10 = r100 / 10, r1 = r100 - r10 * 10;
+    n = fast_try((uint64_t)r1 << FAST_UNIT | fr, (uint64_t)10 << FAST_UNIT, hw, hw_below, &up);
+    *tail = (r10 + (uint32_t)up) * 10, *p = 16;
     if (n != 0)
         return n > 0;
     n = fast_try(fr, (uint64_t)1 << FAST_UNIT, hw, hw_below, &up);
-    *D = ip + (uint64_t)up, *p = 17;
+    *tail = r100 + (uint32_t)up, *p = 17;
     return n > 0; /* %.17g always reads back: 0 only when undecided */
 }
 
@@ -284,13 +309,15 @@ static inline int fast_g(double d, char *out)
     uint64_t f = bits & ((UINT64_C(1) << FRAC_BITS) - 1), c = f | (UINT64_C(1) << FRAC_BITS);
     int q = be - EXP_BIAS, x = dtoa_floor_log10_pow2(q + FRAC_BITS);
     uint64_t ip = 0, fr = 0, hw = 0;
-    if (!fast_scale(c, q, &x, &ip, &fr, &hw))
-        return -1; /* rare: left to the exact paths */
-    uint64_t hw_below = f == 0 && be > 1 ? hw >> 1 : hw; /* the gap below is half */
-    uint64_t D;
-    int p;
-    if (!fast_pick(ip, fr, hw, hw_below, &D, &p))
+    uint32_t r100 = 0, tail;
+    /* rare: left to the exact paths */
+    if (!fast_scale(c, q, &x, &ip, &r100, &fr, &hw))
         return -1;
+    uint64_t hw_below = f == 0 && be > 1 ? hw >> 1 : hw; /* the gap below is half */
+    int p;
+    if (!fast_pick(r100, fr, hw, hw_below, &tail, &p))
+        return -1;
+    uint64_t D = ip * 100 + tail;
     if (D == DTOA_1E17) { /* rounding carried into a new digit */
         D = DTOA_1E16;
         x++;
@@ -298,27 +325,23 @@ static inline int fast_g(double d, char *out)
     return emit17(out, (int)(bits >> 63), D, p, x);
 }
 
-
 int dtoa_fast_g(double d, char out[DTOA_BUF])
 {
     return fast_g(d, out);
 }
 
-int dtoa_whole(double v, char out[DTOA_BUF])
+/* The plain digits of u < 10^15, after a '-' when neg: "%.15g" of a whole
+ * number.  A word of digits' leading zeros are its lowest zero bytes. */
+static inline int whole_digits(int neg, uint64_t u, char *out)
 {
-    if (!(v > -1e15 && v < 1e15))
-        return -1;
-    long long i = (long long)v;
-    if ((double)i != v || (i == 0 && signbit(v)))
-        return -1; /* not whole, or -0 */
-    uint64_t u = i < 0 ? (uint64_t)-i : (uint64_t)i, a, b;
+    uint64_t a, b;
     char *o = out;
     *o = '-';
-    o += i < 0;
+    o += neg;
     if (u < DTOA_1E8) {
-        /* its leading zeros are the word's lowest zero bytes */
+        /* the last digit's byte marked, for u = 0 (a = 0) */
         a = digits8((uint32_t)u);
-        int lz = u ? __builtin_ctzll(a) / 8 : 7;
+        int lz = __builtin_ctzll(a | UINT64_C(1) << 56) / 8;
         put8(o, (a + ASCII_ZEROS) >> (8 * lz));
         o += 8 - lz;
     } else {
@@ -331,4 +354,19 @@ int dtoa_whole(double v, char out[DTOA_BUF])
     }
     *o = '\0';
     return (int)(o - out);
+}
+
+int dtoa_whole_digits(int neg, uint64_t u, char out[DTOA_BUF])
+{
+    return whole_digits(neg, u, out);
+}
+
+int dtoa_whole(double v, char out[DTOA_BUF])
+{
+    if (!(v > -1e15 && v < 1e15))
+        return -1;
+    long long i = (long long)v;
+    if ((double)i != v || (i == 0 && signbit(v)))
+        return -1; /* not whole, or -0 */
+    return whole_digits(i < 0, i < 0 ? (uint64_t)-i : (uint64_t)i, out);
 }
