@@ -14,6 +14,13 @@
 # The bulk of the runs only parse options or check that one is not refused:
 # the native binary even under valgrind (the runs that must refuse use $CP).
 P=$CP_NATIVE
+# The probes (COMMAND --OPTION [VALUE] --help, about 1,000 runs that only
+# parse the options and print the help) run the default build's binary in
+# the ASan pass of make test too (CP_TEST_NATIVE, set by make sanitize):
+# there the fuzz targets fuzz_cli and fuzz_gcli cover the option parser
+# under ASan and UBSan, and the real runs below (each command with each
+# option it lists, about 300) and the help texts run the ASan build.
+Q=${CP_TEST_NATIVE:-$P}
 
 # ---- the options the program knows: "name has_arg letter" ----
 sed -n 's/^ *{"\([a-z-]*\)", *\([a-z]*\)_argument, *NULL, *\([^}]*\)}.*/\1 \2 \3/p' \
@@ -105,9 +112,9 @@ while read -r cmd; do
         case $arg in required) v=$(value "$name") ;; *) v= ;; esac
         # accepted by the group check in main.c?
         if [ "$arg" = required ]; then
-            "$P" "$cmd" "--$name" "$v" --help >"$T/o1" 2>"$T/e1"
+            "$Q" "$cmd" "--$name" "$v" --help >"$T/o1" 2>"$T/e1"
         else
-            "$P" "$cmd" "--$name" --help >"$T/o1" 2>"$T/e1"
+            "$Q" "$cmd" "--$name" --help >"$T/o1" 2>"$T/e1"
         fi
         r=$?
         if [ $r -eq 0 ] && [ -s "$T/o1" ]; then
