@@ -210,14 +210,9 @@ static void format_n(struct est_cells *w, size_t k, double v)
         w->len[k] = 0;
         return;
     }
-    /* dtoa_whole's own test first, without a call for a fraction */
-    int whole = fabs(v) < 1e15 && v == (double)(long long)v ? dtoa_whole(v, w->buf[k]) : -1;
-    if (whole >= 0) {
-        w->len[k] = (unsigned char)whole;
-        return;
-    }
-    /* the shortest round trip straight into the cell, its length known */
-    int len = dtoa_roundtrip_g(v, w->buf[k]);
+    /* the shortest round trip straight into the cell, its length known
+     * (a whole number's digits at once) */
+    int len = dtoa_roundtrip_whole_g(v, w->buf[k]);
     if (len < 0) {
         unit_format_exact(v, w->buf[k], sizeof w->buf[k]);
         len = (int)strlen(w->buf[k]);
