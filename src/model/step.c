@@ -49,17 +49,19 @@ static double bwd_busy(const struct layer *L)
 }
 
 /* Forward and backward of one micro-batch through the three layers;
- * with_update in the last micro-batch.  Returns its time, times reps. */
-static double micro_batch(double *critical, const struct layer *ly, int with_update, double reps)
+ * with each layer's update upd[] in the last micro-batch (else upd is
+ * NULL).  Returns its time, times reps. */
+static double micro_batch(double *critical, const struct layer *const ly[3], const double *upd,
+                          double reps)
 {
     double total = 0;
     for (int i = 0; i < 3; i++) {
-        const struct layer *L = &ly[i];
+        const struct layer *L = ly[i];
         double n = L->count * reps;
         double fwd = charge(critical, L->pass_s[TFM_FWD], L->in_s, L->act_out_s, 0, n);
         double bwd =
             charge(critical, L->pass_s[TFM_DELTA] + L->pass_s[TFM_WGRAD] + L->recompute_s,
-                   L->bwd_in_s, L->out_s, with_update ? L->update_s : 0, n);
+                   L->bwd_in_s, L->out_s, upd ? upd[i] : 0, n);
         total += fwd + bwd;
         if (L->segment_s > 0)
             total += charge(critical, L->segment_s, L->in_s, 0, 0, n);
@@ -106,15 +108,16 @@ static double micro_batch_s(const struct layer *const ly[3], double m, double *f
  * backward peak is the largest of the same terms and 0 where the last's
  * has its update instead: finite too).  Otherwise the sums are zeroed
  * again and both are charged in order. */
-static double micro_batches(double *critical, const struct layer *ly, double m)
+static double micro_batches(double *critical, const struct layer *const ly[3], const double *upd,
+                            double m)
 {
     if (m == 1) {
-        double last = micro_batch(critical, ly, 1, 1);
+        double last = micro_batch(critical, ly, upd, 1);
         if (isfinite(last))
             return last;
         memset(critical, 0, sizeof(double) * (STEP_UPDATE + 1));
     }
-    return micro_batch(critical, ly, 0, m - 1) + micro_batch(critical, ly, 1, 1);
+    return micro_batch(critical, ly, NULL, m - 1) + micro_batch(critical, ly, upd, 1);
 }
 
 /* The same without the charges and without the update (lower_step_s()):
@@ -156,8 +159,12 @@ static void place(const struct cluster *c, const struct fixed *F, enum act_mode 
     }
     r->sram_fits = r->max_seqs >= 1;
     if (mode != ACT_OFFLOAD) {
-        r->micro_batches =
-            (local <= 1 || r->max_seqs < 1) ? ceil(local) : ceil(local / r->max_seqs);
+        /* with local > 1 and a finite max_seqs >= 1, local / max_seqs is
+         * in (0, 1], and its ceil() 1, exactly when local <= max_seqs (the
+         * rounded quotient is monotone and 1 is a double) */
+        r->micro_batches = (local <= 1 || r->max_seqs < 1)              ? ceil(local)
+                           : local <= r->max_seqs && isfinite(r->max_seqs) ? 1
+                                                                           : ceil(local / r->max_seqs);
         return;
     }
     const struct act_spec *as = &hw->act;
@@ -172,8 +179,12 @@ static void place(const struct cluster *c, const struct fixed *F, enum act_mode 
 
 /* What the phases of one placement's step share. */
 struct placed {
-    double S;           /* MemoryX servers                                  */
-    struct layer ly[3]; /* the embedding, the blocks, the logits            */
+    double S;                  /* MemoryX servers                           */
+    struct layer L, H;         /* the blocks and the logits (F's embedding
+                                  is the same in every placement)          */
+    const struct layer *ly[3]; /* the embedding, the blocks, the logits     */
+    double update_s[3];        /* each one's MemoryX update, once per step,
+                                  on S servers                             */
 };
 
 /* Sequences and tokens per micro-batch of placement r, per system. */
@@ -239,18 +250,42 @@ static void stage(const struct cluster *c, const struct fixed *F, double k, stru
     r->grad_bind = F->grad_bind;
     r->flash_fraction = F->flash_fraction;
     P->S = F->S;
-    memcpy(P->ly, F->ly, sizeof P->ly);
-    placed_layers(c, F, k, seqs, t, &P->ly[1], &P->ly[2], r);
+    P->L = F->ly[1];
+    P->H = F->ly[2];
+    P->ly[0] = &F->ly[0];
+    P->ly[1] = &P->L;
+    P->ly[2] = &P->H;
+    placed_layers(c, F, k, seqs, t, &P->L, &P->H, r);
+}
+
+/* Each layer's update on S servers (as size_update() wants them), into
+ * upd.  A sweep over sizes asks for the same S again and again, so each
+ * thread keeps the last S with F's number: the same bits of S on the same
+ * fixed part are the same updates. */
+static void layer_updates(const struct mx_spec *mx, const struct fixed *F, double S,
+                          double upd[3])
+{
+    static _Thread_local struct {
+        unsigned long gen; /* F->gen, 0: none yet */
+        double S, upd[3];
+    } last;
+    if (last.gen != F->gen || !mm_same(S, last.S)) {
+        for (int i = 0; i < 3; i++)
+            last.upd[i] =
+                mx_update_time_bpp(mx, F->bpp, F->update_params[i] / S, F->flash_fraction);
+        last.gen = F->gen;
+        last.S = S;
+    }
+    for (int i = 0; i < 3; i++)
+        upd[i] = last.upd[i];
 }
 
 /* MemoryX sized for the run: also enough servers that each layer's share
  * of the update fits in that layer's backward pass.  Then each layer's
- * update on the servers there are: F's, worked out ahead, when they are
- * F's servers (the same bits: the same update). */
+ * update on the servers there are. */
 static void size_update(const struct cluster *c, const struct fixed *F, struct placed *P,
                         struct step_result *r)
 {
-    const struct mx_spec *mx = &c->hw->mx;
     /* mm_max(need, ceil(one / room)) of each layer, need a whole number
      * >= 1 or infinity: ceil(q) <= need when q <= need (equal, it is need's
      * bits: both positive), and a quotient that is not a number leaves
@@ -258,7 +293,7 @@ static void size_update(const struct cluster *c, const struct fixed *F, struct p
     double need = 1;
     for (int i = 0; i < 3; i++) {
         double one = F->update_one_s[i];
-        double room = bwd_busy(&P->ly[i]);
+        double room = bwd_busy(P->ly[i]);
         if (one > 0 && room > 0) {
             double q = one / room;
             if (q > need)
@@ -269,11 +304,7 @@ static void size_update(const struct cluster *c, const struct fixed *F, struct p
     if (c->mx_servers == 0)
         P->S = mm_min(mm_max(P->S, r->mx_update), HW_MAX_SERVERS);
     r->mx_servers = P->S;
-    int same = mm_same(P->S, F->S);
-    for (int i = 0; i < 3; i++)
-        P->ly[i].update_s =
-            same ? F->update_s[i]
-                 : mx_update_time_bpp(mx, F->bpp, F->update_params[i] / P->S, r->flash_fraction);
+    layer_updates(&c->hw->mx, F, P->S, P->update_s);
 }
 
 /* Every micro-batch through the layers (the last with the update), each
@@ -281,14 +312,13 @@ static void size_update(const struct cluster *c, const struct fixed *F, struct p
  * as before: r is written once); returns the time they take. */
 static double run_layers(const struct placed *P, struct step_result *r)
 {
-    const struct layer *ly = P->ly;
     double m = r->micro_batches;
-    double time = micro_batches(r->critical, ly, m);
+    double time = micro_batches(r->critical, P->ly, P->update_s, m);
     double fwd = 0, delta = 0, wgrad = 0, rec = 0, in = 0, out = 0, upd = 0;
 
     _Static_assert(TFM_NPASSES == 3, "run_layers() adds the three passes");
     for (int i = 0; i < 3; i++) {
-        const struct layer *L = &ly[i];
+        const struct layer *L = P->ly[i];
         double n = m * L->count; /* m x count x t is (m x count) x t */
         fwd += n * L->pass_s[TFM_FWD];
         delta += n * L->pass_s[TFM_DELTA];
@@ -297,7 +327,7 @@ static double run_layers(const struct placed *P, struct step_result *r)
         double seg_in = L->segment_s > 0 ? L->in_s : 0;
         in += n * (L->in_s + L->bwd_in_s + seg_in);
         out += n * (L->out_s + L->act_out_s);
-        upd += L->count * L->update_s;
+        upd += L->count * P->update_s[i];
     }
     r->pass_s[TFM_FWD] = fwd;
     r->pass_s[TFM_DELTA] = delta;
@@ -320,7 +350,7 @@ static double boundary(const struct cluster *c, const struct fixed *F, const str
     r->fill_s = F->fill_s;
     r->drain_s = F->drain_s;
     r->boundary_s = F->boundary_s;
-    r->first_bwd_s = mm_max(P->ly[0].update_s, F->embed_stream_s);
+    r->first_bwd_s = mm_max(P->update_s[0], F->embed_stream_s);
     double total = F->latency_s;
     r->hidden_s = mm_min(total, c->overlap * r->first_bwd_s);
     return total - r->hidden_s;

@@ -183,12 +183,9 @@ static void fixed_const(const struct cluster *c, const struct tfm_figs *tf, doub
     block_fixed(c, F);
     head_fixed(c, F);
     boundary_fixed(c, F);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 3; i++)
         F->update_one_s[i] =
             mx_update_time_bpp(&hw->mx, F->bpp, F->update_params[i], F->flash_fraction);
-        F->update_s[i] =
-            mx_update_time_bpp(&hw->mx, F->bpp, F->update_params[i] / F->S, F->flash_fraction);
-    }
 }
 
 /* Every input fixed_const() reads, as numbers (an int is exact as a
@@ -249,6 +246,7 @@ const struct fixed *step_fixed_init(const struct cluster *c, const struct tfm_fi
         struct key_wl wl;
         unsigned long gen;
         struct fixed F;
+        unsigned long gens;       /* the numbers F.gen has had */
         int set;
         int grad_set, multi;      /* grad_binds() of F, of these: */
         double children, reduce;
@@ -270,6 +268,7 @@ const struct fixed *step_fixed_init(const struct cluster *c, const struct tfm_fi
     last.gen = tf_gen;
     if (!same_wl || memcmp(&khw, &last.hw, sizeof khw) != 0) {
         fixed_const(c, tf, bpp, &last.F);
+        last.F.gen = ++last.gens;
         last.hw = khw;
         last.set = 1;
         last.grad_set = last.lat_set = 0;

@@ -17,7 +17,6 @@ struct layer {
     double pass_s[TFM_NPASSES];
     double recompute_s; /* recomputed forward inside the backward (k = 1, offload) */
     double segment_s;   /* recomputed forward before the backward (k > 1) */
-    double update_s;    /* MemoryX update, once per step, on S servers */
 };
 
 /* SRAM one sequence needs, placed as mode says (k for recompute), and the
@@ -46,6 +45,9 @@ enum { FIXED_PLACE_WAFER, FIXED_PLACE_K1, FIXED_PLACE_KBEST, FIXED_PLACE_OFFLOAD
 /* What every placement of one step shares, worked out once per step_eval():
  * the links, the layers' weights and FLOPs, the boundary's latencies. */
 struct fixed {
+    unsigned long gen;       /* the thread's number of the part neither N nor
+                                the batch changes: a new one each time it is
+                                worked out again (from 1)                  */
     const struct tfm_figs *tf; /* the workload's figures                  */
     double local_seqs;       /* ceil(G / N)                                 */
     double slowest;          /* hw_slowest() at N                           */
@@ -62,7 +64,6 @@ struct fixed {
     double embed;            /* embedding parameters (with the final norm)  */
     double update_params[3]; /* parameters each layer kind updates          */
     double update_one_s[3];  /* their update on one server                  */
-    double update_s[3];      /* and on S servers                            */
     double block_w, block_g; /* a block's weight and gradient bytes         */
     double block_f[TFM_NPASSES], head_f[TFM_NPASSES]; /* FLOP per token     */
     double fill_s, drain_s, boundary_s, latency_s; /* latency_s: their sum */

@@ -52,49 +52,75 @@ static double balance_tokens(const struct hw_desc *hw, const struct wl_desc *wl,
     return stream_s * hw->wse.peak_flops * hw->wse.utilization / tf->block_flops[TFM_FWD];
 }
 
-/* The converged loss and the critical batch (train.h).  The two pow() were
- * a tenth of an evaluation and a scan asks for the same ones again and
- * again, so each thread keeps its last inputs (bit for bit) and answers. */
-static void critical_batch(const struct batch_spec *b, struct train_result *r)
+/* The state, the converged loss and the critical batch (train.h), and the
+ * batch against it in whole steps: what neither N (of a strong scaling)
+ * nor the step time changes.  A scan asks for the same figures again and
+ * again (the two pow() alone were a tenth of an evaluation), so each
+ * thread keeps them with what they come from, bit for bit: the workload's
+ * figures by their number gen (workload_figures(): the same number, the
+ * same workload fields and figures) and the batch spec; then the cluster's
+ * batch, tokens and penalty. */
+static void batch_figures(const struct cluster *c, const struct tfm_figs *tf, unsigned long gen,
+                          struct train_result *r)
 {
     static _Thread_local struct {
-        double in[4], loss, root;
-        int set;
+        unsigned long gen; /* 0: none yet */
+        struct batch_spec b;
+        double params, bpp, state, loss, critical_tokens;
+        int steps_set, penalty; /* the figures below, of these: */
+        double global_seqs, tokens, ref_seqs;
+        double global_tokens, token_factor, need, steps;
     } last;
-    /* the inputs themselves are the key: the quotient is worked out only
-     * when they change */
-    const double in[4] = {b->loss_params, r->params, b->loss_exponent, b->critical_exponent};
-    if (!last.set || memcmp(in, last.in, sizeof in) != 0) {
-        last.loss = pow(in[0] / in[1], in[2]);
-        last.root = pow(last.loss, 1 / in[3]);
-        memcpy(last.in, in, sizeof in);
-        last.set = 1;
+    _Static_assert(sizeof(struct batch_spec) == 4 * sizeof(double), "batch_spec: no padding");
+    const struct wl_desc *wl = c->wl;
+    const struct batch_spec *b = &c->hw->batch;
+    if (gen != last.gen || memcmp(b, &last.b, sizeof *b) != 0) {
+        last.params = tf->params;
+        last.bpp = mx_bytes_per_param(wl);
+        last.state = last.params * last.bpp;
+        last.loss = pow(b->loss_params / last.params, b->loss_exponent);
+        double root = pow(last.loss, 1 / b->critical_exponent);
+        last.critical_tokens = b->critical_tokens / root;
+        last.b = *b;
+        last.gen = gen;
+        last.steps_set = 0;
     }
+    if (!last.steps_set || !mm_same(c->global_seqs, last.global_seqs) ||
+        !mm_same(c->tokens, last.tokens) || !mm_same(c->ref_seqs, last.ref_seqs) ||
+        c->batch_penalty != last.penalty) {
+        last.global_tokens = c->global_seqs * wl->seq_len;
+        last.token_factor = 1;
+        if (c->batch_penalty)
+            last.token_factor = (1 + last.global_tokens / last.critical_tokens) /
+                                (1 + c->ref_seqs * wl->seq_len / last.critical_tokens);
+        last.need = c->tokens * last.token_factor;
+        /* whole steps: the last one runs whole even when the tokens end
+         * inside it */
+        last.steps = ceil(last.need / last.global_tokens);
+        last.steps_set = 1;
+        last.penalty = c->batch_penalty;
+        last.global_seqs = c->global_seqs;
+        last.tokens = c->tokens;
+        last.ref_seqs = c->ref_seqs;
+    }
+    r->params = last.params;
+    r->bytes_per_param = last.bpp;
+    r->state_bytes = last.state;
+    r->global_tokens = last.global_tokens;
     r->loss = last.loss;
-    r->critical_tokens = b->critical_tokens / last.root;
+    r->critical_tokens = last.critical_tokens;
+    r->token_factor = last.token_factor;
+    r->tokens = last.need;
+    r->steps = last.steps;
 }
 
 /* The state, the batch against the critical batch, and the time: whole
  * steps of the step time. */
-static void train_time(const struct cluster *c, const struct tfm_figs *tf, struct train_result *r)
+static void train_time(const struct cluster *c, const struct tfm_figs *tf, unsigned long gen,
+                       struct train_result *r)
 {
-    const struct wl_desc *wl = c->wl;
     const struct step_result *s = &r->step;
-    r->params = tf->params;
-    r->bytes_per_param = mx_bytes_per_param(wl);
-    r->state_bytes = r->params * r->bytes_per_param;
-    r->global_tokens = c->global_seqs * wl->seq_len;
-
-    const struct batch_spec *b = &c->hw->batch;
-    critical_batch(b, r);
-    r->token_factor = 1;
-    if (c->batch_penalty)
-        r->token_factor = (1 + r->global_tokens / r->critical_tokens) /
-                          (1 + c->ref_seqs * wl->seq_len / r->critical_tokens);
-    r->tokens = c->tokens * r->token_factor;
-    /* whole steps: the last one runs whole even when the tokens end
-     * inside it */
-    r->steps = ceil(r->tokens / r->global_tokens);
+    batch_figures(c, tf, gen, r);
     r->time_s = r->steps * s->step_s;
     r->tokens_per_s = r->global_tokens / s->step_s;
 }
@@ -221,7 +247,7 @@ void train_eval(const struct cluster *c, struct train_result *r)
     /* not zeroed first: step_eval_figs() sets the whole step and the
      * three below every other field */
     step_eval_figs(c, tf, gen, &r->step);
-    train_time(c, tf, r);
+    train_time(c, tf, gen, r);
     train_power(c, r);
     train_verdicts(c, tf, r);
 }
