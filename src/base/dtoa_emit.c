@@ -105,8 +105,10 @@ struct digits17 {
 static inline struct digits17 split17(uint64_t D)
 {
     struct digits17 g;
-    uint64_t top = D / DTOA_1E16, rest = D - top * DTOA_1E16;
-    uint32_t h = (uint32_t)(rest / DTOA_1E8), l = (uint32_t)(rest - (uint64_t)h * DTOA_1E8);
+    /* the first nine digits, then the first alone (32-bit: cheaper) */
+    uint64_t h9 = D / DTOA_1E8;
+    uint32_t l = (uint32_t)(D - h9 * DTOA_1E8);
+    uint32_t top = (uint32_t)h9 / DTOA_1E8, h = (uint32_t)h9 - top * DTOA_1E8;
     digits16(h, l, &g.a, &g.b);
     /* a word's last digit is its highest byte: its leading zero bytes are
      * the trailing zero digits */
@@ -199,46 +201,51 @@ int dtoa_emit_g(char *out, int neg, uint64_t d, int p, int x)
 
 /* The common case, a normal v, in 64-bit integers after one 128-bit
  * product.  v = c * 2^q (2^52 <= c < 2^53) is scaled by 10^j, j = 14 - x,
- * as scale() does: r = c * 2^11 * P / 2^64 with 10^j = P * 2^e (P the
- * table's 128-bit mantissa, top bit set), so u = v * 10^j = r / 2^sh with
- * sh = -(q - 11 + e + 64), and u lies in [r, r + 2) units of 2^-sh.  u's
- * integer part holds the first 15 digits; its fraction, times 100, gives
- * the 16th and 17th and the fraction of t = 100 u = v * 10^(16 - x) below
- * them.  Both c * 2^11 and P have their top bit set, so r >= 2^126, and u
- * in [10^14, 10^16) (x right, or one too low) puts sh between 72 and 82.
- * The half-gap above v, hw = 2^(q-1) * 10^(j+2), is 100 * P / 2^(sh - 2)
- * units of 2^-56 of t, P's top half times 100 shifted by sh - 66 (v's
- * rounding interval reaches hw above t and hw, or hw / 2 at a power of two,
- * below).  Everything after is in units of 2^-56 of t: t mod 10^k (k = 17
- * - p) truncated, off by less than 2 units, and hw off by less than 2.
- * For p = 15, 16, 17 the candidate is t / 10^k rounded to the nearest; it
- * reads back when its distance from t is below hw.  Each decision is taken
- * only FAST_MARGIN units clear of the errors; anything closer (a rounding
- * tie, an edge of the interval) is left to the exact paths (-1). */
+ * with 10^j = P * 2^e (P the table's 128-bit mantissa, top bit set): r =
+ * mm * P / 2^64 with mm = c * 2^k, k = q + e + 136, puts the binary point
+ * of u = v * 10^j = r / 2^72 at a fixed place (scale() in dtoa.c shifts c
+ * to the top instead and moves the point).  r is below u * 2^72 by less
+ * than 2 (P and the product truncated).  u's integer part holds the first
+ * 15 digits; its fraction, times 100, gives the 16th and 17th and the
+ * fraction of t = 100 u = v * 10^(16 - x) below them.  u is in [10^14,
+ * 10^16) (x right, or one too low), and mm = r * 2^64 / P is in (u * 2^8,
+ * u * 2^9], so k is from 1 to 10 (from 3 to 6 in fact, k depending on
+ * v's binary exponent alone: checked for each): mm fits, and r < 2^126.
+ * The half-gap above v, hw = 2^(q-1) * 10^(j+2), is 100 * P * 2^(k - 81)
+ * units of 2^-56 of t: P's top half times 100 * 2^k shifted by 17 (v's
+ * rounding interval reaches hw above t and below; at a power of two, c =
+ * 2^52, only hw / 2 below, and those are left to the exact paths).
+ * Everything after is in units of 2^-56 of t: t mod 10^k (k = 17 - p)
+ * truncated, off by less than 2 units, and hw off by less than 2.  For p
+ * = 15, 16, 17 the candidate is t / 10^k rounded to the nearest; it reads
+ * back when its distance from t is below hw.  Each decision is taken only
+ * FAST_MARGIN units clear of the errors; anything closer (a rounding tie,
+ * an edge of the interval) is left to the exact paths (-1). */
 #define FAST_MARGIN 8
 #define FAST_UNIT 56  /* 100 * 2^56 < 2^63 */
-#define FAST_SHIFT 11 /* leading zeros of a normal v's c */
+#define FAST_POINT 72 /* r = u * 2^FAST_POINT */
 #define DTOA_1E14 100000000000000u
 #define DTOA_1E15 1000000000000000u
 
 /* v scaled as above: t = 100 * ip + r100 + fr / 2^FAST_UNIT (ip < 10^15,
  * r100 < 100, fr off by less than 2) and hw; 0 when ip is below 10^14 (x
  * too high: u just below a power of ten).  With F the 64 bits of u's
- * fraction (truncated, below u's by less than 1 + 2^(64 - sh + 1)
- * units of 2^-64), F * 100 is r100 in its top half and t's fraction in its
- * bottom half, below t's by less than 1.8 units of 2^-56 once shifted.  x
- * from the binary exponent is at most one too low: then u has 16 digits,
- * its last is r100's first, and the fraction times 10 gives the other (t
- * = 10 u); hw is likewise P times 10.  */
+ * fraction (truncated, below u's by less than 1.1 units of 2^-64), F * 100
+ * is r100 in its top half and t's fraction in its bottom half, below t's
+ * by less than 1.5 units of 2^-56 once shifted.  x from the binary
+ * exponent is at most one too low: then u has 16 digits, its last is
+ * r100's first, and the fraction times 10 gives the other (t = 10 u); hw
+ * is likewise P times 10.  100 * 2^k fits 32 bits. */
 static inline int fast_scale(uint64_t c, int q, int *x, uint64_t *ip, uint32_t *r100, uint64_t *fr,
                              uint64_t *hw)
 {
     const struct pow10_entry *p = &pow10_tab[14 - *x - POW10_MIN];
-    uint64_t mm = c << FAST_SHIFT;
+    int k = q + p->e + 136;
+    if (__builtin_expect((unsigned)k > 10, 0)) /* not for a normal v: a guard */
+        return 0;
+    uint64_t mm = c << k;
     u128 r = (u128)mm * p->hi + (uint64_t)(((u128)mm * p->lo) >> 64);
-    int sh = -(q - FAST_SHIFT + p->e + 64), s = sh - 64; /* s from 8 to 18 */
-    uint64_t hi = (uint64_t)(r >> 64), lo = (uint64_t)r;
-    uint64_t i = hi >> s, f = hi << (64 - s) | lo >> s;
+    uint64_t i = (uint64_t)(r >> FAST_POINT), f = (uint64_t)(r >> (FAST_POINT - 64));
     uint32_t m = 100, top = 0;
     if (i >= DTOA_1E15) { /* x one too low */
         uint64_t i10 = i / 10;
@@ -247,11 +254,11 @@ static inline int fast_scale(uint64_t c, int q, int *x, uint64_t *ip, uint32_t *
         m = 10;
         (*x)++;
     }
-    u128 tf = (u128)f * m, hp = (u128)p->hi * m;
+    u128 tf = (u128)f * m, hp = (u128)p->hi * (m << k);
     *ip = i;
     *r100 = top + (uint32_t)(tf >> 64);
     *fr = (uint64_t)tf >> (64 - FAST_UNIT);
-    *hw = (uint64_t)(hp >> (sh - 66)); /* below 2^60: hw < 8 * t */
+    *hw = (uint64_t)(hp >> 17); /* below 2^60: hw < 8 * t */
     return i >= DTOA_1E14;
 }
 
@@ -259,42 +266,40 @@ static inline int fast_scale(uint64_t c, int q, int *x, uint64_t *ip, uint32_t *
  * 17 - p), m = 10^k; t rounded to p digits goes up when *up.  1 when that
  * reads back, 0 when it does not, -1 when not certain (the rounding may be
  * a tie, or the candidate is on the edge of v's interval). */
-static inline int fast_try(uint64_t rem, uint64_t m, uint64_t hw, uint64_t hw_below, int *up)
+static inline int fast_try(uint64_t rem, uint64_t m, uint64_t hw, int *up)
 {
     uint64_t half = m >> 1;
     *up = 0;
     if (rem + FAST_MARGIN > half && rem <= half + FAST_MARGIN)
         return -1; /* the rounding may be a tie */
     *up = rem > half;
-    uint64_t dist = *up ? m - rem : rem, reach = *up ? hw : hw_below;
-    if (dist >= reach + FAST_MARGIN)
+    uint64_t dist = *up ? m - rem : rem;
+    if (dist >= hw + FAST_MARGIN)
         return 0; /* %.pg does not read back */
-    return dist + FAST_MARGIN > reach ? -1 : 1;
+    return dist + FAST_MARGIN > hw ? -1 : 1;
 }
 
 /* The first of 15, 16, 17 digits that reads back, as p and its last two
  * digits' place, tail (the rounded value is 100 * ip + tail, tail <= 100);
  * 0 when a step is undecided. */
-static inline int fast_pick(uint32_t r100, uint64_t fr, uint64_t hw, uint64_t hw_below,
-                            uint32_t *tail, int *p)
+static inline int fast_pick(uint32_t r100, uint64_t fr, uint64_t hw, uint32_t *tail, int *p)
 {
     int up, n;
     /* hw is below 12 units of t (t < 10^17, c >= 2^52): t at least 13
      * from both multiples of 100 leaves %.15g out, whichever way it
      * rounds */
     if (r100 - 13 > 86 - 13) {
-        n = fast_try((uint64_t)r100 << FAST_UNIT | fr, (uint64_t)100 << FAST_UNIT, hw, hw_below,
-                     &up);
+        n = fast_try((uint64_t)r100 << FAST_UNIT | fr, (uint64_t)100 << FAST_UNIT, hw, &up);
         *tail = 100 * (uint32_t)up, *p = 15;
         if (n != 0)
             return n > 0;
     }
     uint32_t r10 = r100 / 10, r1 = r100 - r10 * 10;
-    n = fast_try((uint64_t)r1 << FAST_UNIT | fr, (uint64_t)10 << FAST_UNIT, hw, hw_below, &up);
+    n = fast_try((uint64_t)r1 << FAST_UNIT | fr, (uint64_t)10 << FAST_UNIT, hw, &up);
     *tail = (r10 + (uint32_t)up) * 10, *p = 16;
     if (n != 0)
         return n > 0;
-    n = fast_try(fr, (uint64_t)1 << FAST_UNIT, hw, hw_below, &up);
+    n = fast_try(fr, (uint64_t)1 << FAST_UNIT, hw, &up);
     *tail = r100 + (uint32_t)up, *p = 17;
     return n > 0; /* %.17g always reads back: 0 only when undecided */
 }
@@ -304,18 +309,20 @@ static inline int fast_g(double d, char *out)
     uint64_t bits;
     memcpy(&bits, &d, sizeof bits);
     int be = (int)(bits >> FRAC_BITS) & EXP_ALL_ONES;
-    if (be == 0 || be == EXP_ALL_ONES) /* x from -308 to 308: j in the table */
-        return -1;                     /* subnormals, zeros, infinities, NaNs */
     uint64_t f = bits & ((UINT64_C(1) << FRAC_BITS) - 1), c = f | (UINT64_C(1) << FRAC_BITS);
+    /* left to the exact paths: subnormals, zeros, infinities, NaNs (be 0
+     * or all ones; then x is from -308 to 308: j in the table) and powers
+     * of two (f = 0: rare in what the tool prints) */
+    if ((unsigned)be - 1 >= EXP_ALL_ONES - 1 || f == 0)
+        return -1;
     int q = be - EXP_BIAS, x = dtoa_floor_log10_pow2(q + FRAC_BITS);
     uint64_t ip = 0, fr = 0, hw = 0;
     uint32_t r100 = 0, tail;
     /* rare: left to the exact paths */
     if (!fast_scale(c, q, &x, &ip, &r100, &fr, &hw))
         return -1;
-    uint64_t hw_below = f == 0 && be > 1 ? hw >> 1 : hw; /* the gap below is half */
     int p;
-    if (!fast_pick(r100, fr, hw, hw_below, &tail, &p))
+    if (!fast_pick(r100, fr, hw, &tail, &p))
         return -1;
     uint64_t D = ip * 100 + tail;
     if (D == DTOA_1E17) { /* rounding carried into a new digit */
