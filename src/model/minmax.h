@@ -8,6 +8,7 @@
 #define CP_MINMAX_H
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 static inline double mm_max(double x, double y)
@@ -25,6 +26,14 @@ static inline double mm_min(double x, double y)
 static inline int mm_same(double x, double y)
 {
     return memcmp(&x, &y, sizeof x) == 0;
+}
+
+/* The bits of x (mm_same() of many numbers at once: their XORs ORed). */
+static inline uint64_t mm_bits(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
 }
 
 #endif

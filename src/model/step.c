@@ -59,9 +59,8 @@ static double micro_batch(double *critical, const struct layer *const ly[3], con
         const struct layer *L = ly[i];
         double n = L->count * reps;
         double fwd = charge(critical, L->pass_s[TFM_FWD], L->in_s, L->act_out_s, 0, n);
-        double bwd =
-            charge(critical, L->pass_s[TFM_DELTA] + L->pass_s[TFM_WGRAD] + L->recompute_s,
-                   L->bwd_in_s, L->out_s, upd ? upd[i] : 0, n);
+        double bwd = charge(critical, L->pass_s[TFM_DELTA] + L->pass_s[TFM_WGRAD] + L->recompute_s,
+                            L->bwd_in_s, L->out_s, upd ? upd[i] : 0, n);
         total += fwd + bwd;
         if (L->segment_s > 0)
             total += charge(critical, L->segment_s, L->in_s, 0, 0, n);
@@ -162,14 +161,15 @@ static void place(const struct cluster *c, const struct fixed *F, enum act_mode 
         /* with local > 1 and a finite max_seqs >= 1, local / max_seqs is
          * in (0, 1], and its ceil() 1, exactly when local <= max_seqs (the
          * rounded quotient is monotone and 1 is a double) */
-        r->micro_batches = (local <= 1 || r->max_seqs < 1)              ? ceil(local)
-                           : local <= r->max_seqs && isfinite(r->max_seqs) ? 1
-                                                                           : ceil(local / r->max_seqs);
+        r->micro_batches = (local <= 1 || r->max_seqs < 1) ? ceil(local)
+                           : local <= r->max_seqs && isfinite(r->max_seqs)
+                               ? 1
+                               : ceil(local / r->max_seqs);
         return;
     }
     const struct act_spec *as = &hw->act;
     double need = mm_max(ceil(local * r->ckpt_per_seq / as->server_bytes),
-                       ceil(hw->wse.io_bw_Bps / as->server_net_Bps));
+                         ceil(hw->wse.io_bw_Bps / as->server_net_Bps));
     r->act_servers = c->act_servers > 0 ? c->act_servers : mm_min(need, HW_MAX_SERVERS);
     r->store_seqs = floor(r->act_servers * as->server_bytes / r->ckpt_per_seq);
     r->act_fits = r->store_seqs >= 1;
@@ -262,8 +262,7 @@ static void stage(const struct cluster *c, const struct fixed *F, double k, stru
  * upd.  A sweep over sizes asks for the same S again and again, so each
  * thread keeps the last S with F's number: the same bits of S on the same
  * fixed part are the same updates. */
-static void layer_updates(const struct mx_spec *mx, const struct fixed *F, double S,
-                          double upd[3])
+static void layer_updates(const struct mx_spec *mx, const struct fixed *F, double S, double upd[3])
 {
     static _Thread_local struct {
         unsigned long gen; /* F->gen, 0: none yet */
@@ -444,9 +443,9 @@ static int better(const struct step_result *b, const struct step_result *a)
 /* A placement ACT_AUTO (or recompute with no k) weighs: placed first,
  * bounded when it might win, staged and finished when it still might. */
 struct cand {
-    int fits;       /* sram_fits && act_fits                       */
-    int done;       /* r is the placement's whole step             */
-    double k;       /* recompute: checkpoint every k blocks        */
+    int fits;              /* sram_fits && act_fits                       */
+    int done;              /* r is the placement's whole step             */
+    double k;              /* recompute: checkpoint every k blocks        */
     struct step_result *r; /* the caller's result (the first candidate, so
                               that it is not copied when it is kept) or one
                               of eval_auto()'s own */

@@ -4,6 +4,7 @@
 #include "step_fixed.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "minmax.h"
@@ -204,18 +205,39 @@ struct key_wl {
 };
 _Static_assert(sizeof(struct key_wl) == FIXED_NWL * sizeof(double), "key_wl: no padding");
 
+/* The hardware key's fields in order, X(field) each (hw and mx named as
+ * in the functions below). */
+/* clang-format off */
+#define FIXED_KEY_HW(X)                                                                        \
+    X(hw->wse.sram_bytes) X(hw->swx.chunk_bytes) X(hw->wse.io_bw_Bps) X(hw->swx.link_bw_Bps)   \
+    X(mx->server_dram_bytes) X(mx->server_flash_bytes) X(mx->server_net_Bps)                   \
+    X(mx->server_mem_bw_Bps) X(mx->server_flash_bw_Bps) X(mx->server_update_flops)            \
+    X(mx->update_flop_per_param) X(hw->sp.index_bytes) X(hw->sp.overhead) X(c->sparsity)      \
+    X(c->mx_servers)
+/* clang-format on */
+
 /* Each key built where the caller keeps it: no copy. */
 static struct key_hw fixed_key_hw(const struct cluster *c)
 {
     const struct hw_desc *hw = c->hw;
     const struct mx_spec *mx = &hw->mx;
-    return (struct key_hw){{
-        hw->wse.sram_bytes,     hw->swx.chunk_bytes,    hw->wse.io_bw_Bps,
-        hw->swx.link_bw_Bps,    mx->server_dram_bytes,  mx->server_flash_bytes,
-        mx->server_net_Bps,     mx->server_mem_bw_Bps,  mx->server_flash_bw_Bps,
-        mx->server_update_flops, mx->update_flop_per_param, hw->sp.index_bytes,
-        hw->sp.overhead,        c->sparsity,            c->mx_servers,
-    }};
+#define KEY_VALUE(e) e,
+    return (struct key_hw){{FIXED_KEY_HW(KEY_VALUE)}};
+#undef KEY_VALUE
+}
+
+/* c's fields are k's, bit for bit: compared where they are, without
+ * building a key first (as many instructions as the comparison). */
+static int fixed_same_hw(const struct cluster *c, const struct key_hw *k)
+{
+    const struct hw_desc *hw = c->hw;
+    const struct mx_spec *mx = &hw->mx;
+    const double *v = k->v;
+    uint64_t d = 0;
+#define KEY_DIFF(e) d |= mm_bits(e) ^ mm_bits(*v++);
+    FIXED_KEY_HW(KEY_DIFF)
+#undef KEY_DIFF
+    return d == 0;
 }
 
 static struct key_wl fixed_key_wl(const struct cluster *c, const struct tfm_figs *tf, double bpp)
@@ -227,6 +249,53 @@ static struct key_wl fixed_key_wl(const struct cluster *c, const struct tfm_figs
                                wl->predictions, wl->vocab, wl->act_bytes,
                                wl->hidden, wl->tied_embeddings, bpp,
                            }};
+}
+
+/* What N alone sets (with the batch, the jitter and the fan-out): the
+ * local batch, hw_slowest() and swx_depth().  Each thread keeps them for
+ * whole N below FIXED_NMEMO with those inputs, compared bit for bit (one
+ * look-up for what were two calls and a division, each with its own
+ * checks); any other N is worked out. */
+#define FIXED_NMEMO 2048
+struct at_n {
+    double local_seqs, slowest, depth;
+};
+
+static struct at_n at_n_work(const struct cluster *c)
+{
+    const struct hw_desc *hw = c->hw;
+    return (struct at_n){
+        /* Whole sequences: the most loaded system sets the pace. */
+        ceil(c->global_seqs / c->systems),
+        /* The slowest of N systems sets every layer's pace. */
+        hw_slowest(&hw->wse, c->systems),
+        swx_depth(&hw->swx, c->systems),
+    };
+}
+
+static struct at_n at_n_of(const struct cluster *c)
+{
+    static _Thread_local struct {
+        int known;
+        double global_seqs, jitter, fanout; /* the inputs of */
+        struct at_n v;
+    } memo[FIXED_NMEMO];
+    const struct hw_desc *hw = c->hw;
+    double n = c->systems;
+    /* in range first, so the conversion is exact, and gives n back only
+     * for a whole number */
+    if (!(n >= 0 && n < FIXED_NMEMO) || (double)(int)n != n)
+        return at_n_work(c);
+    int i = (int)n;
+    if (!memo[i].known || !mm_same(memo[i].global_seqs, c->global_seqs) ||
+        !mm_same(memo[i].jitter, hw->wse.jitter) || !mm_same(memo[i].fanout, hw->swx.fanout)) {
+        memo[i].v = at_n_work(c);
+        memo[i].global_seqs = c->global_seqs;
+        memo[i].jitter = hw->wse.jitter;
+        memo[i].fanout = hw->swx.fanout;
+        memo[i].known = 1;
+    }
+    return memo[i].v;
 }
 
 /* fixed_const() of the last inputs is kept per thread (a sweep over sizes
@@ -246,17 +315,16 @@ const struct fixed *step_fixed_init(const struct cluster *c, const struct tfm_fi
         struct key_wl wl;
         unsigned long gen;
         struct fixed F;
-        unsigned long gens;       /* the numbers F.gen has had */
+        unsigned long gens; /* the numbers F.gen has had */
         int set;
-        int grad_set, multi;      /* grad_binds() of F, of these: */
+        int grad_set, multi; /* grad_binds() of F, of these: */
         double children, reduce;
-        int lat_set;              /* boundary_at() of F, of these: */
+        int lat_set; /* boundary_at() of F, of these: */
         double depth, hop;
     } last;
     const struct hw_desc *hw = c->hw;
     const struct wl_desc *wl = c->wl;
     double bpp = last.F.bpp;
-    struct key_hw khw = fixed_key_hw(c);
     int same_wl = last.set && tf_gen != 0 && tf_gen == last.gen;
     if (!same_wl) {
         bpp = mx_bytes_per_param(wl);
@@ -266,20 +334,19 @@ const struct fixed *step_fixed_init(const struct cluster *c, const struct tfm_fi
             last.wl = kwl;
     }
     last.gen = tf_gen;
-    if (!same_wl || memcmp(&khw, &last.hw, sizeof khw) != 0) {
+    if (!same_wl || !fixed_same_hw(c, &last.hw)) {
         fixed_const(c, tf, bpp, &last.F);
         last.F.gen = ++last.gens;
-        last.hw = khw;
+        last.hw = fixed_key_hw(c);
         last.set = 1;
         last.grad_set = last.lat_set = 0;
     }
     /* the rest is written over it: no copy */
     struct fixed *F = &last.F;
     F->tf = tf;
-    /* Whole sequences: the most loaded system sets the pace. */
-    F->local_seqs = ceil(c->global_seqs / c->systems);
-    /* The slowest of N systems sets every layer's pace. */
-    F->slowest = hw_slowest(&hw->wse, c->systems);
+    struct at_n at = at_n_of(c);
+    F->local_seqs = at.local_seqs;
+    F->slowest = at.slowest;
     /* A SwarmX node shares reduce_bandwidth among the children it has: at
      * most its fan-out, and no more than the systems there are. */
     int multi = c->systems > 1;
@@ -292,9 +359,8 @@ const struct fixed *step_fixed_init(const struct cluster *c, const struct tfm_fi
         last.children = children;
         last.reduce = hw->swx.reduce_Bps;
     }
-    double depth = swx_depth(&hw->swx, c->systems);
-    if (!last.lat_set || !mm_same(depth, last.depth) ||
-        !mm_same(hw->swx.hop_latency_s, last.hop)) {
+    double depth = at.depth;
+    if (!last.lat_set || !mm_same(depth, last.depth) || !mm_same(hw->swx.hop_latency_s, last.hop)) {
         boundary_at(&hw->swx, depth, F);
         last.lat_set = 1;
         last.depth = depth;
