@@ -306,36 +306,70 @@ static void size_update(const struct cluster *c, const struct fixed *F, struct p
     layer_updates(&c->hw->mx, F, P->S, P->update_s);
 }
 
+/* Each resource's busy time, whole step, added up layer by layer. */
+struct busy_sums {
+    double fwd, delta, wgrad, rec, in, out, upd;
+};
+
+/* Layer L's share of the sums at m micro-batches, with its update upd. */
+static inline void busy_add(struct busy_sums *b, const struct layer *L, double m, double upd)
+{
+    double n = m * L->count; /* m x count x t is (m x count) x t */
+    b->fwd += n * L->pass_s[TFM_FWD];
+    b->delta += n * L->pass_s[TFM_DELTA];
+    b->wgrad += n * L->pass_s[TFM_WGRAD];
+    b->rec += n * (L->recompute_s + L->segment_s);
+    double seg_in = L->segment_s > 0 ? L->in_s : 0;
+    b->in += n * (L->in_s + L->bwd_in_s + seg_in);
+    b->out += n * (L->out_s + L->act_out_s);
+    b->upd += L->count * upd;
+}
+
 /* Every micro-batch through the layers (the last with the update), each
  * resource's busy time added up (in locals, in the same order, from +0
- * as before: r is written once); returns the time they take. */
+ * as before: r is written once); returns the time they take.  With one
+ * micro-batch, micro_batches()'s charges (micro_batch() of the last,
+ * each charge in its order) come in the same pass over the layers as the
+ * sums. */
 static double run_layers(const struct placed *P, struct step_result *r)
 {
-    double m = r->micro_batches;
-    double time = micro_batches(r->critical, P->ly, P->update_s, m);
-    double fwd = 0, delta = 0, wgrad = 0, rec = 0, in = 0, out = 0, upd = 0;
+    double m = r->micro_batches, time;
+    struct busy_sums b = {0, 0, 0, 0, 0, 0, 0};
 
     _Static_assert(TFM_NPASSES == 3, "run_layers() adds the three passes");
-    for (int i = 0; i < 3; i++) {
-        const struct layer *L = P->ly[i];
-        double n = m * L->count; /* m x count x t is (m x count) x t */
-        fwd += n * L->pass_s[TFM_FWD];
-        delta += n * L->pass_s[TFM_DELTA];
-        wgrad += n * L->pass_s[TFM_WGRAD];
-        rec += n * (L->recompute_s + L->segment_s);
-        double seg_in = L->segment_s > 0 ? L->in_s : 0;
-        in += n * (L->in_s + L->bwd_in_s + seg_in);
-        out += n * (L->out_s + L->act_out_s);
-        upd += L->count * P->update_s[i];
+    if (m == 1) {
+        double *critical = r->critical;
+        time = 0;
+        for (int i = 0; i < 3; i++) {
+            const struct layer *L = P->ly[i];
+            double n = L->count * 1;
+            double fwd = charge(critical, L->pass_s[TFM_FWD], L->in_s, L->act_out_s, 0, n);
+            double bwd =
+                charge(critical, L->pass_s[TFM_DELTA] + L->pass_s[TFM_WGRAD] + L->recompute_s,
+                       L->bwd_in_s, L->out_s, P->update_s[i], n);
+            time += fwd + bwd;
+            if (L->segment_s > 0)
+                time += charge(critical, L->segment_s, L->in_s, 0, 0, n);
+            busy_add(&b, L, m, P->update_s[i]);
+        }
+        if (!isfinite(time)) { /* as micro_batches() does then */
+            memset(critical, 0, sizeof(double) * (STEP_UPDATE + 1));
+            time = micro_batch(critical, P->ly, NULL, m - 1) +
+                   micro_batch(critical, P->ly, P->update_s, 1);
+        }
+    } else {
+        time = micro_batches(r->critical, P->ly, P->update_s, m);
+        for (int i = 0; i < 3; i++)
+            busy_add(&b, P->ly[i], m, P->update_s[i]);
     }
-    r->pass_s[TFM_FWD] = fwd;
-    r->pass_s[TFM_DELTA] = delta;
-    r->pass_s[TFM_WGRAD] = wgrad;
-    r->recompute_s = rec;
-    r->busy[STEP_STREAM_IN] = in;
-    r->busy[STEP_STREAM_OUT] = out;
-    r->busy[STEP_UPDATE] = upd;
-    r->busy[STEP_COMPUTE] = fwd + delta + wgrad + rec;
+    r->pass_s[TFM_FWD] = b.fwd;
+    r->pass_s[TFM_DELTA] = b.delta;
+    r->pass_s[TFM_WGRAD] = b.wgrad;
+    r->recompute_s = b.rec;
+    r->busy[STEP_STREAM_IN] = b.in;
+    r->busy[STEP_STREAM_OUT] = b.out;
+    r->busy[STEP_UPDATE] = b.upd;
+    r->busy[STEP_COMPUTE] = b.fwd + b.delta + b.wgrad + b.rec;
     return time;
 }
 
