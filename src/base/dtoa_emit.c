@@ -112,8 +112,8 @@ static inline struct digits17 split17(uint64_t D)
     digits16(h, l, &g.a, &g.b);
     /* a word's last digit is its highest byte: its leading zero bytes are
      * the trailing zero digits */
-    g.nd = g.b   ? 17 - (int)((unsigned)__builtin_clzll(g.b) >> 3)
-           : g.a ? 9 - (int)((unsigned)__builtin_clzll(g.a) >> 3)
+    g.nd = g.b   ? 10 + ((63 - __builtin_clzll(g.b)) >> 3) /* 17 - clz / 8 */
+           : g.a ? 2 + ((63 - __builtin_clzll(g.a)) >> 3)
                  : 1;
     g.first = (char)('0' + top);
     g.a += ASCII_ZEROS;
@@ -299,9 +299,12 @@ static inline int fast_pick(uint32_t r100, uint64_t fr, uint64_t hw, uint32_t *t
     *tail = (r10 + (uint32_t)up) * 10, *p = 16;
     if (n != 0)
         return n > 0;
-    n = fast_try(fr, (uint64_t)1 << FAST_UNIT, hw, &up);
-    *tail = r100 + (uint32_t)up, *p = 17;
-    return n > 0; /* %.17g always reads back: 0 only when undecided */
+    /* %.17g always reads back: t rounded is at most half a unit away, and
+     * hw is at least 0.55 units (t >= 10^16, c < 2^53), more than half a
+     * unit with both errors and the margin; only a tie is undecided */
+    uint64_t half = (uint64_t)1 << (FAST_UNIT - 1);
+    *tail = r100 + (fr > half), *p = 17;
+    return fr + FAST_MARGIN <= half || fr > half + FAST_MARGIN;
 }
 
 static inline int fast_g(double d, char *out)
