@@ -54,7 +54,8 @@ int dtoa_emit_g(char *out, int neg, uint64_t d, int p, int x);
 
 /* dtoa_fast_g (dtoa.h), dtoa_roundtrip_g's first path (also tested
  * alone): the same text and length when it settles v, else -1 (always
- * for zeros, subnormals, infinities and NaNs).  dtoa_exact_g, its other
- * paths (dtoa.c): the same contract as dtoa_roundtrip_g. */
+ * for zeros, subnormals, infinities, NaNs and powers of two).
+ * dtoa_exact_g, its other paths (dtoa.c): the same contract as
+ * dtoa_roundtrip_g. */
 
 #endif
