@@ -17,14 +17,18 @@ const struct grid_tier *grid_tier_of(const struct grid *g, size_t j)
 void grid_cluster(const struct grid *g, size_t j, struct cluster *c)
 {
     const struct cluster *b = g->base;
+    /* the place on the axes first, in locals: two divisions (the copy
+     * below could alias g, so the compiler would divide again) */
+    size_t nsp = g->sp ? g->nsp : 1, q = j / g->nn, n = j - q * g->nn;
+    size_t sp = q % nsp, tier = q / nsp;
     *c = *b;
-    c->systems = g->ns[j % g->nn];
+    c->systems = g->ns[n];
     if (g->mode == SCALE_WEAK)
         c->global_seqs = b->global_seqs / b->systems * c->systems;
     if (g->sp)
-        c->sparsity = g->sp[j / g->nn % g->nsp];
+        c->sparsity = g->sp[sp];
     if (g->tier)
-        c->mx_servers = grid_tier_of(g, j)->servers;
+        c->mx_servers = g->tier[tier].servers;
 }
 
 void grid_eval(const struct grid *g, size_t j, struct cluster *c, struct train_result *r)

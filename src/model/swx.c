@@ -12,12 +12,14 @@
 #define SWX_MEMO 2048
 static int swx_memo_index(double systems, size_t *i)
 {
-    /* in range first, so the conversion is exact: (size_t) truncates, and
-     * gives systems back only for a whole number */
+    /* in range first, so the conversion is exact: (int) truncates, and
+     * gives systems back only for a whole number (a signed conversion:
+     * one instruction, where size_t's needs a test for 2^63) */
     if (!(systems >= 1 && systems < SWX_MEMO))
         return 0;
-    *i = (size_t)systems;
-    return (double)*i == systems;
+    int k = (int)systems;
+    *i = (size_t)k;
+    return (double)k == systems;
 }
 
 static double count_depth(const struct swx_spec *s, double systems)
