@@ -43,10 +43,19 @@ if [ "${VGALL:-0}" != 1 ]; then
         [ -x "$t" ] && units="$units $t"
     done
 fi
-# the longest first (cli_report.sh, cli.sh with its install build,
-# test_props, test_plan, cli_help.sh, cli_badinput.sh), then the rest in order
-for t in tests/cli_report.sh tests/cli.sh $B/tests/test_props $B/tests/test_plan tests/cli_help.sh \
-    tests/cli_badinput.sh $units tests/cli*.sh; do
+# the longest first, then the rest in order: by CPU seconds measured
+# natively (with part 1's runs under memcheck) and in the ASan pass
+# (README.md, Testing, has the table)
+if [ "${CP_TEST_SAN:-0}" = 1 ]; then
+    first="tests/cli_report.sh tests/cli_outputs.sh tests/cli_badinput.sh tests/cli_help.sh
+           tests/cli.sh tests/cli_gpu.sh tests/cli_parity.sh $B/tests/test_props $B/tests/test_plan
+           tests/cli_report_compare.sh $B/tests/test_dtoa tests/cli_numeric.sh"
+else
+    first="tests/cli_numeric.sh tests/cli.sh tests/cli_report.sh tests/cli_outputs.sh
+           tests/cli_help.sh tests/cli_badinput.sh tests/cli_report_compare.sh tests/cli_parity.sh
+           tests/cli_gpu.sh $B/tests/test_props $B/tests/test_dtoa $B/tests/test_plan"
+fi
+for t in $first $units tests/cli*.sh; do
     case "$t" in */test_*) case " $units " in *" $t "*) ;; *) continue ;; esac ;; esac
     echo "$t"
 done | awk '!seen[$0]++' |
