@@ -30,12 +30,7 @@ static inline int dtoa_roundtrip_g(double v, char out[DTOA_BUF])
     return n > 0 ? n : dtoa_exact_g(v, out);
 }
 
-/* A whole v with |v| < 10^15 (not -0) as "%.15g" prints it, its plain
- * digits: the length written to out (NUL-terminated), or -1 for any other
- * v.  Any of out's DTOA_BUF bytes may be written. */
-int dtoa_whole(double v, char out[DTOA_BUF]);
-
-/* dtoa_whole's digits of u < 10^15, after a '-' when neg (so "-0" for neg
+/* The plain digits of u < 10^15 (as "%.15g" prints a whole number), after a '-' when neg (so "-0" for neg
  * and u = 0): the length written to out (NUL-terminated). */
 int dtoa_whole_digits(int neg, uint64_t u, char out[DTOA_BUF]);
 

@@ -2,7 +2,7 @@
  * normal double's shortest of "%.15g".."%.17g" decided in 64-bit integers
  * after one 128-bit product, and the text of any decided value laid out
  * as printf's %g would; the values it cannot settle go to the exact paths
- * (dtoa.c).  Also the plain digits of whole numbers (dtoa_whole).
+ * (dtoa.c).  Also the plain digits of whole numbers (dtoa_whole_digits).
  *
  * Digits are made sixteen at a time, one byte each, by dividing lanes of
  * a register at once (multiply and shift; SSE2 where the compiler targets
@@ -369,14 +369,4 @@ static inline int whole_digits(int neg, uint64_t u, char *out)
 int dtoa_whole_digits(int neg, uint64_t u, char out[DTOA_BUF])
 {
     return whole_digits(neg, u, out);
-}
-
-int dtoa_whole(double v, char out[DTOA_BUF])
-{
-    if (!(v > -1e15 && v < 1e15))
-        return -1;
-    long long i = (long long)v;
-    if ((double)i != v || (i == 0 && signbit(v)))
-        return -1; /* not whole, or -0 */
-    return whole_digits(i < 0, i < 0 ? (uint64_t)-i : (uint64_t)i, out);
 }
