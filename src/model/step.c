@@ -406,11 +406,22 @@ static void finish(const struct cluster *c, const struct fixed *F, struct placed
     r->busy[STEP_OVERHEAD] = r->critical[STEP_OVERHEAD] = hw->wse.step_overhead_s;
     r->step_s = time + exposed + hw->wse.step_overhead_s;
 
+    /* the first of the largest, each resource in turn (written out: the
+     * loop was a tenth of this function) */
+    _Static_assert(STEP_NRES == 6, "finish() weighs six resources");
+    const double *k = r->critical;
     enum step_res b = STEP_COMPUTE;
-    double top = r->critical[b];
-    for (int i = 1; i < STEP_NRES; i++)
-        if (r->critical[i] > top)
-            b = (enum step_res)i, top = r->critical[i];
+    double top = k[STEP_COMPUTE];
+    if (k[STEP_STREAM_IN] > top)
+        b = STEP_STREAM_IN, top = k[STEP_STREAM_IN];
+    if (k[STEP_STREAM_OUT] > top)
+        b = STEP_STREAM_OUT, top = k[STEP_STREAM_OUT];
+    if (k[STEP_UPDATE] > top)
+        b = STEP_UPDATE, top = k[STEP_UPDATE];
+    if (k[STEP_LATENCY] > top)
+        b = STEP_LATENCY, top = k[STEP_LATENCY];
+    if (k[STEP_OVERHEAD] > top)
+        b = STEP_OVERHEAD;
     r->bottleneck = b;
 }
 
