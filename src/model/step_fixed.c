@@ -306,7 +306,8 @@ static struct at_n at_n_of(const struct cluster *c)
  * the gradient rate and the boundary's latencies are kept too, with the
  * inputs N gives them (a node's children, the tree's depth; the same from
  * N = fanout on, and from one power of it to the next) and the keys that
- * fixed_const() does not read. */
+ * fixed_const() does not read.  Long because the three kept parts share
+ * one per-thread record, each with its own test. */
 const struct fixed *step_fixed_init(const struct cluster *c, const struct tfm_figs *tf,
                                     unsigned long tf_gen)
 {
