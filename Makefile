@@ -7,8 +7,10 @@
 #                   (make sanitize) and a short fuzz run (make fuzz-smoke),
 #                   each part two at a time and ending with "N passed,
 #                   N failed" (README.md, Testing, has the measured times)
-#   make test-full  make test, then every run of the command-line tests'
-#                   binary under valgrind (make valgrind-all; 35 min more)
+#   make test-full  make test with every run under ASan (make sanitize-all
+#                   instead of make sanitize), then every run of the
+#                   command-line tests' binary under valgrind (make
+#                   valgrind-all): the exhaustive run, about an hour
 #   make bench      throughput figures ("name value unit" lines)
 #   make report     regenerate reports/example (needs gnuplot for the figures)
 #   make fuzz       fuzz the parsers, FUZZ_SECONDS=60 each (clang, libFuzzer)
@@ -54,7 +56,7 @@ CORE_OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(CORE_SRC)) $(B)/obj/embedded.o
 CLI_OBJ  := $(patsubst src/%.c,$(B)/obj/%.o,$(CLI_SRC))
 BIN      := $(B)/cerebras-plan
 
-.PHONY: all run test check test-fast test-full tests sanitize valgrind valgrind-all bench report install uninstall clean deps fuzz \
+.PHONY: all run test check test-fast test-full tests sanitize sanitize-all valgrind valgrind-all bench report install uninstall clean deps fuzz \
         fuzz-smoke FORCE
 all: $(BIN)
 
@@ -80,7 +82,10 @@ test check: deps
 	@$(MAKE) --no-print-directory fuzz-smoke
 
 test-full: deps
-	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory -j2 all $(TESTS)
+	@$(MAKE) --no-print-directory valgrind
+	@$(MAKE) --no-print-directory sanitize-all
+	@$(MAKE) --no-print-directory fuzz-smoke
 	@$(MAKE) --no-print-directory valgrind-all
 
 tests: $(TESTS)
@@ -100,7 +105,9 @@ test-fast: deps
 # probes of tests/cli_help.sh run the default build's binary
 # (CP_TEST_NATIVE); README.md, Testing, says what the pass covers.  gcc
 # links the sanitizers' run-times statically (clang does by default): a
-# run starts about 30 ms of CPU sooner (130 ms to 100).
+# run starts about 30 ms of CPU sooner (130 ms to 100).  make sanitize-all
+# (in make test-full) runs every run of every script under ASan, the 4,300
+# of cli_numeric.sh and the probes of cli_help.sh too: about 15 minutes more.
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
              -fno-sanitize-recover=undefined
 SAN_STATIC = $(shell echo 'int main(void) { return 0; }' | \
@@ -113,7 +120,11 @@ sanitize: $(BIN)
 	@B=$(B)-san ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 JOBS=2 CP_TEST_NO_INSTALL=1 \
-	    CP_TEST_SAN=1 CP_TEST_NATIVE=$(abspath $(BIN)) ./tests/run.sh
+	    $(SAN_SAMPLE) ./tests/run.sh
+SAN_SAMPLE = CP_TEST_SAN=1 CP_TEST_NATIVE=$(abspath $(BIN))
+
+sanitize-all: $(BIN)
+	@$(MAKE) --no-print-directory sanitize SAN_SAMPLE=
 
 # The functional tests (test programs and command-line scripts, two at a
 # time, every check) with the first run of the binary of each kind under
