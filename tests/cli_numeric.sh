@@ -58,7 +58,7 @@ col() (
 # anyval FILE NAME VALUE: some data row has VALUE in column NAME (exit 0 if
 # so, 1 if not or the file is empty, 2 if there is no such column)
 anyval() (
-    want=$2 val=$3 c=0 i=0
+    want=$2 val=$3 c=0 i=0 v=
     exec <"$1"
     IFS= read -r line || [ -n "$line" ] || exit 1
     set -f
@@ -101,7 +101,7 @@ try() {
     shift
     runs=$((runs + 1))
     out=$T/o.$runs
-    VG_TAG= "$CP" "$@" >"$out" 2>"$T/e.$runs"
+    VG_TAG='' "$CP" "$@" >"$out" 2>"$T/e.$runs"
     rc=$?
     eval "args_$runs=\$*"
     case " $allowed " in
@@ -115,6 +115,7 @@ nan_inf() {
     [ "$runs" -gt 0 ] || return 0
     grep -Eilw "$NANINF" "$T"/o.* "$T"/e.* >"$T/hits"
     while IFS= read -r f; do
+        a=
         eval "a=\$args_${f##*.}"
         note "nan/inf: $a : $(grep -Eihw "$NANINF" "$f" | head -n 1 | cut -c 1-200)"
     done <"$T/hits"
