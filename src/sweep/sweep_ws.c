@@ -14,10 +14,12 @@
  * rows wait in a buffer until the round ends, and a buffer of 2,048 rows
  * (GRID_BLOCK, about 1.4 MB of CSV) costs some 350 page faults the first
  * time it fills, measured at 15 to 27 us each on our 2-core machines (a
- * tenth of the bench sweep's time); 64 rows fit in 12 pages.  A round
- * costs one write; with more threads a round also starts a thread, so
- * they keep GRID_BLOCK. */
-#define SWEEP_WS_BLOCK_ONE 64
+ * tenth of the bench sweep's time), while each round costs a write, about
+ * 2.5 us here (a perf profile of 64-row rounds: 1,600 writes, a tenth of
+ * the time in the kernel).  256 rows (about 45 pages) measured best of 64,
+ * 256 and 512: 63 ms against 66 and 67, best of 15.  With more threads a
+ * round also starts a thread, so they keep GRID_BLOCK. */
+#define SWEEP_WS_BLOCK_ONE 256
 
 struct combo {
     struct scenario s;
