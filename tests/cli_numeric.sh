@@ -29,13 +29,12 @@ rnd() {
 # of grep or awk costs about as much CPU as a run of the program (7 ms
 # against 14), and the script makes 4,300 runs.
 cr=$(printf '\r')
-# col FILE ROW NAME: column NAME of data row ROW (1 = first after the
-# header) of a CSV file, fields split at every comma, a CR at the end of a
-# line dropped; nothing when there is no such column or row
-col() (
-    want=$3 row=$2 c=0 i=0
-    exec <"$1"
-    IFS= read -r line || [ -n "$line" ] || exit 0
+# head_col NAME: read the CSV header on stdin; c is column NAME's number
+# (0 when there is none), and the fields split at commas from then on (set
+# -f, IFS=,); 1 when there is no header
+head_col() {
+    want=$1 c=0 i=0
+    IFS= read -r line || [ -n "$line" ] || return 1
     set -f
     IFS=,
     # shellcheck disable=SC2086
@@ -44,6 +43,15 @@ col() (
         i=$((i + 1))
         [ "$h" = "$want" ] && c=$i
     done
+    return 0
+}
+# col FILE ROW NAME: column NAME of data row ROW (1 = first after the
+# header) of a CSV file, fields split at every comma, a CR at the end of a
+# line dropped; nothing when there is no such column or row
+col() (
+    row=$2
+    exec <"$1"
+    head_col "$3" || exit 0
     [ "$c" -gt 0 ] || exit 0
     line=
     while [ "$row" -gt 0 ] && { IFS= read -r line || [ -n "$line" ]; }; do
@@ -58,17 +66,9 @@ col() (
 # anyval FILE NAME VALUE: some data row has VALUE in column NAME (exit 0 if
 # so, 1 if not or the file is empty, 2 if there is no such column)
 anyval() (
-    want=$2 val=$3 c=0 i=0 v=
+    val=$3 v=
     exec <"$1"
-    IFS= read -r line || [ -n "$line" ] || exit 1
-    set -f
-    IFS=,
-    # shellcheck disable=SC2086
-    set -- ${line%"$cr"}
-    for h; do
-        i=$((i + 1))
-        [ "$h" = "$want" ] && c=$i
-    done
+    head_col "$2" || exit 1
     [ "$c" -gt 0 ] || exit 2
     line=
     while IFS= read -r line || [ -n "$line" ]; do
