@@ -48,6 +48,20 @@ static double bwd_busy(const struct layer *L)
     return mm_max(c, mm_max(L->bwd_in_s, L->out_s));
 }
 
+/* n of layer L, forward and backward (with its update upd) and its
+ * segment, charged; returns total with their time added, in this order. */
+static inline double charge_layer(double *critical, const struct layer *L, double upd, double n,
+                                  double total)
+{
+    double fwd = charge(critical, L->pass_s[TFM_FWD], L->in_s, L->act_out_s, 0, n);
+    double bwd = charge(critical, L->pass_s[TFM_DELTA] + L->pass_s[TFM_WGRAD] + L->recompute_s,
+                        L->bwd_in_s, L->out_s, upd, n);
+    total += fwd + bwd;
+    if (L->segment_s > 0)
+        total += charge(critical, L->segment_s, L->in_s, 0, 0, n);
+    return total;
+}
+
 /* Forward and backward of one micro-batch through the three layers;
  * with each layer's update upd[] in the last micro-batch (else upd is
  * NULL).  Returns its time, times reps. */
@@ -55,16 +69,8 @@ static double micro_batch(double *critical, const struct layer *const ly[3], con
                           double reps)
 {
     double total = 0;
-    for (int i = 0; i < 3; i++) {
-        const struct layer *L = ly[i];
-        double n = L->count * reps;
-        double fwd = charge(critical, L->pass_s[TFM_FWD], L->in_s, L->act_out_s, 0, n);
-        double bwd = charge(critical, L->pass_s[TFM_DELTA] + L->pass_s[TFM_WGRAD] + L->recompute_s,
-                            L->bwd_in_s, L->out_s, upd ? upd[i] : 0, n);
-        total += fwd + bwd;
-        if (L->segment_s > 0)
-            total += charge(critical, L->segment_s, L->in_s, 0, 0, n);
-    }
+    for (int i = 0; i < 3; i++)
+        total = charge_layer(critical, ly[i], upd ? upd[i] : 0, ly[i]->count * reps, total);
     return total;
 }
 
@@ -341,16 +347,8 @@ static double run_layers(const struct placed *P, struct step_result *r)
         double *critical = r->critical;
         time = 0;
         for (int i = 0; i < 3; i++) {
-            const struct layer *L = P->ly[i];
-            double n = L->count * 1;
-            double fwd = charge(critical, L->pass_s[TFM_FWD], L->in_s, L->act_out_s, 0, n);
-            double bwd =
-                charge(critical, L->pass_s[TFM_DELTA] + L->pass_s[TFM_WGRAD] + L->recompute_s,
-                       L->bwd_in_s, L->out_s, P->update_s[i], n);
-            time += fwd + bwd;
-            if (L->segment_s > 0)
-                time += charge(critical, L->segment_s, L->in_s, 0, 0, n);
-            busy_add(&b, L, m, P->update_s[i]);
+            time = charge_layer(critical, P->ly[i], P->update_s[i], P->ly[i]->count * 1, time);
+            busy_add(&b, P->ly[i], m, P->update_s[i]);
         }
         if (!isfinite(time)) { /* as micro_batches() does then */
             memset(critical, 0, sizeof(double) * (STEP_UPDATE + 1));
