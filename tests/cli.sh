@@ -101,6 +101,11 @@ if [ "$(cat "$T/h")" = "quantity,value,unit,spread" ]; then ok "show --csv heade
 for q in params tokens train_flops; do
     if grep -q "^$q,[0-9][0-9.e+]*," "$T/out"; then ok "show --csv has $q"; else nok "show --csv has $q"; fi
 done
+# 6ND of GPT-3 175B: Brown et al. 2020 give 3.14e23 FLOPs (FIGURES.md)
+six=$(grep '^six_nd,' "$T/out" | cut -d, -f2)
+if awk -v v="$six" 'BEGIN{exit !(v > 3.13e23 && v < 3.15e23)}'; then ok "show: 6ND of GPT-3 is Brown et al.'s 3.14e23"; else nok "show: 6ND of GPT-3" "$six"; fi
+mf=$(grep '^model_flops,' "$T/out" | cut -d, -f2); tf=$(grep '^train_flops,' "$T/out" | cut -d, -f2)
+if awk -v s="$six" -v m="$mf" -v t="$tf" 'BEGIN{exit !(s < m && m < t)}'; then ok "show: 6ND < model FLOPs (attention) < training FLOPs (recompute)"; else nok "show: FLOP ordering" "$six $mf $tf"; fi
 if awk 'BEGIN{RS="\r\n"} NF && !/^[a-z0-9_.]+,/ {bad=1} END{exit bad}' "$T/out"; then ok "show --csv rows are CRLF records"; else nok "show --csv rows are CRLF records"; fi
 run list --csv
 if head -n 1 "$T/out" | grep -q '^kind,name,'; then ok "list --csv has a name column"; else nok "list --csv has a name column"; fi

@@ -90,7 +90,11 @@ static void show_model(struct show *s, const struct wl_desc *w, const struct des
             chin ? "derived: chinchilla, 20/param" : "model.tokens");
     row_num(s, "tokens_per_step", w->batch * w->seq_len, UNIT_COUNT, "derived: batch x seq_len");
     row_num(s, "steps", tfm_tokens(w) / (w->batch * w->seq_len), UNIT_COUNT, "derived");
-    row_num(s, "train_flops", tfm_train_flops(w), UNIT_FLOP, "derived");
+    row_num(s, "train_flops", tfm_train_flops(w), UNIT_FLOP, "derived: with the recompute above");
+    row_num(s, "model_flops", tfm_tokens(w) * tfm_train_flops_per_token(w, WL_RC_NONE), UNIT_FLOP,
+            "derived: no recompute (MFU's FLOPs)");
+    row_num(s, "six_nd", 6 * tfm_params(w) * tfm_tokens(w), UNIT_FLOP,
+            "6 N D (Kaplan et al. 2020)");
     row_num(s, "fwd_flops_per_token", tfm_fwd_flops_per_token(w), UNIT_FLOP, "derived");
     row_num(s, "train_flops_per_token", tfm_train_flops_per_token(w, w->recompute), UNIT_FLOP,
             "derived");
