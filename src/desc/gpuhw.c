@@ -84,6 +84,7 @@ static const struct desc_key gpuhw_keys[] = {
      0, "fixed time per step of a job that spans nodes, nothing overlapping it"},
     {"fit", "hbm_usable", DESC_NUM, UNIT_FRACTION, FRAC, FIT(hbm_usable), 0, NULL, 0,
      "fraction of HBM a run can fill (the rest: context, allocator, buffers)"},
+    BATCH_DESC_KEYS(offsetof(struct gpuhw_desc, batch)),
 };
 
 const struct desc_schema gpuhw_schema = {

@@ -9,6 +9,7 @@
 #ifndef CP_GPUHW_H
 #define CP_GPUHW_H
 
+#include "batch.h"
 #include "desc.h"
 
 /* Which model a description applies to. */
@@ -83,6 +84,7 @@ struct gpuhw_desc {
     struct gpu_chip chip;
     struct gpu_net net;
     struct gpu_fit fit;
+    struct batch_spec batch; /* the critical batch (batch.h), as on weight streaming */
 };
 
 extern const struct desc_schema gpuhw_schema;

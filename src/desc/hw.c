@@ -10,7 +10,6 @@
 #define ACT(f) offsetof(struct hw_desc, act.f)
 #define SWX(f) offsetof(struct hw_desc, swx.f)
 #define SP(f) offsetof(struct hw_desc, sp.f)
-#define BAT(f) offsetof(struct hw_desc, batch.f)
 #define CHIP(f) offsetof(struct hw_desc, chip.f)
 #define REQ DESC_REQUIRED
 
@@ -90,14 +89,7 @@ static const struct desc_key hw_keys[] = {
      0, "index bytes streamed with each nonzero weight or gradient"},
     {"sparsity", "overhead", DESC_NUM, UNIT_FRACTION, REQ | DESC_ZERO_OK | DESC_AT_MOST_1,
      SP(overhead), 0, NULL, 0, "fraction of the dense work that sparsity does not remove"},
-    {"batch", "critical_tokens", DESC_NUM, UNIT_COUNT, REQ, BAT(critical_tokens), 0, NULL, 0,
-     "B*: critical batch in tokens at loss 1 nat"},
-    {"batch", "critical_exponent", DESC_NUM, UNIT_COUNT, REQ, BAT(critical_exponent), 0, NULL, 0,
-     "alpha_B: B_crit(L) = B* / L^(1/alpha_B)"},
-    {"batch", "loss_params", DESC_NUM, UNIT_COUNT, REQ, BAT(loss_params), 0, NULL, 0,
-     "N_c: converged loss L(P) = (N_c / P)^alpha_N"},
-    {"batch", "loss_exponent", DESC_NUM, UNIT_COUNT, REQ, BAT(loss_exponent), 0, NULL, 0,
-     "alpha_N of the converged loss"},
+    BATCH_DESC_KEYS(offsetof(struct hw_desc, batch)),
 };
 
 const struct desc_schema hw_schema = {

@@ -17,6 +17,7 @@
  * system) any command evaluates: far past any built cluster. */
 #define HW_MAX_SERVERS 1e6
 
+#include "batch.h"
 #include "desc.h"
 
 /* The wafer-scale engine and the system around it (one CS-2 or CS-3). */
@@ -89,16 +90,6 @@ struct sp_spec {
     double overhead;    /* fixed fraction of dense work that remains      */
 };
 
-/* Large-batch training (McCandlish et al. 2018; Kaplan et al. 2020):
- * B_crit(L) = critical_tokens / L^(1/critical_exponent) with the converged
- * loss L(P) = (loss_params / P)^loss_exponent. */
-struct batch_spec {
-    double critical_tokens;   /* B*, tokens                                */
-    double critical_exponent; /* alpha_B                                   */
-    double loss_params;       /* N_c, parameters                           */
-    double loss_exponent;     /* alpha_N                                   */
-};
-
 struct hw_desc {
     struct wse_spec wse;
     struct chip_figs chip;
@@ -106,7 +97,7 @@ struct hw_desc {
     struct act_spec act;
     struct swx_spec swx;
     struct sp_spec sp;
-    struct batch_spec batch;
+    struct batch_spec batch; /* the critical batch (batch.h) */
 };
 
 extern const struct desc_schema hw_schema;

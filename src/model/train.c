@@ -79,9 +79,8 @@ static void batch_figures(const struct cluster *c, const struct tfm_figs *tf, un
         last.params = tf->params;
         last.bpp = mx_bytes_per_param(wl);
         last.state = last.params * last.bpp;
-        last.loss = pow(b->loss_params / last.params, b->loss_exponent);
-        double root = pow(last.loss, 1 / b->critical_exponent);
-        last.critical_tokens = b->critical_tokens / root;
+        last.loss = batch_loss(b, last.params);
+        last.critical_tokens = batch_critical_tokens(b, last.loss);
         last.b = *b;
         last.gen = gen;
         last.steps_set = 0;
@@ -92,8 +91,8 @@ static void batch_figures(const struct cluster *c, const struct tfm_figs *tf, un
         last.global_tokens = c->global_seqs * wl->seq_len;
         last.token_factor = 1;
         if (c->batch_penalty)
-            last.token_factor = (1 + last.global_tokens / last.critical_tokens) /
-                                (1 + c->ref_seqs * wl->seq_len / last.critical_tokens);
+            last.token_factor = batch_token_factor(
+                last.global_tokens, c->ref_seqs * wl->seq_len, last.critical_tokens);
         last.need = c->tokens * last.token_factor;
         /* whole steps: the last one runs whole even when the tokens end
          * inside it */

@@ -3,12 +3,11 @@
  *
  *  - steps = ceil(tokens / (global batch x seq_len)), whole steps; time =
  *    steps x step time.
- *  - Critical batch (McCandlish et al. 2018, Kaplan et al. 2020): with the
- *    converged loss L = (loss_params / P)^loss_exponent,
- *    B_crit = critical_tokens / L^(1 / critical_exponent) tokens.  With the
- *    batch penalty on, the tokens needed at batch B are
- *    tokens x (1 + B / B_crit) / (1 + B_ref / B_crit), B_ref the batch the
- *    workload's token count is for (from E = E_min (1 + B / B_crit)).
+ *  - Critical batch and batch penalty (desc/batch.h, the arithmetic both
+ *    kinds share): B_crit from the converged loss of the model's
+ *    parameters; with the batch penalty on, the tokens needed at batch B
+ *    are tokens x (1 + B / B_crit) / (1 + B_ref / B_crit), B_ref the batch
+ *    the workload's token count is for.
  *  - Power = N x system power + MemoryX servers x server power + N x
  *    activation servers x their power + SwarmX nodes x node power;
  *    energy = power x time; cost = N x hours x price when a price is given.
