@@ -125,7 +125,7 @@ run calibrate hw/calibration/published.csv --fit system.jitter -o "$T/pub.ini"
 check "hw/calibration/published.csv fits system.jitter: exit 0" [ "$rc" -eq 0 ]
 check "the 16 CS-3 speedup of 15.3x is reproduced" grep -q "15.3x .* 15.3x *[-+]0.00 %" "$T/out"
 sp=$("$CP" scale -m megatron-1t -s cs3 --systems 1,16 --weak --csv --hw-overlay "$T/pub.ini" |
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "speedup") c = i } NR == 3 { print $c }')
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "tps_speedup") c = i } NR == 3 { print $c }')
 if [ -n "$sp" ] && awk -v s="$sp" 'BEGIN { exit !(s > 15.29 && s < 15.31) }'; then
     ok "with the overlay, scale gives the measured 15.3x at 16 CS-3 ($sp)"
 else

@@ -135,7 +135,7 @@ if [ "$rc" -eq 0 ] && tr -d '\r' <"$T/out" | awk -F, '
         NR == 2 { b = $c["global_batch_tokens"]; n0 = $c["gpus"]; t0 = $c["tokens_per_s"] }
         { if ($c["global_batch_tokens"] != b || $c["feasible"] != 1) exit 1
           s = $c["tokens_per_s"] / t0
-          if (s - $c["speedup"] > 1e-9 * s || $c["speedup"] - s > 1e-9 * s) exit 1
+          if (s - $c["tps_speedup"] > 1e-9 * s || $c["tps_speedup"] - s > 1e-9 * s) exit 1
           e = s * n0 / $c["gpus"]; if (e - $c["efficiency"] > 1e-9 || $c["efficiency"] - e > 1e-9) exit 1 }
         END { if (NR != 4) exit 1 }'; then
     ok "scale --strong on GPUs: one batch, speedup and efficiency against the first count"

@@ -232,8 +232,8 @@ cols_check models.csv $EST fixed_tokens fixed_systems fixed_memoryx_servers fixe
 # shellcheck disable=SC2086
 cols_check breakdown.csv $EST overhead_s
 cols_check names.csv model model_name system system_name gpu gpu_name
-cols_check scaling-weak.csv systems speedup efficiency tta_speedup feasible
-cols_check scaling-strong.csv systems speedup efficiency tta_speedup feasible
+cols_check scaling-weak.csv systems tps_speedup efficiency tta_speedup batch_rule train_tokens feasible
+cols_check scaling-strong.csv systems tps_speedup efficiency tta_speedup batch_rule train_tokens feasible
 cols_check sparsity.csv sparsity step_time_s speedup time_to_train_s bottleneck feasible
 cols_check capacity.csv system tier capacity_bytes dram_bytes state_bytes fits smallest
 cols_check crosscheck.csv regime analytic_s simulated_s rel_diff

@@ -48,12 +48,15 @@ const struct cli_cmd cli_cmds[] = {
      "or a geometric range A..BxF such as 1..2048x2).  --weak (the default, the\n"
      "kind of scaling the vendor quotes) keeps the sequences per system of the\n"
      "batch fixed, so the global batch grows with N; --strong keeps the global\n"
-     "batch.  Speedup is tokens per second against one system in the same mode;\n"
-     "efficiency is speedup / N; tta_speedup is the time-to-train speedup with the\n"
-     "extra tokens of a batch above the critical batch charged.  Each row names\n"
-     "its bottleneck and whether the global batch is within the critical batch\n"
-     "(--batch-penalty charges the extra tokens in time_to_train_s).  Exit\n"
-     "status 1 if any point is infeasible.  On a GPU system (-s h100) the sizes\n"
+     "batch.  Weak rows charge the batch penalty (batch_rule penalty: a batch\n"
+     "past the critical batch needs nearly proportionally more tokens, so the\n"
+     "time never falls below what the critical batch allows); strong rows keep\n"
+     "the tokens (batch_rule none) unless --batch-penalty.  tps_speedup is\n"
+     "tokens per second against one system in the same mode, efficiency\n"
+     "tps_speedup / N, tta_speedup that system's time-to-train over the row's.\n"
+     "Each row names its bottleneck, whether the global batch is within the\n"
+     "critical batch and the training tokens charged.  Exit status 1 if any\n"
+     "point is infeasible.  On a GPU system (-s h100) the sizes\n"
      "are GPU counts (default 8..1024x2 for 8-GPU nodes) and each row is the\n"
      "fastest layout the search finds at that count (--tp, --pp, --cp, --vp,\n"
      "--mbs and --fsdp fix it as for estimate; refused up front when no count\n"
@@ -397,7 +400,7 @@ static const struct cli_opt_help opt_help[] = {
     {"overlap", 0, OPT_SCENARIO, "FRACTION", "how early a layer's next forward starts, 0 to 1"},
     {"price", 0, OPT_SCENARIO, "P", "the price of a system-hour (GPU-hour on a GPU); gives a cost"},
     {"batch-penalty", 0, OPT_SCENARIO, "",
-     "charge the extra tokens of a batch other than the model's"},
+     "charge the extra tokens of a batch other than the model's (GPUs too)"},
     {"tp", 0, OPT_GPU, "N", "GPU systems: tensor-parallel ways (default searched)"},
     {"pp", 0, OPT_GPU, "N", "GPU systems: pipeline stages (default searched)"},
     {"cp", 0, OPT_GPU, "N",

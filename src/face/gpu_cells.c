@@ -68,7 +68,7 @@ void gpu_cells_hit(struct gpu_cells *w, const struct gscen *s, const struct gpu_
     const struct gpu_result *r = &h->result;
     gpu_cells_point(w, s, p, l->precision, r->mem_total, r->mem_capacity);
     struct gpu_train t; /* the run to its end, as estimate prints it */
-    gpu_train_eval(&s->g, p->gpus, gscen_steps(s->tokens, p->batch, s->wl.seq_len), s->price, r,
+    gpu_train_eval(&s->g, p->gpus, gscen_steps(s, p->batch), s->price, r,
                    &t);
     const struct {
         enum gpu_col c;

@@ -154,9 +154,26 @@ static void print_runners(const struct gpu_search_result *sr)
 static struct gpu_train run_of(const struct gscen *s, const struct gpu_search_hit *h)
 {
     struct gpu_train t;
-    gpu_train_eval(&s->g, s->spec.gpus, gscen_steps(s->tokens, s->spec.batch, s->wl.seq_len),
+    gpu_train_eval(&s->g, s->spec.gpus, gscen_steps(s, s->spec.batch),
                    s->price, &h->result, &t);
     return t;
+}
+
+/* The "batch" verdict, as weight streaming prints it: the global batch
+ * against the critical batch of critical tokens (a warning, not fatal). */
+static void print_batch_verdict(const struct gscen *s, double critical)
+{
+    double batch = s->spec.batch * s->wl.seq_len;
+    char a[64], b[64];
+    printf("verdict    result   the numbers\n");
+    printf("batch      %-8s global batch %s tokens vs critical %s", batch <= critical ? "holds" : "warning",
+           unit_format(batch, UNIT_COUNT, a, sizeof a), unit_format(critical, UNIT_COUNT, b, sizeof b));
+    if (batch > critical)
+        printf(" (%.3gx): %s", batch / critical,
+               s->batch_penalty ? "the extra tokens charged (--batch-penalty)"
+                                : "the run needs more tokens than it is charged; --batch-penalty "
+                                  "charges them");
+    printf("\n\n");
 }
 
 static void print_best(const struct gscen *s, const struct gpu_search_result *sr)
@@ -186,8 +203,12 @@ static void print_best(const struct gscen *s, const struct gpu_search_result *sr
     printf("step time  %s   bottleneck: %s\n\n", out_num(0, r->step_s, UNIT_TIME, a, 64),
            gpu_part_name[r->bottleneck]);
     print_parts(r);
-    printf("\ntraining   %.4g token%s in %.0f step%s: %s\n", s->tokens, s->tokens == 1 ? "" : "s",
-           t.steps, t.steps == 1 ? "" : "s", out_duration(t.time_s, a, 64));
+    double critical, tokens = gscen_tokens(s, s->spec.batch, &critical);
+    printf("\ntraining   %.4g token%s", tokens, tokens == 1 ? "" : "s");
+    if (tokens != s->tokens)
+        printf(" (x %.3f batch penalty)", tokens / s->tokens);
+    printf(" in %.0f step%s: %s\n", t.steps, t.steps == 1 ? "" : "s",
+           out_duration(t.time_s, a, 64));
     printf("throughput %.6g tokens/s (%.4g per GPU), MFU %.1f %% of the %s peak\n", r->tokens_per_s,
            r->tokens_per_s / s->spec.gpus, 100 * r->mfu, gpuhw_prec_name[l->precision]);
     printf("energy     %s at %s (%g node%s at %s each, the vendor's maximum)\n",
@@ -197,6 +218,7 @@ static void print_best(const struct gscen *s, const struct gpu_search_result *sr
         printf("cost       %.6g (%.6g GPU-hours of the nodes' GPUs at %g)\n", t.cost, t.gpu_hours,
                s->price);
     printf("\n");
+    print_batch_verdict(s, critical);
     print_runners(sr);
 }
 

@@ -58,7 +58,7 @@ static int load(const struct cli_opts *o, const char *cmd, struct job *j)
     int rc = unc_opt_parse(o, &j->uo);
     if (rc >= 0 || (rc = gscen_load(o, cmd, &s)) >= 0)
         return rc;
-    g = (struct gpu_tm_job){&s.g, &s.wl, s.spec, s.tokens, s.price};
+    g = (struct gpu_tm_job){&s.g, &s.wl, s.spec, s.tokens, s.price, s.ref_batch, s.batch_penalty};
     j->tm = (struct tm_job){&tm_gpu, &g, s.spec.gpus};
     j->model = s.model;
     j->system = s.system;

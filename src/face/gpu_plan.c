@@ -134,9 +134,11 @@ static int print_text(const struct gscen *s, const struct cmp_spec *sp, const st
                                 out_energy(sp->energy_J, a, sizeof a));
     if (sp->budget > 0 && len < sizeof targets)
         snprintf(targets + len, sizeof targets - len, "; cost at most %.6g", sp->budget);
-    printf("%s on %s, %s: %.4g token%s in %.0f step%s%s\n\n", s->wl.name, s->g.name,
-           gpuhw_prec_name[s->spec.precision], s->tokens, s->tokens == 1 ? "" : "s", steps,
-           steps == 1 ? "" : "s", targets);
+    double critical, tokens = gscen_tokens(s, s->spec.batch, &critical);
+    printf("%s on %s, %s: %.4g token%s%s in %.0f step%s%s\n\n", s->wl.name, s->g.name,
+           gpuhw_prec_name[s->spec.precision], tokens, tokens == 1 ? "" : "s",
+           tokens != s->tokens ? " (with the batch penalty)" : "", steps, steps == 1 ? "" : "s",
+           targets);
     print_side(answer_label(sp, r), &r->g);
     if (r->has_below)
         print_side("below", &r->below);
@@ -188,7 +190,7 @@ int gpu_plan(struct cli_opts *o)
                             .max_gpus = GSCEN_MAX_GPUS,
                             .energy_J = po.limit[PLAN_ENERGY],
                             .budget = po.limit[PLAN_COST]};
-    double steps = ceil(s.tokens / (s.spec.batch * s.wl.seq_len));
+    double steps = gscen_steps(&s, s.spec.batch);
     struct progress pg;
     progress_start(&pg, "plan: GPU counts searched");
     spec.progress = progress_show;
@@ -199,7 +201,7 @@ int gpu_plan(struct cli_opts *o)
         return cli_error("plan: %s on %s: %s", s.model, s.system, r.gpu_why), EXIT_VERDICT;
     /* --uncertainty: the answer's count, each draw its own fastest layout */
     static struct gpu_tm_job g;
-    g = (struct gpu_tm_job){&s.g, &s.wl, s.spec, s.tokens, s.price};
+    g = (struct gpu_tm_job){&s.g, &s.wl, s.spec, s.tokens, s.price, s.ref_batch, s.batch_penalty};
     g.spec.gpus = r.g.s.units;
     const struct unc_at at = {{&tm_gpu, &g, g.spec.gpus}, 0, TM_STRONG, 0};
     rc = o->csv ? emit_csv(o, &s, &spec, &r, &uo, &at)

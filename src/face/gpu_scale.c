@@ -1,9 +1,10 @@
 /* gpu_scale.c - the GPUs' part of `scale` (scale.h): for each GPU count
  * of --systems the layout search's fastest layout, its MFU and memory per
- * GPU beside the common cells; speedup and efficiency against the first
- * count that runs.  Weak scaling (the default) keeps the sequences per GPU
- * of the first count: the global batch grows with N; strong keeps the
- * global batch.  A count no layout divides or fits in is a row that says
+ * GPU beside the common cells; the speedups and efficiency against the
+ * first count that runs.  Weak scaling (the default) keeps the sequences
+ * per GPU of the first count: the global batch grows with N and its
+ * tokens are charged the batch penalty (tm.h); strong keeps the global
+ * batch.  A count no layout divides or fits in is a row that says
  * so (exit 1).  Fixed figures the job refuses at any count, or whose
  * product divides none of the counts, are refused up front (exit 2)
  * naming the flag. */
@@ -17,11 +18,11 @@
 #include "scale.h"
 #include "../gpu/gpu_tm.h"
 
-static const char *const header[] = {"gpus",          "layout",          "global_batch_tokens",
-                                     "step_time_s",   "tokens_per_s",    "speedup",
-                                     "efficiency",    "time_to_train_s", "mfu",
-                                     "mem_per_gpu_B", "bottleneck",      "feasible",
-                                     "reason"};
+static const char *const header[] = {
+    "gpus",       "layout",        "global_batch_tokens", "step_time_s",  "tokens_per_s",
+    "tps_speedup", "efficiency",   "time_to_train_s",     "tta_speedup",  "mfu",
+    "mem_per_gpu_B", "bottleneck", "batch_ok",            "batch_rule",   "train_tokens",
+    "feasible",   "reason"};
 #define NCOLS (sizeof header / sizeof header[0])
 
 /* "tp 8 pp 4 vp 12 dp 32 cp 1 mbs 4 none", and " fsdp" when the layout
@@ -40,18 +41,20 @@ static void row(const struct scale_row *a, struct out_table *t)
     const char *const *c = a->cell;
     if (!a->r->runs) {
         out_row(t, (const char *[]){c[SCALE_COUNT], "-", c[SCALE_TOKENS], "", "", "", "", "", "",
-                                    "", "-", "0", a->r->why});
+                                    "", "", "-", "", c[SCALE_RULE], "", "0", a->r->why});
         return;
     }
     const struct gpu_tm_detail *d = a->detail;
     char lay[96], mfu[64], mem[64];
     layout_word(&d->sr.hit[0].layout, lay, sizeof lay);
+    int batch_ok = a->r->global_tokens <= a->r->critical_tokens; /* the "batch" verdict */
     out_row(t, (const char *[]){
                    c[SCALE_COUNT], lay, c[SCALE_TOKENS], c[SCALE_STEP], c[SCALE_TPS],
-                   c[SCALE_SPEEDUP], c[SCALE_EFF], c[SCALE_TTT],
+                   c[SCALE_SPEEDUP], c[SCALE_EFF], c[SCALE_TTT], c[SCALE_TTA],
                    out_num(a->csv, a->r->mfu, UNIT_FRACTION, mfu, sizeof mfu),
                    out_num(a->csv, d->sr.hit[0].result.mem_total, UNIT_BYTES, mem, sizeof mem),
-                   a->r->part_name[a->r->bottleneck], "1", ""});
+                   a->r->part_name[a->r->bottleneck], batch_ok ? "1" : "0", c[SCALE_RULE],
+                   c[SCALE_TRAIN], "1", ""});
 }
 
 /* The counts of --systems (list): whole, 1 to GSCEN_MAX_GPUS, each
@@ -126,11 +129,11 @@ static const char *title(const struct job *j, enum tm_scaling mode, const struct
                          char *buf, size_t n)
 {
     const struct gscen *s = j->scen;
-    int weak = mode == TM_WEAK;
+    char words[160];
     snprintf(buf, n, "%s on %s, %s, %s scaling (%s); %s", s->wl.name, s->g.name,
-             gpuhw_prec_name[s->spec.precision], weak ? "weak" : "strong",
-             weak ? "sequences per GPU fixed" : "global batch fixed",
-             ref->n > 0 ? "speedup against the first count that runs" : "no count runs a layout");
+             gpuhw_prec_name[s->spec.precision], mode == TM_WEAK ? "weak" : "strong",
+             scale_batch_words(mode, ref, "GPU", words, sizeof words),
+             ref->n > 0 ? "speedups against the first count that runs" : "no count runs a layout");
     return buf;
 }
 

@@ -25,8 +25,6 @@ static int refuse_ws_options(const struct cli_opts *o, const char *cmd, const ch
         {"--overlap", o->overlap, "it is the overlap of MemoryX's weight update"},
         {"--hw-overlay", o->noverlays ? "" : NULL,
          "overlays hold weight-streaming hardware keys, as calibrate writes them"},
-        {"--batch-penalty", o->batch_penalty ? "" : NULL,
-         "the critical batch is modelled for weight-streaming jobs only"},
     };
 #undef MX
 #undef ACT
@@ -147,7 +145,8 @@ int gscen_load(const struct cli_opts *o, const char *cmd, struct gscen *s)
         (rc = load_figures(o, s)) >= 0 || (rc = load_precision(o, s)) >= 0)
         return rc;
     load_recompute(o, s);
-    s->spec.batch = s->wl.batch;
+    s->spec.batch = s->ref_batch = s->wl.batch;
+    s->batch_penalty = o->batch_penalty;
     s->tokens = tfm_tokens(&s->wl);
     if ((rc = scenario_batch(o, s->wl.seq_len, &s->spec.batch)) >= 0 ||
         (rc = scenario_tokens(o, tfm_params(&s->wl), &s->tokens)) >= 0 ||
@@ -171,9 +170,17 @@ double gscen_power_W(const struct gscen *s)
     return gscen_nodes(s) * s->g.net.node_power_W;
 }
 
-double gscen_steps(double tokens, double batch, double seq_len)
+double gscen_tokens(const struct gscen *s, double batch, double *critical)
 {
-    return gpu_train_steps(tokens, batch, seq_len);
+    double seq = s->wl.seq_len;
+    return gpu_train_tokens(&s->g, &s->wl, s->tokens, batch * seq, s->ref_batch * seq,
+                            s->batch_penalty, critical);
+}
+
+double gscen_steps(const struct gscen *s, double batch)
+{
+    double critical;
+    return gpu_train_steps(gscen_tokens(s, batch, &critical), batch, s->wl.seq_len);
 }
 
 double gscen_charged_gpus(const struct gpuhw_desc *g, double gpus)

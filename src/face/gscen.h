@@ -1,7 +1,8 @@
 /* gscen.h - the scenario options on a GPU system: -m and -s (a description
  * with kind = gpu), -n GPUs, --tp --pp --cp --vp --mbs --fsdp --precision
  * (the search's fixed figures; --fsdp fixes FSDP on), --batch or
- * --batch-tokens, --tokens, --price (per GPU-hour), --set (model.KEY to the
+ * --batch-tokens, --tokens, --batch-penalty, --price (per GPU-hour), --set
+ * (model.KEY to the
  * workload, the rest to the GPU description), turned into a workload, a
  * GPU description and a layout search spec.  The options that describe a
  * weight-streaming cluster (--memoryx, --sparsity, ...) are refused by
@@ -24,7 +25,10 @@ struct gscen {
     struct gpuhw_desc g;
     struct desc_src g_src;
     struct gpu_search_spec spec; /* gpus, batch, precision, fixed figures  */
-    double tokens;               /* training tokens                        */
+    double tokens;               /* training tokens at the reference batch */
+    double ref_batch;            /* the model's batch, sequences: the one
+                                    the token count is for               */
+    int batch_penalty;           /* --batch-penalty                       */
     double price;                /* per GPU-hour; NAN when not given       */
 };
 
@@ -44,10 +48,13 @@ int gscen_fixed_check(const struct gpu_search_spec *p, const struct wl_desc *w,
 double gscen_nodes(const struct gscen *s);
 double gscen_power_W(const struct gscen *s);
 
-/* Whole steps of batch sequences of seq_len tokens that train tokens
- * tokens (as compare and plan count them: cmp.h), and the GPUs charged for
- * gpus GPUs of g: every GPU of the whole nodes they fill. */
-double gscen_steps(double tokens, double batch, double seq_len);
+/* The tokens a run of s at a global batch of batch sequences trains:
+ * s's tokens, with the batch penalty when s asks for it (gpu.h,
+ * gpu_train_tokens); *critical the critical batch, tokens.  The whole
+ * steps of batch sequences that train them.  The GPUs charged for gpus
+ * GPUs of g: every GPU of the whole nodes they fill. */
+double gscen_tokens(const struct gscen *s, double batch, double *critical);
+double gscen_steps(const struct gscen *s, double batch);
 double gscen_charged_gpus(const struct gpuhw_desc *g, double gpus);
 
 #endif

@@ -13,6 +13,25 @@
 #include "../cli/progress.h"
 #include "../cli/range.h"
 
+struct scale_ref scale_ref_of(double n, const struct tm_result *r)
+{
+    return (struct scale_ref){n, r->tokens_per_s, r->time_s, r->critical_tokens,
+                              r->batch_penalty};
+}
+
+const char *scale_batch_words(enum tm_scaling mode, const struct scale_ref *ref, const char *unit,
+                              char *buf, size_t n)
+{
+    int len = snprintf(buf, n, "%s", mode == TM_WEAK ? "sequences per " : "global batch fixed");
+    if (mode == TM_WEAK && len >= 0 && (size_t)len < n)
+        len += snprintf(buf + len, n - (size_t)len, "%s fixed", unit);
+    if (ref->n > 0 && len >= 0 && (size_t)len < n)
+        snprintf(buf + len, n - (size_t)len, "; %s the critical batch of %.4g tokens",
+                 ref->penalty ? "the batch penalty charged against" : "no batch penalty against",
+                 ref->critical_tokens);
+    return buf;
+}
+
 /* The row of r (at count n, with the kind's detail) against ref, through
  * the side's row. */
 static void add_row(int csv, double n, enum tm_scaling mode, const struct tm_result *r,
@@ -25,6 +44,7 @@ static void add_row(int csv, double n, enum tm_scaling mode, const struct tm_res
         a.cell[k] = "";
     a.cell[SCALE_COUNT] = out_num(csv, n, UNIT_COUNT, c[SCALE_COUNT], 64);
     a.cell[SCALE_TOKENS] = out_num(csv, r->global_tokens, UNIT_COUNT, c[SCALE_TOKENS], 64);
+    a.cell[SCALE_RULE] = r->batch_penalty ? "penalty" : "none";
     if (r->runs) {
         double speedup = r->tokens_per_s / ref->tokens_per_s;
         a.cell[SCALE_STEP] = out_num(csv, r->step_s, UNIT_TIME, c[SCALE_STEP], 64);
@@ -33,6 +53,8 @@ static void add_row(int csv, double n, enum tm_scaling mode, const struct tm_res
         a.cell[SCALE_EFF] = out_num(csv, speedup * ref->n / n, UNIT_FRACTION, c[SCALE_EFF], 64);
         a.cell[SCALE_TTT] = csv ? unit_format_exact(r->time_s, c[SCALE_TTT], 64)
                                 : out_duration(r->time_s, c[SCALE_TTT], 64);
+        a.cell[SCALE_TTA] = out_num(csv, ref->time_s / r->time_s, UNIT_COUNT, c[SCALE_TTA], 64);
+        a.cell[SCALE_TRAIN] = out_num(csv, r->tokens, UNIT_COUNT, c[SCALE_TRAIN], 64);
     }
     sd->row(&a, t);
 }
@@ -43,7 +65,7 @@ int scale_rows(const struct cli_opts *o, const struct scale_side *sd, const stru
 {
     out_init(t, sd->ncols, sd->header);
     *all_ok = 1;
-    *ref = (struct scale_ref){0, 0};
+    *ref = (struct scale_ref){0, 0, 0, 0, 0};
     double *ns;
     size_t nn;
     int rc = range_parse("--systems", list, j->tm.kind->units, &ns, &nn);
@@ -70,7 +92,7 @@ int scale_rows(const struct cli_opts *o, const struct scale_side *sd, const stru
         if (tm_eval(&from, ns[i], mode, &r, detail, &err) != CP_OK)
             snprintf(r.why, sizeof r.why, "%s", err.msg), r.runs = 0;
         if (r.runs && ref->n == 0)
-            *ref = (struct scale_ref){ns[i], r.tokens_per_s};
+            *ref = scale_ref_of(ns[i], &r);
         add_row(o->csv, ns[i], mode, &r, detail, ref, sd, t);
         at[i] = (struct unc_at){from, ns[i], mode, !r.runs};
         *all_ok &= r.runs && r.feasible;

@@ -1,8 +1,11 @@
 /* scale.h - `scale`, written once over the training-model interface
  * (tm.h): the counts of --systems, each evaluated with tm_eval under weak
- * or strong scaling, one row a count with speedup, efficiency and
- * time-to-train, the --uncertainty bands, the title and the table; exit
- * 1 when a count is infeasible or runs nothing.  What differs by kind is
+ * or strong scaling, one row a count with the throughput speedup and
+ * efficiency, time-to-train and its speedup (the reference's time over
+ * the row's: the two agree on every row), the batch rule (weak rows
+ * charge the batch penalty, tm.h) and the tokens it charges, the
+ * --uncertainty bands, the title and the table; exit 1 when a count is
+ * infeasible or runs nothing.  What differs by kind is
  * its struct scale_side, which the kind's face points at (cli/job.h):
  * weight streaming's in ws_scale.c, the GPUs' in gpu_scale.c. */
 #ifndef CP_FACE_SCALE_H
@@ -10,11 +13,23 @@
 
 #include "../cli/job.h"
 
-/* The count the speedup is measured against and its tokens per second;
- * n is 0 until one is known. */
+/* The count the speedups are measured against, its tokens per second,
+ * time-to-train, critical batch (tokens) and whether its tokens charge the
+ * batch penalty; n is 0 until one is known. */
 struct scale_ref {
-    double n, tokens_per_s;
+    double n, tokens_per_s, time_s, critical_tokens;
+    int penalty;
 };
+
+/* The reference of r, evaluated at n. */
+struct scale_ref scale_ref_of(double n, const struct tm_result *r);
+
+/* The title's words on the batch under mode with reference ref ("global
+ * batch fixed", "sequences per GPU fixed; the batch penalty charged
+ * against the critical batch of 2.104e+07 tokens"), the unit of the side
+ * named unit, into buf; returns buf. */
+const char *scale_batch_words(enum tm_scaling mode, const struct scale_ref *ref, const char *unit,
+                              char *buf, size_t n);
 
 /* The cells every kind shows, formatted for the table or CSV. */
 enum scale_cell {
@@ -25,6 +40,9 @@ enum scale_cell {
     SCALE_SPEEDUP, /* tokens per second against the reference's  */
     SCALE_EFF,     /* speedup x reference count / count          */
     SCALE_TTT,     /* time-to-train                              */
+    SCALE_TTA,     /* the reference's time-to-train against it   */
+    SCALE_RULE,    /* the batch rule: "penalty" or "none"        */
+    SCALE_TRAIN,   /* training tokens, with any batch penalty    */
     SCALE_NCELLS
 };
 
@@ -52,8 +70,8 @@ struct scale_side {
     /* The counts ns of --systems list, before any is evaluated. */
     int (*check)(const struct job *j, const double *ns, size_t nn, const char *list);
     /* The job the counts ns scale from (in the side's own storage, until
-     * the next call); *ref the speedup's reference when the kind fixes
-     * one, else left {0, 0}: the first count that runs. */
+     * the next call); *ref the speedups' reference when the kind fixes
+     * one, else left with n 0: the first count that runs. */
     struct tm_job (*from)(const struct job *j, const double *ns, enum tm_scaling mode,
                           struct scale_ref *ref);
     /* Row a into t (ncols cells). */

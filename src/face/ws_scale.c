@@ -1,8 +1,6 @@
 /* ws_scale.c - weight streaming's part of `scale` (scale.h): its columns,
- * the default 1..16 systems, whole counts, speedup against 1 system, and
- * tta_speedup, the time-to-train speedup with the tokens of a batch above
- * the critical batch charged (the batch penalty on).  scale_table, for the
- * report, is the same rows from a scenario. */
+ * the default 1..16 systems, whole counts, the speedups against 1 system.
+ * scale_table, for the report, is the same rows from a scenario. */
 #include <stdio.h>
 
 #include "scale.h"
@@ -13,9 +11,10 @@
 static const char *const header[] = {
     "systems",         "global_batch_tokens",
     "step_time_s",     "tokens_per_s",
-    "speedup",         "efficiency",
+    "tps_speedup",     "efficiency",
     "time_to_train_s", "tta_speedup",
     "bottleneck",      "batch_ok",
+    "batch_rule",      "train_tokens",
     "feasible",        "warnings",
 };
 
@@ -23,11 +22,9 @@ static const char *const header[] = {
  * (weak) the sequences per system of the job, b / s unrounded, so that
  * count n's global batch is b / s x n, grid_cluster's arithmetic, as the
  * rows were before scale.c (tm_eval at the job's own count s would take b
- * itself, which b / s x s can miss in the last bit: report's -n).  pen:
- * the same with the batch penalty on; pen_ref_s its time-to-train at 1
- * system. */
-static struct cluster base, pen;
-static double pen_ref_s;
+ * itself, which b / s x s can miss in the last bit: report's -n).  The
+ * speedups are against its evaluation at 1 system. */
+static struct cluster base;
 
 static struct tm_job from(const struct job *j, const double *ns, enum tm_scaling mode,
                           struct scale_ref *ref)
@@ -37,34 +34,24 @@ static struct tm_job from(const struct job *j, const double *ns, enum tm_scaling
     if (mode == TM_WEAK)
         base.global_seqs = base.global_seqs / base.systems;
     base.systems = 1;
-    pen = base;
-    pen.batch_penalty = 1;
-    struct tm_job b = {j->tm.kind, &base, 1}, p = {j->tm.kind, &pen, 1};
+    struct tm_job b = {j->tm.kind, &base, 1};
     struct tm_result r;
     struct train_result t;
     struct cp_error err = {0};
-    tm_eval(&p, 1, mode, &r, &t, &err); /* weight streaming's eval fails never */
-    pen_ref_s = r.time_s;
-    tm_eval(&b, 1, mode, &r, &t, &err);
-    *ref = (struct scale_ref){1, r.tokens_per_s};
+    tm_eval(&b, 1, mode, &r, &t, &err); /* weight streaming's eval fails never */
+    *ref = scale_ref_of(1, &r);
     return b;
 }
 
 static void row(const struct scale_row *a, struct out_table *t)
 {
     const struct train_result *r = a->detail;
-    struct tm_job p = {&tm_ws, &pen, 1};
-    struct tm_result rp;
-    struct train_result tp;
-    struct cp_error err = {0};
-    tm_eval(&p, a->n, a->mode, &rp, &tp, &err);
-    char tta[48], warn[256];
-    out_row(t, (const char *[]){a->cell[SCALE_COUNT], a->cell[SCALE_TOKENS], a->cell[SCALE_STEP],
-                                a->cell[SCALE_TPS], a->cell[SCALE_SPEEDUP], a->cell[SCALE_EFF],
-                                a->cell[SCALE_TTT],
-                                out_num(a->csv, pen_ref_s / rp.time_s, UNIT_COUNT, tta, sizeof tta),
+    char warn[256];
+    const char *const *c = a->cell;
+    out_row(t, (const char *[]){c[SCALE_COUNT], c[SCALE_TOKENS], c[SCALE_STEP], c[SCALE_TPS],
+                                c[SCALE_SPEEDUP], c[SCALE_EFF], c[SCALE_TTT], c[SCALE_TTA],
                                 step_res_name[r->step.bottleneck], r->batch_ok ? "1" : "0",
-                                r->feasible ? "1" : "0",
+                                c[SCALE_RULE], c[SCALE_TRAIN], r->feasible ? "1" : "0",
                                 train_warn_names(r->warnings, warn, sizeof warn)});
 }
 
@@ -87,12 +74,12 @@ static int check(const struct job *j, const double *ns, size_t nn, const char *l
 static const char *title(const struct job *j, enum tm_scaling mode, const struct scale_ref *ref,
                          char *buf, size_t n)
 {
-    (void)ref;
     const struct scenario *s = j->scen;
-    int weak = mode == TM_WEAK;
-    snprintf(buf, n, "%s on %s, MemoryX %s, sparsity %g, %s scaling (%s); speedup against 1 system",
-             s->wl.name, s->hw.wse.name, s->tier, s->c.sparsity, weak ? "weak" : "strong",
-             weak ? "sequences per system fixed" : "global batch fixed");
+    char words[160];
+    snprintf(buf, n, "%s on %s, MemoryX %s, sparsity %g, %s scaling (%s); speedups against 1 system",
+             s->wl.name, s->hw.wse.name, s->tier, s->c.sparsity,
+             mode == TM_WEAK ? "weak" : "strong",
+             scale_batch_words(mode, ref, "system", words, sizeof words));
     return buf;
 }
 

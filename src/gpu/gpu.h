@@ -182,6 +182,13 @@ struct gpu_train {
     double cost;      /* gpu_hours x price; < 0 when no price was given   */
 };
 
+/* The tokens a run of workload w on g needs: tokens (at the reference
+ * batch of ref_tokens a step) times the batch penalty of a global batch
+ * of batch_tokens a step when penalty is set (desc/batch.h, g's [batch]
+ * keys), else tokens; *critical the critical batch, tokens. */
+double gpu_train_tokens(const struct gpuhw_desc *g, const struct wl_desc *w, double tokens,
+                        double batch_tokens, double ref_tokens, int penalty, double *critical);
+
 /* Whole steps of batch sequences of seq_len tokens that train tokens
  * tokens (as compare and plan count them: cmp.h). */
 double gpu_train_steps(double tokens, double batch, double seq_len);

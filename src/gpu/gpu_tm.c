@@ -52,7 +52,7 @@ static void fill(const struct gpu_tm_job *j, const struct gpu_search_spec *p,
 {
     const struct gpu_result *g = &d->sr.hit[0].result;
     double batch = d->listing.w.batch;
-    gpu_train_eval(j->g, p->gpus, gpu_train_steps(j->tokens, batch, j->wl->seq_len), j->price, g,
+    gpu_train_eval(j->g, p->gpus, gpu_train_steps(r->tokens, batch, j->wl->seq_len), j->price, g,
                    &d->run);
     r->runs = 1;
     r->step_s = g->step_s;
@@ -60,7 +60,6 @@ static void fill(const struct gpu_tm_job *j, const struct gpu_search_spec *p,
     r->part_name = gpu_part_name;
     for (size_t i = 0; i < GPU_NPARTS; i++)
         r->part_s[i] = g->part_s[i];
-    r->tokens = j->tokens;
     r->steps = d->run.steps;
     r->time_s = d->run.time_s;
     r->tokens_per_s = g->tokens_per_s;
@@ -85,6 +84,10 @@ static cp_status eval(const void *job, double count, enum tm_scaling mode, struc
         p.batch = fmax(1, round((p.batch ? p.batch : j->wl->batch) * count / j->spec.gpus));
     tm_result_init(r, count);
     r->global_tokens = (p.batch ? p.batch : j->wl->batch) * j->wl->seq_len;
+    r->batch_penalty = j->batch_penalty || mode == TM_WEAK;
+    r->tokens = gpu_train_tokens(j->g, j->wl, j->tokens, r->global_tokens,
+                                 (j->ref_batch > 0 ? j->ref_batch : j->wl->batch) * j->wl->seq_len,
+                                 r->batch_penalty, &r->critical_tokens);
     struct cp_error why = {0};
     cp_status st = listing(j, &p, d);
     if (st == CP_OK)
@@ -107,6 +110,7 @@ static cp_status eval(const void *job, double count, enum tm_scaling mode, struc
     fill(j, &p, d, r);
     tm_verdict_add(r, "divides", 1, 1);
     tm_verdict_add(r, "memory", 1, 1);
+    tm_verdict_add(r, "batch", r->global_tokens <= r->critical_tokens, 0);
     tm_result_close(r);
     r->bottleneck = (size_t)d->sr.hit[0].result.bottleneck;
     return CP_OK;

@@ -4,8 +4,12 @@
  * price per GPU-hour.  Its eval at N GPUs runs the layout search
  * (gpu_search.h) at N and the fastest layout to the end of training
  * (gpu_train_eval): weak scaling keeps the sequences per GPU of the job's
- * own count, the global batch round(batch x N / count) and at least 1;
- * strong keeps the job's batch.  A count that no layout divides or fits
+ * own count, the global batch round(batch x N / count) and at least 1,
+ * and charges the batch penalty (desc/batch.h: the tokens of a batch
+ * against the critical batch, as weight streaming does); strong keeps the
+ * job's batch and charges the penalty when the job asks.  The verdict
+ * "batch" (a warning) says whether the global batch is within the
+ * critical batch.  A count that no layout divides or fits
  * is a result that does not run, with the search's reason.  The detail is
  * a struct gpu_tm_detail: the search's kept layouts, the best one's run,
  * and the job's divisors, listed once for every count at the same batch. */
@@ -21,6 +25,9 @@ struct gpu_tm_job {
     struct gpu_search_spec spec; /* spec.gpus: the job's own count       */
     double tokens;               /* training tokens                       */
     double price;                /* per GPU-hour; NAN or < 0: none        */
+    double ref_batch;  /* sequences the token count is for (0: wl->batch)  */
+    int batch_penalty; /* charge a batch's tokens against the critical
+                          batch (desc/batch.h); TM_WEAK always does         */
 };
 
 struct gpu_tm_detail {

@@ -7,6 +7,7 @@
 
 #include "../base/finite.h"
 #include "../base/units.h"
+#include "../desc/tfm.h"
 #include "gpu_int.h"
 
 /* Where the step's figures come from, for the gate's hint. */
@@ -28,6 +29,13 @@ static const char *const part_keys[GPU_NPARTS] = {
     [GPU_OPTIMIZER] = "gpu.hbm_bandwidth or fit.optimizer_bytes",
     [GPU_OVERHEAD] = "fit.kernels_per_layer, fit.kernel_overhead or fit.step_overhead",
 };
+
+double gpu_train_tokens(const struct gpuhw_desc *g, const struct wl_desc *w, double tokens,
+                        double batch_tokens, double ref_tokens, int penalty, double *critical)
+{
+    *critical = batch_critical_tokens(&g->batch, batch_loss(&g->batch, tfm_params(w)));
+    return penalty ? tokens * batch_token_factor(batch_tokens, ref_tokens, *critical) : tokens;
+}
 
 double gpu_train_steps(double tokens, double batch, double seq_len)
 {

@@ -110,6 +110,7 @@ static void batch_figures(const struct cluster *c, const struct tfm_figs *tf, un
     r->loss = last.loss;
     r->critical_tokens = last.critical_tokens;
     r->token_factor = last.token_factor;
+    r->batch_penalty = last.penalty;
     r->tokens = last.need;
     r->steps = last.steps;
 }

@@ -62,6 +62,7 @@ struct train_result {
     double params, bytes_per_param, state_bytes;
     double global_tokens; /* per step                                      */
     double loss, critical_tokens, token_factor;
+    int batch_penalty; /* token_factor charged (the cluster's batch_penalty) */
     double tokens, steps, time_s, tokens_per_s;
     double power_W, energy_J, cost; /* cost < 0 when no price was given   */
     double sram_per_seq, matmul_dim, balance_tokens;

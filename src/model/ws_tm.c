@@ -26,6 +26,8 @@ void ws_tm_result(const struct train_result *t, double count, struct tm_result *
     for (size_t i = 0; i < STEP_NRES; i++)
         r->part_s[i] = t->step.critical[i];
     r->tokens = t->tokens;
+    r->critical_tokens = t->critical_tokens;
+    r->batch_penalty = t->batch_penalty;
     r->steps = t->steps;
     r->time_s = t->time_s;
     r->tokens_per_s = t->tokens_per_s;
@@ -56,6 +58,12 @@ static cp_status eval(const void *job, double count, enum tm_scaling mode, struc
     (void)err;
     const struct cluster *c = job;
     struct train_result *t = detail;
+    struct cluster charged;
+    if (mode == TM_WEAK && !c->batch_penalty) { /* tm.h: weak charges the penalty */
+        charged = *c;
+        charged.batch_penalty = 1;
+        c = &charged;
+    }
     if (count == c->systems)
         train_eval(c, t);
     else

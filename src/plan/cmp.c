@@ -62,7 +62,8 @@ cp_status cmp_check(const struct cmp_spec *s, struct cp_error *err)
 static struct gpu_tm_job tm_job_of(const struct cmp_spec *s, const struct wl_desc *w,
                                    double steps)
 {
-    struct gpu_tm_job j = {s->gpu, w, s->layout, steps * w->batch * w->seq_len, s->gpu_price};
+    /* no penalty here: the steps carry the weight-streaming side's charge */
+    struct gpu_tm_job j = {s->gpu, w, s->layout, steps * w->batch * w->seq_len, s->gpu_price, 0, 0};
     j.spec.batch = w->batch;
     j.spec.keep = 1;
     return j;

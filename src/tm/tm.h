@@ -19,7 +19,11 @@
  * Scaling.  eval at a count other than the job's own keeps the job's
  * global batch (TM_STRONG) or its sequences per unit (TM_WEAK: the global
  * batch grows with the count, each kind rounding it to whole sequences as
- * its model does).
+ * its model does).  TM_WEAK charges the batch penalty at every count, the
+ * job's own too (desc/batch.h: the extra tokens a batch needs against the
+ * critical batch), so a weak row's time-to-train is never below what the
+ * critical batch allows; TM_STRONG charges it when the job asks
+ * (--batch-penalty).
  *
  * Pure arithmetic, no I/O; SI units (seconds, W, J, tokens). */
 #ifndef CP_TM_H
@@ -59,6 +63,8 @@ struct tm_result {
     double part_s[TM_MAX_PARTS];  /* each part's share of step_s, seconds */
     size_t bottleneck;            /* index of the largest part            */
     double tokens;                /* training tokens (with any batch penalty) */
+    double critical_tokens;       /* the critical batch, tokens (desc/batch.h) */
+    int batch_penalty;            /* tokens charge the batch penalty      */
     double steps, time_s, tokens_per_s;
     double mfu; /* model FLOPs utilisation; NAN where the kind has none yet */
     size_t npower;
