@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "desc/tfm.h"
 #include "gpu/gpu_tm.h"
 #include "model/param.h"
 #include "model/ws_tm.h"
@@ -66,7 +67,10 @@ static void ws_matches_train(void **state)
         for (size_t m = 0; m < 2; m++)
             for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
                 assert_ok(tm_eval(&j, ns[i], (enum tm_scaling)m, &r, &d, &err), err);
-                train_at(&c, ns[i], m == TM_WEAK ? SCALE_WEAK : SCALE_STRONG, &t);
+                /* weak scaling charges the batch penalty (tm.h) */
+                struct cluster cm = c;
+                cm.batch_penalty = m == TM_WEAK;
+                train_at(&cm, ns[i], m == TM_WEAK ? SCALE_WEAK : SCALE_STRONG, &t);
                 assert_memory_equal(&t, &d, sizeof t);
                 assert_same(r.step_s, t.step.step_s);
                 assert_same(r.time_s, t.time_s);
@@ -109,8 +113,21 @@ static struct gfx *gfx_new(const char *gpu, double gpus)
     return f;
 }
 
-/* The direct path: gpu_search at gpus, global batch, its best run. */
-static void direct(struct gfx *f, double gpus, double batch, struct tm_result *want)
+/* The tokens of a run at a global batch of batch sequences against the
+ * model's, with the batch penalty: the published law (McCandlish et al.
+ * 2018, Kaplan et al. 2020) from the GPU description's [batch] keys. */
+static double penalised(const struct gfx *f, double batch)
+{
+    const struct batch_spec *b = &f->g.batch;
+    double loss = pow(b->loss_params / tfm_params(&f->w), b->loss_exponent);
+    double crit = b->critical_tokens / pow(loss, 1 / b->critical_exponent);
+    double g = batch * f->w.seq_len, ref = f->w.batch * f->w.seq_len;
+    return f->j.tokens * (1 + g / crit) / (1 + ref / crit);
+}
+
+/* The direct path: gpu_search at gpus, global batch, its best run of
+ * tokens tokens. */
+static void direct(struct gfx *f, double gpus, double batch, double tokens, struct tm_result *want)
 {
     struct gpu_search_spec p = f->j.spec;
     p.gpus = gpus;
@@ -119,8 +136,7 @@ static void direct(struct gfx *f, double gpus, double batch, struct tm_result *w
     assert_ok(gpu_search(&f->g, &f->w, &p, &f->sr, &err), err);
     struct gpu_train t;
     const struct gpu_result *r = &f->sr.hit[0].result;
-    gpu_train_eval(&f->g, gpus, gpu_train_steps(f->j.tokens, batch, f->w.seq_len), f->j.price, r,
-                   &t);
+    gpu_train_eval(&f->g, gpus, gpu_train_steps(tokens, batch, f->w.seq_len), f->j.price, r, &t);
     *want = (struct tm_result){.step_s = r->step_s, .time_s = t.time_s,
                                .tokens_per_s = r->tokens_per_s, .energy_J = t.energy_J,
                                .cost = t.cost, .feasible = 1};
@@ -134,7 +150,7 @@ static void gpu_matches_search(void **state)
     struct tm_result r, want;
     struct cp_error err = {0};
     assert_ok(tm_eval(&j, 0, TM_STRONG, &r, &f->d, &err), err);
-    direct(f, 1024, f->w.batch, &want);
+    direct(f, 1024, f->w.batch, f->j.tokens, &want);
     same_result(&r, &want);
     /* the same layout, field by field (a struct's padding is undefined) */
     const struct gpu_layout *a = &f->d.sr.hit[0].layout, *b = &f->sr.hit[0].layout;
@@ -145,14 +161,20 @@ static void gpu_matches_search(void **state)
     assert_int_equal(a->fsdp, b->fsdp);
     assert_int_equal(a->precision, b->precision);
     assert_same(r.mfu, f->sr.hit[0].result.mfu);
-    /* strong at 2048 keeps the batch; weak doubles it */
+    /* strong at 2048 keeps the batch and the tokens; weak doubles the
+     * batch and charges its tokens the batch penalty */
     assert_ok(tm_eval(&j, 2048, TM_STRONG, &r, &f->d, &err), err);
-    direct(f, 2048, f->w.batch, &want);
+    direct(f, 2048, f->w.batch, f->j.tokens, &want);
     same_result(&r, &want);
+    assert_same(r.tokens, f->j.tokens);
+    assert_int_equal(r.batch_penalty, 0);
     assert_ok(tm_eval(&j, 2048, TM_WEAK, &r, &f->d, &err), err);
-    direct(f, 2048, 2 * f->w.batch, &want);
+    direct(f, 2048, 2 * f->w.batch, penalised(f, 2 * f->w.batch), &want);
     same_result(&r, &want);
     assert_same(r.global_tokens, 2 * f->w.batch * f->w.seq_len);
+    assert_rel(r.tokens, penalised(f, 2 * f->w.batch), 1e-12);
+    assert_true(r.tokens > f->j.tokens);
+    assert_int_equal(r.batch_penalty, 1);
     /* the listing kept in the detail gives what a fresh detail gives */
     struct tm_result again;
     assert_ok(tm_eval(&j, 512, TM_STRONG, &r, &f->d, &err), err);
@@ -247,7 +269,7 @@ static void gpu_params(void **state)
     assert_same(f->g.chip.peak_flops[GPUHW_BF16], 989e12); /* the job's own description */
     assert_true(r.step_s < base.step_s);
     f->g.chip.peak_flops[GPUHW_BF16] = 2.37e15;
-    direct(f, 1024, f->w.batch, &want);
+    direct(f, 1024, f->w.batch, f->j.tokens, &want);
     f->g.chip.peak_flops[GPUHW_BF16] = 989e12;
     same_result(&r, &want);
     /* the job again after a change: its own result, not the changed one */
