@@ -36,13 +36,13 @@ crit() {
         END { l = (lp / p) ^ le; printf "%.17g\n", ct / l ^ (1 / ce) }'
 }
 
-# rows_check FILE BCRIT COUNT_COL RULE: every data row of the scale CSV in
+# rows_check FILE BCRIT RULE: every data row of the scale CSV in
 # FILE against the formula: batch_rule RULE; train_tokens the formula's
 # (penalty) or T (none); time at least ceil(tokens / batch) step times and,
 # with the penalty, at least S_min; tta_speedup = t_ref / t and
 # tps_speedup = tps / tps_ref against the first row; prints what fails
 rows_check() {
-    tr -d '\r' <"$1" | awk -F, -v bc="$2" -v t0="$T0" -v bref="$BREF" -v rule="$4" '
+    tr -d '\r' <"$1" | awk -F, -v bc="$2" -v t0="$T0" -v bref="$BREF" -v rule="$3" '
         function off(a, b) { return a - b > 1e-9 * b || b - a > 1e-9 * b }
         NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $c["time_to_train_s"] == "" { next }
@@ -68,20 +68,16 @@ BC_CS3=$(crit cs3)
 BC_H100=$(crit h100)
 check "the GPU description's critical batch is the weight-streaming one's ($BC_H100 tokens)" \
     [ "$BC_CS3" = "$BC_H100" ]
-run scale -m $M -s cs3 --systems 1..2048x4 --csv
-out=$(rows_check "$T/out" "$BC_CS3" systems penalty)
-if [ "$rc" -eq 0 ] && [ -z "$out" ]; then
-    ok "scale weak on CS-3 up to 1024 systems: tokens and time by the formula, never below S_min, speedups agree"
-else
-    nok "scale weak on CS-3: tokens, time and speedups by the formula" "exit $rc: $out"
-fi
-run scale -m $M -s h100 --systems 1024..16384x4 --csv
-out=$(rows_check "$T/out" "$BC_H100" gpus penalty)
-if [ "$rc" -eq 0 ] && [ -z "$out" ]; then
-    ok "scale weak on H100 up to 16384 GPUs: tokens and time by the formula, never below S_min, speedups agree"
-else
-    nok "scale weak on H100: tokens, time and speedups by the formula" "exit $rc: $out"
-fi
+for k in "cs3 1..2048x4 $BC_CS3" "h100 1024..16384x4 $BC_H100"; do
+    set -- $k
+    run scale -m $M -s "$1" --systems "$2" --csv
+    out=$(rows_check "$T/out" "$3" penalty)
+    if [ "$rc" -eq 0 ] && [ -z "$out" ]; then
+        ok "scale weak on $1 at $2: tokens by the formula, time never below their steps nor S_min, speedups agree"
+    else
+        nok "scale weak on $1 at $2: tokens, time and speedups by the formula" "exit $rc: $out"
+    fi
+done
 run scale -m $M -s cs3 --systems 1..2048x4
 if grep -q "weak scaling (sequences per system fixed; the batch penalty charged against the critical batch" "$T/out" &&
     grep -q "batch_rule" "$T/out" && grep -q "tps_speedup" "$T/out"; then
@@ -92,10 +88,10 @@ fi
 
 # ---- strong scaling: nothing charged unless asked ----
 run scale -m $M -s cs3 --systems 1,16,64 --strong --csv
-out=$(rows_check "$T/out" "$BC_CS3" systems none)
+out=$(rows_check "$T/out" "$BC_CS3" none)
 check "scale --strong on CS-3: batch_rule none, the model's tokens, speedups agree${out:+ ($out)}" [ -z "$out" ]
 run scale -m $M -s h100 --systems 1024,4096 --strong --batch 16384 --batch-penalty --csv
-out=$(rows_check "$T/out" "$BC_H100" gpus penalty)
+out=$(rows_check "$T/out" "$BC_H100" penalty)
 check "scale --strong --batch-penalty on H100: the tokens of 16384 sequences by the formula${out:+ ($out)}" [ -z "$out" ]
 
 # ---- the GPU estimate: a warning past the critical batch, the penalty when asked ----
@@ -118,7 +114,9 @@ for pen in "" --batch-penalty; do
                   np = t0 * (1 + b / bc) / (1 + bref / bc); sp = int(np / b); if (sp < np / b) sp++
                   if (t < w * (1 - 1e-9)) print "time " t " below " w
                   else if (pen == "" && t >= sp * $c["step_time_s"]) print "time " t " charged the penalty unasked" }')
-    check "estimate --csv on 8192 H100${pen:+ $pen}: time_to_train_s at least ceil(tokens / batch) steps, tokens by the formula${pen:- (and below the penalty's)}${got:+ ($got)}" \
+    below=" (and below the penalty's)"
+    [ -n "$pen" ] && below=
+    check "estimate --csv on 8192 H100${pen:+ $pen}: time_to_train_s at least ceil(tokens / batch) steps, tokens by the formula$below${got:+ ($got)}" \
         [ "$rc" -eq 0 ] && [ -z "$got" ]
 done
 run estimate -m $M -s h100 -n 8192 --batch 196608 --batch-penalty
@@ -127,7 +125,7 @@ check "estimate --batch-penalty on H100 says the tokens carry the penalty" grep 
 # ---- the GPU kind reads its own [batch] keys ----
 BC_SET=$(crit h100 --set batch.critical_tokens=1e8)
 run scale -m $M -s h100 --systems 8192 --strong --batch 16384 --batch-penalty --set batch.critical_tokens=1e8 --csv
-out=$(rows_check "$T/out" "$BC_SET" gpus penalty)
+out=$(rows_check "$T/out" "$BC_SET" penalty)
 check "--set batch.critical_tokens on H100 moves the critical batch the penalty is charged against${out:+ ($out)}" \
     [ "$BC_SET" != "$BC_H100" ] && [ -z "$out" ]
 
