@@ -419,10 +419,10 @@ else
 fi
 # the band in --csv brackets the point value, and matches estimate's
 "$CP" plan -m gpt3-175b -s cs2 --deadline 30d --set "$R" --uncertainty=200 --seed 3 --csv >"$T/uc.csv" 2>"$T/err"
-p05=$(col "$T/uc.csv" 1 time_to_train_p05_s)
-p95=$(col "$T/uc.csv" 1 time_to_train_p95_s)
+p10=$(col "$T/uc.csv" 1 time_to_train_p10_s)
+p90=$(col "$T/uc.csv" 1 time_to_train_p90_s)
 t_n=$(col "$T/uc.csv" 1 time_to_train_s)
-check "--uncertainty --csv: time-to-train p05 < point < p95" sh -c "[ -n '$p05' ] && awk -v a='$p05' -v t='$t_n' -v b='$p95' 'BEGIN{exit !(a < t && t < b)}'"
+check "--uncertainty --csv: time-to-train p10 < point < p90" sh -c "[ -n '$p10' ] && awk -v a='$p10' -v t='$t_n' -v b='$p90' 'BEGIN{exit !(a < t && t < b)}'"
 uc_rows=$(($(wc -l <"$T/uc.csv") - 1))
 check "--uncertainty --csv keeps the N, N-1, N+1 rows" test "$uc_rows" -eq 3
 "$CP" estimate -m gpt3-175b -s cs2 --set "$R" -n "$(col "$T/uc.csv" 1 systems)" --uncertainty=200 --seed 3 --csv >"$T/ue.csv" 2>>"$T/err"

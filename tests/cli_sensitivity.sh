@@ -37,10 +37,11 @@ if [ "$rc" -eq 0 ] && [ -s "$csv" ]; then ok "sensitivity --csv exits 0"; else n
 want='key,value,unit,spread,elasticity,abserr,below,above'
 if [ "$(head -n 1 "$csv")" = "$want" ]; then ok "csv header"; else nok "csv header" "$(head -n 1 "$csv")"; fi
 
-# Keys that are no figure to measure (issue 18): limits, capacities, and
-# the vendor's bytes per parameter, which the model does not use.
+# Keys that are no figure to measure (issue 18): limits, capacities, the
+# vendor's bytes per parameter, which the model does not use, and the
+# model's own error, which only --uncertainty draws (issue 32).
 NOT_RANKED="system.max_systems system.max_matmul_dim system.sram memoryx.server_memory
-memoryx.server_flash activation.server_memory memoryx.bytes_per_param"
+memoryx.server_flash activation.server_memory memoryx.bytes_per_param system.model_error"
 echo $NOT_RANKED | tr ' ' '\n' | sort >"$T/not_ranked"
 tail -n +2 "$csv" | cut -d, -f1 | sort >"$T/keys"
 file_keys cs2 | comm -23 - "$T/not_ranked" >"$T/want_keys"
@@ -164,7 +165,7 @@ cp "$T/out" "$gcsv"
 if [ "$rc" -eq 0 ] && [ "$(head -n 1 "$gcsv")" = "$want" ]; then ok "h100: exits 0 with the same columns"; else nok "h100: exits 0 with the same columns" "exit $rc: $(head -c 300 "$T/err")"; fi
 # one row per numeric key but the claims' figures (no parameters) and the
 # node's shape and the capacities (not ranked)
-GPU_NOT_RANKED="system.gpus_per_node network.nvlink_domain gpu.hbm fit.hbm_usable"
+GPU_NOT_RANKED="system.gpus_per_node network.nvlink_domain gpu.hbm fit.hbm_usable fit.model_error"
 echo $GPU_NOT_RANKED gpu.cores gpu.l2_cache gpu.die_area_mm2 | tr ' ' '\n' | sort >"$T/gpu_out"
 tail -n +2 "$gcsv" | cut -d, -f1 | sort >"$T/gkeys"
 file_keys h100 | comm -23 - "$T/gpu_out" >"$T/want_gkeys"

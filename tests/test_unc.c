@@ -193,20 +193,26 @@ static void test_unc_no_range_is_point(void **state)
     static struct fix f;
     fix_load(&f, "cs3", NULL, 0, "megatron-1t", 16, 0);
     no_ranges(&f.src);
-    struct train_result tr;
-    train_eval(&f.c, &tr);
+    f.hw.wse.model_error = 0; /* nothing drawn at all */
+    /* the point estimate through the interface, as every command gets it */
+    const struct tm_job j = {&tm_ws, &f.c, f.c.systems};
+    static struct tm_result tr;
+    static struct train_result det; /* the kind's detail (ws_tm.h) */
+    struct cp_error err = {0};
+    assert_ok(tm_eval(&j, 0, TM_STRONG, &tr, &det, &err), err);
     enum { N = 37 };
     double t[N];
     struct unc_result r;
-    struct cp_error err = {0};
     assert_ok(unc_ws(&f, N, 3, &r, t, &err), err);
     assert_int_equal(r.ranged, 0);
     assert_int_equal(r.samples, N);
     const struct unc_band *b[] = {&r.step_s, &r.time_s, &r.energy_J};
-    double want[] = {tr.step.step_s, tr.time_s, tr.energy_J};
+    double want[] = {tr.step_s, tr.time_s, tr.energy_J};
     for (size_t i = 0; i < 3; i++) {
         assert_true(b[i]->p05 == want[i]);
+        assert_true(b[i]->p10 == want[i]);
         assert_true(b[i]->p50 == want[i]);
+        assert_true(b[i]->p90 == want[i]);
         assert_true(b[i]->p95 == want[i]);
     }
     for (size_t i = 0; i < N; i++)
@@ -233,8 +239,10 @@ static void test_unc_bands_ordered(void **state)
         const struct unc_band *b[] = {&r.step_s, &r.time_s, &r.energy_J};
         for (size_t j = 0; j < 3; j++) {
             assert_true(b[j]->p05 > 0);
-            assert_true(b[j]->p05 <= b[j]->p50);
-            assert_true(b[j]->p50 <= b[j]->p95);
+            assert_true(b[j]->p05 <= b[j]->p10);
+            assert_true(b[j]->p10 <= b[j]->p50);
+            assert_true(b[j]->p50 <= b[j]->p90);
+            assert_true(b[j]->p90 <= b[j]->p95);
             assert_true(b[j]->p05 < b[j]->p95); /* the ranges move every figure */
         }
     }
@@ -253,6 +261,7 @@ static void test_unc_uniform_transform(void **state)
     static struct fix f;
     fix_load(&f, "cs2", sets, NB + 1, "gpt3-175b", 1, 0);
     no_ranges(&f.src);
+    f.hw.wse.model_error = 0; /* the key's draw alone */
     int k = key("system.utilization");
     double u0 = 0.5, s = 0.2;
     f.src.spread[k] = s;
@@ -272,6 +281,49 @@ static void test_unc_uniform_transform(void **state)
     assert_rel(r.time_s.p95, t0 * u0 / (u0 - s + 2 * s * 0.05), 0.006);
     /* energy moves with time (power does not depend on utilization) */
     assert_rel(r.energy_J.p50 / r.time_s.p50, r.energy_J.p05 / r.time_s.p05, 1e-12);
+}
+
+/* The model's own error alone (no ranged key): each draw's figures are
+ * the point's times a factor uniform in 1 +- e, so the time's q-quantile
+ * is t0 (1 + e (2 q - 1)); the energy moves with it; a deadline at the
+ * point time is met by about half the draws, one 10 % above it by every
+ * draw once e < 0.1, and the shipped files state an error on both kinds. */
+static void test_unc_model_error(void **state)
+{
+    (void)state;
+    static struct fix f;
+    fix_load(&f, "cs3", NULL, 0, "gpt3-175b", 22, 0);
+    assert_true(f.hw.wse.model_error > 0); /* hw/cs3.ini states one */
+    no_ranges(&f.src);
+    double e = 0.1873;
+    f.hw.wse.model_error = e;
+    struct train_result tr;
+    train_eval(&f.c, &tr);
+    const struct tm_job j = {&tm_ws, &f.c, f.c.systems};
+    assert_rel(unc_model_error(&j), e, 1e-15);
+    enum { N = 20000 };
+    struct unc_result r;
+    struct cp_error err = {0};
+    assert_ok(unc_ws(&f, N, 5, &r, NULL, &err), err);
+    assert_int_equal(r.ranged, 0);
+    assert_rel(r.model_error, e, 1e-15);
+    /* a quantile's sampling error: 2 e sqrt(p (1 - p) / N), 0.16 % of t0
+     * at P10 and P90; tolerance > 4 of it */
+    const double q[] = {0.10, 0.50, 0.90};
+    const double got[] = {r.time_s.p10, r.time_s.p50, r.time_s.p90};
+    for (size_t i = 0; i < 3; i++)
+        assert_rel(got[i], tr.time_s * (1 + e * (2 * q[i] - 1)), 0.008);
+    assert_rel(r.energy_J.p90 / r.time_s.p90, tr.energy_J / tr.time_s, 1e-9);
+    struct unc_draws d;
+    assert_ok(unc_job_draws(&j, &f.src, 0, TM_STRONG, N, 5, &d, &err), err);
+    double limit[PLAN_NMETRICS] = {tr.time_s, 0, 0};
+    double share = unc_share(&d, limit);
+    assert_true(share > 0.48 && share < 0.52);
+    limit[PLAN_TIME] = tr.time_s * (1 + e) * 1.000001;
+    assert_true(unc_share(&d, limit) == 1);
+    limit[PLAN_TIME] = tr.time_s * (1 - e) * 0.999999;
+    assert_true(unc_share(&d, limit) == 0);
+    unc_draws_free(&d);
 }
 
 /* Draws are uniform over the range, stay valid and leave other keys
@@ -548,6 +600,7 @@ int main(void)
         cmocka_unit_test(test_unc_no_range_is_point),
         cmocka_unit_test(test_unc_bands_ordered),
         cmocka_unit_test(test_unc_uniform_transform),
+        cmocka_unit_test(test_unc_model_error),
         cmocka_unit_test(test_unc_draws_valid),
         cmocka_unit_test(test_unc_errors),
         cmocka_unit_test(test_sens_compute_bound),

@@ -84,6 +84,8 @@ static const struct desc_key gpuhw_keys[] = {
      0, "fixed time per step of a job that spans nodes, nothing overlapping it"},
     {"fit", "hbm_usable", DESC_NUM, UNIT_FRACTION, FRAC, FIT(hbm_usable), 0, NULL, 0,
      "fraction of HBM a run can fill (the rest: context, allocator, buffers)"},
+    {"fit", "model_error", DESC_NUM, UNIT_FRACTION, DESC_AT_MOST_1 | DESC_ZERO_OK, FIT(model_error), 0,
+     NULL, 0, "half-width of the model's own relative error on the step time (--uncertainty)"},
     BATCH_DESC_KEYS(offsetof(struct gpuhw_desc, batch)),
 };
 

@@ -76,6 +76,9 @@ struct gpu_fit {
                                  parameter it updates                    */
     double step_overhead_s;   /* fixed time per step nothing overlaps     */
     double hbm_usable;        /* fraction of HBM a run can fill           */
+    double model_error;       /* half-width of the model's own relative
+                                 error on the step time; only
+                                 --uncertainty draws it                 */
 };
 
 struct gpuhw_desc {

@@ -34,6 +34,8 @@ struct wse_spec {
     double max_systems;      /* largest cluster of this generation           */
     double step_overhead_s;  /* fixed time per training step, not overlapped  */
     double jitter;           /* relative std. deviation of a system's compute */
+    double model_error;      /* half-width of the model's own relative error on
+                                the step time; only --uncertainty draws it   */
 };
 
 /* The published figures of the chip that the vendor's comparisons with

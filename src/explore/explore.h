@@ -48,9 +48,9 @@ extern const char *const xp_chart_title[XP_NCHARTS];
  * interpolated between them): about 20 ms a key with the band on. */
 #define XP_BAND_POINTS 32
 /* The band's percentiles, and its label wherever it is shown. */
-#define XP_BAND_LO 0.05
-#define XP_BAND_HI 0.95
-#define XP_BAND_LABEL "5-95%"
+#define XP_BAND_LO 0.10
+#define XP_BAND_HI 0.90
+#define XP_BAND_LABEL "10-90%"
 
 struct xp_curve {
     size_t n;

@@ -202,8 +202,8 @@ static void draw_params(const struct xp_state *x, int y, int w)
         draw_warnings(x, y + 1 + XP_NPARAMS, y + XP_TOP_H - 2, w);
 }
 
-/* "5-95% LO-HI UNIT" ("5-95% 10.96-12.41 s"), both ends in one unit when
- * they share it, else "5-95% LO UNIT-HI UNIT". */
+/* "10-90% LO-HI UNIT" ("10-90% 10.96-12.41 s"), both ends in one unit when
+ * they share it, else "10-90% LO UNIT-HI UNIT". */
 static const char *band_text(const char *lo, const char *hi, char *buf, size_t n)
 {
     const char *ul = strchr(lo, ' '), *uh = strchr(hi, ' ');
@@ -277,9 +277,9 @@ static void step_row(const struct xp_state *x, int y, int in, int right)
     clipf(y, in, right, "%-*s%s", XP_LABEL_W, "step time",
           unit_format(x->t.r.step_s, UNIT_TIME, a, sizeof a));
     if (x->band_ok)
-        clipf(y, cur_x(), right, "  %s",
-              band_text(unit_format(x->band.step_s.p05, UNIT_TIME, b, sizeof b),
-                        unit_format(x->band.step_s.p95, UNIT_TIME, c, sizeof c), d, sizeof d));
+        clipf(y, cur_x(), right, " %s",
+              band_text(unit_format(x->band.step_s.p10, UNIT_TIME, b, sizeof b),
+                        unit_format(x->band.step_s.p90, UNIT_TIME, c, sizeof c), d, sizeof d));
 }
 
 /* "time to train  DURATION", then the band when it is on. */
@@ -290,9 +290,9 @@ static void time_row(const struct xp_state *x, int row, int in, int right)
     clipf(row, in, right, "%-*s%s", XP_LABEL_W, "time to train",
           out_duration(r->time_s, a, sizeof a));
     if (x->band_ok)
-        clipf(row, cur_x(), right, "  %s",
-              band_text(out_duration(x->band.time_s.p05, b, sizeof b),
-                        out_duration(x->band.time_s.p95, c, sizeof c), d, sizeof d));
+        clipf(row, cur_x(), right, " %s",
+              band_text(out_duration(x->band.time_s.p10, b, sizeof b),
+                        out_duration(x->band.time_s.p90, c, sizeof c), d, sizeof d));
 }
 
 /* "energy  ENERGY at POWER". */

@@ -40,10 +40,28 @@ static int run(const struct unc_opt *u, const struct unc_at *a, const struct des
     return -1;
 }
 
-static const char *band(const struct unc_band *b, unit_dim d, int duration, char *buf, size_t n)
+void unc_opt_head(const struct unc_opt *u, const struct tm_job *j, const struct unc_result *r)
+{
+    char e[160] = "";
+    if (r->model_error > 0)
+        snprintf(e, sizeof e, "%s the model's own error (%s +- %.3g %%)", r->ranged ? " and" : "",
+                 j->kind->model_error_key, 100 * r->model_error);
+    if (r->ranged == 0 && !(r->model_error > 0))
+        printf("uncertainty: no hardware key has a +- range, so the band is the point "
+               "estimate\n(give ranges with --set 'section.key=VALUE+-SPREAD'); P50 [P10, P90] "
+               "of the draws\n");
+    else if (r->ranged == 0)
+        printf("uncertainty: %zu draws of%s (seed %lu); P50 [P10, P90]\n", r->samples, e, u->seed);
+    else
+        printf("uncertainty: %zu draws of the %zu hardware keys with a +- range%s (seed %lu);\n"
+               "P50 [P10, P90]\n",
+               r->samples, r->ranged, e, u->seed);
+}
+
+const char *unc_opt_band(const struct unc_band *b, unit_dim d, int duration, char *buf, size_t n)
 {
     char a[3][48];
-    const double v[3] = {b->p05, b->p50, b->p95};
+    const double v[3] = {b->p10, b->p50, b->p90};
     for (int i = 0; i < 3; i++) {
         if (duration)
             out_duration(v[i], a[i], sizeof a[i]);
@@ -69,17 +87,11 @@ int unc_opt_print(const struct unc_opt *u, const struct unc_at *a, const struct 
         return rc;
     }
     char b[160];
-    if (r.ranged == 0)
-        printf("\nuncertainty: no hardware key has a +- range, so the band is the point "
-               "estimate\n(give ranges with --set 'section.key=VALUE+-SPREAD'); median [5th, "
-               "95th percentile]\n");
-    else
-        printf("\nuncertainty: %zu draws of the %zu hardware keys with a +- range (seed %lu);\n"
-               "median [5th, 95th percentile]\n",
-               r.samples, r.ranged, u->seed);
-    printf("  step time      %s\n", band(&r.step_s, UNIT_TIME, 0, b, sizeof b));
-    printf("  time to train  %s\n", band(&r.time_s, UNIT_TIME, 1, b, sizeof b));
-    printf("  energy         %s\n", band(&r.energy_J, UNIT_ENERGY, 0, b, sizeof b));
+    printf("\n");
+    unc_opt_head(u, &a->job, &r);
+    printf("  step time      %s\n", unc_opt_band(&r.step_s, UNIT_TIME, 0, b, sizeof b));
+    printf("  time to train  %s\n", unc_opt_band(&r.time_s, UNIT_TIME, 1, b, sizeof b));
+    printf("  energy         %s\n", unc_opt_band(&r.energy_J, UNIT_ENERGY, 0, b, sizeof b));
     if (times) {
         size_t k = 0;
         for (size_t i = 0; i < r.samples; i++)
@@ -91,11 +103,11 @@ int unc_opt_print(const struct unc_opt *u, const struct unc_at *a, const struct 
 }
 
 static const char *const csv_cols[] = {
-    "step_time_p05_s",     "step_time_p50_s",     "step_time_p95_s",
-    "time_to_train_p05_s", "time_to_train_p50_s", "time_to_train_p95_s",
+    "step_time_p10_s",     "step_time_p50_s",     "step_time_p90_s",
+    "time_to_train_p10_s", "time_to_train_p50_s", "time_to_train_p90_s",
 };
-static const char *const text_cols[] = {"step time median [5%, 95%]",
-                                        "time to train median [5%, 95%]"};
+static const char *const text_cols[] = {"step time P50 [P10, P90]",
+                                        "time to train P50 [P10, P90]"};
 
 int unc_opt_columns(const struct unc_opt *u, const struct unc_at *a, size_t n,
                     const struct desc_src *src, int csv, struct out_table *t)
@@ -124,13 +136,13 @@ int unc_opt_columns(const struct unc_opt *u, const struct unc_at *a, size_t n,
             return rc;
         char b[160];
         if (csv) {
-            const double v[6] = {r.step_s.p05, r.step_s.p50, r.step_s.p95,
-                                 r.time_s.p05, r.time_s.p50, r.time_s.p95};
+            const double v[6] = {r.step_s.p10, r.step_s.p50, r.step_s.p90,
+                                 r.time_s.p10, r.time_s.p50, r.time_s.p90};
             for (size_t c = 0; c < 6; c++)
                 out_set(t, i, old + c, unit_format_exact(v[c], b, sizeof b));
         } else {
-            out_set(t, i, old, band(&r.step_s, UNIT_TIME, 0, b, sizeof b));
-            out_set(t, i, old + 1, band(&r.time_s, UNIT_TIME, 1, b, sizeof b));
+            out_set(t, i, old, unc_opt_band(&r.step_s, UNIT_TIME, 0, b, sizeof b));
+            out_set(t, i, old + 1, unc_opt_band(&r.time_s, UNIT_TIME, 1, b, sizeof b));
         }
     }
     return -1;

@@ -6,6 +6,7 @@
 #define CP_UNC_OPT_H
 
 #include "scenario_ws.h"
+#include "../plan/unc.h"
 #include "../tm/tm.h"
 
 struct unc_opt {
@@ -27,7 +28,16 @@ struct unc_at {
     int skip;
 };
 
-/* Lines with the 5th, 50th and 95th percentiles of step time, time-to-train
+/* "uncertainty: N draws of the K hardware keys with a +- range and the
+ * model's own error (fit.model_error +- 23 %) (seed S);" and "P50 [P10,
+ * P90]" for the draws r of job j, on stdout. */
+void unc_opt_head(const struct unc_opt *u, const struct tm_job *j, const struct unc_result *r);
+
+/* "P50 [P10, P90]" of b in dimension d (a duration when duration is
+ * set, an energy in Wh with UNIT_ENERGY) into buf; returns buf. */
+const char *unc_opt_band(const struct unc_band *b, unit_dim d, int duration, char *buf, size_t n);
+
+/* Lines with the 10th, 50th and 90th percentiles of step time, time-to-train
  * and energy of a, with the ranges of src; with deadline > 0 also the
  * share of draws that meet it.  Nothing when u is off.  -1, or an exit
  * code after a message. */
@@ -35,9 +45,9 @@ int unc_opt_print(const struct unc_opt *u, const struct unc_at *a, const struct 
                   double deadline);
 
 /* Add the band columns to t, row i for configuration a[i] for the first
- * n rows, empty in the others (a GPU estimate's runners-up): for CSV (csv != 0) step_time_p05_s .. p95 and
- * time_to_train_p05_s .. p95 in seconds; for people two columns "p50
- * [p05, p95]".  Nothing when u is off.  -1, or an exit code. */
+ * n rows, empty in the others (a GPU estimate's runners-up): for CSV (csv != 0) step_time_p10_s, _p50_s, _p90_s and
+ * time_to_train_p10_s .. p90 in seconds; for people two columns "P50
+ * [P10, P90]".  Nothing when u is off.  -1, or an exit code. */
 int unc_opt_columns(const struct unc_opt *u, const struct unc_at *a, size_t n,
                     const struct desc_src *src, int csv, struct out_table *t);
 

@@ -201,9 +201,11 @@ static int p_valid(const void *job, size_t i, double v)
  * only in whole steps: a layout fits or not). */
 static const char gpu_shape[] = "the node's shape, whole numbers that change the layouts there are";
 static const char gpu_capacity[] = "capacities, which change the time only in whole steps";
+static const char gpu_error[] = "the model's own error, which only --uncertainty draws";
 static const char *const gpu_skipped[] = {"system.gpus_per_node", "network.nvlink_domain",
-                                          "gpu.hbm", "fit.hbm_usable", NULL};
-static const char *const gpu_skipped_why[] = {gpu_shape, gpu_shape, gpu_capacity, gpu_capacity};
+                                          "gpu.hbm", "fit.hbm_usable", "fit.model_error", NULL};
+static const char *const gpu_skipped_why[] = {gpu_shape, gpu_shape, gpu_capacity, gpu_capacity,
+                                              gpu_error};
 
 static const char *p_skip_why(size_t i)
 {
@@ -319,6 +321,7 @@ const struct tm_kind tm_gpu = {
     .param_valid = p_valid,
     .param_skip_why = p_skip_why,
     .skipped = gpu_skipped,
+    .model_error_key = "fit.model_error",
     .param_eval = p_eval,
     .clone_size = sizeof(struct gpu_clone),
     .clone = clone,

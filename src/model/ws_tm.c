@@ -131,13 +131,14 @@ static int p_valid(const void *job, size_t i, double v)
 static const char ws_limit[] = "limits, a verdict and not a rate";
 static const char ws_capacity[] = "capacities, which change the time only in whole steps";
 static const char ws_vendor[] = "the vendor's sizing, which the model does not use";
+static const char ws_error[] = "the model's own error, which only --uncertainty draws";
 static const char *const ws_skipped[] = {
     "system.max_systems",   "system.max_matmul_dim",    "system.sram",
     "memoryx.server_memory", "memoryx.server_flash",    "activation.server_memory",
-    "memoryx.bytes_per_param", NULL,
+    "memoryx.bytes_per_param", "system.model_error", NULL,
 };
 static const char *const ws_skipped_why[] = {ws_limit,    ws_limit,    ws_capacity, ws_capacity,
-                                             ws_capacity, ws_capacity, ws_vendor};
+                                             ws_capacity, ws_capacity, ws_vendor,   ws_error};
 
 static const char *p_skip_why(size_t i)
 {
@@ -236,6 +237,7 @@ const struct tm_kind tm_ws = {
     .param_valid = p_valid,
     .param_skip_why = p_skip_why,
     .skipped = ws_skipped,
+    .model_error_key = "system.model_error",
     .param_eval = p_eval,
     .clone_size = sizeof(struct ws_clone),
     .clone = clone,

@@ -25,9 +25,28 @@ static size_t count_ranged(const struct tm_kind *k, const struct desc_src *src)
     return n;
 }
 
+/* The index of the kind's model-error parameter (tm.h model_error_key),
+ * or -1 when it names none. */
+static long error_param(const struct tm_kind *k)
+{
+    char name[96];
+    for (size_t i = 0; k->model_error_key && i < k->nparams(); i++)
+        if (strcmp(k->param_name(i, name, sizeof name), k->model_error_key) == 0)
+            return (long)i;
+    return -1;
+}
+
+double unc_model_error(const struct tm_job *j)
+{
+    long e = error_param(j->kind);
+    return e < 0 ? 0 : j->kind->param_get(j->own, (size_t)e);
+}
+
 /* The ranged parameters of job j: each one's index, value and half-width,
- * in the kind's order (listed once for all the draws of a run). */
+ * in the kind's order (listed once for all the draws of a run), and the
+ * model-error parameter's index (-1: none). */
 struct ranged {
+    long err;
     size_t n;
     struct {
         size_t i;
@@ -40,6 +59,7 @@ static void ranged_list(const struct tm_job *j, const struct desc_src *src, stru
     const struct tm_kind *k = j->kind;
     size_t np = k->nparams();
     r->n = 0;
+    r->err = error_param(k);
     for (size_t i = 0; i < np && r->n < DESC_MAX_KEYS; i++) {
         double s = key_spread(k, src, i);
         if (s > 0) {
@@ -83,27 +103,26 @@ cp_status unc_job_draw(const struct tm_job *j, const struct desc_src *src, gsl_r
     return draw(j, &r, rng, buf, drawn, err);
 }
 
-/* Sort data (n values) in place and take its 5/50/95 % quantiles. */
-static struct unc_band band_of(double *data, size_t n)
+struct unc_band unc_band_of(double *data, size_t n)
 {
     gsl_sort(data, 1, n);
+    if (data[0] == data[n - 1]) /* every draw the same: exactly it (the
+                                   interpolation may round off a bit) */
+        return (struct unc_band){data[0], data[0], data[0], data[0], data[0]};
     return (struct unc_band){
         .p05 = gsl_stats_quantile_from_sorted_data(data, 1, n, 0.05),
+        .p10 = gsl_stats_quantile_from_sorted_data(data, 1, n, 0.10),
         .p50 = gsl_stats_quantile_from_sorted_data(data, 1, n, 0.50),
+        .p90 = gsl_stats_quantile_from_sorted_data(data, 1, n, 0.90),
         .p95 = gsl_stats_quantile_from_sorted_data(data, 1, n, 0.95),
     };
 }
 
-static struct unc_band band_point(double v)
-{
-    return (struct unc_band){v, v, v};
-}
-
-/* One evaluation of job at count into step, time and energy; a result
- * that does not run, or with a figure that is not finite, is CP_EINPUT
- * (what: "" for the job itself, or " of draw N of the +- ranges"). */
+/* One evaluation of job at count into draw slot i of d; a result that
+ * does not run, or with a figure that is not finite, is CP_EINPUT (draw
+ * 0: the job itself; N: draw N of the +- ranges). */
 static cp_status eval_one(const struct tm_job *job, double count, enum tm_scaling mode,
-                          void *detail, size_t draw, double *step, double *time, double *energy,
+                          void *detail, size_t draw, struct unc_draws *d, size_t i,
                           struct cp_error *err)
 {
     struct tm_result r;
@@ -124,77 +143,138 @@ static cp_status eval_one(const struct tm_job *job, double count, enum tm_scalin
                        "uncertainty: draw %zu of the +- ranges gives a %s that is not a "
                        "finite number; narrow the ranges (see show --csv, column spread)",
                        draw, bad);
-    *step = r.step_s;
-    *time = r.time_s;
-    *energy = r.energy_J;
+    d->step_s[i] = r.step_s;
+    d->time_s[i] = r.time_s;
+    d->energy_J[i] = r.energy_J;
+    d->cost[i] = r.cost;
+    d->feasible[i] = (unsigned char)(r.feasible != 0);
     return CP_OK;
 }
 
-/* Evaluate n draws into step[], time[], energy[]. */
+/* Draw slot i of d times f, the model's own error in this draw (a cost
+ * below 0, no price, stays as it is). */
+static void scale_draw(struct unc_draws *d, size_t i, double f)
+{
+    d->step_s[i] *= f;
+    d->time_s[i] *= f;
+    d->energy_J[i] *= f;
+    if (d->cost[i] >= 0)
+        d->cost[i] *= f;
+}
+
+/* Evaluate the d->n draws of j into d: each a draw of the ranged keys,
+ * then (when the kind states a model error) a factor uniform in 1 +- the
+ * drawn description's model error. */
 static cp_status sample(const struct tm_job *j, const struct desc_src *src, double count,
-                        enum tm_scaling mode, gsl_rng *rng, size_t n, double *step, double *time,
-                        double *energy, struct cp_error *err)
+                        enum tm_scaling mode, gsl_rng *rng, struct unc_draws *d,
+                        struct cp_error *err)
 {
     const struct tm_kind *k = j->kind;
     void *buf = xmalloc(k->clone_size), *detail = xmalloc(k->detail_size), *drawn;
     struct ranged r;
     ranged_list(j, src, &r);
     cp_status st = CP_OK;
-    for (size_t i = 0; i < n && st == CP_OK; i++) {
+    for (size_t i = 0; i < d->n && st == CP_OK; i++) {
         st = draw(j, &r, rng, buf, &drawn, err);
         struct tm_job dj = {k, drawn, j->count};
         if (st == CP_OK)
-            st = eval_one(&dj, count, mode, detail, i + 1, &step[i], &time[i], &energy[i], err);
+            st = eval_one(&dj, count, mode, detail, i + 1, d, i, err);
+        if (st == CP_OK && r.err >= 0)
+            scale_draw(d, i, 1 + k->param_get(drawn, (size_t)r.err) * (2 * gsl_rng_uniform(rng) - 1));
     }
     free(buf);
     free(detail);
     return st;
 }
 
-cp_status unc_job_run(const struct tm_job *j, const struct desc_src *src, double count,
-                      enum tm_scaling mode, size_t samples, unsigned long seed,
-                      struct unc_result *r, double *times, struct cp_error *err)
+void unc_draws_free(struct unc_draws *d)
+{
+    free(d->step_s);
+    free(d->feasible);
+    d->step_s = d->time_s = d->energy_J = d->cost = NULL;
+    d->feasible = NULL;
+}
+
+/* d's arrays for n draws; 0, or -1 when out of memory (d freed). */
+static int draws_alloc(struct unc_draws *d, size_t n)
+{
+    *d = (struct unc_draws){.n = n};
+    d->step_s = malloc(4 * n * sizeof *d->step_s);
+    d->feasible = malloc(n);
+    if (!d->step_s || !d->feasible) {
+        unc_draws_free(d);
+        return -1;
+    }
+    d->time_s = d->step_s + n;
+    d->energy_J = d->step_s + 2 * n;
+    d->cost = d->step_s + 3 * n;
+    return 0;
+}
+
+cp_status unc_job_draws(const struct tm_job *j, const struct desc_src *src, double count,
+                        enum tm_scaling mode, size_t samples, unsigned long seed,
+                        struct unc_draws *d, struct cp_error *err)
 {
     if (samples == 0 || samples > UNC_MAX_SAMPLES)
         return cp_fail(err, CP_EINPUT, "uncertainty: %zu samples: must be from 1 to %d", samples,
                        UNC_MAX_SAMPLES);
-    size_t ranged = count_ranged(j->kind, src);
-    if (ranged == 0) {
-        /* no ranged key: the point estimate, exactly, in every band */
-        double step, time, energy;
-        void *detail = xmalloc(j->kind->detail_size);
-        cp_status st = eval_one(j, count, mode, detail, 0, &step, &time, &energy, err);
-        free(detail);
-        if (st != CP_OK)
-            return st;
-        *r = (struct unc_result){.samples = samples, .ranged = 0};
-        r->step_s = band_point(step);
-        r->time_s = band_point(time);
-        r->energy_J = band_point(energy);
-        for (size_t i = 0; times && i < samples; i++)
-            times[i] = time;
-        return CP_OK;
-    }
-    double *buf = malloc(3 * samples * sizeof *buf);
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!buf || !rng) {
-        free(buf);
-        if (rng)
-            gsl_rng_free(rng);
+    if (draws_alloc(d, samples) != 0)
         return cp_fail(err, CP_ENOMEM, "uncertainty: out of memory for %zu samples", samples);
+    d->ranged = count_ranged(j->kind, src);
+    d->model_error = unc_model_error(j);
+    cp_status st;
+    if (d->ranged == 0 && !(d->model_error > 0)) {
+        /* nothing drawn: the point estimate, exactly, in every draw */
+        void *detail = xmalloc(j->kind->detail_size);
+        st = eval_one(j, count, mode, detail, 0, d, 0, err);
+        free(detail);
+        for (size_t i = 1; st == CP_OK && i < samples; i++) {
+            d->step_s[i] = d->step_s[0], d->time_s[i] = d->time_s[0];
+            d->energy_J[i] = d->energy_J[0], d->cost[i] = d->cost[0];
+            d->feasible[i] = d->feasible[0];
+        }
+    } else {
+        gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+        if (!rng) {
+            unc_draws_free(d);
+            return cp_fail(err, CP_ENOMEM, "uncertainty: out of memory for the generator");
+        }
+        gsl_rng_set(rng, seed);
+        st = sample(j, src, count, mode, rng, d, err);
+        gsl_rng_free(rng);
     }
-    gsl_rng_set(rng, seed);
-    double *step = buf, *time = buf + samples, *energy = buf + 2 * samples;
-    cp_status st = sample(j, src, count, mode, rng, samples, step, time, energy, err);
-    if (st == CP_OK) {
-        if (times)
-            memcpy(times, time, samples * sizeof *times);
-        *r = (struct unc_result){.samples = samples, .ranged = ranged};
-        r->step_s = band_of(step, samples);
-        r->time_s = band_of(time, samples);
-        r->energy_J = band_of(energy, samples);
-    }
-    gsl_rng_free(rng);
-    free(buf);
+    if (st != CP_OK)
+        unc_draws_free(d);
     return st;
+}
+
+double unc_share(const struct unc_draws *d, const double limit[PLAN_NMETRICS])
+{
+    size_t k = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        const double v[PLAN_NMETRICS] = {d->time_s[i], d->energy_J[i], d->cost[i]};
+        int meets = d->feasible[i];
+        for (int m = 0; m < PLAN_NMETRICS && meets; m++)
+            meets = !(limit[m] > 0) || (v[m] <= limit[m] && (m != PLAN_COST || v[m] >= 0));
+        k += (size_t)meets;
+    }
+    return d->n ? (double)k / (double)d->n : 0;
+}
+
+cp_status unc_job_run(const struct tm_job *j, const struct desc_src *src, double count,
+                      enum tm_scaling mode, size_t samples, unsigned long seed,
+                      struct unc_result *r, double *times, struct cp_error *err)
+{
+    struct unc_draws d;
+    cp_status st = unc_job_draws(j, src, count, mode, samples, seed, &d, err);
+    if (st != CP_OK)
+        return st;
+    if (times)
+        memcpy(times, d.time_s, samples * sizeof *times);
+    *r = (struct unc_result){.samples = samples, .ranged = d.ranged, .model_error = d.model_error};
+    r->step_s = unc_band_of(d.step_s, samples);
+    r->time_s = unc_band_of(d.time_s, samples);
+    r->energy_J = unc_band_of(d.energy_J, samples);
+    unc_draws_free(&d);
+    return CP_OK;
 }

@@ -110,6 +110,13 @@ struct tm_kind {
     /* The "section.key" of the parameters not ranked, in the order the
      * kind names them (those of one reason together); NULL-terminated. */
     const char *const *skipped;
+    /* The "section.key" of the parameter that holds the half-width of the
+     * model's own relative error on the step time beyond its constants
+     * (from its validation residuals; the model itself does not read it:
+     * --uncertainty multiplies each draw's step time, time-to-train and
+     * energy by a factor drawn uniform in 1 +- it, src/plan/unc.h); NULL
+     * when the kind states none.  The kind lists it in skipped. */
+    const char *model_error_key;
     cp_status (*param_eval)(const void *job, size_t i, double v, double count,
                             enum tm_scaling mode, struct tm_result *r, void *detail,
                             struct cp_error *err);
