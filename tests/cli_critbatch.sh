@@ -113,10 +113,12 @@ for pen in "" --batch-penalty; do
                   w = s * $c["step_time_s"]; t = $c["time_to_train_s"]
                   np = t0 * (1 + b / bc) / (1 + bref / bc); sp = int(np / b); if (sp < np / b) sp++
                   if (t < w * (1 - 1e-9)) print "time " t " below " w
+                  else if ($c["train_tokens"] - need > 1e-9 * need || need - $c["train_tokens"] > 1e-9 * need) print "train_tokens " $c["train_tokens"] " not " need
+                  else if ($c["batch_ok"] != 0) print "batch_ok " $c["batch_ok"] " at " b " tokens"
                   else if (pen == "" && t >= sp * $c["step_time_s"]) print "time " t " charged the penalty unasked" }')
     below=" (and below the penalty's)"
     [ -n "$pen" ] && below=
-    check "estimate --csv on 8192 H100${pen:+ $pen}: time_to_train_s at least ceil(tokens / batch) steps, tokens by the formula$below${got:+ ($got)}" \
+    check "estimate --csv on 8192 H100${pen:+ $pen}: train_tokens by the formula, batch_ok 0, time_to_train_s at least their steps$below${got:+ ($got)}" \
         [ "$rc" -eq 0 ] && [ -z "$got" ]
 done
 run estimate -m $M -s h100 -n 8192 --batch 196608 --batch-penalty

@@ -222,7 +222,7 @@ expect_rc 2 "--columns does not apply to estimate" estimate --columns model
 gpu="-m gpt3-175b,llama2-70b -s a100,h100 --systems 11,64,1024"
 run sweep $gpu
 cp "$T/out" "$T/gpu"
-ghead=model,system,kind,gpus,nodes,precision,rank,tp,pp,vp,dp,cp,fsdp,micro_batch,recompute,recompute_layers,global_batch_seqs,micro_batches,step_time_s,tokens_per_s,time_to_train_s,mfu,bubble,bottleneck,mem_per_gpu_B,mem_usable_B,power_W,energy_J,cost,feasible,reason
+ghead=model,system,kind,gpus,nodes,precision,rank,tp,pp,vp,dp,cp,fsdp,micro_batch,recompute,recompute_layers,global_batch_seqs,micro_batches,step_time_s,tokens_per_s,time_to_train_s,mfu,bubble,bottleneck,mem_per_gpu_B,mem_usable_B,power_W,energy_J,cost,train_tokens,critical_batch_tokens,batch_ok,feasible,reason
 if [ "$rc" -eq 0 ] && [ "$(head -n 1 "$T/gpu" | tr -d '\r')" = "$ghead" ] && [ "$(body "$T/gpu" | wc -l)" -eq 12 ] &&
     [ "$(body "$T/gpu" | cut -d, -f1-4 | tr '\n\r' ' ')" = "$(for m in gpt3-175b llama2-70b; do for s in a100 h100; do for c in 11 64 1024; do printf '%s,%s,gpu,%s ' $m $s $c; done; done; done)" ]; then
     ok "GPU sweep: 2 models x 2 GPUs x 3 counts, one row per point in order, the GPU header"

@@ -34,6 +34,9 @@ const char *const gpu_col_name[GC_NCOLS] = {
     [GC_POWER] = "power_W",
     [GC_ENERGY] = "energy_J",
     [GC_COST] = "cost",
+    [GC_TRAIN_TOKENS] = "train_tokens",
+    [GC_CRITICAL] = "critical_batch_tokens",
+    [GC_BATCH_OK] = "batch_ok",
 };
 
 /* Cell c is the number v (NAN: an empty cell). */
@@ -59,6 +62,10 @@ void gpu_cells_point(struct gpu_cells *w, const struct gscen *s, const struct gp
     put(w, GC_MEM, mem);
     put(w, GC_MEM_USABLE, usable);
     put(w, GC_POWER, nodes * s->g.net.node_power_W);
+    double critical;
+    put(w, GC_TRAIN_TOKENS, gscen_tokens(s, p->batch, &critical));
+    put(w, GC_CRITICAL, critical);
+    put(w, GC_BATCH_OK, p->batch * s->wl.seq_len <= critical);
 }
 
 void gpu_cells_hit(struct gpu_cells *w, const struct gscen *s, const struct gpu_search_spec *p,
@@ -68,8 +75,8 @@ void gpu_cells_hit(struct gpu_cells *w, const struct gscen *s, const struct gpu_
     const struct gpu_result *r = &h->result;
     gpu_cells_point(w, s, p, l->precision, r->mem_total, r->mem_capacity);
     struct gpu_train t; /* the run to its end, as estimate prints it */
-    gpu_train_eval(&s->g, p->gpus, gscen_steps(s, p->batch), s->price, r,
-                   &t);
+    double steps = gpu_train_steps(w->value[GC_TRAIN_TOKENS], p->batch, s->wl.seq_len);
+    gpu_train_eval(&s->g, p->gpus, steps, s->price, r, &t);
     const struct {
         enum gpu_col c;
         double v;

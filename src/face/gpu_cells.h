@@ -39,6 +39,9 @@ enum gpu_col {
     GC_POWER,
     GC_ENERGY,
     GC_COST,
+    GC_TRAIN_TOKENS, /* training tokens, with any batch penalty */
+    GC_CRITICAL,     /* the critical batch, tokens              */
+    GC_BATCH_OK,     /* the global batch within it: 1 or 0      */
     GC_NCOLS
 };
 extern const char *const gpu_col_name[GC_NCOLS];
@@ -51,8 +54,9 @@ struct gpu_cells {
 };
 
 /* The point's own cells: model and system (of s), the GPUs, nodes and
- * global batch of p, precision, and the power of the nodes; the layout's
- * cells empty.  mem and usable (bytes, NAN: empty) are the memory per GPU
+ * global batch of p, precision, the power of the nodes, and the batch
+ * against the critical batch (the tokens it trains, the critical batch,
+ * batch_ok); the layout's cells empty.  mem and usable (bytes, NAN: empty) are the memory per GPU
  * and the usable memory. */
 void gpu_cells_point(struct gpu_cells *w, const struct gscen *s, const struct gpu_search_spec *p,
                      enum gpuhw_prec precision, double mem, double usable);

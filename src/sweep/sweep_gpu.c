@@ -60,6 +60,9 @@ static const int order[] = {GC_MODEL,
                             GC_POWER,
                             GC_ENERGY,
                             GC_COST,
+                            GC_TRAIN_TOKENS,
+                            GC_CRITICAL,
+                            GC_BATCH_OK,
                             X_FEASIBLE,
                             X_REASON};
 #define NORDER (sizeof order / sizeof order[0])
