@@ -16,7 +16,8 @@
 # throughput over the reference's; strong rows charge nothing unless
 # --batch-penalty; the GPU estimate warns past the critical batch (a
 # verdict, exit 0) and --batch-penalty charges its tokens by the formula;
-# the GPU descriptions read the same [batch] keys (--set moves them).
+# the GPU descriptions read the same [batch] keys (--set moves them);
+# compare charges the job the same penalised tokens on both sides.
 # Prints "ok N - what" or "not ok N - what" per check and "# cli_critbatch
 # done".
 . "$(dirname "$0")/lib.sh"
@@ -135,5 +136,12 @@ check "--set batch.critical_tokens on H100 moves the critical batch the penalty 
 run plan -m $M -s h100 --deadline 60d --batch 16384 --batch-penalty
 check "plan on H100 with --batch-penalty counts the tokens with the penalty" \
     grep -q 'tokens (with the batch penalty) in' "$T/out"
+
+# ---- compare: both sides train the penalised tokens of 16384 sequences ----
+run compare -m $M -s cs3 --gpu h100 -n 64 --batch 16384 --batch-penalty
+got=$(sed -n 's/^compare: [^,]*, \([0-9.e+]*\) tokens in .*/\1/p' "$T/out")
+want=$(awk -v bc="$BC_CS3" -v t0="$T0" -v bref="$BREF" 'BEGIN { b = 16384 * 2048; printf "%.17g", t0 * (1 + b / bc) / (1 + bref / bc) }')
+check "compare --batch-penalty: the job's tokens ($got) are the formula's ($want) to the 4 digits printed" \
+    awk -v g="$got" -v w="$want" 'BEGIN { exit !(g != "" && g - w < 1e-3 * w && w - g < 1e-3 * w) }'
 
 echo "# cli_critbatch done"
