@@ -11,7 +11,7 @@
 #   for what the model adds to the whole run, such as failures),
 #   and no run takes fewer than S_min = T / (B_ref + B_crit) steps.
 # Weak scaling rows on both kinds charge the penalty (batch_rule penalty),
-# their time is the formula's and never below S_min steps; every row's
+# their time at least their steps' and never below S_min; every row's
 # tta_speedup is the reference's time over the row's and tps_speedup its
 # throughput over the reference's; strong rows charge nothing unless
 # --batch-penalty; the GPU estimate warns past the critical batch (a
