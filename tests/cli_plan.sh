@@ -71,8 +71,20 @@ expect_err "--energy" "--energy '5 s' is bad input" plan -m gpt3-175b -s cs2 --e
 expect_err "give a target" "no target is bad input" plan -m gpt3-175b -s cs2
 expect_err "--price" "--budget without --price is bad input" plan -m gpt3-175b -s cs2 --budget 2M
 expect_err "-n" "-n is bad input for plan" plan -m gpt3-175b -s cs2 --deadline 30d -n 4
-expect_err "--seed" "--seed without --uncertainty is bad input" plan -m gpt3-175b -s cs2 --deadline 30d --seed 3
-expect_err "--uncertainty" "--uncertainty=0 is bad input" plan -m gpt3-175b -s cs2 --deadline 30d --uncertainty=0
+# plan draws by default (issue 32): --seed alone is taken, --uncertainty=0
+# turns the draws off; --confidence takes a share strictly between 0 and 1
+for v in 0 1 1.5 abc -0.2 0.9x; do
+    expect_err "--confidence '$v': must be a share of the draws above 0 and below 1" \
+        "--confidence $v is bad input naming the flag" plan -m gpt3-175b -s cs3 --deadline 30d --confidence "$v"
+    expect_err "--confidence '$v'" "--confidence $v is bad input on a GPU system too" \
+        plan -m gpt3-175b -s h100 --deadline 30d --confidence "$v"
+done
+expect_err "--confidence: needs the draws" "--confidence with --uncertainty=0 is bad input" \
+    plan -m gpt3-175b -s cs3 --deadline 30d --confidence 0.9 --uncertainty=0
+expect_rc 0 "--seed without --uncertainty is taken (plan draws by default)" plan -m gpt3-175b -s cs2 --deadline 30d --seed 3
+check "plan draws 200 by default, with the seed given" grep -q '^uncertainty: 200 draws .*(seed 3)' "$T/out"
+expect_rc 0 "--uncertainty=0 is taken" plan -m gpt3-175b -s cs2 --deadline 30d --uncertainty=0
+check "--uncertainty=0: no draws" sh -c "! grep -q '^uncertainty' '$T/out'"
 
 # ---- --csv against estimate --csv ----
 # csv_vs_estimate WHAT PLAN-ARGS... -- SCENARIO-ARGS...: plan --csv; each of
@@ -104,7 +116,7 @@ csv_vs_estimate() {
         sp=$(col "$T/plan.csv" "$r" sparsity)
         gb=$(col "$T/plan.csv" "$r" global_batch_seqs)
         # shellcheck disable=SC2086
-        "$CP" estimate "$@" -n "$sys" --sparsity "$sp" --batch "$gb" $penalty --csv >"$T/est.csv" 2>>"$T/err"
+        "$CP" estimate "$@" -n "$sys" --sparsity "$sp" --batch "$gb" $penalty --uncertainty=200 --csv >"$T/est.csv" 2>>"$T/err"
         if ! cmp -s "$T/est.csv" /dev/null && [ "$(sed -n 1p "$T/est.csv")" = "$(sed -n 1p "$T/plan.csv")" ] &&
             [ "$(sed -n 2p "$T/est.csv")" = "$(sed -n "$((r + 1))p" "$T/plan.csv")" ]; then
             :

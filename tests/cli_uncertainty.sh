@@ -140,4 +140,37 @@ else
     nok "estimate -s cs3 --uncertainty" "$1 $2 $3 point $wpoint"
 fi
 
+# ---- --confidence P: the fewest that meet the deadline in a share P of
+# the draws (issue 32), on both kinds ----
+# conf_check KIND-WORD ANSWER-SED ARGS...: plan ARGS with --confidence 0.5
+# and 0.9; the 0.9 count is at least the 0.5 one and above the point
+# answer when the point meets it in less than 90 % of the draws, and its
+# printed share is at least 90 %
+conf_check() {
+    word=$1 pat=$2
+    shift 2
+    run plan "$@" --confidence 0.9
+    rc9=$rc
+    n9=$(sed -n "$pat" "$T/out" | head -n 1)
+    s9=$(sed -n 's/^  at confidence 0.9: met in \([0-9.]*\) % of 200 draws (seed 1).*/\1/p' "$T/out")
+    pt=$(sed -n "s/^  at confidence 0.9: .*the point estimate's answer, \([0-9]*\) $word, in \([0-9.]*\) %\$/\1 \2/p" "$T/out")
+    run plan "$@" --confidence 0.5
+    n5=$(sed -n "$pat" "$T/out" | head -n 1)
+    s5=$(sed -n 's/^  at confidence 0.5: met in \([0-9.]*\) % .*/\1/p' "$T/out")
+    if [ "$rc9" -eq 0 ] && [ -n "$n9" ] && [ -n "$n5" ] && [ -n "${pt% *}" ] && ! lt "$n9" "$n5" &&
+        ! lt "$s9" 90 && ! lt "$s5" 50 && { ! lt "${pt#* }" 90 || gt "$n9" "${pt% *}"; }; then
+        ok "plan $* --confidence 0.9: $n9 $word (met in $s9 %) >= the P50 answer $n5 (in $s5 %); the point answer ${pt% *} in ${pt#* } %"
+    else
+        nok "plan $* --confidence 0.9 >= P50, share >= 90 %" "exit $rc9; 0.9: '$n9' '$s9'; 0.5: '$n5' '$s5'; point '$pt'"
+    fi
+}
+conf_check systems 's/^answer: \([0-9]*\) systems.*/\1/p' -m gpt3-175b -s cs3 --deadline 30d
+conf_check GPUs 's/^fewest *\([0-9]*\) GPUs.*/\1/p' -m gpt3-175b -s h100 --deadline 30d
+# the bands under the answer are the confident count's: its share of the
+# deadline is the one the confidence line gives
+run plan -m gpt3-175b -s cs3 --deadline 30d --confidence 0.9
+a=$(sed -n 's/^  at confidence 0.9: met in \([0-9.]*\) %.*/\1/p' "$T/out")
+b=$(sed -n 's/^  meets the deadline in \([0-9.]*\) % of draws$/\1/p' "$T/out")
+check "the band's share of draws meeting the deadline is the confident count's ($a %)" sh -c "[ -n '$a' ] && [ '$a' = '$b' ]"
+
 echo "# cli_uncertainty done"

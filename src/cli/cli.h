@@ -27,7 +27,7 @@ enum cli_opt {
     OPT_SCALE = 1u << 4,    /* --systems --weak --strong */
     OPT_SIM = 1u << 5,      /* --steps --trace --functional --memoryx-units --optimizer */
     OPT_PLAN = 1u << 6,     /* --deadline --budget --energy --allow-sparsity --allow-batch
-                               --verbose */
+                               --verbose --confidence */
     OPT_CALIB = 1u << 7,    /* --fit */
     OPT_UNC = 1u << 8,      /* --uncertainty[=SAMPLES] --seed */
     OPT_OUTPUT = 1u << 9,   /* -o */
@@ -67,6 +67,7 @@ struct cli_opts {
     const char *fit, *output;       /* calibrate */
     const char *tolerance;          /* validate */
     const char *uncertainty, *seed; /* "" for --uncertainty without a count */
+    const char *confidence;         /* plan, compare: the share of draws to meet */
     const char *format;             /* report */
     int force;
     const char *best, *group_by, *jobs, *shard, *max_points; /* sweep */

@@ -148,7 +148,11 @@ const struct cli_cmd cli_cmds[] = {
      "--allow-sparsity and --allow-batch are weight-streaming only.  --csv is\n"
      "then one row (deadline_s, met, gpus, nodes, the layout: tp, pp, vp, dp,\n"
      "cp, fsdp, mbs, recompute; time_to_train_s, power_W, energy_J, cost,\n"
-     "energy_limit_J, budget).\n",
+     "energy_limit_J, budget).  Draws 200 hardware descriptions by default\n"
+     "(--uncertainty=N, =0 none): P10/P50/P90 of the answer's times and energy\n"
+     "and the share of draws meeting the deadline; --confidence P: the fewest\n"
+     "whose draws meet the targets in a share P of them (0 < P < 1), with that\n"
+     "share, the draws, the seed and the point answer's share.\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_PLAN | OPT_UNC | OPT_GPU, 0, 0,
      cmd_plan},
     {"compare",
@@ -430,14 +434,17 @@ static const struct cli_opt_help opt_help[] = {
     {"allow-sparsity", 0, OPT_PLAN, "", "raise the sparsity as far as the target needs"},
     {"allow-batch", 0, OPT_PLAN, "", "grow the batch to one sequence per system"},
     {"verbose", 0, OPT_PLAN, "", "print each scan and each Brent iteration"},
+    {"confidence", 0, OPT_PLAN, "P",
+     "the smallest cluster that meets the target in a share P (0 < P < 1) of the draws"},
     {"gpu", 0, OPT_COMPARE, "GPU", "the GPU system to compare with, a name or a file"},
     {"gpu-price", 0, OPT_COMPARE, "G", "the price of a GPU-hour; gives the GPU cluster's cost"},
     {"fit", 0, OPT_CALIB, "[SYSTEM:]SECTION.KEY,...", "the numeric hardware keys to fit"},
     {"tolerance", 0, OPT_VALID, "FRACTION", "largest |error| a point may have (default 0.25, at most 100)"},
     {"output", 'o', OPT_OUTPUT, "FILE", "where to write"},
     {"uncertainty", 0, OPT_UNC, "[=SAMPLES]",
-     "draw SAMPLES hardware descriptions from the +- ranges (default 1000)"},
-    {"seed", 0, OPT_UNC, "S", "with --uncertainty: seed of the draws (default 1)"},
+     "draw SAMPLES hardware descriptions from the +- ranges and the model's error (default "
+     "1000; plan and compare draw 200 without it, =0 draws none)"},
+    {"seed", 0, OPT_UNC, "S", "seed of the draws (default 1)"},
     {"format", 0, OPT_REPORT, "png|svg", "format of the figures (default png)"},
     {"force", 0, OPT_REPORT, "", "replace an output folder that holds a report and nothing else"},
     {"columns", 0, OPT_SWEEP, "COLS", "write only these columns, a comma list of header names"},

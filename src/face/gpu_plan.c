@@ -119,10 +119,18 @@ static int emit_csv(const struct cli_opts *o, const struct gscen *s, const struc
     return rc;
 }
 
+/* --confidence: the point estimate's answer and the confident one's
+ * draws (pscan.h). */
+struct conf {
+    double point;
+    struct pscan_conf_result r;
+};
+
 /* The answer as text: the job, the fewest (or fastest) count and the one
  * below it, what was searched, the cost. */
 static int print_text(const struct gscen *s, const struct cmp_spec *sp, const struct cmp_result *r,
-                      double steps, const struct unc_opt *uo, const struct unc_at *at)
+                      double steps, const struct unc_opt *uo, const struct unc_at *at,
+                      const struct conf *cf)
 {
     char a[32], targets[160] = "";
     size_t len = 0;
@@ -140,6 +148,11 @@ static int print_text(const struct gscen *s, const struct cmp_spec *sp, const st
            tokens != s->tokens ? " (with the batch penalty)" : "", steps, steps == 1 ? "" : "s",
            targets);
     print_side(answer_label(sp, r), &r->g);
+    if (uo->confidence > 0 && cf->r.count > 0)
+        printf("  at confidence %g: met in %.1f %% of %zu draws (seed %lu), each in its own "
+               "fastest layout; the point estimate's answer, %.0f GPUs, in %.1f %%\n",
+               uo->confidence, 100 * cf->r.share, uo->samples, uo->seed, cf->point,
+               100 * cf->r.from_share);
     if (r->has_below)
         print_side("below", &r->below);
     printf("\nsearched %.0f counts of %.0f to %.0f GPUs in steps of %.0f (%.0f run a layout, "
@@ -163,6 +176,24 @@ static int check_targets(const struct cli_opts *o, const struct plan_opts *po)
     return -1;
 }
 
+/* --confidence: r moved to the fewest GPUs whose draws meet the targets
+ * in the share asked (cmp_gpu_confident); the count below is dropped
+ * unless the answer stays.  -1, or an exit code after a message. */
+static int plan_confident(const struct gscen *s, const struct cmp_spec *spec, double steps,
+                          const struct unc_opt *uo, struct cmp_result *r, struct conf *cf)
+{
+    if (!(uo->confidence > 0) || !r->gpu_ok)
+        return -1;
+    struct cp_error err = {0};
+    const struct pscan_conf pc = {&s->g_src, uo->samples, uo->seed, uo->confidence};
+    if (cmp_gpu_confident(spec, &s->wl, steps, r->g.s.units, r, &pc, &cf->r, &r->g, &err) !=
+        CP_OK)
+        return cli_error("--confidence: %s", err.msg);
+    r->gpu_ok = cf->r.found;
+    r->has_below = r->has_below && cf->r.count == cf->point;
+    return -1;
+}
+
 int gpu_plan(struct cli_opts *o)
 {
     if (o->allow_sparsity || o->allow_batch)
@@ -173,7 +204,7 @@ int gpu_plan(struct cli_opts *o)
     struct plan_opts po;
     struct unc_opt uo;
     int rc = plan_targets(o, "GPU", &po);
-    if (rc >= 0 || (rc = check_targets(o, &po)) >= 0 || (rc = unc_opt_parse(o, &uo)) >= 0)
+    if (rc >= 0 || (rc = check_targets(o, &po)) >= 0 || (rc = unc_opt_parse_plan(o, &uo)) >= 0)
         return rc;
     static struct gscen s;
     if ((rc = gscen_load(o, "plan", &s)) >= 0 ||
@@ -199,13 +230,16 @@ int gpu_plan(struct cli_opts *o)
     progress_end(&pg);
     if (!r.gpu_ran)
         return cli_error("plan: %s on %s: %s", s.model, s.system, r.gpu_why), EXIT_VERDICT;
+    struct conf cf = {r.g.s.units, {0}};
+    if ((rc = plan_confident(&s, &spec, steps, &uo, &r, &cf)) >= 0)
+        return rc;
     /* --uncertainty: the answer's count, each draw its own fastest layout */
     static struct gpu_tm_job g;
     g = (struct gpu_tm_job){&s.g, &s.wl, s.spec, s.tokens, s.price, s.ref_batch, s.batch_penalty};
     g.spec.gpus = r.g.s.units;
     const struct unc_at at = {{&tm_gpu, &g, g.spec.gpus}, 0, TM_STRONG, 0};
     rc = o->csv ? emit_csv(o, &s, &spec, &r, &uo, &at)
-                : print_text(&s, &spec, &r, steps, &uo, &at);
+                : print_text(&s, &spec, &r, steps, &uo, &at, &cf);
     if (rc == EXIT_OK && !r.gpu_ok) {
         if (time_alone(&spec))
             cli_error("plan: no count of up to %.0f GPUs meets the deadline; the fastest is above",

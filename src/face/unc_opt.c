@@ -29,6 +29,37 @@ int unc_opt_parse(const struct cli_opts *o, struct unc_opt *u)
     return -1;
 }
 
+int unc_opt_parse_plan(const struct cli_opts *o, struct unc_opt *u)
+{
+    *u = (struct unc_opt){1, UNC_COMMAND_SAMPLES, UNC_DEFAULT_SEED, 0};
+    double v;
+    int rc;
+    if (o->uncertainty && *o->uncertainty) {
+        if ((rc = scenario_whole_opt("--uncertainty", o->uncertainty, 0, UNC_MAX_SAMPLES, &v)) >= 0)
+            return rc;
+        u->samples = (size_t)v;
+        u->on = v > 0;
+    } else if (o->uncertainty) {
+        u->samples = UNC_DEFAULT_SAMPLES;
+    }
+    if (o->seed) {
+        if ((rc = scenario_whole_opt("--seed", o->seed, 0, 4294967295.0, &v)) >= 0)
+            return rc;
+        u->seed = (unsigned long)v;
+    }
+    if (!o->confidence)
+        return -1;
+    char *end;
+    u->confidence = strtod(o->confidence, &end);
+    if (end == o->confidence || *end || !(u->confidence > 0 && u->confidence < 1))
+        return cli_error("--confidence '%s': must be a share of the draws above 0 and below 1 "
+                         "(0.9: nine draws in ten)",
+                         o->confidence);
+    if (!u->on)
+        return cli_error("--confidence: needs the draws (--uncertainty=0 turns them off)");
+    return -1;
+}
+
 /* The draws for a; times (may be NULL) gets each draw's time-to-train. */
 static int run(const struct unc_opt *u, const struct unc_at *a, const struct desc_src *src,
                struct unc_result *r, double *times)

@@ -13,10 +13,18 @@ struct unc_opt {
     int on;
     size_t samples;
     unsigned long seed;
+    double confidence; /* plan, compare: 0 < P < 1; 0 when not given */
 };
 
-/* From o->uncertainty and o->seed; -1, or an exit code after a message. */
+/* From o->uncertainty and o->seed (estimate, scale: no draws without
+ * --uncertainty); -1, or an exit code after a message. */
 int unc_opt_parse(const struct cli_opts *o, struct unc_opt *u);
+
+/* The same for plan and compare, which draw UNC_COMMAND_SAMPLES by
+ * default (--uncertainty=0: none; --seed alone is taken), and
+ * --confidence P into u->confidence (refused, naming the flag, unless 0 <
+ * P < 1, and without draws).  -1, or an exit code after a message. */
+int unc_opt_parse_plan(const struct cli_opts *o, struct unc_opt *u);
 
 /* One configuration whose band is drawn: a job at a count (the job's own
  * when <= 0) under a scaling; none (empty cells) when skip is set (a

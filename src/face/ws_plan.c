@@ -9,6 +9,7 @@
 #include "../model/ws_tm.h"
 #include "../model/mx.h"
 #include "../plan/plan.h"
+#include "../plan/pscan.h"
 #include "est.h"
 #include "unc_opt.h"
 
@@ -188,8 +189,28 @@ static void print_bom(const struct scenario *s, const struct cluster *c,
            out_duration(r->time_s, n[0], sizeof n[0]));
 }
 
+/* With --confidence: the count whose draws meet the targets in the share
+ * asked (pscan_confident), and the point estimate's own answer. */
+struct conf {
+    const struct unc_opt *u;
+    double point; /* the point estimate's answer, systems */
+    struct pscan_conf_result r;
+};
+
+/* "at confidence 0.9: met in 91.0 % of 200 draws (seed 1); the point
+ * estimate's answer, 22 systems, in 52.5 %" */
+static void print_conf(const struct conf *c)
+{
+    if (!c || !(c->u->confidence > 0))
+        return;
+    printf("  at confidence %g: met in %.1f %% of %zu draws (seed %lu); the point estimate's "
+           "answer, %g system%s, in %.1f %%\n",
+           c->u->confidence, 100 * c->r.share, c->u->samples, c->u->seed, c->point,
+           plural(c->point), 100 * c->r.from_share);
+}
+
 static void print_plan(const struct scenario *s, const struct plan_opts *po,
-                       const struct plan_result *res, double model_seqs)
+                       const struct plan_result *res, double model_seqs, const struct conf *cf)
 {
     const struct cluster *b = &res->best;
     char d[512], lim[64];
@@ -222,6 +243,7 @@ static void print_plan(const struct scenario *s, const struct plan_opts *po,
            b->systems, plural(b->systems), s->tier, b->sparsity,
            res->sparsity_raised ? " (raised to meet it)" : "", b->global_seqs,
            plural(b->global_seqs), b->global_seqs != model_seqs ? " (grown)" : "", d);
+    print_conf(cf);
     if (res->has_below)
         print_runner("N - 1:", po, &res->below, &res->rb);
     else
@@ -236,6 +258,55 @@ static void print_plan(const struct scenario *s, const struct plan_opts *po,
     est_print(s, &res->r);
 }
 
+/* res moved to n systems (the answer at a confidence level): the plan's
+ * cluster and its neighbours evaluated there. */
+static void move_plan(struct plan_result *res, double n)
+{
+    struct cluster *const c[] = {&res->best, &res->below, &res->above};
+    struct train_result *const r[] = {&res->r, &res->rb, &res->ra};
+    const double at[] = {n, n - 1, n + 1};
+    const struct cluster base = res->best;
+    res->has_below = n > 1;
+    res->has_above = n < res->max_systems;
+    for (int i = 0; i < 3; i++) {
+        *c[i] = base;
+        c[i]->systems = at[i];
+        if (i == 0 || (i == 1 && res->has_below) || (i == 2 && res->has_above))
+            train_eval(c[i], r[i]);
+    }
+}
+
+/* --confidence: the fewest systems whose draws meet the targets in the
+ * share asked, at the plan's sparsity and batch; the plan moved there.
+ * -1, or an exit code after a message. */
+static int plan_confident(const struct scenario *s, const struct plan_opts *po,
+                          struct plan_result *res, struct conf *cf)
+{
+    cf->point = res->best.systems;
+    if (!(cf->u->confidence > 0) || !res->reached)
+        return -1;
+    static struct train_result detail;
+    const struct cluster best = res->best;
+    const struct tm_job job = {&tm_ws, &best, best.systems};
+    struct pscan_spec sp = {.job = &job, .detail = &detail, .first = 1, .step = 1,
+                            .max = res->max_systems};
+    memcpy(sp.limit, po->limit, sizeof sp.limit);
+    const struct pscan_conf pc = {&s->hw_src, cf->u->samples, cf->u->seed, cf->u->confidence};
+    struct cp_error err = {0};
+    if (pscan_confident(&sp, &pc, best.systems, &cf->r, &err) != CP_OK)
+        return cli_error("--confidence: %s", err.msg);
+    if (!cf->r.found) {
+        res->reached = 0;
+        snprintf(res->why, sizeof res->why,
+                 "no count of up to %g systems meets the targets in %g of the draws; %g "
+                 "systems in %.1f %%",
+                 res->max_systems, cf->u->confidence, cf->r.count, 100 * cf->r.share);
+    }
+    if (cf->r.count > 0)
+        move_plan(res, cf->r.count);
+    return -1;
+}
+
 int ws_plan(struct cli_opts *o)
 {
     int refused = scenario_refuse_gpu_opts(o, "plan");
@@ -247,7 +318,7 @@ int ws_plan(struct cli_opts *o)
     if (rc >= 0)
         return rc;
     struct unc_opt uo;
-    if ((rc = unc_opt_parse(o, &uo)) >= 0)
+    if ((rc = unc_opt_parse_plan(o, &uo)) >= 0)
         return rc;
     if ((rc = scenario_load(o, &s)) >= 0)
         return rc;
@@ -259,6 +330,9 @@ int ws_plan(struct cli_opts *o)
         return cli_error("%s", err.msg);
     if (o->verbose && !o->csv)
         printf("\n");
+    struct conf cf = {.u = &uo};
+    if ((rc = plan_confident(&s, &po, &res, &cf)) >= 0)
+        return rc;
     double model_seqs = s.c.global_seqs;
     s.c = res.best;
     if (o->csv) {
@@ -280,7 +354,7 @@ int ws_plan(struct cli_opts *o)
             rc = cli_emit(o, &t);
         out_free(&t);
     } else {
-        print_plan(&s, &po, &res, model_seqs);
+        print_plan(&s, &po, &res, model_seqs, &cf);
         const struct unc_at best = {{&tm_ws, &s.c, s.c.systems}, 0, TM_STRONG, 0};
         if ((rc = unc_opt_print(&uo, &best, &s.hw_src, po.limit[PLAN_TIME])) < 0)
             rc = cli_flush();

@@ -361,6 +361,38 @@ int cmp_gpu_first(const struct cmp_spec *s, double from, double to, struct cmp_g
     return found;
 }
 
+cp_status cmp_gpu_confident(const struct cmp_spec *s, const struct wl_desc *w, double steps,
+                            double from, const struct cmp_result *r, const struct pscan_conf *pc,
+                            struct pscan_conf_result *res, struct cmp_gpu *g, struct cp_error *err)
+{
+    double step = cmp_count_step(s->gpu), max = floor(scan_max(s) / step) * step;
+    char why[8];
+    struct scan_job sj;
+    if (scan_job_init(s, w, step, max, &sj, why, sizeof why) != CP_OK) {
+        scan_job_free(&sj);
+        return cp_fail(err, CP_EINPUT, "the job's figures run no count");
+    }
+    struct gpu_tm_job job = tm_job_of(s, w, steps);
+    const struct tm_job tj = {&tm_gpu, &job, step};
+    struct cmp_scan st;
+    scan_init(&st, step, max);
+    struct tally t = {&sj, &st};
+    struct gpu_tm_detail *d = detail_new(1);
+    struct pscan_spec sp = {.job = &tj, .detail = d, .first = step, .step = step, .max = max,
+                            .may_run = tally_may_run, .user = &t};
+    const double limit[PLAN_NMETRICS] = {r->target_s, s->energy_J, s->budget};
+    memcpy(sp.limit, limit, sizeof sp.limit);
+    cp_status rc = pscan_confident(&sp, pc, from, res, err);
+    struct tm_result *tr = xmalloc(sizeof *tr); /* large (its why) */
+    if (rc == CP_OK && res->count > 0 &&
+        (rc = tm_eval(&tj, res->count, TM_STRONG, tr, d, err)) == CP_OK)
+        gpu_from(tr, d, g);
+    free(tr);
+    free(d);
+    scan_job_free(&sj);
+    return rc;
+}
+
 /* The fastest GPU count whose nodes draw at most r->eq_power_W
  * (PSCAN_FASTEST with no limit over the counts whose nodes fit). */
 static void gpu_equal_power(const struct cmp_spec *s, const struct wl_desc *w, double steps,

@@ -51,6 +51,7 @@
 
 #include "../gpu/gpu_search.h"
 #include "plan.h"
+#include "pscan.h"
 
 /* The largest GPU count searched: 2^20 = 1,048,576 GPUs.  A search bound,
  * not a machine's limit; assumed far enough: about a hundred times the
@@ -182,6 +183,18 @@ int cmp_gpu_first(const struct cmp_spec *s, double from, double to, struct cmp_g
  * a figure to its limit. */
 void cmp_gpu_fewest(const struct cmp_spec *s, const struct wl_desc *w, double steps,
                     struct cmp_result *r);
+
+/* --confidence on the GPU side: the fewest GPUs (in steps of the count
+ * step, counts some layout divides, up to the scan's bound) whose draws
+ * meet the limits r->target_s, s->energy_J and s->budget in a share of at
+ * least pc->p (pscan_confident, from `from`, the point answer), each
+ * draw's count run in its own fastest layout, for the job w at its batch
+ * and steps whole steps; src the GPU description's ranges.  On CP_OK res
+ * is filled and, when res->count > 0, g holds that count's point
+ * figures. */
+cp_status cmp_gpu_confident(const struct cmp_spec *s, const struct wl_desc *w, double steps,
+                            double from, const struct cmp_result *r, const struct pscan_conf *pc,
+                            struct pscan_conf_result *res, struct cmp_gpu *g, struct cp_error *err);
 
 /* Compare under s (cmp_check()ed here first).  CP_OK with r filled, the
  * answers found or not (ws_ok, gpu_ok, eq_ok with their reasons);

@@ -5,6 +5,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "../base/xalloc.h"
+#include "unc.h"
+
 double pscan_pick(double time_s, double energy_J, double cost, enum plan_metric m)
 {
     return m == PLAN_TIME ? time_s : m == PLAN_ENERGY ? energy_J : cost;
@@ -134,5 +137,102 @@ cp_status pscan_run(const struct pscan_spec *s, struct pscan_result *res, struct
         res->count = x.nearest;
         st = eval_at(s, x.nearest, &res->r, s->detail, err);
     }
+    return st;
+}
+
+/* ---- planning to a confidence level ---- */
+
+/* The first count at or above n (a multiple of the step from first, up to
+ * max) that counts (see pscan.h), or 0; *share its share. */
+static cp_status counted(const struct pscan_spec *s, const struct pscan_conf *c, double n,
+                         struct pscan_conf_result *res, double *at, double *share,
+                         struct cp_error *err)
+{
+    struct tm_result *r = xmalloc(sizeof *r); /* large (its why) */
+    cp_status st = CP_OK;
+    *at = 0;
+    n = s->first + ceil((fmax(n, s->first) - s->first) / s->step) * s->step;
+    for (; n <= s->max && *at == 0 && st == CP_OK; n += s->step) {
+        if (s->may_run && !s->may_run(s->user, n))
+            continue;
+        st = tm_eval(s->job, n, TM_STRONG, r, s->detail, err);
+        if (st == CP_OK && r->feasible)
+            *at = n;
+    }
+    free(r);
+    if (st != CP_OK || *at == 0)
+        return st;
+    struct unc_draws d;
+    st = unc_job_draws(s->job, c->src, *at, TM_STRONG, c->samples, c->seed, &d, err);
+    if (st != CP_OK)
+        return st;
+    *share = unc_share(&d, s->limit);
+    unc_draws_free(&d);
+    res->drawn++;
+    return CP_OK;
+}
+
+/* Whether the count standing for n meets p: *at that count (0: none). */
+static cp_status meets_at(const struct pscan_spec *s, const struct pscan_conf *c, double n,
+                          struct pscan_conf_result *res, double *at, double *share, int *yes,
+                          struct cp_error *err)
+{
+    cp_status st = counted(s, c, n, res, at, share, err);
+    *yes = st == CP_OK && *at > 0 && *share >= c->p;
+    return st;
+}
+
+cp_status pscan_confident(const struct pscan_spec *s, const struct pscan_conf *c, double from,
+                          struct pscan_conf_result *res, struct cp_error *err)
+{
+    memset(res, 0, sizeof *res);
+    double at, share, lo, hi;
+    int yes;
+    cp_status st = meets_at(s, c, from, res, &at, &share, &yes, err);
+    if (st != CP_OK)
+        return st;
+    res->from_share = at == from ? share : -1;
+    res->count = at, res->share = share;
+    /* lo: a value whose count misses p (or below first); hi: one whose
+     * count meets it */
+    if (yes) {
+        hi = from, lo = from;
+        for (double gap = s->step; lo >= s->first && st == CP_OK; gap *= 2) {
+            lo = hi - gap;
+            if (lo < s->first)
+                break;
+            double a, sh;
+            st = meets_at(s, c, lo, res, &a, &sh, &yes, err);
+            if (!yes)
+                break;
+            hi = lo, res->count = a, res->share = sh;
+        }
+        if (lo < s->first)
+            lo = s->first - s->step;
+    } else {
+        lo = from, hi = from;
+        for (double gap = s->step; st == CP_OK; gap *= 2) {
+            hi = fmin(lo + gap, s->max);
+            double a, sh;
+            st = meets_at(s, c, hi, res, &a, &sh, &yes, err);
+            if (a > 0)
+                res->count = a, res->share = sh;
+            if (yes || a == 0 || hi >= s->max)
+                break;
+            lo = hi;
+        }
+        if (!yes)
+            return st; /* not found: the largest count drawn */
+    }
+    /* bisect (lo, hi] to one step: the smallest value whose count meets p */
+    while (st == CP_OK && hi - lo > s->step) {
+        double mid = lo + floor((hi - lo) / s->step / 2) * s->step, a, sh;
+        st = meets_at(s, c, mid, res, &a, &sh, &yes, err);
+        if (yes)
+            hi = mid, res->count = a, res->share = sh;
+        else
+            lo = mid;
+    }
+    res->found = st == CP_OK;
     return st;
 }

@@ -102,4 +102,38 @@ int pscan_meets(const double limit[PLAN_NMETRICS], const struct tm_result *r);
  * otherwise (err filled). */
 cp_status pscan_run(const struct pscan_spec *s, struct pscan_result *res, struct cp_error *err);
 
+/* Planning to a confidence level, written once for every kind: the
+ * smallest count whose draws (src/plan/unc.h: the job's +- ranges and its
+ * model's own error, samples draws seeded with seed, the same draws at
+ * every count) meet every limit of s->limit in a share of at least p.
+ *
+ * The share is taken to grow with the count (more units, a shorter time),
+ * so the counts are searched by galloping then bisection from `from` (the
+ * point estimate's answer): upward at steps of s->step, 2 s->step, 4
+ * s->step, ... while the share is below p (downward the same way while it
+ * is at least p), then bisected to one step.  A count counts when s's
+ * may_run takes it and the job, evaluated there by tm_eval (strong
+ * scaling; s->eval is not used), is feasible; any other count stands for
+ * the next one up that is.  A few dozen counts are drawn at most, where a
+ * scan would draw every one.  Only s->job, first, step, max, limit,
+ * may_run, user and detail are read. */
+struct pscan_conf {
+    const struct desc_src *src; /* the ranges of s->job's description */
+    size_t samples;
+    unsigned long seed;
+    double p; /* 0 < p < 1 */
+};
+
+struct pscan_conf_result {
+    int found;         /* a count's share is at least p                   */
+    double count;      /* the answer (found), else the largest drawn; 0
+                          when no count counts                            */
+    double share;      /* its share of draws meeting the limits           */
+    double from_share; /* the share at from (-1 when from does not count) */
+    double drawn;      /* counts whose draws were evaluated               */
+};
+
+cp_status pscan_confident(const struct pscan_spec *s, const struct pscan_conf *c, double from,
+                          struct pscan_conf_result *res, struct cp_error *err);
+
 #endif
