@@ -163,12 +163,66 @@ else
 fi
 # A prime global batch of 1e12 (its divisors were listed at every count:
 # about 1.8 h); the scan is now under a second, and prints no progress
-# when stderr is not a terminal.
-cmpr -s cs3 --gpu h100 -n 1 --batch 999999999989 --csv
+# when stderr is not a terminal.  Activations recomputed: offloaded, a
+# batch this large takes a million activation servers, whose failures stop
+# the job (goodput).
+cmpr -s cs3 --gpu h100 -n 1 --batch 999999999989 --activations recompute --csv
 if [ "$rc" -eq 0 ] && [ ! -s "$T/err" ] && grep -q '^equal_power_units,' "$T/out"; then
     ok "a prime batch of 1e12: the GPU scans end, no progress line off a terminal"
 else
     nok "a prime batch of 1e12: the GPU scans end, no progress line off a terminal" "rc $rc: $(head -c 300 "$T/err")"
 fi
+
+# ---- bands and confidence (issue 32) ----
+# ordered A B C: A <= B <= C, none empty
+ordered() { awk -v a="$1" -v b="$2" -v c="$3" 'BEGIN { exit !(a != "" && b != "" && c != "" && a + 0 <= b + 0 && b + 0 <= c + 0) }'; }
+# the Done-means command prints bands by default, for both sides and the ratio
+start=$(date +%s.%N)
+cmpr -m gpt3-175b -s cs3 --gpu h100 --deadline 30d
+end=$(date +%s.%N)
+if [ "$rc" -eq 0 ] && grep -q '^uncertainty: 200 draws of each side, independent of each other (seed 1 for weight streaming: [0-9]* ranged keys and system.model_error +- 11.3 %; seed 2 for GPUs: [0-9]* ranged keys and fit.model_error +- 23 %)' "$T/out" &&
+    grep -qE '^time-to-train +[0-9.]+ d \[[0-9.]+ d, [0-9.]+ d\] +[0-9.]+ d \[[0-9.]+ d, [0-9.]+ d\] +[0-9.]+ \[[0-9.]+, [0-9.]+\]$' "$T/out" &&
+    grep -q '^meets the deadline  *[0-9.]* % of draws  *[0-9.]* % of draws' "$T/out"; then
+    ok "compare gpt3-175b cs3 h100 30d prints P50 [P10, P90] of both sides and of the ratio by default ($(echo "$end $start" | awk '{ printf "%.2f", $1 - $2 }') s)"
+else
+    nok "compare prints bands by default" "rc $rc: $(sed -n '/^uncertainty/,/^the GPU/p' "$T/out" | head -n 8)"
+fi
+cmpr -m gpt3-175b -s cs3 --gpu h100 --deadline 30d --csv
+cp "$T/out" "$T/band.csv"
+good=1
+for q in step_time time_to_train energy; do
+    for c in 3 4 5; do
+        ordered "$(val "$T/band.csv" ${q}_p10 $c)" "$(val "$T/band.csv" ${q}_p50 $c)" "$(val "$T/band.csv" ${q}_p90 $c)" || good=0
+    done
+done
+# the GPU side's band has a width (its fitted keys' ranges and model error)
+gw=$(awk -v a="$(val "$T/band.csv" time_to_train_p10 4)" -v b="$(val "$T/band.csv" time_to_train_p90 4)" 'BEGIN { print (b - a) / b }')
+if [ "$good" -eq 1 ] && awk -v w="$gw" 'BEGIN { exit !(w > 0.1) }'; then
+    ok "CSV: P10 <= P50 <= P90 of each side and of the paired ratio; the GPU band is no point (P10..P90 $gw of P90)"
+else
+    nok "CSV: ordered bands, the GPU band not a point" "$(grep '_p[159]0,' "$T/band.csv" | head -n 9 | tr '\n' ' ')"
+fi
+share_w=$(val "$T/band.csv" deadline_share 3) share_g=$(val "$T/band.csv" deadline_share 4)
+cmpr -m gpt3-175b -s cs3 --gpu h100 --deadline 30d --confidence 0.9 --csv
+cw=$(val "$T/out" deadline_share 3) cg=$(val "$T/out" deadline_share 4)
+uw=$(val "$T/out" units 3) ug=$(val "$T/out" units 4)
+pw=$(val "$T/band.csv" units 3) pg=$(val "$T/band.csv" units 4)
+if [ "$rc" -eq 0 ] && awk -v a="$cw" -v b="$cg" -v uw="$uw" -v ug="$ug" -v pw="$pw" -v pg="$pg" -v sw="$share_w" -v sg="$share_g" \
+    'BEGIN { exit !(a >= 0.9 && b >= 0.9 && uw >= pw && ug >= pg && (sw >= 0.9 || uw > pw) && (sg >= 0.9 || ug > pg)) }'; then
+    ok "--confidence 0.9: $uw systems and $ug GPUs (point $pw and $pg, in $share_w and $share_g of draws) meet 30 d in $cw and $cg of the draws"
+else
+    nok "--confidence 0.9 on both sides" "rc $rc; units $uw $ug (point $pw $pg); shares $cw $cg (point $share_w $share_g)"
+fi
+cmpr -m gpt3-175b -s cs3 --gpu h100 --deadline 30d --confidence 0.9
+check "--confidence: the text names each side's count and point answer" \
+    grep -q "^confidence 0.9: $uw systems (the point answer $pw, in [0-9.]* % of draws) and $ug GPUs (the point answer $pg, in [0-9.]* %)" "$T/out"
+for v in 0 1 1.5 abc; do
+    cmpr -m gpt3-175b -s cs3 --gpu h100 --deadline 30d --confidence "$v"
+    check "--confidence $v is bad input naming the flag" sh -c "[ $rc -eq 2 ] && grep -q \"^cerebras-plan: --confidence '$v': must be a share\" '$T/err' && [ ! -s '$T/out' ]"
+done
+cmpr -m gpt3-175b -s cs3 --gpu h100 -n 16 --confidence 0.9
+check "--confidence with -n is bad input" sh -c "[ $rc -eq 2 ] && grep -q 'compare: --confidence needs --deadline' '$T/err'"
+cmpr -m gpt3-175b -s cs3 --gpu h100 --deadline 30d --uncertainty=0 --csv
+check "--uncertainty=0: no band rows" sh -c "[ $rc -eq 0 ] && ! grep -q '_p50,\|deadline_share' '$T/out' && grep -q '^time_to_train,' '$T/out'"
 
 echo "# cli_compare done"

@@ -183,9 +183,16 @@ const struct cli_cmd cli_cmds[] = {
      "SI units.  Exit status 1 when a side has no answer: the deadline out of\n"
      "reach within the largest cluster searched (system.max_systems; 1,048,576\n"
      "GPUs), the systems given infeasible, or no GPU count holds the model (the\n"
-     "least bytes per GPU are named).\n",
-     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_PLAN | OPT_GPU | OPT_COMPARE, 0, 0,
-     cmd_compare},
+     "least bytes per GPU are named).  Draws 200 hardware descriptions of each\n"
+     "side by default (--uncertainty=N, =0 none; the GPU side seeded with\n"
+     "--seed + 1, independent): P50 [P10, P90] of each side's step time,\n"
+     "time-to-train and energy, of the ratio from the paired draws, the share\n"
+     "meeting the deadline and how often the GPUs train sooner (CSV rows\n"
+     "step_time_p10 .. energy_p90, deadline_share, gpu_sooner_share).\n"
+     "--confidence P with --deadline: each side the fewest whose draws meet it\n"
+     "in a share P.\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_PLAN | OPT_UNC | OPT_GPU | OPT_COMPARE,
+     0, 0, cmd_compare},
     {"calibrate",
      "calibrate DATA.csv --fit [SYSTEM:]section.key[,...]\n"
      "       [-o OVERLAY.ini] [options]",

@@ -13,12 +13,12 @@
 
 /* The --gpu description with its --set keys; -1 or an exit code. */
 static int load_gpu(const struct cli_opts *o, const char *const *sets, size_t n,
-                    struct gpuhw_desc *g)
+                    struct gpuhw_desc *g, struct desc_src *src)
 {
     if (!o->gpu)
         return cli_error("compare: --gpu is required: the GPU system to compare with (such as "
                          "h100; list hw shows each system's model)");
-    return cmpo_load_gpu(o, o->gpu, sets, n, g, NULL, NULL);
+    return cmpo_load_gpu(o, o->gpu, sets, n, g, src, NULL);
 }
 
 /* The mode (--deadline or -n), the GPU price and the layout into sp;
@@ -65,6 +65,24 @@ static int refuse(const struct cli_opts *o)
     return -1;
 }
 
+/* --confidence (each side moved to the count that meets the deadline in
+ * the share asked), then the bands of both sides at their answers. */
+static cp_status draws(struct cmp_cli *x, struct cp_error *err)
+{
+    const struct unc_opt *u = &x->uo;
+    x->w_point = x->r.ws.systems;
+    x->g_point = x->r.g.s.units;
+    cp_status st = CP_OK;
+    if (u->confidence > 0) {
+        const struct pscan_conf pw = {&x->s.hw_src, u->samples, u->seed, u->confidence};
+        const struct pscan_conf pg = {&x->g_src, u->samples, u->seed + 1, u->confidence};
+        st = cmp_confident(&x->spec, &x->r, &pw, &pg, &x->wc, &x->gc, err);
+    }
+    if (st == CP_OK && u->on)
+        st = cmp_bands(&x->spec, &x->r, &x->s.hw_src, &x->g_src, u->samples, u->seed, &x->b, err);
+    return st;
+}
+
 int cmd_compare(struct cli_opts *o)
 {
     static struct cmp_cli x;
@@ -73,8 +91,11 @@ int cmd_compare(struct cli_opts *o)
     size_t ng;
     int rc;
     if ((rc = refuse(o)) >= 0 || (rc = cmpo_load_ws(o, "compare", &ws, &x.s, gsets, &ng)) >= 0 ||
-        (rc = load_gpu(o, gsets, ng, &x.g)) >= 0 || (rc = parse_spec(o, &x)) >= 0)
+        (rc = load_gpu(o, gsets, ng, &x.g, &x.g_src)) >= 0 || (rc = parse_spec(o, &x)) >= 0 ||
+        (rc = unc_opt_parse_plan(o, &x.uo)) >= 0)
         return rc;
+    if (x.uo.confidence > 0 && x.spec.mode != CMP_DEADLINE)
+        return cli_error("compare: --confidence needs --deadline (with -n the systems are given)");
     struct cp_error err = {0};
     struct progress pg;
     progress_start(&pg, "compare: GPU counts searched");
@@ -82,6 +103,8 @@ int cmd_compare(struct cli_opts *o)
     x.spec.progress_user = &pg;
     cp_status st = cmp_run(&x.spec, &x.r, &err);
     progress_end(&pg);
+    if (st == CP_OK)
+        st = draws(&x, &err);
     if (st != CP_OK)
         return cli_error("%s", err.msg);
     if (cmp_print(o, &x) != 0)

@@ -487,3 +487,128 @@ cp_status cmp_run(const struct cmp_spec *s, struct cmp_result *r, struct cp_erro
     }
     return CP_OK;
 }
+
+/* ---- bands and confidence (cmp.h) ---- */
+
+/* The draws of one side's job j at count into d and its band b. */
+static cp_status side_band(const struct tm_job *j, const struct desc_src *src, double count,
+                           double deadline, size_t samples, unsigned long seed,
+                           struct unc_draws *d, struct cmp_side_band *b, struct cp_error *err)
+{
+    cp_status st = unc_job_draws(j, src, count, TM_STRONG, samples, seed, d, err);
+    if (st != CP_OK)
+        return st;
+    const double limit[PLAN_NMETRICS] = {deadline, 0, 0};
+    b->on = 1;
+    b->ranged = d->ranged;
+    b->model_error = d->model_error;
+    b->model_error_key = j->kind->model_error_key;
+    b->share = deadline > 0 ? unc_share(d, limit) : NAN;
+    double *v = xmalloc(samples * sizeof *v);
+    double *const from[] = {d->step_s, d->time_s, d->energy_J};
+    struct unc_band *const to[] = {&b->step_s, &b->time_s, &b->energy_J};
+    for (int k = 0; k < 3; k++) {
+        memcpy(v, from[k], samples * sizeof *v);
+        *to[k] = unc_band_of(v, samples);
+    }
+    free(v);
+    return CP_OK;
+}
+
+/* The paired ratios of the two sides' draws into b. */
+static void ratios(const struct unc_draws *dw, const struct unc_draws *dg, struct cmp_bands *b)
+{
+    size_t n = dw->n, faster = 0;
+    double *t = xmalloc(2 * n * sizeof *t), *e = t + n;
+    for (size_t i = 0; i < n; i++) {
+        t[i] = dg->time_s[i] / dw->time_s[i];
+        e[i] = dg->energy_J[i] / dw->energy_J[i];
+        faster += t[i] < 1;
+    }
+    b->paired = 1;
+    b->gpu_faster = (double)faster / (double)n;
+    b->ratio_time = unc_band_of(t, n);
+    b->ratio_energy = unc_band_of(e, n);
+    free(t);
+}
+
+cp_status cmp_bands(const struct cmp_spec *s, const struct cmp_result *r,
+                    const struct desc_src *ws_src, const struct desc_src *gpu_src, size_t samples,
+                    unsigned long seed, struct cmp_bands *b, struct cp_error *err)
+{
+    memset(b, 0, sizeof *b);
+    b->samples = samples;
+    b->seed = seed;
+    double deadline = s->mode == CMP_DEADLINE ? s->deadline_s : 0;
+    struct unc_draws dw = {0}, dg = {0};
+    cp_status st = CP_OK;
+    if (r->wr.feasible) {
+        const struct tm_job j = {&tm_ws, &r->ws, r->ws.systems};
+        st = side_band(&j, ws_src, r->ws.systems, deadline, samples, seed, &dw, &b->w, err);
+    }
+    if (st == CP_OK && r->gpu_ran) {
+        struct wl_desc w = gpu_job(s->ws);
+        struct gpu_tm_job job = tm_job_of(s, &w, job_steps(s->ws));
+        const struct tm_job j = {&tm_gpu, &job, r->g.s.units};
+        st = side_band(&j, gpu_src, r->g.s.units, deadline, samples, seed + 1, &dg, &b->g, err);
+    }
+    if (st == CP_OK && b->w.on && b->g.on)
+        ratios(&dw, &dg, b);
+    unc_draws_free(&dw);
+    unc_draws_free(&dg);
+    return st;
+}
+
+/* The weight-streaming side moved to n systems (its plan's sparsity and
+ * batch), with its figures. */
+static void ws_move(struct cmp_result *r, double n)
+{
+    r->ws.systems = n;
+    train_eval(&r->ws, &r->wr);
+    ws_fill(r);
+    r->plan.has_below = 0; /* the point plan's N - 1 is no runner-up now */
+}
+
+cp_status cmp_confident(const struct cmp_spec *s, struct cmp_result *r,
+                        const struct pscan_conf *pc_ws, const struct pscan_conf *pc_gpu,
+                        struct pscan_conf_result *ws_conf, struct pscan_conf_result *gpu_conf,
+                        struct cp_error *err)
+{
+    memset(ws_conf, 0, sizeof *ws_conf);
+    memset(gpu_conf, 0, sizeof *gpu_conf);
+    cp_status st = CP_OK;
+    if (r->ws_ok) {
+        static struct train_result detail;
+        const struct cluster best = r->ws;
+        const struct tm_job job = {&tm_ws, &best, best.systems};
+        struct pscan_spec sp = {.job = &job, .detail = &detail, .first = 1, .step = 1,
+                                .max = r->plan.max_systems};
+        sp.limit[PLAN_TIME] = s->deadline_s;
+        st = pscan_confident(&sp, pc_ws, best.systems, ws_conf, err);
+        if (st == CP_OK && ws_conf->count > 0)
+            ws_move(r, ws_conf->count);
+        if (st == CP_OK && !ws_conf->found) {
+            r->ws_ok = 0;
+            snprintf(r->ws_why, sizeof r->ws_why,
+                     "no count of up to %g systems meets the deadline in %g of the draws",
+                     r->plan.max_systems, pc_ws->p);
+        }
+    }
+    if (st == CP_OK && r->gpu_ok) {
+        struct wl_desc w = gpu_job(s->ws);
+        st = cmp_gpu_confident(s, &w, job_steps(s->ws), r->g.s.units, r, pc_gpu, gpu_conf, &r->g,
+                               err);
+        r->gpu_ok = st == CP_OK && gpu_conf->found;
+        r->has_below = 0;
+    }
+    if (st == CP_OK && r->wr.feasible) {
+        struct wl_desc w = gpu_job(s->ws);
+        r->eq_power_W = r->w.power_W;
+        r->eq_ok = 0;
+        r->eq_why[0] = '\0';
+        gpu_equal_power(s, &w, job_steps(s->ws), r);
+        if (!r->eq_ok && !r->eq_why[0])
+            scan_why(&r->eq_scan, r->eq_why, sizeof r->eq_why);
+    }
+    return st;
+}

@@ -52,6 +52,7 @@
 #include "../gpu/gpu_search.h"
 #include "plan.h"
 #include "pscan.h"
+#include "unc.h"
 
 /* The largest GPU count searched: 2^20 = 1,048,576 GPUs.  A search bound,
  * not a machine's limit; assumed far enough: about a hundred times the
@@ -195,6 +196,49 @@ void cmp_gpu_fewest(const struct cmp_spec *s, const struct wl_desc *w, double st
 cp_status cmp_gpu_confident(const struct cmp_spec *s, const struct wl_desc *w, double steps,
                             double from, const struct cmp_result *r, const struct pscan_conf *pc,
                             struct pscan_conf_result *res, struct cmp_gpu *g, struct cp_error *err);
+
+/* Bands of a comparison (src/plan/unc.h): samples draws of each side's
+ * hardware description and model error, the weight-streaming side's
+ * seeded with seed and the GPU side's with seed + 1, so that the two sides'
+ * draws are independent (the constants of the two models share nothing);
+ * draw i of one side is paired with draw i of the other for the ratios,
+ * which is then a draw of the ratio.  Each side at its answer's count
+ * (each GPU draw in its own fastest layout). */
+struct cmp_side_band {
+    int on;       /* the side has an answer that runs, and was drawn */
+    size_t ranged;
+    double model_error;
+    const char *model_error_key; /* the kind's (tm.h), NULL: none */
+    double share; /* of its draws meeting the deadline (CMP_DEADLINE), else NAN */
+    struct unc_band step_s, time_s, energy_J;
+};
+
+struct cmp_bands {
+    size_t samples;
+    unsigned long seed;
+    struct cmp_side_band w, g;
+    int paired;       /* both sides drawn: the ratios below are set    */
+    struct unc_band ratio_time, ratio_energy; /* GPU / weight streaming */
+    double gpu_faster; /* share of paired draws where the GPU side trains sooner */
+};
+
+/* r's bands into b, the weight-streaming description's ranges in ws_src
+ * and the GPU's in gpu_src.  CP_OK, or an error of the draws (err). */
+cp_status cmp_bands(const struct cmp_spec *s, const struct cmp_result *r,
+                    const struct desc_src *ws_src, const struct desc_src *gpu_src, size_t samples,
+                    unsigned long seed, struct cmp_bands *b, struct cp_error *err);
+
+/* --confidence with a deadline: each side moved to the fewest units whose
+ * draws meet the deadline in a share of at least pc_ws->p (its plan's
+ * sparsity and batch kept; each GPU draw in its own fastest layout), the
+ * equal-power search redone at the weight-streaming side's new power.  A
+ * side none of whose counts reaches the share is no answer (ws_ok or
+ * gpu_ok 0, with why).  pc_ws and pc_gpu differ in their ranges only;
+ * ws_conf and gpu_conf receive each side's search. */
+cp_status cmp_confident(const struct cmp_spec *s, struct cmp_result *r,
+                        const struct pscan_conf *pc_ws, const struct pscan_conf *pc_gpu,
+                        struct pscan_conf_result *ws_conf, struct pscan_conf_result *gpu_conf,
+                        struct cp_error *err);
 
 /* Compare under s (cmp_check()ed here first).  CP_OK with r filled, the
  * answers found or not (ws_ok, gpu_ok, eq_ok with their reasons);

@@ -142,6 +142,129 @@ static void rows_equal(struct tab *t, const struct cmp_cli *x)
         opt(hg, g->time_s), "", "");
 }
 
+/* ---- the bands (cmp.h cmp_bands) ---- */
+
+/* v of side s's band at percentile k (0: P10, 1: P50, 2: P90); NaN when
+ * the side was not drawn. */
+static double pick(const struct cmp_side_band *s, const struct unc_band *b, int k)
+{
+    return !s->on ? NAN : k == 0 ? b->p10 : k == 1 ? b->p50 : b->p90;
+}
+
+static double pick_ratio(const struct cmp_bands *b, const struct unc_band *r, int k)
+{
+    return !b->paired ? NAN : k == 0 ? r->p10 : k == 1 ? r->p50 : r->p90;
+}
+
+/* CSV rows: step time, time-to-train and energy at P10, P50, P90 of each
+ * side, with the paired draws' ratio at the same percentile (not the
+ * ratio of the percentiles); the share of each side's draws meeting the
+ * deadline; the share of paired draws where the GPU side trains sooner. */
+static void rows_bands_csv(struct tab *t, const struct cmp_cli *x)
+{
+    static const char *const pname[] = {"p10", "p50", "p90"};
+    const struct cmp_bands *b = &x->b;
+    const struct {
+        const char *name;
+        enum qty q;
+        const struct unc_band *w, *g, *r;
+    } f[] = {{"step_time", Q_TIME, &b->w.step_s, &b->g.step_s, &b->ratio_time},
+             {"time_to_train", Q_TIME, &b->w.time_s, &b->g.time_s, &b->ratio_time},
+             {"energy", Q_ENERGY, &b->w.energy_J, &b->g.energy_J, &b->ratio_energy}};
+    char a[64], c[64], d[64], name[64];
+    for (size_t i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) {
+            snprintf(name, sizeof name, "%s_%s", f[i].name, pname[k]);
+            double rv = pick_ratio(b, f[i].r, k);
+            out_row(&t->t, (const char *[]){name, qty_unit[f[i].q],
+                                            cell(1, f[i].q, "", pick(&b->w, f[i].w, k), a, 64),
+                                            cell(1, f[i].q, "", pick(&b->g, f[i].g, k), c, 64),
+                                            cell(1, Q_COUNT, "", rv, d, 64)});
+        }
+    if (x->spec.mode == CMP_DEADLINE)
+        out_row(&t->t, (const char *[]){"deadline_share", "fraction",
+                                        cell(1, Q_COUNT, "", b->w.on ? b->w.share : NAN, a, 64),
+                                        cell(1, Q_COUNT, "", b->g.on ? b->g.share : NAN, c, 64),
+                                        ""});
+    if (b->paired)
+        out_row(&t->t, (const char *[]){"gpu_sooner_share", "fraction", "", "",
+                                        cell(1, Q_COUNT, "", b->gpu_faster, d, 64)});
+}
+
+/* "P50 [P10, P90]" of b for a side (NaN-free; "-" when not drawn). */
+static const char *band_cell(const struct cmp_side_band *s, const struct unc_band *b, enum qty q,
+                             char *buf, size_t n)
+{
+    if (!s->on)
+        return "-";
+    return unc_opt_band(b, q == Q_ENERGY ? UNIT_ENERGY : UNIT_TIME, q == Q_TIME, buf, n);
+}
+
+/* "21 ranged keys and system.model_error +- 11.3 %" of a side's draws
+ * into buf. */
+static const char *drawn_what(const struct cmp_side_band *s, char *buf, size_t n)
+{
+    if (!s->on)
+        snprintf(buf, n, "not drawn");
+    else
+        snprintf(buf, n, "%zu ranged keys and %s +- %.3g %%", s->ranged,
+                 s->model_error_key ? s->model_error_key : "no model error",
+                 100 * s->model_error);
+    return buf;
+}
+
+/* The text block of the bands: the draws, a table of P50 [P10, P90] of
+ * each side and of the paired ratio, the deadline's share of each side
+ * and how often the GPU side trains sooner. */
+static int print_bands(const struct cmp_cli *x)
+{
+    const struct cmp_bands *b = &x->b;
+    if (!x->uo.on || !(b->w.on || b->g.on))
+        return 0;
+    char a[160], c[160], d[160];
+    printf("\nuncertainty: %zu draws of each side, independent of each other (seed %lu for "
+           "weight streaming: %s; seed %lu for GPUs: %s); P50 [P10, P90], the ratio's from "
+           "the paired draws\n",
+           b->samples, b->seed, drawn_what(&b->w, a, sizeof a), b->seed + 1,
+           drawn_what(&b->g, c, sizeof c));
+    const char *hdr[] = {"quantity", x->s.hw.wse.name, x->g.name, "GPU / WS"};
+    struct out_table t;
+    out_init(&t, 4, hdr);
+    const struct {
+        const char *label;
+        enum qty q;
+        const struct unc_band *w, *g, *r;
+    } f[] = {{"step time", Q_TIME, &b->w.step_s, &b->g.step_s, &b->ratio_time},
+             {"time-to-train", Q_TIME, &b->w.time_s, &b->g.time_s, &b->ratio_time},
+             {"energy", Q_ENERGY, &b->w.energy_J, &b->g.energy_J, &b->ratio_energy}};
+    for (size_t i = 0; i < 3; i++) {
+        char e[160] = "-";
+        if (b->paired)
+            snprintf(e, sizeof e, "%.3g [%.3g, %.3g]", f[i].r->p50, f[i].r->p10, f[i].r->p90);
+        out_row(&t, (const char *[]){f[i].label, band_cell(&b->w, f[i].w, f[i].q, a, sizeof a),
+                                     band_cell(&b->g, f[i].g, f[i].q, c, sizeof c), e});
+    }
+    if (x->spec.mode == CMP_DEADLINE) {
+        snprintf(a, sizeof a, b->w.on ? "%.1f %% of draws" : "-", 100 * b->w.share);
+        snprintf(c, sizeof c, b->g.on ? "%.1f %% of draws" : "-", 100 * b->g.share);
+        out_row(&t, (const char *[]){"meets the deadline", a, c, "-"});
+    }
+    int rc = out_text.write(stdout, &t);
+    out_free(&t);
+    if (b->paired)
+        printf("the GPU cluster trains sooner in %.1f %% of the paired draws\n",
+               100 * b->gpu_faster);
+    if (x->uo.confidence > 0) {
+        snprintf(d, sizeof d, "%g", x->uo.confidence);
+        printf("confidence %s: %g system%s (the point answer %g, in %.1f %% of draws) and %.0f "
+               "GPUs (the point answer %.0f, in %.1f %%), each the fewest whose draws meet the "
+               "deadline in a share of at least %s\n",
+               d, x->wc.count, x->wc.count == 1 ? "" : "s", x->w_point,
+               100 * x->wc.from_share, x->gc.count, x->g_point, 100 * x->gc.from_share, d);
+    }
+    return rc;
+}
+
 static int emit_table(const struct cli_opts *o, const struct cmp_cli *x)
 {
     static const char *const csv_hdr[] = {"quantity", "unit", "weight_streaming", "gpu",
@@ -153,6 +276,8 @@ static int emit_table(const struct cli_opts *o, const struct cmp_cli *x)
     rows_main(&t, x, priced);
     rows_fewer(&t, x);
     rows_equal(&t, x);
+    if (o->csv && x->uo.on)
+        rows_bands_csv(&t, x);
     int rc = (o->csv ? &out_csv : &out_text)->write(stdout, &t.t);
     out_free(&t.t);
     return rc;
@@ -239,6 +364,8 @@ int cmp_print(const struct cli_opts *o, const struct cmp_cli *x)
     if (!o->csv)
         print_head(x);
     if (emit_table(o, x) != 0)
+        return -1;
+    if (!o->csv && print_bands(x) != 0)
         return -1;
     if (!o->csv)
         print_notes(x);

@@ -4,14 +4,21 @@
 #define CP_CMP_PRINT_H
 
 #include "../face/cmp_opts.h"
+#include "../face/unc_opt.h"
 
 /* Everything compare loaded (static: the scenario and the result are
- * large). */
+ * large): with the draws (uo.on) the bands b, and with --confidence each
+ * side's search (wc, gc) and its point answer (w_point, g_point). */
 struct cmp_cli {
     struct scenario s;
     struct gpuhw_desc g;
+    struct desc_src g_src;
     struct cmp_spec spec;
     struct cmp_result r;
+    struct unc_opt uo;
+    struct cmp_bands b;
+    struct pscan_conf_result wc, gc;
+    double w_point, g_point;
 };
 
 /* x printed for o (--csv or text): the job and how each side was
