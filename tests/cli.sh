@@ -204,7 +204,7 @@ awk -v a="$t16" -v b="$t192" 'BEGIN{exit !(b < a && b > a / 12)}' && ok "192 sys
 run estimate -m 120t --activations recompute:1 --csv
 [ "$rc" -eq 1 ] && [ "$(csv_col "$T/out" sram_fits)" = 0 ] && grep -q sram_full "$T/out" && ok "infeasible estimate exits 1 with its verdict" || nok "infeasible estimate exits 1 with its verdict" "rc $rc"
 # ... and one 183 GiB activation server holds none of its 417 GB sequences
-run estimate -m 120t --activations offload --act-servers 1 --csv
+run estimate -m 120t --activations offload --act-servers 1 --set 'activation.server_memory=183 GiB' --csv
 [ "$rc" -eq 1 ] && [ "$(csv_col "$T/out" act_store_fits)" = 0 ] && grep -q act_store_full "$T/out" && ok "activation servers that hold no sequence's checkpoints are infeasible" || nok "activation servers that hold no sequence's checkpoints are infeasible" "rc $rc"
 run estimate -m gpt3-xl -n 192 --batch 192 --sparsity 0.95 --set 'swarmx.chunk=64 MB' --csv
 [ "$rc" -eq 0 ] && grep -q coarse_chunk "$T/out" && ok "a chunk larger than half a block's stream is a warning" || nok "a chunk larger than half a block's stream is a warning" "rc $rc"

@@ -60,7 +60,7 @@ else
 fi
 expect_rc 1 "a published tier too small for 120T exits 1" plan -m 120t -s cs3 --tokens 300e9 --deadline 730d --memoryx 1.2PB
 check "a tier too small: memoryx_full with the room of its 991 servers" grep -q 'memoryx_full.*room of 991 MemoryX servers' "$T/out"
-expect_rc 1 "too few activation servers for one sequence exits 1" plan -m 120t -s cs3 --tokens 300e9 --deadline 730d --activations offload --act-servers 1
+expect_rc 1 "too few activation servers for one sequence exits 1" plan -m 120t -s cs3 --tokens 300e9 --deadline 730d --activations offload --act-servers 1 --set 'activation.server_memory=183 GiB'
 check "too few activation servers: why names act_store_full with the numbers" \
     grep -q "^unreachable: infeasible at any cluster size: act_store_full; one sequence's checkpoints, .* exceed the room of 1 activation server per system" "$T/out"
 
@@ -198,12 +198,12 @@ else
     nok "GPT-3 in 36 h: the text names $CS2_MAX systems and the raised sparsity" "$(sed -n 4p "$T/out")"
 fi
 
-csv_vs_estimate "energy 1700 MWh" --energy 1700MWh -- -m gpt3-175b -s cs2
-check "energy 1700 MWh exits 0" test "$prc" -eq 0
-expect_rows "energy 1700 MWh" "$CS2_MAX"
+csv_vs_estimate "energy 1600 MWh" --energy 1600MWh -- -m gpt3-175b -s cs2
+check "energy 1600 MWh exits 0" test "$prc" -eq 0
+expect_rows "energy 1600 MWh" "$CS2_MAX"
 e_n=$(col "$T/plan.csv" 1 energy_J)
 e_b=$(col "$T/plan.csv" 2 energy_J)
-check "energy: N within 1700 MWh, N - 1 above" sh -c "awk -v a='$e_n' -v b='$e_b' 'BEGIN{exit !(a <= 1700 * 3.6e9 && b > 1700 * 3.6e9)}'"
+check "energy: N within 1600 MWh, N - 1 above" sh -c "awk -v a='$e_n' -v b='$e_b' 'BEGIN{exit !(a <= 1600 * 3.6e9 && b > 1600 * 3.6e9)}'"
 
 csv_vs_estimate "budget 5.5M at 100" --budget 5.5M -- -m gpt3-175b -s cs2 --price 100
 check "budget 5.5M exits 0" test "$prc" -eq 0
@@ -283,13 +283,15 @@ bom_vs_csv() {
     check "$what: the power parts sum to power_W ($sum)" test "$sum" = same
 }
 
-plan -m 120t -s cs3 --tokens 300e9 --deadline 730d
+# with the activation servers that hold a system's 8 sequences of 417 GB
+# (the system's one server holds one: 8 micro-batches, out of reach)
+plan -m 120t -s cs3 --tokens 300e9 --deadline 730d --act-servers 7
 check "120t for 300e9 tokens in 730 d is reached on at most 2048 CS-3 (exit 0)" test "$rc" -eq 0
 N=$(sed -n 's/^answer: \([0-9][0-9]*\) systems.*/\1/p' "$T/out")
 check "120t in 730 d: the answer ($N systems) is within 2048" sh -c "[ -n '$N' ] && [ '$N' -le 2048 ]"
 bom_has_rows "120t in 730 d"
 check "120t in 730 d: the BOM's systems are the answer's" test "$(bom 'CS-3 (WSE-3) systems')" = "$N"
-bom_vs_csv "120t in 730 d" -m 120t -s cs3 --tokens 300e9 --deadline 730d
+bom_vs_csv "120t in 730 d" -m 120t -s cs3 --tokens 300e9 --deadline 730d --act-servers 7
 # capacity names the servers that hold the state; sized MemoryX for 120t
 # is set by holding the state, so the plan has as many
 "$CP" capacity -m 120t -s cs3 >"$T/cap" 2>"$T/err"

@@ -71,20 +71,22 @@ if [ "$rc" -eq 1 ] && grep -q '^infeasible: memoryx_full' "$T/out" &&
 else
     nok "120 T on 2048 CS-3 with 10 MemoryX servers: exit 1, memoryx_full with the numbers" "rc $rc: $(grep -e '^memoryx' -e infeasible "$T/out" | tr '\n' ' ')"
 fi
-# 120 T offloaded to one activation server: a sequence's checkpoints are
-# 1036 block inputs of 2 x 2048 x 98304 B = 417.1 GB, above one server's
-# 183 GiB = 196.5 GB
+# 120 T offloaded to one activation server of 256 GiB: a sequence's
+# checkpoints are 1036 block inputs of 2 x 2048 x 98304 B = 417.1 GB, above
+# the server's 256 GiB = 274.9 GB
 ckpt=$(awk 'BEGIN { printf "%.4g", 1036 * 2 * 2048 * 98304 / 1e9 }')
-run estimate -m 120t -s cs3 --activations offload --act-servers 1
+run estimate -m 120t -s cs3 --activations offload --act-servers 1 --set 'activation.server_memory=256 GiB'
 if [ "$rc" -eq 1 ] && grep -q '^infeasible: act_store_full' "$T/out" &&
-    grep -q "^act_store  *fails  *0 sequences' checkpoints fit ($ckpt GB each, 1 server's 196.5 GB)" "$T/out"; then
-    ok "120 T on one activation server: exit 1, act_store_full with the numbers ($ckpt GB a sequence)"
+    grep -q "^act_store  *fails  *0 sequences' checkpoints fit ($ckpt GB each, 1 server's 274.9 GB)" "$T/out"; then
+    ok "120 T on one 256 GiB activation server: exit 1, act_store_full with the numbers ($ckpt GB a sequence)"
 else
-    nok "120 T on one activation server: exit 1, act_store_full with the numbers" "rc $rc: $(grep -e '^act_store' -e infeasible "$T/out" | tr '\n' ' ')"
+    nok "120 T on one 256 GiB activation server: exit 1, act_store_full with the numbers" "rc $rc: $(grep -e '^act_store' -e infeasible "$T/out" | tr '\n' ' ')"
 fi
-est_csv a3 -m 120t -s cs3 --activations offload --act-servers 3
+# three such servers (824.6 GB) hold one sequence: feasible, each of the
+# 16384 sequences of one system's batch a micro-batch of its own
+est_csv a3 -m 120t -s cs3 --activations offload --act-servers 3 --set 'activation.server_memory=256 GiB'
 [ "$rc" -eq 0 ] && [ "$(csv_col "$T/a3.csv" act_store_fits)" = 1 ] && [ "$(csv_col "$T/a3.csv" micro_batches)" = 16384 ] &&
-    ok "3 activation servers (589 GB) hold one 417 GB sequence: feasible, one sequence a micro-batch" ||
+    ok "3 activation servers (824.6 GB) hold one 417 GB sequence: feasible, one sequence a micro-batch" ||
     nok "3 activation servers hold one sequence" "rc $rc, micro_batches $(csv_col "$T/a3.csv" micro_batches)"
 # recomputing every block keeps 1036 inputs on the wafer: SRAM binds
 run estimate -m 120t -s cs3 --activations recompute:1
@@ -193,19 +195,34 @@ for k in 2 3 6; do
         bw="$rate"
 done
 
-# activation servers: as given when offloading, none on the wafer
+# activation servers: as given, else the description's count a system
+# (the published clusters: one; ALCF's 4 for 4 CS-3), whatever the
+# placement: they carry the samples in
+aps=$(show_val cs3 activation.servers_per_system)
+[ "$aps" = 1 ] && ok "cs3 ships one activation server a system (ALCF: 4 for 4 CS-3)" || nok "cs3 ships one activation server a system" "$aps"
 est_csv act -m llama2-7b -s cs3 --activations offload --act-servers 5
 [ "$(csv_col "$T/act.csv" act_servers)" = 5 ] && ok "--act-servers 5 with offload: 5 a system" || nok "--act-servers 5 with offload: 5 a system" "$(csv_col "$T/act.csv" act_servers)"
-est_csv act -m gpt3-xl -s cs3 --batch 1 --activations wafer
-[ "$(csv_col "$T/act.csv" act_servers)" = 0 ] && [ "$(csv_col "$T/act.csv" power_activation_W)" = 0 ] &&
-    ok "on the wafer: no activation servers, none of their power" || nok "on the wafer: no activation servers"
-# sized: enough to hold the local batch's block inputs and carry the port
-est_csv act -m llama2-7b -s cs3 --activations offload
-A=$(csv_col "$T/act.csv" act_servers)
+est_csv act -m gpt3-xl -s cs3 -n 3 --batch 3 --activations wafer
+awk_ok "on the wafer, 3 systems: their activation servers all the same, with their power" \
+    "a == s && p == 3 * s * w" a="$(csv_col "$T/act.csv" act_servers)" s="$aps" \
+    p="$(csv_col "$T/act.csv" power_activation_W)" w="$(show_val cs3 activation.server_power)"
+est_csv act -m gpt3-xl -s cs3 --activations wafer --set activation.servers_per_system=3
+[ "$(csv_col "$T/act.csv" act_servers)" = 3 ] && ok "--set activation.servers_per_system=3: 3 a system" || nok "--set activation.servers_per_system=3: 3 a system" "$(csv_col "$T/act.csv" act_servers)"
+# offloaded, the count does not grow with the batch: the block inputs the
+# servers cannot hold run as micro-batches, each as many sequences as they
+# hold (Llama-2 7B: 32 x 2 x 4096 x 4096 B a sequence)
 amem=$(show_val cs3 activation.server_memory)
-anet=$(show_val cs3 activation.server_network)
-awk_ok "sized activation servers ($A) hold 1024 sequences of 32 x 2 x 4096 x 4096 B and carry 150 GB/s" \
-    "A * m >= 1024 * 32 * 2 * 4096 * 4096 && A * n >= io && A == int(A)" A="$A" m="$amem" n="$anet" io="$io"
+for b in 32 1024 4096; do
+    est_csv act -m llama2-7b -s cs3 --activations offload --batch "$b"
+    awk_ok "Llama-2 7B at batch $b offloaded: $aps server a system, micro-batches of what it holds" \
+        "A == s && m == int((b + h - 1) / h)" A="$(csv_col "$T/act.csv" act_servers)" s="$aps" \
+        m="$(csv_col "$T/act.csv" micro_batches)" b="$b" \
+        h="$(awk -v a="$aps" -v m="$amem" 'BEGIN { print int(a * m / (32 * 2 * 4096 * 4096)) }')"
+done
+# --set activation.servers_per_system=0 is refused: a count of servers
+expect_err "activation.servers_per_system" "--set activation.servers_per_system=0" estimate --set activation.servers_per_system=0
+expect_err "activation.servers_per_system" "--set activation.servers_per_system=1.5" estimate --set activation.servers_per_system=1.5
+expect_err "swarmx.lanes" "--set swarmx.lanes=0" estimate --set swarmx.lanes=0
 
 # ---- power and energy: every server counted ----
 for cfg in "megatron-1t cs3 16" "120t cs3 2048" "gpt3-175b cs2 192 --activations offload --act-servers 7"; do
@@ -226,24 +243,38 @@ for cfg in "megatron-1t cs3 16" "120t cs3 2048" "gpt3-175b cs2 192 --activations
         ap="$(show_val "$s" activation.server_power)" xp="$(show_val "$s" swarmx.node_power)" \
         e="$(csv_col "$f" energy_J)" t="$(csv_col "$f" time_to_train_s)"
 done
-# SwarmX nodes: ceil(N/k) + ceil(N/k^2) + ... + 1, k the fan-out (4 on CS-3)
+# SwarmX nodes: lanes x (ceil(N/k) + ceil(N/k^2) + ... + 1), k the fan-out
+# (4 on CS-3); lanes 8 on CS-3 (ALCF: 8 for 4 CS-3)
+lanes=$(show_val cs3 swarmx.lanes)
+[ "$lanes" = 8 ] && ok "cs3 ships 8 SwarmX lanes" || nok "cs3 ships 8 SwarmX lanes" "$lanes"
 est_csv sx -m gpt3-xl -s cs3 -n 2048 --batch 2048
-[ "$(csv_col "$T/sx.csv" swarmx_nodes)" = $((512 + 128 + 32 + 8 + 2 + 1)) ] && ok "2048 CS-3: 683 SwarmX nodes" || nok "2048 CS-3: 683 SwarmX nodes" "$(csv_col "$T/sx.csv" swarmx_nodes)"
+[ "$(csv_col "$T/sx.csv" swarmx_nodes)" = $((lanes * (512 + 128 + 32 + 8 + 2 + 1))) ] && ok "2048 CS-3: 8 x 683 SwarmX nodes" || nok "2048 CS-3: 8 x 683 SwarmX nodes" "$(csv_col "$T/sx.csv" swarmx_nodes)"
+est_csv sx -m gpt3-xl -s cs3 -n 2048 --batch 2048 --set swarmx.lanes=1
+[ "$(csv_col "$T/sx.csv" swarmx_nodes)" = 683 ] && ok "2048 CS-3, one lane: 683 SwarmX nodes" || nok "2048 CS-3, one lane: 683 SwarmX nodes" "$(csv_col "$T/sx.csv" swarmx_nodes)"
+est_csv sx1 -m gpt3-xl -s cs3 -n 2048 --batch 2048
+awk_ok "lanes change the count, not the step" "a == b" a="$(csv_col "$T/sx.csv" step_time_s)" b="$(csv_col "$T/sx1.csv" step_time_s)"
 run estimate -m megatron-1t -s cs3 -n 16
-grep -q '^servers  *[0-9]* MemoryX, [0-9]* activation ([0-9]* per system), 5 SwarmX nodes' "$T/out" &&
+grep -q "^servers  *[0-9]* MemoryX, 16 activation (1 per system), $((lanes * 5)) SwarmX nodes" "$T/out" &&
     ok "estimate lists the servers of every kind" || nok "estimate lists the servers of every kind" "$(grep '^servers' "$T/out")"
 
 # ---- issue-17 targets on CS-3 ----
 # 120 T for 300 B tokens on 2048 CS-3: feasible, no faster than the
-# dense-peak compute bound 6 P T / (N x peak), and within 10x of it
+# dense-peak compute bound 6 P T / (N x peak); with one activation server
+# a system (417 GB a sequence) each of a system's 8 sequences is a
+# micro-batch of its own and the weights stream 8 times; with the servers
+# that hold all 8 (--act-servers 7) within 10x of the bound
 P=$(show_val 120t params)
 peak=$(show_val cs3 system.peak_flops)
+bound=$(awk -v P="$P" -v pk="$peak" 'BEGIN { printf "%.17g", 6 * P * 300e9 / (2048 * pk) }')
 est_csv t120 -m 120t -s cs3 -n 2048 --tokens 300e9
 tt=$(csv_col "$T/t120.csv" time_to_train_s)
-bound=$(awk -v P="$P" -v pk="$peak" 'BEGIN { printf "%.17g", 6 * P * 300e9 / (2048 * pk) }')
 [ "$rc" -eq 0 ] && [ "$(csv_col "$T/t120.csv" feasible)" = 1 ] && ok "120 T, 300 B tokens, 2048 CS-3: feasible" || nok "120 T, 300 B tokens, 2048 CS-3: feasible" "rc $rc: $(csv_col "$T/t120.csv" warnings)"
-awk_ok "120 T, 300 B tokens, 2048 CS-3: $tt s, at least the compute bound $bound s and within 10x" \
-    "t >= b && t <= 10 * b" t="$tt" b="$bound"
+[ "$(csv_col "$T/t120.csv" micro_batches)" = 8 ] && ok "120 T on 2048 CS-3, one activation server: 8 micro-batches of one sequence" || nok "120 T on 2048 CS-3, one activation server: 8 micro-batches" "$(csv_col "$T/t120.csv" micro_batches)"
+awk_ok "120 T, 300 B tokens, 2048 CS-3: $tt s, at least the compute bound $bound s" "t >= b" t="$tt" b="$bound"
+est_csv t120 -m 120t -s cs3 -n 2048 --tokens 300e9 --act-servers 7
+tt=$(csv_col "$T/t120.csv" time_to_train_s)
+awk_ok "120 T, 300 B tokens, 2048 CS-3, 7 activation servers a system: one micro-batch, $tt s within 10x of $bound s" \
+    "m == 1 && t >= b && t <= 10 * b" m="$(csv_col "$T/t120.csv" micro_batches)" t="$tt" b="$bound"
 # every shipped model is feasible at some N of 1, 16, 192 and 2048 CS-3
 "$CP" list models --csv | tr -d '\r' | awk -F, 'NR > 1 { print $1 }' >"$T/models"
 [ "$(wc -l <"$T/models")" -ge 13 ] && ok "list models lists the shipped models" || nok "list models lists the shipped models" "$(cat "$T/models")"

@@ -362,15 +362,14 @@ static void place(const struct cluster *c, const struct shape *x, enum act_mode 
     pl->store_ok = 1;
     pl->recompute = mode != ACT_WAFER;
     pl->seg = mode == ACT_RECOMPUTE && k > 1;
+    /* MODEL, The cluster's servers: as given, else the description's
+     * count a system, whatever the placement and the batch */
+    pl->A = c->act_servers > 0 ? c->act_servers : hw->act.servers_per_system;
     if (mode != ACT_OFFLOAD) {
         pl->m = pl->b > 1 && pl->M >= 1 ? ceil(pl->b / pl->M) : pl->b;
     } else {
         const struct act_spec *as = &hw->act;
         double C = x->l * x->K;
-        double sized = fmin(
-            fmax(ceil(pl->b * C / as->server_bytes), ceil(hw->wse.io_bw_Bps / as->server_net_Bps)),
-            HW_MAX_SERVERS);
-        pl->A = c->act_servers > 0 ? c->act_servers : sized;
         pl->J = floor(pl->A * as->server_bytes / C);
         pl->store_ok = pl->J >= 1;
         pl->m = pl->J >= 1 ? ceil(pl->b / pl->J) : pl->b;
@@ -541,12 +540,14 @@ static void bounds_of(const struct cluster *c, const struct shape *x, enum act_m
     B->upper = B->compute + B->in + B->out + B->update + B->exposed + B->overhead;
 
     /* MODEL, Time, energy and cost: power = N power + S MemoryX + N A
-     * activation servers + n nodes, n = ceil(N / k) + ceil(N / k^2) + ... + 1 */
+     * activation servers + n SwarmX servers, n = lanes x (ceil(N / k) +
+     * ceil(N / k^2) + ... + 1) */
     double nodes = 0;
     for (double level = N; level > 1;) {
         level = ceil(level / hw->swx.fanout);
         nodes += level;
     }
+    nodes *= hw->swx.lanes;
     B->power[TRAIN_POWER_SYSTEMS] = N * hw->wse.power_W;
     B->power[TRAIN_POWER_MEMORYX] = B->S * mx->server_power_W;
     B->power[TRAIN_POWER_ACT] = N * pl->A * hw->act.server_power_W;
@@ -1153,9 +1154,9 @@ static void test_props_sweep(void **state)
     static const struct variant var[] = {
         {"", {NULL, NULL, NULL}, 0, ACT_AUTO, 0, 0},
         {" (no jitter)", {"system.jitter=0", NULL, NULL}, 1, ACT_AUTO, 0, 0},
-        {" (8 GB SRAM, jitter 0.25, offload to 1 server)",
-         {"system.sram=8 GB", "system.jitter=0.25", NULL},
-         2,
+        {" (8 GB SRAM, jitter 0.25, offload to 1 server of 183 GiB)",
+         {"system.sram=8 GB", "system.jitter=0.25", "activation.server_memory=183 GiB"},
+         3,
          ACT_OFFLOAD,
          0,
          1},

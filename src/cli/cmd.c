@@ -130,8 +130,9 @@ const struct cli_cmd cli_cmds[] = {
      "makes the target reachable is added; with --allow-batch the batch may grow\n"
      "to one sequence per system (the extra tokens of a larger batch are\n"
      "charged) up to the critical batch.\n"
-     "MemoryX servers and activation servers are as given (--memoryx,\n"
-     "--memoryx-servers, --act-servers) or sized for each N.  Prints the\n"
+     "MemoryX servers are as given (--memoryx, --memoryx-servers) or sized\n"
+     "for each N; activation servers as given (--act-servers) or the system's\n"
+     "activation.servers_per_system.  Prints the\n"
      "runners-up either side, the bill of materials (systems, MemoryX servers,\n"
      "activation servers, SwarmX nodes: count, memory and power of each; the\n"
      "total power and the run's energy) and the estimate; --verbose shows each\n"
@@ -401,7 +402,7 @@ static const struct cli_opt_help opt_help[] = {
     {"memoryx", 0, OPT_SCENARIO, "TIER|SIZE",
      "MemoryX: a tier (2.4PB) or a capacity (8 TB); default sized"},
     {"memoryx-servers", 0, OPT_SCENARIO, "N", "number of MemoryX servers (default sized)"},
-    {"act-servers", 0, OPT_SCENARIO, "N", "activation servers per system (default sized)"},
+    {"act-servers", 0, OPT_SCENARIO, "N", "activation servers per system (default activation.servers_per_system)"},
     {"activations", 0, OPT_SCENARIO, "auto|wafer|recompute[:K]|offload",
      "where the activations of the backward pass are kept (default auto, the fastest that fits)"},
     {"sparsity", 0, OPT_SCENARIO, "FRACTION", "fraction of block weights at zero (default 0)"},

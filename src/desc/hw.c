@@ -70,6 +70,9 @@ static const struct desc_key hw_keys[] = {
     {"memoryx", "boundary_overlap", DESC_NUM, UNIT_FRACTION, REQ | DESC_ZERO_OK | DESC_AT_MOST_1,
      MX(boundary_overlap), 0, NULL, 0,
      "fraction of the iteration-boundary dependency hidden by chunk-wise updates"},
+    {"activation", "servers_per_system", DESC_NUM, UNIT_COUNT, DESC_INTEGER,
+     ACT(servers_per_system), 1, NULL, 0,
+     "activation servers each system has (default 1), unless --act-servers"},
     {"activation", "server_memory", DESC_NUM, UNIT_BYTES, REQ, ACT(server_bytes), 0, NULL, 0,
      "memory of one activation server"},
     {"activation", "server_network", DESC_NUM, UNIT_BYTE_RATE, REQ, ACT(server_net_Bps), 0, NULL, 0,
@@ -78,6 +81,9 @@ static const struct desc_key hw_keys[] = {
      NULL, 0, "wall power of one activation server"},
     {"swarmx", "fanout", DESC_NUM, UNIT_COUNT, REQ | DESC_INTEGER, SWX(fanout), 0, NULL, 0,
      "children per broadcast/reduce node"},
+    {"swarmx", "lanes", DESC_NUM, UNIT_COUNT, DESC_INTEGER, SWX(lanes), 1, NULL, 0,
+     "parallel broadcast/reduce trees, each a share of every stream (default 1): servers per "
+     "node"},
     {"swarmx", "link_bandwidth", DESC_NUM, UNIT_BYTE_RATE, REQ, SWX(link_bw_Bps), 0, NULL, 0,
      "bandwidth of one SwarmX link in each direction"},
     {"swarmx", "hop_latency", DESC_NUM, UNIT_TIME, REQ, SWX(hop_latency_s), 0, NULL, 0,
@@ -117,6 +123,14 @@ const char *hw_inconsistency(const struct hw_desc *hw, const char **section, con
     if (hw->swx.fanout < 2) {
         *section = "swarmx", *name = "fanout";
         return "a tree needs at least 2 children per node";
+    }
+    if (!(hw->swx.lanes <= HW_MAX_SERVERS)) {
+        *section = "swarmx", *name = "lanes";
+        return "must be at most 1e6 (the most servers of one kind the model counts)";
+    }
+    if (!(hw->act.servers_per_system <= HW_MAX_SERVERS)) {
+        *section = "activation", *name = "servers_per_system";
+        return "must be at most 1e6 (the most servers of one kind the model counts)";
     }
     if (hw->wse.max_systems > HW_MAX_SYSTEMS) {
         *section = "system", *name = "max_systems";

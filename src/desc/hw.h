@@ -68,9 +68,11 @@ struct mx_spec {
     struct desc_list tiers;       /* published capacity tiers, bytes             */
 };
 
-/* Activation servers: hold the block inputs a system offloads in the
- * forward pass and returns in the backward pass.  Each system has its own. */
+/* Activation servers: each system has its own (the published clusters:
+ * one per system), on the system's data path; they hold the block inputs a
+ * system offloads in the forward pass and returns in the backward pass. */
 struct act_spec {
+    double servers_per_system; /* the cluster's count, unless --act-servers */
     double server_bytes;   /* memory per server                            */
     double server_net_Bps; /* network per server, each direction, bytes/s  */
     double server_power_W; /* one server, wall power                       */
@@ -79,6 +81,8 @@ struct act_spec {
 /* SwarmX: tree of broadcast (weights) / reduce (gradients) nodes. */
 struct swx_spec {
     double fanout;        /* children per node                           */
+    double lanes;         /* parallel trees, each 1/lanes of every stream:
+                             servers per node of the tree (count only)    */
     double link_bw_Bps;   /* per link, each direction, bytes/s           */
     double hop_latency_s; /* per tree level                              */
     double chunk_bytes;   /* unit a node forwards (store and forward)    */

@@ -22,7 +22,8 @@ struct cluster {
     const struct wl_desc *wl;
     double systems;       /* N, whole number >= 1                          */
     double mx_servers;    /* MemoryX servers; 0: sized for the run (step.h) */
-    double act_servers;   /* activation servers per system; 0: sized       */
+    double act_servers;   /* activation servers per system; 0: the hardware's
+                             activation.servers_per_system              */
     enum act_mode act;    /* activation placement; ACT_AUTO: fastest that fits */
     double act_k;         /* ACT_RECOMPUTE: checkpoint every k blocks; 0: best */
     double sparsity;      /* fraction of block weights that are zero       */
@@ -36,7 +37,8 @@ struct cluster {
     double price;         /* per system-hour; < 0 when not given           */
 };
 
-/* Defaults: one system, servers sized for the run, the hardware's overlap, no
+/* Defaults: one system, MemoryX sized for the run, the hardware's
+ * activation servers, the hardware's overlap, no
  * sparsity, the workload's batch and tokens, no penalty, no price. */
 void cluster_init(struct cluster *c, const struct hw_desc *hw, const struct wl_desc *wl);
 

@@ -149,7 +149,10 @@ static void place(const struct cluster *c, const struct fixed *F, enum act_mode 
     r->recompute = mode != ACT_WAFER;
     r->ckpt_per_seq = wl->layers * input;
     r->act_fits = 1;
-    r->act_servers = r->store_seqs = r->act_bw = 0;
+    /* the cluster's activation servers whatever the placement: they carry
+     * the samples in (cerebras-plan(1), MODEL, The cluster's servers) */
+    r->act_servers = c->act_servers > 0 ? c->act_servers : hw->act.servers_per_system;
+    r->store_seqs = r->act_bw = 0;
     int ahead = mode == ACT_WAFER     ? FIXED_PLACE_WAFER
                 : mode == ACT_OFFLOAD ? FIXED_PLACE_OFFLOAD
                 : k == 1              ? FIXED_PLACE_K1
@@ -173,10 +176,9 @@ static void place(const struct cluster *c, const struct fixed *F, enum act_mode 
                                : ceil(local / r->max_seqs);
         return;
     }
+    /* what the servers hold sets the micro-batch (the vendor's automatic
+     * micro-batching, gradients accumulated), not more servers */
     const struct act_spec *as = &hw->act;
-    double need = mm_max(ceil(local * r->ckpt_per_seq / as->server_bytes),
-                         ceil(hw->wse.io_bw_Bps / as->server_net_Bps));
-    r->act_servers = c->act_servers > 0 ? c->act_servers : mm_min(need, HW_MAX_SERVERS);
     r->store_seqs = floor(r->act_servers * as->server_bytes / r->ckpt_per_seq);
     r->act_fits = r->store_seqs >= 1;
     r->micro_batches = r->store_seqs >= 1 ? ceil(local / r->store_seqs) : ceil(local);

@@ -18,9 +18,10 @@
  *    micro-batches; in each the weights stream in again and the gradients
  *    out.  ACT_AUTO takes the fastest placement that fits (the wafer is
  *    left out when the workload says recompute).
- *  - Activation servers per system: as given, or the fewest that hold the
- *    local batch's checkpoints and carry the system's port rate.  Their
- *    rate is min(system I/O, servers x server_network).
+ *  - Activation servers per system: as given, else the hardware's
+ *    servers_per_system (the published clusters: one), whatever the
+ *    placement and the batch; offloaded, what they hold sets the
+ *    micro-batch.  Their rate is min(system I/O, servers x server_network).
  *  - MemoryX: S servers, as given, or the fewest that (a) hold the state in
  *    DRAM, (b) feed the stream at the system and SwarmX rate and (c) update
  *    every layer within that layer's backward pass.  Weights stream at

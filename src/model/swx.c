@@ -1,4 +1,4 @@
-/* swx.c - SwarmX tree depth, latency and size. */
+/* swx.c - SwarmX tree depth, latency and size (its servers: lanes per node). */
 #include "swx.h"
 
 #include <math.h>
@@ -71,7 +71,7 @@ static double count_nodes(const struct swx_spec *s, double systems)
 
 /* Kept as swx_depth() is: its integer divisions were a twentieth of an
  * analytic evaluation. */
-double swx_nodes(const struct swx_spec *s, double systems)
+static double tree_nodes(const struct swx_spec *s, double systems)
 {
     static _Thread_local double fanout[SWX_MEMO], nodes[SWX_MEMO];
     size_t i;
@@ -82,4 +82,9 @@ double swx_nodes(const struct swx_spec *s, double systems)
         fanout[i] = s->fanout;
     }
     return nodes[i];
+}
+
+double swx_nodes(const struct swx_spec *s, double systems)
+{
+    return s->lanes * tree_nodes(s, systems);
 }
