@@ -25,7 +25,7 @@ struct check_vary {
     const char *set;    /* a --set applied to both, or NULL                 */
     const char *set2;   /* a second, or NULL                                */
     double mx_servers;  /* MemoryX servers (0: the tier's, or sized)        */
-    double act_servers; /* activation servers per system (0: sized)        */
+    double act_servers; /* activation servers per system (0: the hardware's) */
     const char *act;    /* --activations (NULL: auto, the fastest that fits) */
 };
 

@@ -27,9 +27,9 @@
  *    sparsity), found by GSL's Brent solver and rounded up to
  *    PLAN_SPARSITY_STEP; the least over all N is taken and N scanned again
  *    at it.
- *  - The plan keeps the cluster's servers as given: MemoryX servers and
- *    activation servers per system as set in base, or sized for each run
- *    when 0 (step.h).  A configuration infeasible at every N (state larger
+ *  - The plan keeps the cluster's servers as given: MemoryX servers as set
+ *    in base, or sized for each run when 0, and activation servers per
+ *    system as set in base, or the hardware's count when 0 (step.h).  A configuration infeasible at every N (state larger
  *    than the MemoryX servers given, one sequence too large for SRAM or
  *    for the activation servers given) is not searched; why names the limit
  *    with its numbers.
