@@ -3,10 +3,13 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "tfm.h"
 
 #define F(f) offsetof(struct wl_desc, f)
+#define L(f) (F(loss) + offsetof(struct loss_spec, f))
 #define REQ DESC_REQUIRED
 #define INT DESC_INTEGER
 
@@ -71,6 +74,24 @@ static const struct desc_key wl_keys[] = {
     {"model", "optimizer_precision", DESC_CHOICE, UNIT_COUNT, 0, F(optimizer_precision),
      WL_OPT_FP32, "fp32|bf16", 0,
      "optimizer state type: fp32 (4 + 8 B per parameter) or bf16 (2 + 4 B)"},
+    /* loss.h; a key not given takes loss_fit's value (wl_load) */
+    {"model", "loss_fit", DESC_CHOICE, UNIT_COUNT, 0, F(loss_fit), LOSS_CHINCHILLA,
+     "chinchilla|t5-c4", 0,
+     "sparse loss law: chinchilla (on the non-zero weights) or t5-c4 (Frantar 2024)"},
+    {"model", "loss_sparse_a", DESC_NUM, UNIT_COUNT, DESC_ZERO_OK, L(sparse_a), 0, NULL, 0,
+     "a_S of L = (a_S (1-S)^b_S + c_S) N_nz^-b_N + (a_D/D)^b_D + c (default: loss_fit's)"},
+    {"model", "loss_sparse_b", DESC_NUM, UNIT_COUNT, 0, L(sparse_b), 0, NULL, 0,
+     "b_S of the sparse loss law (default: loss_fit's)"},
+    {"model", "loss_param_coeff", DESC_NUM, UNIT_COUNT, 0, L(param_coeff), 0, NULL, 0,
+     "c_S of the sparse loss law (default: loss_fit's)"},
+    {"model", "loss_param_exponent", DESC_NUM, UNIT_COUNT, 0, L(param_exponent), 0, NULL, 0,
+     "b_N of the sparse loss law (default: loss_fit's)"},
+    {"model", "loss_data_scale", DESC_NUM, UNIT_COUNT, 0, L(data_scale), 0, NULL, 0,
+     "a_D of the sparse loss law, tokens (default: loss_fit's)"},
+    {"model", "loss_data_exponent", DESC_NUM, UNIT_COUNT, 0, L(data_exponent), 0, NULL, 0,
+     "b_D of the sparse loss law (default: loss_fit's)"},
+    {"model", "loss_irreducible", DESC_NUM, UNIT_COUNT, DESC_ZERO_OK, L(irreducible), 0, NULL, 0,
+     "c of the sparse loss law, nats (default: loss_fit's)"},
 };
 
 const struct desc_schema wl_schema = {
@@ -120,6 +141,31 @@ static cp_status wl_check(const struct wl_desc *w, const struct desc_src *src, s
     return wl_check_finite(w, src, err);
 }
 
+const char *wl_loss_source(const struct wl_desc *w, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s: %s%s", loss_fit_name[w->loss_fit], loss_fit_source[w->loss_fit],
+             w->loss_given ? " with the model's loss_ keys" : "");
+    return buf;
+}
+
+/* The loss law's keys the file (or --set) leaves out take loss_fit's
+ * published values; loss_given says whether any was given. */
+static void wl_loss_defaults(struct wl_desc *wl, const struct desc_src *src)
+{
+    const size_t lo = F(loss), hi = lo + sizeof wl->loss;
+    const unsigned char *fit = (const unsigned char *)&loss_fits[wl->loss_fit];
+    wl->loss_given = 0;
+    for (size_t i = 0; i < wl_schema.nkeys; i++) {
+        size_t off = wl_schema.keys[i].off;
+        if (off < lo || off >= hi)
+            continue;
+        if (src->line[i] != 0)
+            wl->loss_given = 1;
+        else
+            memcpy((unsigned char *)wl + off, fit + (off - lo), sizeof(double));
+    }
+}
+
 cp_status wl_load(const char *text, const char *origin, const char *const *sets, size_t nsets,
                   struct wl_desc *wl, struct desc_src *src, struct cp_error *err)
 {
@@ -159,5 +205,6 @@ cp_status wl_load(const char *text, const char *origin, const char *const *sets,
         if (opt_given && off == offsetof(struct wl_desc, optimizer_bytes) && src->line[i] == 0)
             wl->optimizer_bytes = bf16 ? 4 : 8;
     }
+    wl_loss_defaults(wl, src);
     return wl_check(wl, src, err);
 }

@@ -8,6 +8,7 @@
 #define CP_WL_H
 
 #include "desc.h"
+#include "loss.h"
 
 /* Compute-optimal training tokens per parameter: Hoffmann et al. 2022
  * ("Training Compute-Optimal Large Language Models"), about 20. */
@@ -47,6 +48,11 @@ struct wl_desc {
     int distributed_optimizer; /* optimizer state sharded over data ranks    */
     int fp8_params;            /* weights kept in 8 bits when matmuls are FP8 */
     int optimizer_precision;   /* enum wl_optprec: the optimizer state's type */
+    /* Sparse pretraining at equal quality (loss.h): the law's constants,
+     * loss_fit's published set where the file gives no loss_ key. */
+    int loss_fit;          /* enum loss_fit                                  */
+    int loss_given;        /* some of loss's keys come from the file or --set */
+    struct loss_spec loss;
 };
 
 /* The optimizer state's type: fp32 (master weights 4 B, Adam's two
@@ -61,6 +67,11 @@ enum wl_optprec { WL_OPT_FP32, WL_OPT_BF16 };
 enum wl_recompute { WL_RC_NONE, WL_RC_FULL, WL_RC_SELECTIVE };
 
 extern const struct desc_schema wl_schema;
+
+/* The workload's loss law for output: "chinchilla: the Chinchilla law
+ * on the non-zero weights, ...", or with " and the model's loss_ keys" when
+ * some were given.  Returns buf. */
+const char *wl_loss_source(const struct wl_desc *w, char *buf, size_t n);
 
 /* Parse a workload from text named origin, apply the nsets overrides, fill
  * derived defaults (ffn = 4 x hidden, kv_heads = heads) and check cross-key
