@@ -173,4 +173,18 @@ a=$(sed -n 's/^  at confidence 0.9: met in \([0-9.]*\) %.*/\1/p' "$T/out")
 b=$(sed -n 's/^  meets the deadline in \([0-9.]*\) % of draws$/\1/p' "$T/out")
 check "the band's share of draws meeting the deadline is the confident count's ($a %)" sh -c "[ -n '$a' ] && [ '$a' = '$b' ]"
 
+# ---- report: uncertainty.csv, both sides and the ratio ----
+"$CP" report -m gpt3-175b -s cs2 -n 16 -o "$T/rep" >/dev/null 2>"$T/rep.err"
+rc=$?
+rows=$(tr -d '\r' <"$T/rep/uncertainty.csv" 2>/dev/null | awk -F, 'NR > 1 && $6 != "" && $6 + 0 <= $7 + 0 && $7 + 0 <= $8 + 0 { n++ } END { print n + 0 }')
+sides=$(tr -d '\r' <"$T/rep/uncertainty.csv" 2>/dev/null | awk -F, 'NR > 1 && $4 == "time_to_train" { printf "%s ", $1 }')
+gw=$(tr -d '\r' <"$T/rep/uncertainty.csv" 2>/dev/null | awk -F, '$1 == "gpu" && $4 == "time_to_train" { print ($8 - $6) / $8 }')
+if [ "$rc" -eq 0 ] && [ "$rows" -eq 8 ] && [ "$sides" = "weight_streaming gpu gpu_over_weight_streaming " ] &&
+    awk -v w="$gw" 'BEGIN { exit !(w > 0.1) }' && grep -q '^## Uncertainty' "$T/rep/index.md" &&
+    grep -q '^| time to train | .* \[.*\] | .* \[.*\] | [0-9.]* \[[0-9.]*, [0-9.]*\] |$' "$T/rep/index.md"; then
+    ok "report: uncertainty.csv has P10 <= P50 <= P90 for both sides and the ratio (GPU band $gw of P90 wide), index.md the table"
+else
+    nok "report: uncertainty.csv and index.md's table" "rc $rc rows $rows sides '$sides' gw '$gw': $(head -c 200 "$T/rep.err")"
+fi
+
 echo "# cli_uncertainty done"

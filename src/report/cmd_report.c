@@ -26,6 +26,7 @@
 #include "report_folder.h"
 #include "report_models.h"
 #include "report_record.h"
+#include "report_unc.h"
 
 #define REPORT_DEFAULT_DIR "report"
 /* Room for a recorded command line: the explorer passes every hardware key. */
@@ -90,7 +91,8 @@ static void on_signal(int sig)
 static const char *const tables[] = {"estimate.csv",       "names.csv",    "scaling-weak.csv",
                                      "scaling-strong.csv", "models.csv",   "breakdown.csv",
                                      "sparsity.csv",       "capacity.csv", "validation.csv",
-                                     "crosscheck.csv",     "claims.csv",   "compare.csv"};
+                                     "crosscheck.csv",     "claims.csv",   "compare.csv",
+                                     "uncertainty.csv"};
 
 /* 1 if name is a file a report writes at the top of its folder. */
 static int report_file(const char *name)
@@ -472,6 +474,7 @@ static int write_index(const char *dir, const struct report_run *run,
         return cli_error("report: %s: %s", path, strerror(errno));
     index_head(f, run);
     index_numbers(f, run);
+    report_unc_index(f, run->s, run->cmp);
     index_figures(f, run);
     index_claims(f, claims);
     fprintf(f,
@@ -532,6 +535,9 @@ static int scenario_tables(struct cli_opts *o, struct scenario *s, struct report
     out_free(&t);
     if (rc < 0 && (rc = report_cmp_table(s, x, &t)) < 0)
         rc = write_table(tmp, "compare.csv", &t);
+    out_free(&t);
+    if (rc < 0 && (rc = report_unc_table(s, x, &t)) < 0)
+        rc = write_table(tmp, "uncertainty.csv", &t);
     out_free(&t);
     if (rc < 0) {
         int fits;

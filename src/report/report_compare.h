@@ -12,6 +12,8 @@
 
 #include "../face/cmp_opts.h"
 
+struct report_unc_res;
+
 /* The GPU system when --gpu is not given. */
 #define REPORT_DEFAULT_GPU "h100"
 /* Most rows of either side: the doublings from 1 to 2^20 and one more. */
@@ -32,6 +34,8 @@ struct report_cmp {
     int ran[REPORT_CMP_ROWS];     /* 1 when the count runs (has a row)  */
     size_t ngpus, nran;
     char why[1024]; /* the largest count that runs none: why */
+    /* The bands (report_unc.h), set by report_unc_table; NULL before. */
+    const struct report_unc_res *unc;
 };
 
 /* Load the GPU of --gpu (default REPORT_DEFAULT_GPU) with the n --set keys
