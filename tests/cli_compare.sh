@@ -121,8 +121,9 @@ cmpr -m gpt3-175b -s cs3 --gpu h100 --deadline 1h
 check "a deadline neither side meets exits 1" test "$rc" -eq 1
 check "... and says why for each side" sh -c "grep -q '^unreachable (weight streaming): ' '$T/out' && grep -q '^unreachable (GPUs): no count of 8 to 1048576 GPUs meets 1 h' '$T/out'"
 # 120T widened to hidden 196608: one layer's weights over tp 8 (116 GB at
-# 16 bits) exceed an H100's HBM, even gathered alone under FSDP
-cmpr -m 120t -s cs3 --gpu h100 -n 16 --set model.hidden=196608
+# 16 bits) exceed an H100's HBM, even gathered alone under FSDP (two
+# activation servers a system hold its 834 GB sequence on the CS-3 side)
+cmpr -m 120t -s cs3 --gpu h100 -n 16 --set model.hidden=196608 --act-servers 2
 check "a model no GPU count holds exits 1" test "$rc" -eq 1
 check "... naming the bytes per GPU" grep -q '^unreachable (GPUs): .*bytes per GPU' "$T/out"
 
