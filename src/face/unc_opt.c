@@ -7,20 +7,22 @@
 #include "../base/xalloc.h"
 #include "../plan/unc.h"
 
-int unc_opt_parse(const struct cli_opts *o, struct unc_opt *u)
+/* --uncertainty's count (from min up; 0 turns the draws off) and --seed
+ * into u; --seed without draws refused unless seed_alone.  -1, or an exit
+ * code after a message. */
+static int parse_draws(const struct cli_opts *o, double min, int seed_alone, struct unc_opt *u)
 {
-    u->on = o->uncertainty != NULL;
-    u->samples = UNC_DEFAULT_SAMPLES;
-    u->seed = UNC_DEFAULT_SEED;
     double v;
     int rc;
     if (o->uncertainty && *o->uncertainty) {
-        if ((rc = scenario_whole_opt("--uncertainty", o->uncertainty, 1, UNC_MAX_SAMPLES, &v)) >= 0)
+        if ((rc = scenario_whole_opt("--uncertainty", o->uncertainty, min, UNC_MAX_SAMPLES, &v)) >=
+            0)
             return rc;
         u->samples = (size_t)v;
+        u->on = v > 0;
     }
     if (o->seed) {
-        if (!u->on)
+        if (!u->on && !seed_alone)
             return cli_error("--seed: only with --uncertainty");
         if ((rc = scenario_whole_opt("--seed", o->seed, 0, 4294967295.0, &v)) >= 0)
             return rc;
@@ -29,24 +31,19 @@ int unc_opt_parse(const struct cli_opts *o, struct unc_opt *u)
     return -1;
 }
 
+int unc_opt_parse(const struct cli_opts *o, struct unc_opt *u)
+{
+    *u = (struct unc_opt){o->uncertainty != NULL, UNC_DEFAULT_SAMPLES, UNC_DEFAULT_SEED, 0};
+    return parse_draws(o, 1, 0, u);
+}
+
 int unc_opt_parse_plan(const struct cli_opts *o, struct unc_opt *u)
 {
-    *u = (struct unc_opt){1, UNC_COMMAND_SAMPLES, UNC_DEFAULT_SEED, 0};
-    double v;
-    int rc;
-    if (o->uncertainty && *o->uncertainty) {
-        if ((rc = scenario_whole_opt("--uncertainty", o->uncertainty, 0, UNC_MAX_SAMPLES, &v)) >= 0)
-            return rc;
-        u->samples = (size_t)v;
-        u->on = v > 0;
-    } else if (o->uncertainty) {
-        u->samples = UNC_DEFAULT_SAMPLES;
-    }
-    if (o->seed) {
-        if ((rc = scenario_whole_opt("--seed", o->seed, 0, 4294967295.0, &v)) >= 0)
-            return rc;
-        u->seed = (unsigned long)v;
-    }
+    *u = (struct unc_opt){1, o->uncertainty ? UNC_DEFAULT_SAMPLES : UNC_COMMAND_SAMPLES,
+                          UNC_DEFAULT_SEED, 0};
+    int rc = parse_draws(o, 0, 1, u);
+    if (rc >= 0)
+        return rc;
     if (!o->confidence)
         return -1;
     char *end;

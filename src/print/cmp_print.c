@@ -156,6 +156,24 @@ static double pick_ratio(const struct cmp_bands *b, const struct unc_band *r, in
     return !b->paired ? NAN : k == 0 ? r->p10 : k == 1 ? r->p50 : r->p90;
 }
 
+/* The three quantities of the bands: each side's band and the paired
+ * ratio's, with the name for people and for CSV. */
+struct band_field {
+    const char *label, *name;
+    enum qty q;
+    const struct unc_band *w, *g, *r;
+};
+
+static void band_fields(const struct cmp_bands *b, struct band_field f[3])
+{
+    f[0] = (struct band_field){"step time", "step_time", Q_TIME, &b->w.step_s, &b->g.step_s,
+                               &b->ratio_time};
+    f[1] = (struct band_field){"time-to-train", "time_to_train", Q_TIME, &b->w.time_s,
+                               &b->g.time_s, &b->ratio_time};
+    f[2] = (struct band_field){"energy", "energy", Q_ENERGY, &b->w.energy_J, &b->g.energy_J,
+                               &b->ratio_energy};
+}
+
 /* CSV rows: step time, time-to-train and energy at P10, P50, P90 of each
  * side, with the paired draws' ratio at the same percentile (not the
  * ratio of the percentiles); the share of each side's draws meeting the
@@ -164,13 +182,8 @@ static void rows_bands_csv(struct tab *t, const struct cmp_cli *x)
 {
     static const char *const pname[] = {"p10", "p50", "p90"};
     const struct cmp_bands *b = &x->b;
-    const struct {
-        const char *name;
-        enum qty q;
-        const struct unc_band *w, *g, *r;
-    } f[] = {{"step_time", Q_TIME, &b->w.step_s, &b->g.step_s, &b->ratio_time},
-             {"time_to_train", Q_TIME, &b->w.time_s, &b->g.time_s, &b->ratio_time},
-             {"energy", Q_ENERGY, &b->w.energy_J, &b->g.energy_J, &b->ratio_energy}};
+    struct band_field f[3];
+    band_fields(b, f);
     char a[64], c[64], d[64], name[64];
     for (size_t i = 0; i < 3; i++)
         for (int k = 0; k < 3; k++) {
@@ -230,13 +243,8 @@ static int print_bands(const struct cmp_cli *x)
     const char *hdr[] = {"quantity", x->s.hw.wse.name, x->g.name, "GPU / WS"};
     struct out_table t;
     out_init(&t, 4, hdr);
-    const struct {
-        const char *label;
-        enum qty q;
-        const struct unc_band *w, *g, *r;
-    } f[] = {{"step time", Q_TIME, &b->w.step_s, &b->g.step_s, &b->ratio_time},
-             {"time-to-train", Q_TIME, &b->w.time_s, &b->g.time_s, &b->ratio_time},
-             {"energy", Q_ENERGY, &b->w.energy_J, &b->g.energy_J, &b->ratio_energy}};
+    struct band_field f[3];
+    band_fields(b, f);
     for (size_t i = 0; i < 3; i++) {
         char e[160] = "-";
         if (b->paired)
