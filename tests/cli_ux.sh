@@ -119,7 +119,7 @@ check "no plural for one system" sh -c "! grep -q '1 systems' '$T/out'"
 run estimate -m gpt3-175b -s cs3 -n 16
 check "the time-to-train is said once (no 'X d (Y d)' or 'X h (Y d)')" \
     sh -c "! grep -E '^training.*: [0-9.]+ [a-z]+ \([0-9.]+ d\)' '$T/out'"
-run estimate -m 120t -s cs3 -n 2048 --tokens 300e9
+run estimate -m 120t -s cs3 -n 2048 --tokens 300e9 --act-servers 7
 check "energy in a prefix that reads (GWh, not 1e+04 MWh)" grep -q "^energy     [0-9.]* GWh" "$T/out"
 run simulate -m gpt2-small -s cs3 --trace "$T/trace.csv"
 bytes=$(wc -c <"$T/trace.csv")
