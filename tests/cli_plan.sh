@@ -79,6 +79,8 @@ for v in 0 1 1.5 abc -0.2 0.9x; do
     expect_err "--confidence '$v'" "--confidence $v is bad input on a GPU system too" \
         plan -m gpt3-175b -s h100 --deadline 30d --confidence "$v"
 done
+expect_err "--confidence: plans the fewest that meet a --deadline or an --energy limit" \
+    "--confidence with --budget alone is bad input" plan -m gpt3-175b -s cs3 --budget 5M --price 100 --confidence 0.9
 expect_err "--confidence: needs the draws" "--confidence with --uncertainty=0 is bad input" \
     plan -m gpt3-175b -s cs3 --deadline 30d --confidence 0.9 --uncertainty=0
 expect_rc 0 "--seed without --uncertainty is taken (plan draws by default)" plan -m gpt3-175b -s cs2 --deadline 30d --seed 3

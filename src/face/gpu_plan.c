@@ -204,7 +204,8 @@ int gpu_plan(struct cli_opts *o)
     struct plan_opts po;
     struct unc_opt uo;
     int rc = plan_targets(o, "GPU", &po);
-    if (rc >= 0 || (rc = check_targets(o, &po)) >= 0 || (rc = unc_opt_parse_plan(o, &uo)) >= 0)
+    if (rc >= 0 || (rc = check_targets(o, &po)) >= 0 || (rc = unc_opt_parse_plan(o, &uo)) >= 0 ||
+        (rc = unc_opt_conf_targets(&uo, o)) >= 0)
         return rc;
     static struct gscen s;
     if ((rc = gscen_load(o, "plan", &s)) >= 0 ||

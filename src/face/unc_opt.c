@@ -57,6 +57,14 @@ int unc_opt_parse_plan(const struct cli_opts *o, struct unc_opt *u)
     return -1;
 }
 
+int unc_opt_conf_targets(const struct unc_opt *u, const struct cli_opts *o)
+{
+    if (u->confidence > 0 && o->budget && !o->deadline && !o->energy)
+        return cli_error("--confidence: plans the fewest that meet a --deadline or an --energy "
+                         "limit; with --budget alone the plan is the fastest within it");
+    return -1;
+}
+
 /* The draws for a; times (may be NULL) gets each draw's time-to-train. */
 static int run(const struct unc_opt *u, const struct unc_at *a, const struct desc_src *src,
                struct unc_result *r, double *times)

@@ -26,6 +26,11 @@ int unc_opt_parse(const struct cli_opts *o, struct unc_opt *u);
  * P < 1, and without draws).  -1, or an exit code after a message. */
 int unc_opt_parse_plan(const struct cli_opts *o, struct unc_opt *u);
 
+/* --confidence with a budget alone is refused: the plan is then the
+ * fastest count within it, and the fewest that meet it would be another
+ * question.  -1, or an exit code after a message. */
+int unc_opt_conf_targets(const struct unc_opt *u, const struct cli_opts *o);
+
 /* One configuration whose band is drawn: a job at a count (the job's own
  * when <= 0) under a scaling; none (empty cells) when skip is set (a
  * count at which the job does not run). */

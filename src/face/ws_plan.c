@@ -318,7 +318,7 @@ int ws_plan(struct cli_opts *o)
     if (rc >= 0)
         return rc;
     struct unc_opt uo;
-    if ((rc = unc_opt_parse_plan(o, &uo)) >= 0)
+    if ((rc = unc_opt_parse_plan(o, &uo)) >= 0 || (rc = unc_opt_conf_targets(&uo, o)) >= 0)
         return rc;
     if ((rc = scenario_load(o, &s)) >= 0)
         return rc;
