@@ -165,7 +165,9 @@ const char *xp_tm_param_label(const struct xp_state *x, char *buf, size_t n);
 int xp_tm_step(struct xp_state *x, int dir, int fine, char *why, size_t n);
 int xp_tm_input(struct xp_state *x, const char *in, char *why, size_t n);
 
-/* The hardware keys of the job with a +- range (what its band draws). */
+/* What the job's band draws: its hardware keys with a +- range, and one
+ * more when its model states its own error (unc.h); 0: the band is the
+ * point estimate. */
 size_t xp_tm_ranged(const struct xp_state *x);
 
 /* Set the status line (printf format). */

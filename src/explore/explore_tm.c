@@ -285,7 +285,7 @@ size_t xp_tm_ranged(const struct xp_state *x)
     size_t n = 0;
     for (size_t i = 0; i < k->nparams(); i++)
         n += x->t.j.hw_src->spread[k->param_index(i)] > 0;
-    return n;
+    return n + (unc_model_error(&x->t.j.tm) > 0); /* the model's own error, drawn too */
 }
 
 /* The batch in sequences the job runs. */
