@@ -32,6 +32,7 @@
 #include "model/param.h"
 #include "plan/sens.h"
 #include "model/ws_tm.h"
+#include "gpu/gpu_tm.h"
 #include "plan/unc.h"
 
 /* ---- fixtures ---- */
@@ -326,6 +327,53 @@ static void test_unc_model_error(void **state)
     unc_draws_free(&d);
 }
 
+/* The GPU kind through the same code: the shipped h100 states ranges on its
+ * fitted keys and a model error, so its band has a width and is ordered
+ * around the point; with the ranges taken out, the model error alone
+ * scales the one layout's step time by 1 + e (2 q - 1) at quantile q. */
+static void test_unc_gpu_band(void **state)
+{
+    (void)state;
+    static struct gpuhw_desc g;
+    static struct desc_src src;
+    static struct wl_desc w;
+    struct cat_entry e;
+    struct cp_error err = {0};
+    builtin_text("h100", CAT_HW, &e);
+    cp_status st = gpuhw_load(e.text, e.origin, NULL, 0, &g, &src, &err);
+    cat_entry_free(&e);
+    assert_ok(st, err);
+    load_model("gpt3-xl", NULL, 0, &w);
+    struct gpu_tm_job gj = {.g = &g, .wl = &w, .spec = gpu_search_spec_default(64), .tokens = 3.7e9,
+                            .price = -1};
+    gj.spec.batch = w.batch;
+    const struct tm_job j = {&tm_gpu, &gj, 64};
+    static struct tm_result pt;
+    static struct gpu_tm_detail det;
+    assert_ok(tm_eval(&j, 0, TM_STRONG, &pt, &det, &err), err);
+    assert_true(pt.runs);
+    struct unc_result r;
+    assert_ok(unc_job_run(&j, &src, 0, TM_STRONG, 400, 7, &r, NULL, &err), err);
+    assert_true(r.ranged >= 4); /* matmul, attention, lowp, step_overhead */
+    assert_true(r.model_error == g.fit.model_error && r.model_error > 0);
+    const struct unc_band *b[] = {&r.step_s, &r.time_s, &r.energy_J};
+    const double point[] = {pt.step_s, pt.time_s, pt.energy_J};
+    for (size_t i = 0; i < 3; i++) {
+        assert_true(b[i]->p10 < b[i]->p50 && b[i]->p50 < b[i]->p90);
+        assert_true(b[i]->p10 < point[i] && point[i] < b[i]->p90);
+    }
+    no_ranges(&src);
+    double e0 = g.fit.model_error;
+    enum { N = 4000 };
+    assert_ok(unc_job_run(&j, &src, 0, TM_STRONG, N, 9, &r, NULL, &err), err);
+    assert_int_equal(r.ranged, 0);
+    /* sampling error of a quantile: 2 e sqrt(q (1 - q) / N) = 0.44 % of
+     * the point at P10 and P90 (e = 0.23); tolerance > 4 of it */
+    assert_rel(r.step_s.p10, pt.step_s * (1 - 0.8 * e0), 0.02);
+    assert_rel(r.step_s.p50, pt.step_s, 0.02);
+    assert_rel(r.step_s.p90, pt.step_s * (1 + 0.8 * e0), 0.02);
+}
+
 /* Draws are uniform over the range, stay valid and leave other keys
  * alone; a draw that breaks a rule is redrawn. */
 static void test_unc_draws_valid(void **state)
@@ -601,6 +649,7 @@ int main(void)
         cmocka_unit_test(test_unc_bands_ordered),
         cmocka_unit_test(test_unc_uniform_transform),
         cmocka_unit_test(test_unc_model_error),
+        cmocka_unit_test(test_unc_gpu_band),
         cmocka_unit_test(test_unc_draws_valid),
         cmocka_unit_test(test_unc_errors),
         cmocka_unit_test(test_sens_compute_bound),
