@@ -157,7 +157,8 @@ static void print_activations(const struct scenario *s, const struct step_result
     printf("activations %s%s: ", lab, how);
     if (st->act == ACT_OFFLOAD)
         printf("%s of block inputs per system per step out and back to %g activation server%s "
-               "per system (%s, %s), blocks recomputed\n",
+               "per system (%s, %s), blocks recomputed (where offload goes is inferred; their "
+               "memory and rate are assumed)\n",
                unit_format(st->act_bytes, UNIT_BYTES, a, sizeof a), st->act_servers,
                st->act_servers == 1 ? "" : "s",
                unit_format(st->act_servers * s->hw.act.server_bytes, UNIT_BYTES, b, sizeof b),
