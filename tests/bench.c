@@ -19,7 +19,8 @@
  *                      1 GiB, is checked with /usr/bin/time in the README)
  *   plan_gpt3_2d_wall_ms  plan_solve: GPT-3 175B on CS-2 within two days with
  *                      the sparsity allowed (192 sizes scanned, a Brent
- *                      root in the sparsity for each)
+ *                      root in the sparsity for each), whether the
+ *                      deadline is met or not
  *   unc_draws_per_s    uncertainty draws (every ranged key of cs2 drawn, the
  *                      estimate evaluated) of GPT-3 175B on 192 CS-2
  *   gpu_layouts_per_s  layouts the GPU layout search (gpu_search) runs
@@ -189,7 +190,10 @@ static int bench_plan(const struct cluster *c, const struct desc_src *src)
     long n = 0;
     double t0 = now_s(), t;
     do {
-        if (plan_solve(c, &po, NULL, NULL, &res, &err) != CP_OK || !res.reached) {
+        /* the time of the whole search, met or not: what the model says
+         * of GPT-3 in two days changes with the model (sparsity at equal
+         * quality, failures), the search it takes does not */
+        if (plan_solve(c, &po, NULL, NULL, &res, &err) != CP_OK) {
             fprintf(stderr, "bench: plan: %s\n", err.msg);
             return 0;
         }
