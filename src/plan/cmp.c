@@ -559,6 +559,14 @@ cp_status cmp_bands(const struct cmp_spec *s, const struct cmp_result *r,
     return st;
 }
 
+void cmp_jobs_of(const struct cmp_spec *s, const struct cmp_result *r, struct cmp_jobs *j)
+{
+    j->w = gpu_job(s->ws);
+    j->g = tm_job_of(s, &j->w, job_steps(s->ws));
+    j->side[0] = (struct tm_job){&tm_ws, &r->ws, r->ws.systems};
+    j->side[1] = (struct tm_job){&tm_gpu, &j->g, r->g.s.units};
+}
+
 /* The weight-streaming side moved to n systems (its plan's sparsity and
  * batch), with its figures. */
 static void ws_move(struct cmp_result *r, double n)

@@ -50,6 +50,7 @@
 #define CP_CMP_H
 
 #include "../gpu/gpu_search.h"
+#include "../gpu/gpu_tm.h"
 #include "plan.h"
 #include "pscan.h"
 #include "unc.h"
@@ -239,6 +240,20 @@ cp_status cmp_confident(const struct cmp_spec *s, struct cmp_result *r,
                         const struct pscan_conf *pc_ws, const struct pscan_conf *pc_gpu,
                         struct pscan_conf_result *ws_conf, struct pscan_conf_result *gpu_conf,
                         struct cp_error *err);
+
+/* Each side's answer as its kind's job (tm.h), so that a front end can
+ * evaluate, describe and rank both sides through the interface alone:
+ * side[0] the weight-streaming cluster r->ws at its systems, side[1] the
+ * GPU job (the job's steps in the layout search's spec at s's price) at
+ * r->g's count.  j points into itself (build it in place, do not copy
+ * it) and into s and r, and is valid while they are; side[1] only when
+ * r->gpu_ran. */
+struct cmp_jobs {
+    struct tm_job side[2];
+    struct wl_desc w; /* the GPU job's workload at the job's batch */
+    struct gpu_tm_job g;
+};
+void cmp_jobs_of(const struct cmp_spec *s, const struct cmp_result *r, struct cmp_jobs *j);
 
 /* Compare under s (cmp_check()ed here first).  CP_OK with r filled, the
  * answers found or not (ws_ok, gpu_ok, eq_ok with their reasons);
