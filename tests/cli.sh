@@ -206,7 +206,8 @@ run estimate -m 120t --activations recompute:1 --csv
 # ... and one 183 GiB activation server holds none of its 417 GB sequences
 run estimate -m 120t --activations offload --act-servers 1 --set 'activation.server_memory=183 GiB' --csv
 [ "$rc" -eq 1 ] && [ "$(csv_col "$T/out" act_store_fits)" = 0 ] && grep -q act_store_full "$T/out" && ok "activation servers that hold no sequence's checkpoints are infeasible" || nok "activation servers that hold no sequence's checkpoints are infeasible" "rc $rc"
-run estimate -m gpt3-xl -n 192 --batch 192 --sparsity 0.95 --set 'swarmx.chunk=64 MB' --csv
+# (0.75: at 0.95 no token count reaches GPT-3 XL's dense loss, infeasible)
+run estimate -m gpt3-xl -n 192 --batch 192 --sparsity 0.75 --set 'swarmx.chunk=64 MB' --csv
 [ "$rc" -eq 0 ] && grep -q coarse_chunk "$T/out" && ok "a chunk larger than half a block's stream is a warning" || nok "a chunk larger than half a block's stream is a warning" "rc $rc"
 run estimate -m gpt3-xl -n 1024 --batch 1024 --sparsity 0.95 --csv
 ! grep -q coarse_chunk "$T/out" && ok "the shipped 1 MB chunk is fine for GPT-3 XL" || nok "the shipped 1 MB chunk is fine for GPT-3 XL"

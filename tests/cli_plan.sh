@@ -43,11 +43,14 @@ fi
 expect_rc 0 "a reachable deadline exits 0" plan -m gpt3-175b -s cs2 --deadline 30d
 check "a reachable deadline prints an answer" grep -q '^answer: [0-9][0-9]* systems' "$T/out"
 expect_rc 1 "an unreachable deadline exits 1" plan -m gpt3-175b -s cs2 --deadline 1d
+# at equal quality no sparsity reaches a day either (cli_sparsity.sh), so
+# --allow-sparsity is not suggested
 if grep -q '^unreachable: ' "$T/out" && grep -q 'max_systems' "$T/out" &&
-    grep -q -- '--allow-sparsity' "$T/out" && grep -q '^best achievable: ' "$T/out"; then
-    ok "unreachable: why, the hint and the best achievable"
+    grep -q 'no sparsity reaches it at equal quality' "$T/out" &&
+    ! grep -q -- '--allow-sparsity may' "$T/out" && grep -q '^best achievable: ' "$T/out"; then
+    ok "unreachable: why, that no sparsity helps, and the best achievable"
 else
-    nok "unreachable: why, the hint and the best achievable" "$(head -n 6 "$T/out")"
+    nok "unreachable: why, that no sparsity helps, and the best achievable" "$(head -n 6 "$T/out")"
 fi
 expect_rc 1 "an unreachable energy target exits 1" plan -m gpt3-175b -s cs2 --energy 1MWh
 expect_rc 1 "an unaffordable budget exits 1" plan -m gpt3-175b -s cs2 --budget 1 --price 100
@@ -179,25 +182,25 @@ while [ "$k" -lt "$N" ]; do
 done
 check "30 d: no smaller cluster meets the deadline (estimate scan)" test -z "$found"
 
-# GPT-3 in a day and a half: one day is out of reach on CS-2 even at the
-# largest sparsity (1.002 d), as tests/bench-targets notes
-csv_vs_estimate "36 h with --allow-sparsity" --deadline 36h --allow-sparsity -- -m gpt3-175b -s cs2
-check "36 h with --allow-sparsity exits 0" test "$prc" -eq 0
-expect_rows "36 h with --allow-sparsity" "$CS2_MAX"
+# GPT-3 in 8 days: dense it takes 12.8 days on 192 CS-2; sparsity at equal
+# quality (trained to the dense loss) reaches 8 d, though not a day
+csv_vs_estimate "8 d with --allow-sparsity" --deadline 8d --allow-sparsity -- -m gpt3-175b -s cs2
+check "8 d with --allow-sparsity exits 0" test "$prc" -eq 0
+expect_rows "8 d with --allow-sparsity" "$CS2_MAX"
 sp=$(col "$T/plan.csv" 1 sparsity)
-check "GPT-3 in 36 h: $CS2_MAX systems" test "$N" = "$CS2_MAX"
-check "GPT-3 in 36 h: sparsity $sp between 0.9 and 0.99" sh -c "awk -v s='$sp' 'BEGIN{exit !(s > 0.9 && s < 0.99)}'"
-check "GPT-3 in 36 h: sparsity $sp is a whole number of 0.1 %" sh -c "awk -v s='$sp' 'BEGIN{k = s * 1000; d = k - int(k + 0.5); exit !(d < 1e-6 && d > -1e-6)}'"
+check "GPT-3 in 8 d: $CS2_MAX systems" test "$N" = "$CS2_MAX"
+check "GPT-3 in 8 d: sparsity $sp between 0 and 0.99" sh -c "awk -v s='$sp' 'BEGIN{exit !(s > 0 && s < 0.99)}'"
+check "GPT-3 in 8 d: sparsity $sp is a whole number of 0.1 %" sh -c "awk -v s='$sp' 'BEGIN{k = s * 1000; d = k - int(k + 0.5); exit !(d < 1e-6 && d > -1e-6)}'"
 t_n=$(col "$T/plan.csv" 1 time_to_train_s)
 less=$(awk -v s="$sp" 'BEGIN{printf "%.3f", s - 0.001}')
 "$CP" estimate -m gpt3-175b -s cs2 -n "$N" --sparsity "$less" --csv >"$T/k.csv" 2>/dev/null
 t_less=$(col "$T/k.csv" 1 time_to_train_s)
-check "GPT-3 in 36 h: meets at $sp, misses at $less" sh -c "awk -v a='$t_n' -v b='$t_less' 'BEGIN{exit !(a <= 129600 && b > 129600)}'"
-plan -m gpt3-175b -s cs2 --deadline 36h --allow-sparsity
-if grep -q "^answer: $CS2_MAX systems, .*sparsity 0\.9[0-9]* (raised to meet it)" "$T/out"; then
-    ok "GPT-3 in 36 h: the text names $CS2_MAX systems and the raised sparsity"
+check "GPT-3 in 8 d: meets at $sp, misses at $less" sh -c "awk -v a='$t_n' -v b='$t_less' 'BEGIN{exit !(a <= 691200 && b > 691200)}'"
+plan -m gpt3-175b -s cs2 --deadline 8d --allow-sparsity
+if grep -q "^answer: $CS2_MAX systems, .*sparsity 0\.[0-9]* (raised to meet it)" "$T/out"; then
+    ok "GPT-3 in 8 d: the text names $CS2_MAX systems and the raised sparsity"
 else
-    nok "GPT-3 in 36 h: the text names $CS2_MAX systems and the raised sparsity" "$(sed -n 4p "$T/out")"
+    nok "GPT-3 in 8 d: the text names $CS2_MAX systems and the raised sparsity" "$(sed -n 4p "$T/out")"
 fi
 
 csv_vs_estimate "energy 1600 MWh" --energy 1600MWh -- -m gpt3-175b -s cs2
@@ -357,9 +360,9 @@ if [ "$rc" -eq 0 ] && grep -q '^search steps' "$T/out" && [ -n "$scans" ] && [ "
 else
     nok "--verbose prints each of the scans the search line counts" "exit $rc, $nscan+$nbrent lines, search says '$scans $brent'"
 fi
-plan -m gpt3-175b -s cs2 --deadline 36h --allow-sparsity --verbose
+plan -m gpt3-175b -s cs2 --deadline 8d --allow-sparsity --verbose
 check "--verbose shows the sparsity stage" grep -qE '^  sparsity +[0-9]+  bracket 0\.[0-9]+\.\.[01]\.[0-9]+  at ' "$T/out"
-plan -m gpt3-175b -s cs2 --deadline 2d --allow-sparsity --verbose
+plan -m gpt3-175b -s cs2 --deadline 10d --allow-sparsity --verbose
 # shellcheck disable=SC2046 # two words
 set -- $(search_counts)
 nbrent=$(grep -cE '^  sparsity +[0-9]+  bracket ' "$T/out")

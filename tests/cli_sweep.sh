@@ -195,7 +195,9 @@ run sweep $g --set swarmx.fanout=4,8 --columns swarmx.fanout,systems
     ok "--columns selects a --set axis column by its section.key" ||
     nok "--columns selects a --set axis column by its section.key" "rc $rc: $(head -c 300 "$T/err")"
 # --where, --best and --group-by see every column, whichever are written
-w="--where feasible=1 --where time_to_train_s<=60d --best energy_J --group-by model"
+# (120 d: Llama 2 70B's 2 T tokens cannot reach its dense loss at 0.9, so
+# its row is dense)
+w="--where feasible=1 --where time_to_train_s<=120d --best energy_J --group-by model"
 "$CP" sweep $g $w >"$T/bestfull"
 run sweep $g $w --columns systems,sparsity
 if [ "$rc" -eq 0 ] && [ "$(body "$T/out" | wc -l)" -eq 2 ] &&

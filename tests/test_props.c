@@ -781,7 +781,8 @@ static void check_point(const struct cluster *c, const struct shape *x,
     PROP(!!(r->warnings & TW_ACT_STORE) == !pl->store_ok, "act_store_full %#x, servers hold %g",
          r->warnings, pl->J);
     PROP(r->split_ok == (c->global_seqs >= c->systems), "split_ok %d", r->split_ok);
-    PROP(r->feasible == (r->memoryx_fits && r->sram_fits && r->act_fits && r->split_ok),
+    PROP(r->feasible == (r->memoryx_fits && r->sram_fits && r->act_fits && r->split_ok &&
+                         !(r->warnings & TW_SPARSE_LOSS)),
          "feasible %d", r->feasible);
     PROP(!(r->warnings & TW_INFEASIBLE) == !!r->feasible, "warnings %#x, feasible %d", r->warnings,
          r->feasible);
@@ -810,6 +811,26 @@ static void check_point(const struct cluster *c, const struct shape *x,
     double factor = c->batch_penalty ? (1 + Gtok / Bcrit) / (1 + Gref / Bcrit) : 1;
     PROP(fabs(r->critical_tokens - Bcrit) <= 1e-9 * Bcrit, "critical batch %.17g, want %.17g",
          r->critical_tokens, Bcrit);
+    /* MODEL, Sparsity at equal quality: m(S) x the tokens, none when the
+     * sparse loss floor is at or above the dense loss */
+    const struct loss_spec *ls = &w->loss;
+    double Nw = x->l * x->W, dS = 1 - c->sparsity,
+           room = pow(ls->data_scale / c->tokens, ls->data_exponent);
+    double delta =
+        pow(Nw, -ls->param_exponent) *
+        ((ls->sparse_a * pow(dS, ls->sparse_b) + ls->param_coeff) * pow(dS, -ls->param_exponent) -
+         (ls->sparse_a + ls->param_coeff));
+    double msp = c->sparsity <= 0 ? 1
+                 : delta >= room  ? INFINITY
+                                  : pow(1 - delta / room, -1 / ls->data_exponent);
+    PROP(c->sparsity > 0
+             ? fabs(r->sparse_factor - msp) <= 1e-9 * msp || (isinf(msp) && isinf(r->sparse_factor))
+             : r->sparse_factor == 1,
+         "sparse factor %.17g, want %.17g", r->sparse_factor, msp);
+    PROP(!!(r->warnings & TW_SPARSE_LOSS) == !!isinf(msp), "sparse_unreachable %#x, m %g",
+         r->warnings, msp);
+    if (isfinite(msp))
+        factor *= msp;
     PROP(fabs(r->tokens - c->tokens * factor) <= 1e-9 * r->tokens, "tokens %.17g, want %.17g",
          r->tokens, c->tokens * factor);
 
@@ -1315,7 +1336,11 @@ static void test_props_capacity(void **state)
                                          prev.step.max_seqs);
                                     PROP(!r.sram_fits || prev.sram_fits,
                                          "SRAM verdict not monotone");
-                                    PROP(!r.feasible || prev.feasible,
+                                    /* capacity alone: a larger model on the
+                                     * same tokens reaches the dense loss at
+                                     * a sparsity a smaller may not */
+                                    const unsigned cap = TW_INFEASIBLE & ~TW_SPARSE_LOSS;
+                                    PROP((r.warnings & cap) || !(prev.warnings & cap),
                                          "feasible where smaller not");
                                     PROP(r.step.flash_fraction >= prev.step.flash_fraction,
                                          "flash share %g below %g", r.step.flash_fraction,

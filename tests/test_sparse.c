@@ -128,8 +128,8 @@ static void model_keys(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(worked_t5),    cmocka_unit_test(worked_chinchilla),
-        cmocka_unit_test(threshold),    cmocka_unit_test(shipped_sets),
+        cmocka_unit_test(worked_t5),  cmocka_unit_test(worked_chinchilla),
+        cmocka_unit_test(threshold),  cmocka_unit_test(shipped_sets),
         cmocka_unit_test(model_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -127,7 +127,9 @@ const struct cli_cmd cli_cmds[] = {
      "every cluster size from 1 to\n"
      "the smaller of the generation's max_systems and the batch is evaluated\n"
      "(cerebras-plan(1), PLAN).  With --allow-sparsity, the least sparsity that\n"
-     "makes the target reachable is added; with --allow-batch the batch may grow\n"
+     "makes the target reachable at equal quality is added (a sparse run trains\n"
+     "the tokens that reach the dense loss; none when no sparsity meets the\n"
+     "target); with --allow-batch the batch may grow\n"
      "to one sequence per system (the extra tokens of a larger batch are\n"
      "charged) up to the critical batch.\n"
      "MemoryX servers are as given (--memoryx, --memoryx-servers) or sized\n"
@@ -405,7 +407,8 @@ static const struct cli_opt_help opt_help[] = {
     {"act-servers", 0, OPT_SCENARIO, "N", "activation servers per system (default activation.servers_per_system)"},
     {"activations", 0, OPT_SCENARIO, "auto|wafer|recompute[:K]|offload",
      "where the activations of the backward pass are kept (default auto, the fastest that fits)"},
-    {"sparsity", 0, OPT_SCENARIO, "FRACTION", "fraction of block weights at zero (default 0)"},
+    {"sparsity", 0, OPT_SCENARIO, "FRACTION",
+     "fraction of block weights at zero (default 0), trained to the dense loss"},
     {"batch", 0, OPT_SCENARIO, "SEQUENCES", "global batch in sequences (default the model's)"},
     {"batch-tokens", 0, OPT_SCENARIO, "TOKENS", "global batch in tokens (4M), instead of --batch"},
     {"tokens", 0, OPT_SCENARIO, "COUNT|chinchilla",
@@ -439,7 +442,8 @@ static const struct cli_opt_help opt_help[] = {
     {"deadline", 0, OPT_PLAN, "TIME", "time-to-train must not exceed TIME (30d, 720 h)"},
     {"energy", 0, OPT_PLAN, "ENERGY", "the run's energy must not exceed it (500MWh, 2 GJ)"},
     {"budget", 0, OPT_PLAN, "AMOUNT", "cost must not exceed AMOUNT; needs --price"},
-    {"allow-sparsity", 0, OPT_PLAN, "", "raise the sparsity as far as the target needs"},
+    {"allow-sparsity", 0, OPT_PLAN, "",
+     "raise the sparsity as far as the target needs, at equal quality"},
     {"allow-batch", 0, OPT_PLAN, "", "grow the batch to one sequence per system"},
     {"verbose", 0, OPT_PLAN, "", "print each scan and each Brent iteration"},
     {"confidence", 0, OPT_PLAN, "P",

@@ -50,8 +50,8 @@ struct wl_desc {
     int optimizer_precision;   /* enum wl_optprec: the optimizer state's type */
     /* Sparse pretraining at equal quality (loss.h): the law's constants,
      * loss_fit's published set where the file gives no loss_ key. */
-    int loss_fit;          /* enum loss_fit                                  */
-    int loss_given;        /* some of loss's keys come from the file or --set */
+    int loss_fit;   /* enum loss_fit                                   */
+    int loss_given; /* some of loss's keys come from the file or --set */
     struct loss_spec loss;
 };
 

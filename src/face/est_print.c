@@ -56,6 +56,15 @@ static void print_binding(const struct hw_desc *hw, const struct step_result *st
            sets, all & (1u << STEP_LINK_MEMORYX) ? " and twice --memoryx-servers" : "");
 }
 
+/* loss_unreachable_text() of c's workload at its sparsity and tokens. */
+static const char *est_sparse_why(const struct cluster *c, const struct train_result *r, char *buf,
+                                  size_t n)
+{
+    char law[256];
+    return loss_unreachable_text(&c->wl->loss, wl_loss_source(c->wl, law, sizeof law), c->sparsity,
+                                 r->sparse_weights, c->tokens, buf, n);
+}
+
 /* Each failed verdict first, with what would change it: the key (or flag)
  * and the value at which it would hold. */
 static void print_infeasible(const struct scenario *s, const struct train_result *r)
@@ -90,6 +99,10 @@ static void print_infeasible(const struct scenario *s, const struct train_result
                unit_format(hw->wse.sram_bytes, UNIT_BYTES, b, sizeof b),
                unit_format(need, UNIT_BYTES, a, sizeof a));
         printf("%s\n", c->act != ACT_AUTO ? ", or --activations auto" : "");
+    }
+    if (r->warnings & TW_SPARSE_LOSS) {
+        char why[512];
+        printf("  sparse_unreachable  %s\n", est_sparse_why(c, r, why, sizeof why));
     }
     if (!r->act_fits) {
         double need = ceil(st->ckpt_per_seq / hw->act.server_bytes);
@@ -214,6 +227,30 @@ static void print_compute_latency(const struct scenario *s, const struct step_re
            unit_format(st->first_bwd_s, UNIT_TIME, f, sizeof f));
 }
 
+/* Sparsity at equal quality (desc/loss.h): the factor on the tokens and
+ * the law it comes from, with the speedup per token and at equal quality
+ * against the same cluster dense; or why no token count reaches the dense
+ * loss. */
+static void print_sparsity(const struct cluster *c, const struct train_result *r)
+{
+    char law[256], why[512];
+    if (!(c->sparsity > 0))
+        return;
+    if (!isfinite(r->sparse_factor)) {
+        printf("sparsity   %s\n", est_sparse_why(c, r, why, sizeof why));
+        return;
+    }
+    struct cluster d = *c;
+    struct train_result rd;
+    d.sparsity = 0;
+    train_eval(&d, &rd);
+    printf("sparsity   %g trains %.4g x the tokens to reach the dense loss (loss law %s; an "
+           "extrapolation far beyond the fits); against dense: %.3gx per token, %.3gx at equal "
+           "quality\n",
+           c->sparsity, r->sparse_factor, wl_loss_source(c->wl, law, sizeof law),
+           rd.step.step_s / r->step.step_s, rd.time_s / r->time_s);
+}
+
 /* The whole run: tokens and steps, throughput, energy by part, servers,
  * and the cost when there is a price. */
 static void print_training(const struct cluster *c, const struct train_result *r)
@@ -222,6 +259,8 @@ static void print_training(const struct cluster *c, const struct train_result *r
     char a[64], b[64], d[64], e[64];
     printf("training   %s token%s", unit_format(r->tokens, UNIT_COUNT, a, sizeof a),
            r->tokens == 1 ? "" : "s");
+    if (isfinite(r->sparse_factor) && r->sparse_factor != 1)
+        printf(" (x %.4g sparsity at equal quality)", r->sparse_factor);
     if (r->token_factor != 1)
         printf(" (x %.3f batch penalty)", r->token_factor);
     printf(" in %s step%s: %s", unit_format(r->steps, UNIT_COUNT, b, sizeof b),
@@ -260,6 +299,7 @@ static void print_breakdown(const struct scenario *s, const struct train_result 
     print_resources(st);
     print_compute_latency(s, st);
     print_training(c, r);
+    print_sparsity(c, r);
 }
 
 /* The verdicts as a table, each with the numbers behind it, then the

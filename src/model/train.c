@@ -3,6 +3,7 @@
 
 #include "../base/finite.h"
 #include "../base/units.h"
+#include "../desc/loss.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -20,6 +21,7 @@ static const char *const warn_name[] = {
     "memoryx_full",         "sram_full",    "fewer_seqs_than_systems", "matmul_blocked",
     "above_critical_batch", "stream_bound", "state_on_flash",          "gradient_accumulation",
     "act_store_full",       "coarse_chunk", "above_max_systems",
+    [12] = "sparse_unreachable", /* TW_SPARSE_LOSS */
 };
 
 const char *train_warn_names(unsigned warnings, char *buf, size_t n)
@@ -59,41 +61,51 @@ static double balance_tokens(const struct hw_desc *hw, const struct wl_desc *wl,
  * again (the two pow() alone were a tenth of an evaluation), so each
  * thread keeps them with what they come from, bit for bit: the workload's
  * figures by their number gen (workload_figures(): the same number, the
- * same workload fields and figures) and the batch spec; then the cluster's
- * batch, tokens and penalty. */
+ * same workload fields and figures), its loss law (not in those fields)
+ * and the batch spec; then the cluster's batch, tokens, penalty and
+ * sparsity (the tokens at equal quality, desc/loss.h).  Long because the
+ * two kept parts and the keys each is kept by belong together. */
 static void batch_figures(const struct cluster *c, const struct tfm_figs *tf, unsigned long gen,
                           struct train_result *r)
 {
     static _Thread_local struct {
         unsigned long gen; /* 0: none yet */
         struct batch_spec b;
-        double params, bpp, state, loss, critical_tokens;
+        struct loss_spec ls;
+        double params, bpp, state, loss, critical_tokens, weights;
         int steps_set, penalty; /* the figures below, of these: */
-        double global_seqs, tokens, ref_seqs;
-        double global_tokens, token_factor, need, steps;
+        double global_seqs, tokens, ref_seqs, sparsity;
+        double global_tokens, token_factor, sparse_factor, need, steps;
     } last;
     _Static_assert(sizeof(struct batch_spec) == 4 * sizeof(double), "batch_spec: no padding");
+    _Static_assert(sizeof(struct loss_spec) == 7 * sizeof(double), "loss_spec: no padding");
     const struct wl_desc *wl = c->wl;
     const struct batch_spec *b = &c->hw->batch;
-    if (gen != last.gen || memcmp(b, &last.b, sizeof *b) != 0) {
+    if (gen != last.gen || memcmp(b, &last.b, sizeof *b) != 0 ||
+        memcmp(&wl->loss, &last.ls, sizeof last.ls) != 0) {
         last.params = tf->params;
         last.bpp = mx_bytes_per_param(wl);
         last.state = last.params * last.bpp;
         last.loss = batch_loss(b, last.params);
         last.critical_tokens = batch_critical_tokens(b, last.loss);
+        last.weights = tf->block_matrix * wl->layers;
         last.b = *b;
+        last.ls = wl->loss;
         last.gen = gen;
         last.steps_set = 0;
     }
     if (!last.steps_set || !mm_same(c->global_seqs, last.global_seqs) ||
         !mm_same(c->tokens, last.tokens) || !mm_same(c->ref_seqs, last.ref_seqs) ||
-        c->batch_penalty != last.penalty) {
+        c->batch_penalty != last.penalty || !mm_same(c->sparsity, last.sparsity)) {
         last.global_tokens = c->global_seqs * wl->seq_len;
         last.token_factor = 1;
         if (c->batch_penalty)
             last.token_factor = batch_token_factor(
                 last.global_tokens, c->ref_seqs * wl->seq_len, last.critical_tokens);
-        last.need = c->tokens * last.token_factor;
+        last.sparse_factor = loss_token_multiplier(&wl->loss, c->sparsity, last.weights, c->tokens);
+        last.sparsity = c->sparsity;
+        last.need = c->tokens * last.token_factor *
+                    (isfinite(last.sparse_factor) ? last.sparse_factor : 1);
         /* whole steps: the last one runs whole even when the tokens end
          * inside it */
         last.steps = ceil(last.need / last.global_tokens);
@@ -111,6 +123,8 @@ static void batch_figures(const struct cluster *c, const struct tfm_figs *tf, un
     r->critical_tokens = last.critical_tokens;
     r->token_factor = last.token_factor;
     r->batch_penalty = last.penalty;
+    r->sparse_factor = last.sparse_factor;
+    r->sparse_weights = last.weights;
     r->tokens = last.need;
     r->steps = last.steps;
 }
@@ -177,6 +191,7 @@ static void train_verdicts(const struct cluster *c, const struct tfm_figs *tf,
     r->chunk_fine = hw->swx.chunk_bytes <= TRAIN_CHUNK_SHARE * s->block_stream_bytes;
     w |= r->chunk_fine ? 0 : TW_CHUNK;
     w |= r->systems_ok ? 0 : TW_MAX_SYSTEMS;
+    w |= isfinite(r->sparse_factor) ? 0 : TW_SPARSE_LOSS;
     r->warnings = w;
     r->feasible = !(w & TW_INFEASIBLE);
 }

@@ -3,6 +3,10 @@
  *
  *  - steps = ceil(tokens / (global batch x seq_len)), whole steps; time =
  *    steps x step time.
+ *  - Sparsity at equal quality (desc/loss.h): at sparsity S the run
+ *    trains m(S) x the tokens, m of the workload's loss law at its block
+ *    matrix weights and its tokens; infeasible when no token count reaches
+ *    the dense loss.
  *  - Critical batch and batch penalty (desc/batch.h, the arithmetic both
  *    kinds share): B_crit from the converged loss of the model's
  *    parameters; with the batch penalty on, the tokens needed at batch B
@@ -40,13 +44,15 @@ enum train_warn {
     TW_ACT_STORE = 1u << 8,  /* the activation store cannot hold one sequence */
     TW_CHUNK = 1u << 9,      /* a SwarmX chunk above half a block's stream  */
     TW_MAX_SYSTEMS = 1u << 10, /* more systems than the generation's largest cluster */
+    TW_SPARSE_LOSS = 1u << 12, /* no token count reaches the dense loss at the sparsity */
 };
 /* Above this share of a block's smallest stream a SwarmX chunk lets
  * neighbouring layers overlap in the two-chunk buffers, and the per-layer
  * lock step the model charges is only an approximation (crosscheck: 3 % at
  * a 16 MB chunk against 14.5 MB blocks, 12 % at 64 MB). */
 #define TRAIN_CHUNK_SHARE 0.5
-#define TW_INFEASIBLE (TW_MEMORYX | TW_SRAM | TW_SPLIT | TW_ACT_STORE | TW_MAX_SYSTEMS)
+#define TW_INFEASIBLE                                                                              \
+    (TW_MEMORYX | TW_SRAM | TW_SPLIT | TW_ACT_STORE | TW_MAX_SYSTEMS | TW_SPARSE_LOSS)
 
 /* Where the power goes: the systems, MemoryX servers, activation servers
  * (of every system) and SwarmX nodes. */
@@ -63,6 +69,12 @@ struct train_result {
     double global_tokens; /* per step                                      */
     double loss, critical_tokens, token_factor;
     int batch_penalty; /* token_factor charged (the cluster's batch_penalty) */
+    /* Sparsity at equal quality (desc/loss.h): tokens = the cluster's
+     * tokens x sparse_factor x token_factor; sparse_factor INFINITY, and
+     * TW_SPARSE_LOSS, when no token count reaches the dense loss (tokens
+     * then as at sparse_factor 1). */
+    double sparse_factor;  /* m(S)                                          */
+    double sparse_weights; /* the block matrix weights N the law counts     */
     double tokens, steps, time_s, tokens_per_s;
     double power_W, energy_J, cost; /* cost < 0 when no price was given   */
     double sram_per_seq, matmul_dim, balance_tokens;

@@ -44,6 +44,7 @@ void ws_tm_result(const struct train_result *t, double count, struct tm_result *
     tm_verdict_add(r, "act_store", t->act_fits, 1);
     tm_verdict_add(r, "split", t->split_ok, 1);
     tm_verdict_add(r, "systems", t->systems_ok, 1);
+    tm_verdict_add(r, "sparse", !(t->warnings & TW_SPARSE_LOSS), 1); /* desc/loss.h */
     tm_verdict_add(r, "matmul", t->matmul_fits, 0);
     tm_verdict_add(r, "batch", t->batch_ok, 0);
     tm_verdict_add(r, "stream", t->stream_balanced, 0);

@@ -46,12 +46,40 @@ static void eval_at(const struct ctx *x, double n, double sparsity, struct clust
     train_eval(c, r);
 }
 
+/* The primary metric of base at n systems and sparsity; infinite where no
+ * token count reaches the dense loss at that sparsity (TW_SPARSE_LOSS). */
 static double metric_at(const struct ctx *x, double n, double sparsity)
 {
     struct cluster c;
     struct train_result r;
     eval_at(x, n, sparsity, &c, &r);
-    return plan_metric_of(&r, x->m);
+    return r.warnings & TW_SPARSE_LOSS ? INFINITY : plan_metric_of(&r, x->m);
+}
+
+/* The sparsity in [x->sparsity, CLUSTER_MAX_SPARSITY] where the metric
+ * at n is least, by golden-section search to PLAN_SPARSITY_STEP / 4: at
+ * equal quality it falls with the sparsity (less compute and fewer bytes
+ * per token) and then rises (more tokens, desc/loss.h). */
+static double fastest_sparsity(const struct ctx *x, double n)
+{
+    const double g = (sqrt(5) - 1) / 2; /* the golden ratio's inverse */
+    double a = x->sparsity, b = CLUSTER_MAX_SPARSITY;
+    double p = b - g * (b - a), q = a + g * (b - a);
+    double fp = metric_at(x, n, p), fq = metric_at(x, n, q);
+    while (b - a > PLAN_SPARSITY_STEP / 4) {
+        if (fp <= fq)
+            b = q, q = p, fq = fp, p = b - g * (b - a), fp = metric_at(x, n, p);
+        else
+            a = p, p = q, fp = fq, q = a + g * (b - a), fq = metric_at(x, n, q);
+    }
+    /* on the plan's grid (k / 1000 is the double nearest the decimal) */
+    double steps = 1 / PLAN_SPARSITY_STEP;
+    double s = fmax(x->sparsity, round((fp <= fq ? p : q) * steps) / steps);
+    double f = metric_at(x, n, s);
+    /* the ends, which the search only approaches */
+    if (metric_at(x, n, x->sparsity) <= f)
+        s = x->sparsity, f = metric_at(x, n, s);
+    return metric_at(x, n, CLUSTER_MAX_SPARSITY) < f ? CLUSTER_MAX_SPARSITY : s;
 }
 
 static void trace(struct ctx *x, const char *stage, int iter, double lo, double hi, double at,
@@ -127,15 +155,15 @@ static double excess_s(double sparsity, void *p)
 
 /* The least sparsity in [x->sparsity, CLUSTER_MAX_SPARSITY] at which n
  * meets the primary limit, rounded up to PLAN_SPARSITY_STEP; -1 if even
- * the largest does not.  The metric falls with the sparsity (less compute
- * and fewer bytes), so the root is bracketed; fn sees the iterations when
- * traced. */
+ * the fastest (fastest_sparsity()) does not.  Below the fastest the
+ * metric falls with the sparsity, so the root is bracketed; fn sees the
+ * iterations when traced. */
 static cp_status least_sparsity(struct ctx *x, double n, int traced, double *out,
                                 struct cp_error *err)
 {
     struct sp_ctx c = {x, n};
     gsl_function F = {excess_s, &c};
-    double a = x->sparsity, b = CLUSTER_MAX_SPARSITY;
+    double a = x->sparsity, b = fastest_sparsity(x, n);
     *out = -1;
     if (excess_s(b, &c) > 0)
         return CP_OK;
@@ -209,16 +237,26 @@ static void why_unreachable(const struct ctx *x, const struct plan_result *res, 
         "one sequence per system of the batch; --allow-batch may grow it",
         "the critical batch, in sequences",
     };
-    char a[64], b[64];
+    char a[64], b[64], d[64], hint[160];
     plan_metric_format(metric_at(x, n, sparsity), x->m, a, sizeof a);
     plan_metric_format(x->po->limit[x->m], x->m, b, sizeof b);
+    /* sparsity at equal quality (desc/loss.h) helps only up to the
+     * fastest sparsity, and is suggested only when that meets the limit */
+    double best = fastest_sparsity(x, n), at_best = metric_at(x, n, best);
+    plan_metric_format(at_best, x->m, d, sizeof d);
+    if (x->po->allow_sparsity)
+        snprintf(hint, sizeof hint, "; no sparsity meets it: at %g it is least at equal quality",
+                 best);
+    else if (at_best <= x->po->limit[x->m])
+        snprintf(hint, sizeof hint, "; --allow-sparsity may reach it");
+    else
+        snprintf(hint, sizeof hint,
+                 "; no sparsity reaches it at equal quality (the best, %g, gives %s)", best, d);
     snprintf(buf, len,
              "the least %s over 1..%g systems (%s) is %s, at %g system%s and sparsity %g; the "
              "%s is %s%s",
              metric_what[x->m], res->max_systems, capname[res->cap], a, n, n == 1 ? "" : "s",
-             sparsity, plan_metric_name[x->m], b,
-             x->po->allow_sparsity ? " (even at the largest sparsity allowed)"
-                                   : "; --allow-sparsity may reach it");
+             sparsity, plan_metric_name[x->m], b, hint);
 }
 
 /* Verdicts that no number of systems changes: the MemoryX servers given,
@@ -362,7 +400,7 @@ static void no_pick(struct ctx *x, double n_least, struct plan_result *res)
         return;
     }
     if (!(metric_at(x, n_least, x->sparsity) <= po->limit[x->m])) {
-        double s = po->allow_sparsity ? CLUSTER_MAX_SPARSITY : x->sparsity;
+        double s = po->allow_sparsity ? fastest_sparsity(x, n_least) : x->sparsity;
         double p2;
         if (po->allow_sparsity)
             scan(x, s, &p2, &n_least);
