@@ -226,4 +226,20 @@ check "--confidence with -n is bad input" sh -c "[ $rc -eq 2 ] && grep -q 'compa
 cmpr -m gpt3-175b -s cs3 --gpu h100 --deadline 30d --uncertainty=0 --csv
 check "--uncertainty=0: no band rows" sh -c "[ $rc -eq 0 ] && ! grep -q '_p50,\|deadline_share' '$T/out' && grep -q '^time_to_train,' '$T/out'"
 
+
+# MFU on both sides, one yardstick: the weight-streaming side's is the
+# model FLOPs of a step (show's model_flops / tokens x tokens_per_step)
+# over step time x N x peak_flops, all read from the tool's own outputs
+run compare -m gpt3-175b -s cs3 --gpu h100 -n 16 --csv --uncertainty=0
+cv() { grep "^$1," "$T/out" | cut -d, -f"$2"; }
+wm=$(cv mfu 3); gm=$(cv mfu 4); wst=$(cv step_time 3); wn=$(cv units 3)
+"$CP" show gpt3-175b --csv >"$T/sm"
+"$CP" show cs3 --csv >"$T/sh"
+mf=$(grep '^model_flops,' "$T/sm" | cut -d, -f2); tk=$(grep '^tokens,' "$T/sm" | cut -d, -f2)
+tps=$(grep '^tokens_per_step,' "$T/sm" | cut -d, -f2); pk=$(grep '^system.peak_flops,\|^peak_flops,' "$T/sh" | head -1 | cut -d, -f2)
+if awk -v w="$wm" -v g="$gm" 'BEGIN{exit !(w > 0 && w < 1 && g > 0 && g < 1)}'; then ok "compare: MFU on both sides, each a fraction"; else nok "compare: MFU on both sides" "$wm $gm"; fi
+if awk -v m="$wm" -v f="$mf" -v t="$tk" -v s="$tps" -v st="$wst" -v n="$wn" -v p="$pk" \
+    'BEGIN{e = f / t * s / (st * n * p); d = (m - e) / e; if (d < 0) d = -d; exit !(d < 1e-9)}'; then
+    ok "compare: weight-streaming MFU is model FLOPs / (step x N x peak)"
+else nok "compare: weight-streaming MFU" "mfu $wm, flops $mf tokens $tk per step $tps step $wst n $wn peak $pk"; fi
 echo "# cli_compare done"

@@ -76,6 +76,11 @@ struct train_result {
     double sparse_factor;  /* m(S)                                          */
     double sparse_weights; /* the block matrix weights N the law counts     */
     double tokens, steps, time_s, tokens_per_s;
+    /* Model FLOPs of one step: forward, activation and weight gradient of
+     * every token, attention and logits included, no recompute (the count
+     * the GPU model's MFU takes, tfm.h), less the zeros of the sparse block
+     * weights; mfu = model_flops / (step time x N x dense peak). */
+    double model_flops, mfu;
     double power_W, energy_J, cost; /* cost < 0 when no price was given   */
     double sram_per_seq, matmul_dim, balance_tokens;
     int chunk_fine; /* chunk <= TRAIN_CHUNK_SHARE x a block's smallest stream */

@@ -31,6 +31,7 @@ void ws_tm_result(const struct train_result *t, double count, struct tm_result *
     r->steps = t->steps;
     r->time_s = t->time_s;
     r->tokens_per_s = t->tokens_per_s;
+    r->mfu = t->mfu;
     r->npower = TRAIN_NPOWER;
     r->power_name = train_power_name;
     for (size_t i = 0; i < TRAIN_NPOWER; i++)

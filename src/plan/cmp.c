@@ -87,6 +87,7 @@ static void side_of(const struct tm_result *r, double nodes, struct cmp_side *x)
     x->steps = r->steps;
     x->time_s = r->time_s;
     x->tokens_per_s = r->tokens_per_s;
+    x->mfu = r->mfu;
     x->power_W = r->power_W;
     x->energy_J = r->energy_J;
     x->cost = r->cost;

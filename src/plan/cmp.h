@@ -97,6 +97,7 @@ struct cmp_side {
     double units; /* systems, or GPUs                              */
     double nodes; /* GPU nodes powered (weight streaming: systems) */
     double step_s, steps, time_s, tokens_per_s;
+    double mfu; /* model FLOPs utilisation (tm.h), a fraction        */
     double power_W, energy_J, cost; /* cost < 0 without a price          */
 };
 

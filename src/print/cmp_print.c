@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-enum qty { Q_COUNT, Q_TIME, Q_RATE, Q_POWER, Q_ENERGY, Q_COST };
-static const char *const qty_unit[] = {"count", "s", "tokens/s", "W", "J", "currency"};
+enum qty { Q_COUNT, Q_TIME, Q_RATE, Q_POWER, Q_ENERGY, Q_COST, Q_SHARE };
+static const char *const qty_unit[] = {"count", "s", "tokens/s", "W", "J", "currency", "fraction"};
 
 struct tab {
     struct out_table t;
@@ -36,6 +36,9 @@ static const char *cell(int csv, enum qty q, const char *word, double v, char *b
         return buf;
     case Q_COST:
         return plan_metric_format(v, PLAN_COST, buf, n);
+    case Q_SHARE:
+        snprintf(buf, n, "%.1f %%", 100 * v);
+        return buf;
     default:
         snprintf(buf, n, "%.0f%s%s", v, *word ? " " : "", word);
         return buf;
@@ -105,6 +108,7 @@ static void rows_main(struct tab *t, const struct cmp_cli *x, int priced)
         "");
     row(t, "throughput", "tokens_per_s", Q_RATE, opt(hw, w->tokens_per_s), opt(hg, g->tokens_per_s),
         "", "");
+    row(t, "MFU", "mfu", Q_SHARE, opt(hw, w->mfu), opt(hg, g->mfu), "", "");
     row(t, "power", "power", Q_POWER, opt(hw, w->power_W), opt(hg, g->power_W), "", "");
     row(t, "energy", "energy", Q_ENERGY, opt(hw, w->energy_J), opt(hg, g->energy_J), "", "");
     if (priced)
