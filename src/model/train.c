@@ -55,6 +55,17 @@ static double balance_tokens(const struct hw_desc *hw, const struct wl_desc *wl,
     return stream_s * hw->wse.peak_flops * hw->wse.utilization / tf->block_flops[TFM_FWD];
 }
 
+/* a and b are the same bits, field by field (inline: memcmp() was a
+ * call in every evaluation). */
+static inline int loss_same(const struct loss_spec *a, const struct loss_spec *b)
+{
+    return mm_same(a->sparse_a, b->sparse_a) && mm_same(a->sparse_b, b->sparse_b) &&
+           mm_same(a->param_coeff, b->param_coeff) &&
+           mm_same(a->param_exponent, b->param_exponent) &&
+           mm_same(a->data_scale, b->data_scale) && mm_same(a->data_exponent, b->data_exponent) &&
+           mm_same(a->irreducible, b->irreducible);
+}
+
 /* The state, the converged loss and the critical batch (train.h), and the
  * batch against it in whole steps: what neither N (of a strong scaling)
  * nor the step time changes.  A scan asks for the same figures again and
@@ -81,8 +92,7 @@ static void batch_figures(const struct cluster *c, const struct tfm_figs *tf, un
     _Static_assert(sizeof(struct loss_spec) == 7 * sizeof(double), "loss_spec: no padding");
     const struct wl_desc *wl = c->wl;
     const struct batch_spec *b = &c->hw->batch;
-    if (gen != last.gen || memcmp(b, &last.b, sizeof *b) != 0 ||
-        memcmp(&wl->loss, &last.ls, sizeof last.ls) != 0) {
+    if (gen != last.gen || memcmp(b, &last.b, sizeof *b) != 0 || !loss_same(&wl->loss, &last.ls)) {
         last.params = tf->params;
         last.bpp = mx_bytes_per_param(wl);
         last.state = last.params * last.bpp;
