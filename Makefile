@@ -1,6 +1,7 @@
 # cerebras-plan - plain GNU Makefile.  See README.md for the quick start.
 #   make            build build/cerebras-plan
-#   make run        build and run the headline job: estimate GPT-3 175B on CS-2
+#   make run        build and run the headline question: GPT-3 175B in 30 days on
+#                   CS-3 or on H100, how many of each (compare --deadline 30d)
 #   make test       what CI runs: build (2 jobs) and run every test with the
 #                   first run of the binary of each kind under valgrind
 #                   (make valgrind), then all again under ASan and UBSan
@@ -70,12 +71,12 @@ deps:
 
 run: deps
 	@$(MAKE) --no-print-directory all
-	$(BIN) estimate -m gpt3-175b -s cs2
+	$(BIN) compare -m gpt3-175b -s cs3 --gpu h100 --deadline 30d || [ $$? -eq 1 ]
 
 # The example report in the repository (README shows two of its figures).
 report: deps
 	@$(MAKE) --no-print-directory all
-	$(BIN) report -m gpt3-175b -s cs2 -o reports/example --force
+	$(BIN) report -m gpt3-175b -s cs2 --deadline 30d -o reports/example --force
 
 # Each part two at a time (the builds -j2, run.sh two lanes).  The first
 # part is make valgrind: the functional tests, which put the first run of

@@ -17,7 +17,7 @@
 . "$(dirname "$0")/lib.sh"
 
 FIGS="scaling models breakdown sparsity capacity crosscheck compare"
-CSVS="estimate.csv names.csv scaling-weak.csv scaling-strong.csv models.csv breakdown.csv sparsity.csv capacity.csv crosscheck.csv claims.csv compare.csv"
+CSVS="estimate.csv names.csv scaling-weak.csv scaling-strong.csv models.csv breakdown.csv sparsity.csv capacity.csv crosscheck.csv claims.csv compare.csv decision.csv"
 HAVE_GP=0
 command -v gnuplot >/dev/null 2>&1 && HAVE_GP=1
 
@@ -387,7 +387,7 @@ printf '[swarmx]\nhop_latency = 3 us\n' >"$P/overlay.ini"
 SETS="--set system.utilization=0.4 --set 'system.io_bandwidth=2.4 Tb/s'"
 ALL="--memoryx-servers 12 --act-servers 24 --activations offload --batch-tokens 4M --tokens 2e12 \
 --overlap 0.5 --price 2 --batch-penalty --hw-overlay overlay.ini --data-dir data --force --max-events 2e8 \
---gpu mygpu.ini --gpu-price 3 --precision bf16 --tp 8 --pp 8 --cp 2 --vp 2 --mbs 1 --fsdp"
+--gpu mygpu.ini --gpu-price 3 --precision bf16 --tp 8 --pp 8 --cp 2 --vp 2 --mbs 1 --fsdp --deadline 365d --confidence 0.5"
 (cd "$P" && eval "\"\$CP\" report -m mymodel.ini -s myhw.ini -n 64 --sparsity 0.75 $ALL $SETS -o r --format svg") \
     >"$T/out" 2>"$T/err"
 rc=$?

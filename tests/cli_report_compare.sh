@@ -9,7 +9,13 @@
 # power; the figure is drawn when gnuplot is installed; --gpu a100 and a
 # GPU from a file with its own --set, --gpu-price and --tp recorded and
 # made again; a GPU system for -s, a weight-streaming one for --gpu and a
-# refused layout figure exit 2 naming the flag.  Prints "ok N - what" or
+# refused layout figure exit 2 naming the flag.  The decision (issue 32,
+# item 8): with --deadline 30d index.md leads with it, its table's two
+# columns are the system's and the GPU's names, decision.csv has each
+# side's count, P90 >= P50 and a share of draws in [0, 1], the three
+# assumptions are keys of their side's description at the line named
+# with an origin word; --confidence 0.9 asks for no fewer of either;
+# --confidence without --deadline and --energy are exit 2.  Prints "ok N - what" or
 # "not ok N - what" per check and "# cli_report_compare done" at the end.
 . "$(dirname "$0")/lib.sh"
 
@@ -224,6 +230,96 @@ if [ "$rc" -eq 0 ] && cmp -s "$RP/compare.csv" "$P/r-again/compare.csv" && cmp -
     ok "the command on the recorded files gives the same compare.csv and names.csv"
 else
     nok "the command on the recorded files gives the same compare.csv and names.csv" "exit $rc: $(diff "$RP/compare.csv" "$P/r-again/compare.csv" | head -n 3) $(head -c 200 "$T/err")"
+fi
+
+
+# ---- the decision (issue 32, item 8): index.md leads with both clusters ----
+D=$T/dec
+mkdir -p "$D"
+report -m gpt3-175b -s cs3 --deadline 30d -o "$D/r"
+drc=$rc
+# the first section of index.md is the decision
+first=$(grep '^## ' "$D/r/index.md" 2>/dev/null | head -n 1)
+if [ "$drc" -eq 0 ] && [ "$first" = "## The decision" ]; then
+    ok "report --deadline 30d: index.md leads with the decision"
+else
+    nok "report --deadline 30d: index.md leads with the decision" "exit $drc; first section: $first; $(head -c 200 "$T/err")"
+fi
+# its table has two columns, the system's and the GPU's names (names.csv)
+sname=$(tr -d '\r' <"$D/r/names.csv" 2>/dev/null | awk -F, 'NR == 2 { print $4 }')
+gname=$(tr -d '\r' <"$D/r/names.csv" 2>/dev/null | awk -F, 'NR == 2 { print $6 }')
+head_row=$(awk '/^## The decision/ { on = 1 } on && /^[|] [|]/ { print; exit }' "$D/r/index.md" 2>/dev/null)
+if [ -n "$sname" ] && [ -n "$gname" ] && [ "$head_row" = "| | $sname | $gname |" ]; then
+    ok "the decision's table has two columns: $sname and $gname"
+else
+    nok "the decision's table has two columns, the system's and the GPU's" "header: $head_row; names: $sname / $gname"
+fi
+# decision.csv: each side's P90 at least its P50, both there, a share in [0, 1]
+dcsv=$(tr -d '\r' <"$D/r/decision.csv" 2>/dev/null)
+bad=$(printf '%s\n' "$dcsv" | awk -F, '
+    NR == 1 { if ($0 != "quantity,unit,weight_streaming,gpu") print "header " $0; next }
+    { v[$1, 3] = $3; v[$1, 4] = $4 }
+    END {
+        for (k = 3; k <= 4; k++) {
+            if (v["time_to_train_p50", k] == "" || v["time_to_train_p90", k] == "") print "no P50 or P90 in column " k
+            else if (v["time_to_train_p90", k] + 0 < v["time_to_train_p50", k] + 0) print "P90 < P50 in column " k
+            s = v["deadline_share", k]
+            if (s == "" || s + 0 < 0 || s + 0 > 1) print "share " s " in column " k
+            if (v["units", k] + 0 < 1) print "no count in column " k
+        }
+    }')
+if [ -s "$D/r/decision.csv" ] && [ -z "$bad" ]; then
+    ok "decision.csv: both sides have a count, P90 >= P50 and a share of draws in [0, 1]"
+else
+    nok "decision.csv: both sides have a count, P90 >= P50 and a share of draws in [0, 1]" "$bad"
+fi
+# the three assumptions: real keys of the side's description, at the line
+# named, with a word for where the value comes from
+rows=$(awk '/^[|] # [|] key/ { on = 1; next } on && /^[|] [0-9]/ { print } on && /^$/ { exit }' "$D/r/index.md" 2>/dev/null)
+nrows=$(printf '%s\n' "$rows" | grep -c '^| [0-9]')
+bad=
+printf '%s\n' "$rows" >"$D/rows"
+while IFS= read -r row; do
+    [ -n "$row" ] || continue
+    key=$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $2 }' | tr -d '`')
+    side=$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $3 }')
+    origin=$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $5 }')
+    sys=cs3
+    [ "$side" = "$gname" ] && sys=h100
+    [ -n "$(show_value "$sys" "$key")" ] || bad="$bad $key is not a key of $sys;"
+    case $origin in
+    fitted* | assumed* | derived* | counted* | published*) ;;
+    *) bad="$bad $key: origin '$origin';" ;;
+    esac
+    line=$(printf '%s\n' "$origin" | sed -n 's/.*(\([a-z0-9]*\.ini\) line \([0-9]*\)).*/\2/p')
+    file=$(printf '%s\n' "$origin" | sed -n 's/.*(\([a-z0-9]*\.ini\) line \([0-9]*\)).*/\1/p')
+    if [ -z "$line" ] || ! sed -n "${line}p" "hw/$file" | grep -q "^${key#*.} *="; then
+        bad="$bad $key: not at hw/$file line $line;"
+    fi
+done <"$D/rows"
+if [ "$nrows" -eq 3 ] && [ -z "$bad" ]; then
+    ok "the decision names three assumptions, keys of their side's description with their origin and line"
+else
+    nok "the decision names three assumptions, keys of their side's description with their origin and line" "$nrows rows;$bad"
+fi
+# --confidence 0.9 never asks for fewer of either; without --deadline it is refused
+report -m gpt3-175b -s cs3 --deadline 30d --confidence 0.9 -o "$D/c"
+crc=$rc
+fewer=$(tr -d '\r' <"$D/c/decision.csv" 2>/dev/null | awk -F, -v d="$(printf '%s\n' "$dcsv" | awk -F, '$1 == "units" { print $3 "," $4 }')" '
+    $1 == "units" { split(d, p, ","); if ($3 + 0 < p[1] + 0 || $4 + 0 < p[2] + 0) print $3 "," $4 " < " d; found = 1 }
+    END { if (!found) print "no units row" }')
+if [ "$crc" -eq 0 ] && [ -z "$fewer" ] && grep -q -- '--confidence 0.9' "$D/c/index.md"; then
+    ok "report --confidence 0.9: neither side fewer than at the point estimate, recorded"
+else
+    nok "report --confidence 0.9: neither side fewer than at the point estimate, recorded" "exit $crc; $fewer; $(head -c 200 "$T/err")"
+fi
+report -m gpt3-175b -s cs3 --confidence 0.9 -o "$D/n"
+rc1=$rc
+report -m gpt3-175b -s cs3 --deadline 30d --energy 1GWh -o "$D/n"
+if [ "$rc1" -eq 2 ] && [ "$rc" -eq 2 ] && grep -q -- '--energy' "$T/err" && [ ! -e "$D/n" ]; then
+    ok "report: --confidence without --deadline and --energy are exit 2, nothing written"
+else
+    nok "report: --confidence without --deadline and --energy are exit 2, nothing written" "exits $rc1 $rc; $(head -c 200 "$T/err")"
 fi
 
 echo "# cli_report_compare done"

@@ -13,8 +13,9 @@
 # no quoted CSV fields).
 #
 # Reads, from the current directory (a cerebras-plan report folder):
-#   scaling-weak.csv, scaling-strong.csv: columns systems, speedup,
-#       efficiency, tta_speedup, feasible (by name)
+#   scaling-weak.csv, scaling-strong.csv: columns systems, tps_speedup,
+#       efficiency, tta_speedup, feasible (by name); tps_speedup is the
+#       throughput speedup, tta_speedup the time-to-train one
 #   estimate.csv: column systems (the report's N)
 #   names.csv: columns model_name, system_name (for the title)
 # Writes scaling.png (default) or scaling.svg.  Re-run from the folder with
@@ -61,9 +62,9 @@ emax = 105
 do for [f in weak . " " . strong] {
     stats f using (column("systems")) nooutput
     nmax = STATS_max > nmax ? STATS_max : nmax
-    stats f using (ok(0) ? column("speedup") : 0) nooutput
+    stats f using (ok(0) ? column("tps_speedup") : 0) nooutput
     smax = STATS_max > smax ? STATS_max : smax
-    stats f using (ok(0) && column("speedup") > 0 ? column("speedup") : 1e300) nooutput
+    stats f using (ok(0) && column("tps_speedup") > 0 ? column("tps_speedup") : 1e300) nooutput
     smin = STATS_min < smin ? STATS_min : smin
     stats f using (ok(0) && column("tta_speedup") > 0 ? column("tta_speedup") : 1e300) nooutput
     smin = STATS_min < smin ? STATS_min : smin
@@ -101,15 +102,15 @@ set yrange [smin / 1.5 : smax * 1.5]
 set ylabel "speedup over 1 system (x)"
 set title "Speedup"
 plot x with lines lw 4 lc rgb "#bbbbbb" title "ideal (y = N)", \
-     weak using "systems":(ok(0) ? column("speedup") : NaN) \
+     weak using "systems":(ok(0) ? column("tps_speedup") : NaN) \
         with linespoints pt 7 ps 0.8 lw 2 lc rgb "#1f77b4" title "weak: throughput", \
      weak using "systems":(ok(0) ? column("tta_speedup") : NaN) \
         with linespoints pt 6 ps 0.8 lw 1.5 dt 3 lc rgb "#1f77b4" title "weak: time to train", \
-     strong using "systems":(ok(0) ? column("speedup") : NaN) \
+     strong using "systems":(ok(0) ? column("tps_speedup") : NaN) \
         with linespoints pt 5 ps 0.8 lw 2 lc rgb "#d62728" title "strong", \
-     weak using "systems":(ok(0) ? NaN : column("speedup") > 0 ? column("speedup") : NaN) \
+     weak using "systems":(ok(0) ? NaN : column("tps_speedup") > 0 ? column("tps_speedup") : NaN) \
         with points pt 2 ps 1.2 lc rgb "#1f77b4" notitle, \
-     strong using "systems":(ok(0) ? NaN : column("speedup") > 0 ? column("speedup") : NaN) \
+     strong using "systems":(ok(0) ? NaN : column("tps_speedup") > 0 ? column("tps_speedup") : NaN) \
         with points pt 2 ps 1.2 lc rgb "#d62728" notitle, \
      NaN with points pt 2 ps 1.2 lc rgb "#000000" title (ninf > 0 ? "infeasible" : ""), \
      NaN with lines dt 3 lw 2 lc rgb "#2ca02c" title (nrep >= 1 ? here : "")

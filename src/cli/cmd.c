@@ -271,11 +271,19 @@ const struct cli_cmd cli_cmds[] = {
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_GPU, 0, 0, cmd_sensitivity},
     {"report",
      "report [-m MODEL] [-s SYSTEM] [-n N] [-o DIR]\n"
+     "       [--deadline TIME [--confidence P]]\n"
      "       [--gpu GPU] [--gpu-price G] [--precision bf16|fp8|fp4] [--tp N] [--pp N]\n"
      "       [--cp N] [--vp N] [--mbs N] [--fsdp] [--format png|svg] [--force]\n"
      "       [options]",
      "a folder of CSV tables, gnuplot scripts, figures and an index.md",
-     "Writes DIR (default ./report): estimate.csv for the scenario (N defaults to\n"
+     "Writes DIR (default ./report).  index.md leads with the decision\n"
+     "(decision.csv): the weight-streaming and the GPU cluster side by side, as\n"
+     "compare finds them (with --deadline the fewest of each that meet it, with\n"
+     "--confidence in that share of the draws; else N systems and the fewest GPUs\n"
+     "as fast), each with its count and cluster, time-to-train P50 and P90, power,\n"
+     "energy, the share of draws meeting the deadline, and the three hardware keys\n"
+     "the answer depends on most (sensitivity) with where their values come from.\n"
+     "Then estimate.csv for the scenario (N defaults to\n"
      "the generation's max_systems), the data of eight figures (weak and strong\n"
      "scaling, time-to-train against model size, the step-time breakdown, speedup\n"
      "against sparsity, the MemoryX capacity ladder, analytic against simulated\n"
@@ -297,7 +305,7 @@ const struct cli_cmd cli_cmds[] = {
      "when complete; a non-empty DIR is refused unless --force and it holds a\n"
      "report and nothing else.\n",
      OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_OUTPUT | OPT_REPORT | OPT_EVENTS | OPT_GPU |
-         OPT_COMPARE,
+         OPT_COMPARE | OPT_PLAN,
      0, 0, cmd_report},
     {"explore", "explore [-m MODEL] [-s SYSTEM] [-n N] [options]",
      "interactive: change a parameter, see the consequence at once",
@@ -515,6 +523,12 @@ static const struct cli_opt_note cmd_notes[] = {
     {"report", "gpu", "GPU", "the GPU system of the comparison, a name or a file (default h100)"},
     {"report", "set", "[gpu:]SECTION.KEY=VALUE",
      "override a key (repeatable); gpu: or a gpu, network, fit key: the GPU's"},
+    {"report", "deadline", "TIME", "the decision: the fewest of each that train within TIME"},
+    {"report", "energy", NULL, NULL},
+    {"report", "budget", NULL, NULL},
+    {"report", "allow-sparsity", NULL, NULL},
+    {"report", "allow-batch", NULL, NULL},
+    {"report", "verbose", NULL, NULL},
     {"compare", "system", "SYSTEM", "the weight-streaming system (default cs2)"},
     {"compare", "nsystems", "N", "N systems, and the fewest GPUs as fast (or --deadline)"},
     {"compare", "deadline", "TIME", "the fewest of each that train within TIME (30d, 720 h)"},

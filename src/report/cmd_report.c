@@ -23,6 +23,7 @@
 #include "../cli/produce.h"
 #include "../grid/grid.h"
 #include "report_compare.h"
+#include "report_decide.h"
 #include "report_folder.h"
 #include "report_models.h"
 #include "report_record.h"
@@ -92,7 +93,7 @@ static const char *const tables[] = {"estimate.csv",       "names.csv",    "scal
                                      "scaling-strong.csv", "models.csv",   "breakdown.csv",
                                      "sparsity.csv",       "capacity.csv", "validation.csv",
                                      "crosscheck.csv",     "claims.csv",   "compare.csv",
-                                     "uncertainty.csv"};
+                                     "uncertainty.csv",    "decision.csv"};
 
 /* 1 if name is a file a report writes at the top of its folder. */
 static int report_file(const char *name)
@@ -387,6 +388,8 @@ static void index_head(FILE *f, const struct report_run *run)
     const struct scenario *s = run->s;
     fprintf(f, "# %s on %s: training plan\n\n", s->wl.name, s->hw.wse.name);
     fprintf(f, "Written by cerebras-plan %s with\n\n    %s\n\n", CP_VERSION, run->cmd);
+    report_decide_index(f, s, run->cmp);
+    fprintf(f, "## The report's cluster\n\n");
     fprintf(f,
             "Every number comes from the analytic weight-streaming model (cerebras-plan(1),\n"
             "MODEL), the comparison's GPU side from the GPU model (GPU MODEL), and the\n"
@@ -539,6 +542,9 @@ static int scenario_tables(struct cli_opts *o, struct scenario *s, struct report
     if (rc < 0 && (rc = report_unc_table(s, x, &t)) < 0)
         rc = write_table(tmp, "uncertainty.csv", &t);
     out_free(&t);
+    if (rc < 0 && (rc = report_decide_table(o, s, x, &t)) < 0)
+        rc = write_table(tmp, "decision.csv", &t);
+    out_free(&t);
     if (rc < 0) {
         int fits;
         char where[1024], vendor[1024];
@@ -670,7 +676,7 @@ int cmd_report(struct cli_opts *o)
     struct cp_error err = {0};
     if (cluster_check(&s.c, &err) != CP_OK)
         return cli_error("%s", err.msg);
-    if ((rc = report_cmp_load(o, gsets, ng, &s, &x)) >= 0)
+    if ((rc = report_cmp_load(o, gsets, ng, &s, &x)) >= 0 || (rc = report_decide_opts(o, &x)) >= 0)
         return rc;
     run.given = o;
     run.cmp = &x;

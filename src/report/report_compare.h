@@ -13,6 +13,7 @@
 #include "../face/cmp_opts.h"
 
 struct report_unc_res;
+struct report_decide_res;
 
 /* The GPU system when --gpu is not given. */
 #define REPORT_DEFAULT_GPU "h100"
@@ -36,6 +37,10 @@ struct report_cmp {
     char why[1024]; /* the largest count that runs none: why */
     /* The bands (report_unc.h), set by report_unc_table; NULL before. */
     const struct report_unc_res *unc;
+    /* The decision (report_decide.h): --deadline (0: none) and
+     * --confidence (0: none), then its result, NULL before. */
+    double deadline_s, confidence;
+    const struct report_decide_res *dec;
 };
 
 /* Load the GPU of --gpu (default REPORT_DEFAULT_GPU) with the n --set keys

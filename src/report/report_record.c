@@ -79,7 +79,8 @@ static void add_scenario(struct line *l, const struct cli_opts *o)
 }
 
 /* The GPU options: gpu, the GPU as given or its recorded file (NULL: not
- * given), then --gpu-price and the layout's figures. */
+ * given), --gpu-price and the layout's figures; then the decision's
+ * --deadline and --confidence. */
 static void add_gpu(struct line *l, const struct cli_opts *o, const char *gpu)
 {
     const struct {
@@ -98,6 +99,8 @@ static void add_gpu(struct line *l, const struct cli_opts *o, const char *gpu)
         add_opt(l, opt[i].flag, opt[i].value);
     if (o->fsdp)
         add_word(l, "--fsdp");
+    add_opt(l, "--deadline", o->deadline);
+    add_opt(l, "--confidence", o->confidence);
 }
 
 void report_desc_paths(const struct scenario *s, char *hw, char *model, size_t n)
