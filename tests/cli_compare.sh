@@ -104,7 +104,11 @@ check "-n: the weight-streaming cost equals estimate's" near "$(val "$T/n.csv" c
 check "-n: the GPUs are as fast" le "$(val "$T/n.csv" time_to_train 4)" "$(val "$T/n.csv" time_to_train 3)"
 g=$(val "$T/n.csv" nodes 4)
 t=$(val "$T/n.csv" time_to_train 4)
-check "-n: GPU cost = 4.5 x GPUs of the nodes x hours" near "$(val "$T/n.csv" cost 4)" "$(awk -v n="$g" -v t="$t" 'BEGIN { printf "%.17g", 4.5 * n * 8 * t / 3600 }')" 1e-12
+# the rental replaces the capital part; the energy is still charged (cost.h)
+en=$(val "$T/n.csv" energy 4)
+pue=$(show_val b200 cost.pue)
+kwh=$(show_val b200 cost.energy_price)
+check "-n: GPU cost = 4.5 x GPUs of the nodes x hours + energy x PUE x price" near "$(val "$T/n.csv" cost 4)" "$(awk -v n="$g" -v t="$t" -v e="$en" -v p="$pue" -v k="$kwh" 'BEGIN { printf "%.17g", 4.5 * n * 8 * t / 3600 + e / 3.6e6 * p * k }')" 1e-12
 
 # ---- the GPU's description and precision ----
 "$CP" compare -m gpt3-175b -s cs3 --gpu h100 -n 8 --csv --set gpu:system.node_power=6.85kW >"$T/s.csv" 2>"$T/err"

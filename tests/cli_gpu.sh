@@ -73,7 +73,7 @@ fi
 run estimate -m gpt3-175b -s h100 -n 1024
 check "text: the layout, the memory, the step's parts and the runners-up" \
     grep -q '^layout  *TP ' "$T/out"
-check "text: time-to-train in days" grep -Eq '^training .* [0-9.]+ d$' "$T/out"
+check "text: time-to-train in days" grep -Eq '^training .* [0-9.]+ d( with the expected time lost to failures)?$' "$T/out"
 check "text: energy at whole nodes" grep -q 'nodes at 10.2 kW each' "$T/out"
 
 # ---- exit codes of the issue ----

@@ -44,7 +44,7 @@ NOT_RANKED="system.max_systems system.max_matmul_dim system.sram memoryx.server_
 memoryx.server_flash activation.server_memory memoryx.bytes_per_param system.model_error"
 echo $NOT_RANKED | tr ' ' '\n' | sort >"$T/not_ranked"
 tail -n +2 "$csv" | cut -d, -f1 | sort >"$T/keys"
-file_keys cs2 | comm -23 - "$T/not_ranked" >"$T/want_keys"
+file_keys cs2 | grep -vx 'cost.currency' | comm -23 - "$T/not_ranked" >"$T/want_keys" # a word
 if [ "$(wc -l <"$T/want_keys")" -ge 25 ] && cmp -s "$T/keys" "$T/want_keys"; then
     ok "one row per ranked numeric key of hw/cs2.ini ($(wc -l <"$T/keys" | tr -d ' '))"
 else
@@ -74,7 +74,7 @@ check "top elasticity between -1 and -0.3 ($top_e)" \
 
 last=$(tail -n 1 "$csv")
 case "$last" in
-memoryx.boundary_overlap,0,,0,,,,) ok "zero-valued key last with empty cells" ;;
+reliability.storage_bandwidth,0,B/s,0,,,,) ok "zero-valued key last with empty cells" ;;
 *) nok "zero-valued key last with empty cells" "$last" ;;
 esac
 
@@ -168,7 +168,7 @@ if [ "$rc" -eq 0 ] && [ "$(head -n 1 "$gcsv")" = "$want" ]; then ok "h100: exits
 GPU_NOT_RANKED="system.gpus_per_node network.nvlink_domain gpu.hbm fit.hbm_usable fit.model_error"
 echo $GPU_NOT_RANKED gpu.cores gpu.l2_cache gpu.die_area_mm2 | tr ' ' '\n' | sort >"$T/gpu_out"
 tail -n +2 "$gcsv" | cut -d, -f1 | sort >"$T/gkeys"
-file_keys h100 | comm -23 - "$T/gpu_out" >"$T/want_gkeys"
+file_keys h100 | grep -vx 'cost.currency' | comm -23 - "$T/gpu_out" >"$T/want_gkeys"
 if [ "$(wc -l <"$T/want_gkeys")" -ge 20 ] && cmp -s "$T/gkeys" "$T/want_gkeys"; then
     ok "h100: one row per ranked numeric key ($(wc -l <"$T/gkeys" | tr -d ' '))"
 else

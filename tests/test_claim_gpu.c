@@ -202,8 +202,10 @@ static void gpu_time_on_a100(void **state)
     f->cl.gpus = 1024;
     f->cl.target = 122 * DAY_S;
     assert_int_equal(judge(f), CLAIM_CONDITIONAL);
-    double t = steps_of(f) * step_at(f, 1024);
-    assert_rel(f->r.predicted, t, 1e-12);
+    /* the steps at the best step time, with what failures take (gp.h):
+     * 128 nodes lose a few per cent */
+    double ff = steps_of(f) * step_at(f, 1024), t = f->r.predicted;
+    assert_true(t > ff && t < 1.1 * ff);
     assert_non_null(strstr(f->r.reason, "takes GPUs that sustain at most"));
     f->cl.target = t;
     assert_int_equal(judge(f), CLAIM_HOLDS);

@@ -843,7 +843,7 @@ static void test_err_unknown_section(void **state)
               "t.ini:10: [optimizer]: unknown section in a model file (known: [model])", NULL);
     HW_EXPECT(15, "[swarm]",
               "t.ini:15: [swarm]: unknown section in a hardware file "
-              "(known: [system] [chip] [memoryx] [activation] [swarmx] [sparsity] [batch] [tiers])",
+              "(known: [system] [chip] [memoryx] [activation] [swarmx] [sparsity] [batch] [reliability] [cost] [tiers])",
               NULL);
     /* a model section in a hardware file */
     HW_EXPECT(46, "[model]\nlayers = 3", "t.ini:46: [model]: unknown section in a hardware", NULL);

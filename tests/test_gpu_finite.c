@@ -56,7 +56,7 @@ static void check_search(const struct gpuhw_desc *g, const struct wl_desc *w, do
     for (size_t i = 0; i < sr.n; i++) {
         struct gpu_train t;
         gpu_train_eval(g, n, gpu_train_steps(tfm_tokens(w), w->batch, w->seq_len), PRICE,
-                       &sr.hit[i].result, &t);
+                       gpu_state_bytes(w), &sr.hit[i].result, &t);
         if (gpu_figures_check(&sr.hit[i].result, &t, "", &err) != CP_OK) {
             print_error("%s, %g GPUs, %s: passed the gate, then %s\n", set, n, gpuhw_prec_name[p],
                         err.msg);

@@ -1538,7 +1538,10 @@ static void test_train_time_energy_cost(void **state)
     assert_rel(r.global_tokens, 1536 * 2048.0, 0);
     assert_rel(r.tokens, 300e9, 1e-15);
     assert_rel(r.steps, steps, 1e-15);
-    assert_rel(r.time_s, steps * r.step.step_s, 1e-15);
+    assert_rel(r.time_ff_s, steps * r.step.step_s, 1e-15);
+    /* the wall time adds what failures take (gp.h; tests/test_gp.c) */
+    assert_rel(r.time_s, r.gp.wall_s, 0);
+    assert_true(r.time_s > r.time_ff_s && r.gp.goodput < 1 && r.gp.goodput > 0.5);
     assert_rel(r.tokens_per_s, 1536 * 2048.0 / r.step.step_s, 1e-15);
     /* 16 x 23 kW + S MemoryX servers of 1 kW + 16 x A activation servers
      * of 0.5 kW + lanes x (8 + 4 + 2 + 1) SwarmX servers of 1 kW, S as
@@ -1573,30 +1576,47 @@ static void test_train_time_energy_cost(void **state)
     c.act_servers = 0;
     c.act = ACT_AUTO;
     train_eval(&c, &r);
-    assert_true(r.cost < 0); /* no price */
+    /* the shipped [cost] keys: capital over the years, energy with PUE */
+    double capital = 0;
+    for (int i = 0; i < TRAIN_NPOWER; i++)
+        capital += r.bom[i].count * r.bom[i].price * r.time_s / h.site.years_s;
+    assert_rel(r.costs.capital, capital, 1e-14);
+    assert_rel(r.costs.energy, r.energy_J * h.site.pue / 3.6e6 * h.site.energy_price_kwh, 1e-14);
+    assert_rel(r.cost, r.costs.capital + r.costs.energy, 1e-15);
     assert_rel(r.params, tfm_params(&w), 0);
     assert_rel(r.bytes_per_param, 18, 0);
     assert_rel(r.state_bytes, 18 * tfm_params(&w), 1e-15);
 
-    c.price = 12.5; /* per system-hour */
+    c.price = 12.5; /* per system-hour: replaces the capital part */
     train_eval(&c, &r);
-    assert_rel(r.cost, 16 * r.time_s / 3600 * 12.5, 1e-15);
+    assert_rel(r.cost, 16 * r.time_s / 3600 * 12.5 + r.costs.energy, 1e-15);
     c.price = 0;
     train_eval(&c, &r);
-    assert_rel(r.cost, 0, 0);
+    assert_rel(r.cost, r.costs.energy, 0);
+    /* nothing priced: no cost */
+    const char *unpriced[] = {"cost.system_price=0", "cost.memoryx_price=0",
+                              "cost.activation_price=0", "cost.swarmx_price=0",
+                              "cost.energy_price=0"};
+    struct hw_desc hu;
+    load_hw("cs2", unpriced, 5, &hu);
+    c.hw = &hu;
+    c.price = -1;
+    train_eval(&c, &r);
+    assert_true(r.cost < 0);
+    c.hw = &h;
 
     /* explicit tokens */
     c.price = -1;
     c.tokens = 1e12;
     train_eval(&c, &r);
     assert_rel(r.steps, ceil(1e12 / (1536 * 2048.0)), 1e-15);
-    assert_rel(r.time_s, r.steps * r.step.step_s, 1e-15);
+    assert_rel(r.time_ff_s, r.steps * r.step.step_s, 1e-15);
 
     /* fewer tokens than one step: one whole step, not a fraction of one */
     c.tokens = 1e6;
     train_eval(&c, &r);
     assert_rel(r.steps, 1, 0);
-    assert_rel(r.time_s, r.step.step_s, 1e-15);
+    assert_rel(r.time_ff_s, r.step.step_s, 1e-15);
 }
 
 /* train.h: L = (loss_params / P)^loss_exponent, B_crit = critical_tokens /
@@ -1763,7 +1783,10 @@ static void test_train_verdicts_120t(void **state)
     assert_false(r.warnings & TW_MEMORYX);
     assert_true(r.warnings & TW_FLASH);
     assert_rel(r.step.flash_fraction, (state_bytes - 4e12) / state_bytes, 1e-14);
-    assert_int_equal(r.feasible, 1);
+    /* feasible as far as memory goes; 4 servers writing its 2.2 PB
+     * checkpoint (hours) against the failures of 35,000 activation
+     * servers is another matter (gp.h) */
+    assert_int_equal(r.warnings & TW_INFEASIBLE & ~TW_FAILURES, 0);
     assert_string_equal(train_warn_names(TW_MEMORYX | TW_FLASH, buf, sizeof buf),
                         "memoryx_full;state_on_flash");
     assert_string_equal(train_warn_names(0, buf, sizeof buf), "");

@@ -518,11 +518,13 @@ static void test_budget_maximal(void **state)
     assert_no_mismatches();
 }
 
-/* A price of zero costs nothing: the whole range is affordable. */
+/* Energy at no price and a rental price of zero cost nothing: the whole
+ * range is affordable. */
 static void test_budget_free(void **state)
 {
     (void)state;
-    struct fx *f = fx_new("cs2", "gpt3-175b", NULL, 0);
+    const char *free_energy[] = {"cost.energy_price=0"};
+    struct fx *f = fx_new("cs2", "gpt3-175b", free_energy, 1);
     f->c.price = 0;
     struct plan_opts po = {{0, 0, 1}, 0, 0};
     struct plan_result res;
@@ -1099,8 +1101,11 @@ static void test_least(void **state)
         }
         free(f);
     }
-    /* no price: the cost has no least */
-    struct fx *f = fx_new("cs2", "gpt3-175b", NULL, 0);
+    /* no price (neither --price nor the [cost] keys): the cost has no least */
+    const char *unpriced[] = {"cost.system_price=0", "cost.memoryx_price=0",
+                              "cost.activation_price=0", "cost.swarmx_price=0",
+                              "cost.energy_price=0"};
+    struct fx *f = fx_new("cs2", "gpt3-175b", unpriced, 5);
     struct plan_opts po = {{30 * 86400.0, 0, 0}, 0, 0};
     struct plan_result res;
     solve(&f->c, &po, &res);

@@ -782,7 +782,7 @@ static void check_point(const struct cluster *c, const struct shape *x,
          r->warnings, pl->J);
     PROP(r->split_ok == (c->global_seqs >= c->systems), "split_ok %d", r->split_ok);
     PROP(r->feasible == (r->memoryx_fits && r->sram_fits && r->act_fits && r->split_ok &&
-                         !(r->warnings & TW_SPARSE_LOSS)),
+                         !(r->warnings & TW_SPARSE_LOSS) && r->gp.finishes),
          "feasible %d", r->feasible);
     PROP(!(r->warnings & TW_INFEASIBLE) == !!r->feasible, "warnings %#x, feasible %d", r->warnings,
          r->feasible);
@@ -864,10 +864,16 @@ static void check_point(const struct cluster *c, const struct shape *x,
     PROP(r->steps == floor(r->steps) && r->steps * G >= r->tokens * (1 - 1e-15) &&
              (r->steps - 1) * G < r->tokens,
          "steps %g x %g for tokens %g: not the fewest whole steps", r->steps, G, r->tokens);
-    PROP(close_to(r->time_s, r->steps * s->step_s), "time %g != steps x step", r->time_s);
+    PROP(close_to(r->time_ff_s, r->steps * s->step_s), "time %g != steps x step", r->time_ff_s);
+    /* failures only add time (gp.h): the wall time, or the failure-free
+     * one when the job cannot finish */
+    PROP(r->gp.finishes ? r->time_s == r->gp.wall_s && r->time_s >= r->time_ff_s
+                        : r->time_s == r->time_ff_s && (r->warnings & TW_FAILURES),
+         "time %g, failure-free %g, goodput %g", r->time_s, r->time_ff_s, r->gp.goodput);
     PROP(close_to(r->energy_J, power * r->time_s), "energy %g != power x time", r->energy_J);
-    if (c->price >= 0)
-        PROP(close_to(r->cost, c->systems * r->time_s / 3600 * c->price), "cost %g", r->cost);
+    if (c->price >= 0) /* the rental replaces the capital part, energy stays */
+        PROP(close_to(r->cost, c->systems * r->time_s / 3600 * c->price + r->costs.energy),
+             "cost %g", r->cost);
     PROP(close_to(r->params, x->P), "params %.17g, want %.17g", r->params, x->P);
     PROP(close_to(r->state_bytes, state), "state_bytes %.17g, want %.17g", r->state_bytes, state);
     PROP(close_to(r->sram_per_seq, pl->need), "train sram_per_seq %.17g, want %.17g",
@@ -918,7 +924,7 @@ static void keep(struct cell *k, const struct train_result *r)
     k->compute = r->step.busy[STEP_COMPUTE];
     k->in = r->step.busy[STEP_STREAM_IN];
     k->out = r->step.busy[STEP_STREAM_OUT];
-    k->time = r->time_s;
+    k->time = r->time_ff_s; /* the scaling laws hold without failures */
     k->power_fixed = r->power_part[TRAIN_POWER_SYSTEMS] + r->power_part[TRAIN_POWER_SWARMX];
     k->m = r->step.micro_batches;
     k->k = r->step.act_k;
@@ -1081,11 +1087,11 @@ static void sweep_one(const struct hw_desc *h, const char *hwname, const struct 
                      * may rise with the tree's depth, which MODEL, Scaling
                      * allows ("the time-to-train falls more slowly"). */
                     if (prev_pen_ok && rp.batch_ok)
-                        PROP(le(rp.time_s, prev_pen_time),
+                        PROP(le(rp.time_ff_s, prev_pen_time),
                              "weak + penalty time-to-train %.17g s at N %g above %.17g s at N "
                              "%g, G %g <= B_crit %g",
-                             rp.time_s, N, prev_pen_time, Np, rp.global_tokens, rp.critical_tokens);
-                    else if (rp.time_s > prev_pen_time)
+                             rp.time_ff_s, N, prev_pen_time, Np, rp.global_tokens, rp.critical_tokens);
+                    else if (rp.time_ff_s > prev_pen_time)
                         n_pen_rise++;
 
                     /* Strong scaling: ceil(B / N) whole sequences set the
@@ -1112,7 +1118,7 @@ static void sweep_one(const struct hw_desc *h, const char *hwname, const struct 
                                  ps->work);
                     }
                 }
-                prev_pen_time = rp.time_s;
+                prev_pen_time = rp.time_ff_s;
                 prev_pen_ok = rp.batch_ok;
 
                 /* ---- across sparsity (sp[0] is 0: dense) ---- */
@@ -1338,8 +1344,10 @@ static void test_props_capacity(void **state)
                                          "SRAM verdict not monotone");
                                     /* capacity alone: a larger model on the
                                      * same tokens reaches the dense loss at
-                                     * a sparsity a smaller may not */
-                                    const unsigned cap = TW_INFEASIBLE & ~TW_SPARSE_LOSS;
+                                     * a sparsity a smaller may not; and
+                                     * failures are no capacity (gp.h) */
+                                    const unsigned cap =
+                                        TW_INFEASIBLE & ~TW_SPARSE_LOSS & ~TW_FAILURES;
                                     PROP((r.warnings & cap) || !(prev.warnings & cap),
                                          "feasible where smaller not");
                                     PROP(r.step.flash_fraction >= prev.step.flash_fraction,

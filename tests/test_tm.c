@@ -136,7 +136,8 @@ static void direct(struct gfx *f, double gpus, double batch, double tokens, stru
     assert_ok(gpu_search(&f->g, &f->w, &p, &f->sr, &err), err);
     struct gpu_train t;
     const struct gpu_result *r = &f->sr.hit[0].result;
-    gpu_train_eval(&f->g, gpus, gpu_train_steps(tokens, batch, f->w.seq_len), f->j.price, r, &t);
+    gpu_train_eval(&f->g, gpus, gpu_train_steps(tokens, batch, f->w.seq_len), f->j.price,
+                   gpu_state_bytes(&f->w), r, &t);
     *want = (struct tm_result){.step_s = r->step_s, .time_s = t.time_s,
                                .tokens_per_s = r->tokens_per_s, .energy_J = t.energy_J,
                                .cost = t.cost, .feasible = 1};

@@ -554,7 +554,8 @@ static void test_sens_matches_difference(void **state)
 
 /* Sorted by |elasticity|, every key once, zero-valued keys undefined and
  * last in schema order (on CS-3 with the MemoryX servers' power set to 0:
- * no flash, no flash bandwidth, that power and no boundary overlap). */
+ * no flash, no flash bandwidth, that power, no boundary overlap and no
+ * bound on the checkpoint storage). */
 static void test_sens_sorted_and_undefined(void **state)
 {
     (void)state;
@@ -574,7 +575,8 @@ static void test_sens_sorted_and_undefined(void **state)
             assert_int_equal(rows[i].defined, 0);
     }
     const int zero[] = {key("memoryx.server_flash"), key("memoryx.server_flash_bandwidth"),
-                        key("memoryx.server_power"), key("memoryx.boundary_overlap")};
+                        key("memoryx.server_power"), key("memoryx.boundary_overlap"),
+                        key("reliability.storage_bandwidth")};
     const size_t nz = sizeof zero / sizeof zero[0];
     for (size_t i = 0; i < nz; i++) {
         assert_true(param_get(&f.hw, zero[i]) == 0);

@@ -8,6 +8,8 @@
 #define CHIP(f) offsetof(struct gpuhw_desc, chip.f)
 #define NET(f) offsetof(struct gpuhw_desc, net.f)
 #define FIT(f) offsetof(struct gpuhw_desc, fit.f)
+#define REL(f) offsetof(struct gpuhw_desc, rel.f)
+#define PRICE(f) offsetof(struct gpuhw_desc, price.f)
 #define REQ DESC_REQUIRED
 #define FRAC (DESC_REQUIRED | DESC_AT_MOST_1)
 
@@ -87,6 +89,18 @@ static const struct desc_key gpuhw_keys[] = {
     {"fit", "model_error", DESC_NUM, UNIT_FRACTION, DESC_AT_MOST_1 | DESC_ZERO_OK, FIT(model_error), 0,
      NULL, 0, "half-width of the model's own relative error on the step time (--uncertainty)"},
     BATCH_DESC_KEYS(offsetof(struct gpuhw_desc, batch)),
+    {"reliability", "node_mtbf", DESC_NUM, UNIT_TIME, DESC_ZERO_OK, REL(node_mtbf_s), 0, NULL, 0,
+     "mean time between failures of one node that stop the job (0: none counted)"},
+    {"reliability", "node_checkpoint_bandwidth", DESC_NUM, UNIT_BYTE_RATE, DESC_ZERO_OK,
+     REL(node_ckpt_Bps), 0, NULL, 0,
+     "bandwidth one node writes and reads its share of a checkpoint at"},
+    {"cost", "node_price", DESC_NUM, UNIT_COUNT, DESC_ZERO_OK, PRICE(node), 0, NULL, 0,
+     "capital price of one node, in the currency"},
+    {"cost", "switch_price", DESC_NUM, UNIT_COUNT, DESC_ZERO_OK, PRICE(switch_price), 0, NULL, 0,
+     "capital price of one scale-out switch"},
+    {"cost", "switch_ports", DESC_NUM, UNIT_COUNT, DESC_ZERO_OK | DESC_INTEGER, PRICE(switch_ports),
+     0, NULL, 0, "ports of one scale-out switch (a non-blocking fat tree, one port a GPU)"},
+    SITE_DESC_KEYS(offsetof(struct gpuhw_desc, site)),
 };
 
 const struct desc_schema gpuhw_schema = {
@@ -94,6 +108,23 @@ const struct desc_schema gpuhw_schema = {
     .keys = gpuhw_keys,
     .nkeys = sizeof gpuhw_keys / sizeof gpuhw_keys[0],
 };
+
+/* The [reliability] and [cost] keys agree (site.h). */
+static cp_status gpuhw_site_check(const struct gpuhw_desc *g, const struct desc_src *src,
+                                  struct cp_error *err)
+{
+    int any_mtbf = g->rel.node_mtbf_s > 0;
+    if (any_mtbf && !(g->rel.node_ckpt_Bps > 0))
+        return desc_key_error(&gpuhw_schema, src, "reliability", "node_checkpoint_bandwidth", err,
+                              "must be given (and positive) when node_mtbf is: nodes write "
+                              "the checkpoints");
+    if (g->price.switch_price > 0 && !(g->price.switch_ports >= 4))
+        return desc_key_error(&gpuhw_schema, src, "cost", "switch_ports", err,
+                              "must be at least 4 when switch_price is given (a fat tree)");
+    int any_price = g->price.node > 0 || g->price.switch_price > 0;
+    const char *sec, *key, *why = site_inconsistency(&g->site, any_price, &sec, &key);
+    return why ? desc_key_error(&gpuhw_schema, src, sec, key, err, "%s", why) : CP_OK;
+}
 
 static cp_status gpuhw_check(const struct gpuhw_desc *g, const struct desc_src *src,
                              struct cp_error *err)
@@ -106,7 +137,7 @@ static cp_status gpuhw_check(const struct gpuhw_desc *g, const struct desc_src *
         return desc_key_error(&gpuhw_schema, src, "network", "nvlink_domain", err,
                               "%.0f GPUs neither divide nor are a whole number of nodes of %.0f",
                               dom, node);
-    return CP_OK;
+    return gpuhw_site_check(g, src, err);
 }
 
 cp_status gpuhw_load(const char *text, const char *origin, const char *const *sets, size_t nsets,

@@ -10,6 +10,7 @@
 #define CP_GPUHW_H
 
 #include "batch.h"
+#include "site.h"
 #include "desc.h"
 
 /* Which model a description applies to. */
@@ -81,6 +82,18 @@ struct gpu_fit {
                                  --uncertainty draws it                 */
 };
 
+/* Failures ([reliability]) and prices ([cost]) of a GPU cluster's parts:
+ * a node's MTBF (failures that stop the job; 0: not counted) and the
+ * bandwidth it writes and reads its share of a checkpoint at; the capital
+ * price of a node and of a scale-out switch of switch_ports ports (0: not
+ * costed), in the site's currency (site.h). */
+struct gpu_rel_spec {
+    double node_mtbf_s, node_ckpt_Bps;
+};
+struct gpu_price_spec {
+    double node, switch_price, switch_ports;
+};
+
 struct gpuhw_desc {
     char name[DESC_TEXT_MAX];
     int kind; /* enum gpuhw_kind */
@@ -88,6 +101,9 @@ struct gpuhw_desc {
     struct gpu_net net;
     struct gpu_fit fit;
     struct batch_spec batch; /* the critical batch (batch.h), as on weight streaming */
+    struct gpu_rel_spec rel;
+    struct gpu_price_spec price;
+    struct site_spec site; /* storage, restart, currency, energy (site.h) */
 };
 
 extern const struct desc_schema gpuhw_schema;

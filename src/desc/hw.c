@@ -11,6 +11,9 @@
 #define SWX(f) offsetof(struct hw_desc, swx.f)
 #define SP(f) offsetof(struct hw_desc, sp.f)
 #define CHIP(f) offsetof(struct hw_desc, chip.f)
+#define REL(f) offsetof(struct hw_desc, rel.f)
+#define PRICE(f) offsetof(struct hw_desc, price.f)
+#define OPT DESC_ZERO_OK
 #define REQ DESC_REQUIRED
 
 static const struct desc_key hw_keys[] = {
@@ -99,6 +102,26 @@ static const struct desc_key hw_keys[] = {
     {"sparsity", "overhead", DESC_NUM, UNIT_FRACTION, REQ | DESC_ZERO_OK | DESC_AT_MOST_1,
      SP(overhead), 0, NULL, 0, "fraction of the dense work that sparsity does not remove"},
     BATCH_DESC_KEYS(offsetof(struct hw_desc, batch)),
+    {"reliability", "system_mtbf", DESC_NUM, UNIT_TIME, OPT, REL(system_mtbf_s), 0, NULL, 0,
+     "mean time between failures of one system that stop the job (0: none counted)"},
+    {"reliability", "memoryx_mtbf", DESC_NUM, UNIT_TIME, OPT, REL(memoryx_mtbf_s), 0, NULL, 0,
+     "mean time between failures of one MemoryX server"},
+    {"reliability", "activation_mtbf", DESC_NUM, UNIT_TIME, OPT, REL(act_mtbf_s), 0, NULL, 0,
+     "mean time between failures of one activation server"},
+    {"reliability", "swarmx_mtbf", DESC_NUM, UNIT_TIME, OPT, REL(swarmx_mtbf_s), 0, NULL, 0,
+     "mean time between failures of one SwarmX node"},
+    {"reliability", "server_checkpoint_bandwidth", DESC_NUM, UNIT_BYTE_RATE, OPT,
+     REL(server_ckpt_Bps), 0, NULL, 0,
+     "bandwidth one MemoryX server writes and reads its shard of a checkpoint at"},
+    {"cost", "system_price", DESC_NUM, UNIT_COUNT, OPT, PRICE(system), 0, NULL, 0,
+     "capital price of one system, in the currency"},
+    {"cost", "memoryx_price", DESC_NUM, UNIT_COUNT, OPT, PRICE(memoryx), 0, NULL, 0,
+     "capital price of one MemoryX server"},
+    {"cost", "activation_price", DESC_NUM, UNIT_COUNT, OPT, PRICE(act), 0, NULL, 0,
+     "capital price of one activation server"},
+    {"cost", "swarmx_price", DESC_NUM, UNIT_COUNT, OPT, PRICE(swarmx), 0, NULL, 0,
+     "capital price of one SwarmX node"},
+    SITE_DESC_KEYS(offsetof(struct hw_desc, site)),
 };
 
 const struct desc_schema hw_schema = {
@@ -145,7 +168,16 @@ const char *hw_inconsistency(const struct hw_desc *hw, const char **section, con
         *section = "sparsity", *name = "overhead";
         return "must be below 1, or sparsity could never help";
     }
-    return NULL;
+    const struct ws_rel_spec *r = &hw->rel;
+    int any_mtbf = r->system_mtbf_s > 0 || r->memoryx_mtbf_s > 0 || r->act_mtbf_s > 0 ||
+                   r->swarmx_mtbf_s > 0;
+    if (any_mtbf && !(r->server_ckpt_Bps > 0)) {
+        *section = "reliability", *name = "server_checkpoint_bandwidth";
+        return "must be given (and positive) when a part has an MTBF: MemoryX writes checkpoints";
+    }
+    const struct ws_price_spec *p = &hw->price;
+    int any_price = p->system > 0 || p->memoryx > 0 || p->act > 0 || p->swarmx > 0;
+    return site_inconsistency(&hw->site, any_price, section, name);
 }
 
 static cp_status hw_check(const struct hw_desc *hw, const struct desc_src *src,

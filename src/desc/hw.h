@@ -19,6 +19,7 @@
 
 #include "batch.h"
 #include "desc.h"
+#include "site.h"
 
 /* The wafer-scale engine and the system around it (one CS-2 or CS-3). */
 struct wse_spec {
@@ -96,6 +97,21 @@ struct sp_spec {
     double overhead;    /* fixed fraction of dense work that remains      */
 };
 
+/* Failures ([reliability]): each part's mean time between failures that
+ * stop the job (0: not counted), and the bandwidth one MemoryX server
+ * writes and reads a checkpoint of its shard of the state at (the shared
+ * storage's bandwidth, site.h, may bind first). */
+struct ws_rel_spec {
+    double system_mtbf_s, memoryx_mtbf_s, act_mtbf_s, swarmx_mtbf_s;
+    double server_ckpt_Bps;
+};
+
+/* Capital prices ([cost]) of one part of each kind, in the site's
+ * currency (0: not costed). */
+struct ws_price_spec {
+    double system, memoryx, act, swarmx;
+};
+
 struct hw_desc {
     struct wse_spec wse;
     struct chip_figs chip;
@@ -104,6 +120,9 @@ struct hw_desc {
     struct swx_spec swx;
     struct sp_spec sp;
     struct batch_spec batch; /* the critical batch (batch.h) */
+    struct ws_rel_spec rel;
+    struct ws_price_spec price;
+    struct site_spec site; /* storage, restart, currency, energy (site.h) */
 };
 
 extern const struct desc_schema hw_schema;

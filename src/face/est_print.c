@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../model/swx.h"
+#include "money.h"
 
 /* "a;b" as "a = b", in place. */
 static const char *tie_text(char *names)
@@ -251,8 +252,8 @@ static void print_sparsity(const struct cluster *c, const struct train_result *r
            rd.step.step_s / r->step.step_s, rd.time_s / r->time_s);
 }
 
-/* The whole run: tokens and steps, throughput, energy by part, servers,
- * and the cost when there is a price. */
+/* The whole run: tokens and steps, the time with what failures take
+ * (goodput), throughput, energy by part, servers, and the cost. */
 static void print_training(const struct cluster *c, const struct train_result *r)
 {
     const struct step_result *st = &r->step;
@@ -265,7 +266,11 @@ static void print_training(const struct cluster *c, const struct train_result *r
         printf(" (x %.3f batch penalty)", r->token_factor);
     printf(" in %s step%s: %s", unit_format(r->steps, UNIT_COUNT, b, sizeof b),
            r->steps == 1 ? "" : "s", out_duration(r->time_s, e, sizeof e));
-    printf("\n");
+    printf("%s\n", r->gp.finishes && r->gp.goodput < 1 ? " with the expected time lost to failures"
+                                                       : "");
+    char text[512];
+    printf("goodput    %s\n",
+           money_goodput_text(&r->gp, r->time_ff_s, r->ckpt_bytes, text, sizeof text));
     printf("throughput %s tokens/s\n", unit_format(r->tokens_per_s, UNIT_COUNT, a, sizeof a));
     printf("energy     %s at %s", out_energy(r->energy_J, d, sizeof d),
            unit_format(r->power_W, UNIT_POWER, b, sizeof b));
@@ -275,9 +280,9 @@ static void print_training(const struct cluster *c, const struct train_result *r
     printf("\n");
     printf("servers    %g MemoryX, %g activation (%g per system), %g SwarmX nodes\n",
            st->mx_servers, c->systems * st->act_servers, st->act_servers, r->swx_nodes);
-    if (r->cost >= 0)
-        printf("cost       %.4g (%g system-hours at %g)\n", r->cost,
-               c->systems * r->time_s / UNIT_HOUR_S, c->price);
+    printf("cost       %s\n",
+           money_cost_text(&r->costs, r->bom, TRAIN_NPOWER, &c->hw->site, r->energy_J,
+                           c->systems, r->time_s, c->price, "system", text, sizeof text));
 }
 
 /* Everything but the verdicts: the configuration, the step time by

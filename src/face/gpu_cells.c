@@ -76,7 +76,7 @@ void gpu_cells_hit(struct gpu_cells *w, const struct gscen *s, const struct gpu_
     gpu_cells_point(w, s, p, l->precision, r->mem_total, r->mem_capacity);
     struct gpu_train t; /* the run to its end, as estimate prints it */
     double steps = gpu_train_steps(w->value[GC_TRAIN_TOKENS], p->batch, s->wl.seq_len);
-    gpu_train_eval(&s->g, p->gpus, steps, s->price, r, &t);
+    gpu_train_eval(&s->g, p->gpus, steps, s->price, gpu_state_bytes(&s->wl), r, &t);
     const struct {
         enum gpu_col c;
         double v;

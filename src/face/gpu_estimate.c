@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "money.h"
 #include "../base/units.h"
 #include "gpu_cells.h"
 #include "gscen.h"
@@ -154,8 +155,8 @@ static void print_runners(const struct gpu_search_result *sr)
 static struct gpu_train run_of(const struct gscen *s, const struct gpu_search_hit *h)
 {
     struct gpu_train t;
-    gpu_train_eval(&s->g, s->spec.gpus, gscen_steps(s, s->spec.batch),
-                   s->price, &h->result, &t);
+    gpu_train_eval(&s->g, s->spec.gpus, gscen_steps(s, s->spec.batch), s->price,
+                   gpu_state_bytes(&s->wl), &h->result, &t);
     return t;
 }
 
@@ -207,16 +208,19 @@ static void print_best(const struct gscen *s, const struct gpu_search_result *sr
     printf("\ntraining   %.4g token%s", tokens, tokens == 1 ? "" : "s");
     if (tokens != s->tokens)
         printf(" (x %.3f batch penalty)", tokens / s->tokens);
-    printf(" in %.0f step%s: %s\n", t.steps, t.steps == 1 ? "" : "s",
-           out_duration(t.time_s, a, 64));
+    printf(" in %.0f step%s: %s%s\n", t.steps, t.steps == 1 ? "" : "s",
+           out_duration(t.time_s, a, 64),
+           t.gp.finishes && t.gp.goodput < 1 ? " with the expected time lost to failures" : "");
+    char text[512];
+    printf("goodput    %s\n", money_goodput_text(&t.gp, t.time_ff_s, t.ckpt_bytes, text, sizeof text));
     printf("throughput %.6g tokens/s (%.4g per GPU), MFU %.1f %% of the %s peak\n", r->tokens_per_s,
            r->tokens_per_s / s->spec.gpus, 100 * r->mfu, gpuhw_prec_name[l->precision]);
     printf("energy     %s at %s (%g node%s at %s each, the vendor's maximum)\n",
            out_energy(t.energy_J, a, 64), out_num(0, t.power_W, UNIT_POWER, b, 64), t.nodes,
            t.nodes == 1 ? "" : "s", out_num(0, s->g.net.node_power_W, UNIT_POWER, c, 64));
-    if (t.cost >= 0)
-        printf("cost       %.6g (%.6g GPU-hours of the nodes' GPUs at %g)\n", t.cost, t.gpu_hours,
-               s->price);
+    printf("cost       %s\n", money_cost_text(&t.costs, t.bom, t.nbom, &s->g.site, t.energy_J,
+                                            t.nodes * s->g.net.gpus_per_node, t.time_s, s->price,
+                                            "GPU", text, sizeof text));
     printf("\n");
     print_batch_verdict(s, critical);
     print_runners(sr);

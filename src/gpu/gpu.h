@@ -75,6 +75,8 @@
 #include "../base/status.h"
 #include "../desc/gpuhw.h"
 #include "../desc/wl.h"
+#include "../tm/cost.h"
+#include "../tm/gp.h"
 
 /* Activation recompute: none; selective (the attention scores); full (every
  * layer's forward pass again); block: the first recompute_layers layers of
@@ -171,15 +173,24 @@ void gpu_memory(const struct gpuhw_desc *g, const struct wl_desc *w, const struc
                 struct gpu_result *r);
 
 /* A training run to its end: the figures every command prints beyond the
- * step (gpu_train.c). */
+ * step, with what failures take and the cost of its bill of materials
+ * (gpu_train.c). */
+enum { GPU_NBOM = 2 };
 struct gpu_train {
     double steps;     /* whole steps                                     */
-    double time_s;    /* steps x step_s                                  */
+    double time_s;    /* the expected wall time under failures (gp.h), or
+                         time_ff_s when the job never finishes            */
+    double time_ff_s; /* steps x step_s                                  */
     double nodes;     /* whole nodes the GPUs fill                       */
     double power_W;   /* nodes x system.node_power (the vendor's maximum) */
     double energy_J;  /* power x time                                    */
     double gpu_hours; /* every GPU of those nodes for the time           */
-    double cost;      /* gpu_hours x price; < 0 when no price was given   */
+    double cost;      /* costs.total; < 0 when nothing is priced          */
+    double ckpt_bytes; /* a checkpoint: weights and optimizer state      */
+    struct gp_result gp;
+    size_t nbom;       /* GPU_NBOM                                        */
+    struct bom_line bom[GPU_NBOM]; /* nodes, scale-out switches           */
+    struct cost_result costs;      /* --price per GPU-hour: the rental    */
 };
 
 /* The tokens a run of workload w on g needs: tokens (at the reference
@@ -194,9 +205,20 @@ double gpu_train_tokens(const struct gpuhw_desc *g, const struct wl_desc *w, dou
 double gpu_train_steps(double tokens, double batch, double seq_len);
 
 /* The run of steps steps of r's step on gpus GPUs of g at price per
- * GPU-hour (negative or NAN: none) into t. */
+ * GPU-hour (negative or NAN: none) into t; a checkpoint is state_bytes
+ * (gpu_state_bytes), written by every node (gp.h, cost.h). */
 void gpu_train_eval(const struct gpuhw_desc *g, double gpus, double steps, double price,
-                    const struct gpu_result *r, struct gpu_train *t);
+                    double state_bytes, const struct gpu_result *r, struct gpu_train *t);
+
+/* The bytes of a checkpoint of w: its weights, master copy and optimizer
+ * moments, once (tfm_params x (weight + master + optimizer bytes)). */
+double gpu_state_bytes(const struct wl_desc *w);
+
+/* Scale-out switches of k ports joining n GPUs, one port each, in a
+ * non-blocking fat tree: one when n <= k, else (2L - 1) n / k, rounded up,
+ * for the fewest levels L with 2 (k/2)^L >= n; 0 when k < 4 (a tree of
+ * 2 or 3 ports never grows). */
+double gpu_switches(double n, double k);
 
 /* The finiteness gate (base/finite.h) on the figures of one layout's
  * step r and its run t (NULL: the step alone): CP_OK when every one is a

@@ -52,8 +52,8 @@ static void fill(const struct gpu_tm_job *j, const struct gpu_search_spec *p,
 {
     const struct gpu_result *g = &d->sr.hit[0].result;
     double batch = d->listing.w.batch;
-    gpu_train_eval(j->g, p->gpus, gpu_train_steps(r->tokens, batch, j->wl->seq_len), j->price, g,
-                   &d->run);
+    gpu_train_eval(j->g, p->gpus, gpu_train_steps(r->tokens, batch, j->wl->seq_len), j->price,
+                   gpu_state_bytes(j->wl), g, &d->run);
     r->runs = 1;
     r->step_s = g->step_s;
     r->nparts = GPU_NPARTS;
@@ -70,6 +70,8 @@ static void fill(const struct gpu_tm_job *j, const struct gpu_search_spec *p,
     r->power_part_W[0] = r->power_W = d->run.power_W;
     r->energy_J = d->run.energy_J;
     r->cost = d->run.cost;
+    tm_result_failures(r, &d->run.gp, d->run.time_ff_s, d->run.ckpt_bytes, d->run.bom, d->run.nbom,
+                       &d->run.costs, j->g->site.currency);
 }
 
 static cp_status eval(const void *job, double count, enum tm_scaling mode, struct tm_result *r,

@@ -42,16 +42,47 @@ double gpu_train_steps(double tokens, double batch, double seq_len)
     return ceil(tokens / (batch * seq_len));
 }
 
+double gpu_state_bytes(const struct wl_desc *w)
+{
+    return tfm_params(w) * (w->weight_bytes + w->master_bytes + w->optimizer_bytes);
+}
+
+double gpu_switches(double n, double k)
+{
+    if (!(k >= 4) || !(n > 0))
+        return 0;
+    if (n <= k)
+        return 1;
+    double levels = 1;
+    while (2 * pow(k / 2, levels) < n)
+        levels++;
+    return ceil((2 * levels - 1) * n / k);
+}
+
 void gpu_train_eval(const struct gpuhw_desc *g, double gpus, double steps, double price,
-                    const struct gpu_result *r, struct gpu_train *t)
+                    double state_bytes, const struct gpu_result *r, struct gpu_train *t)
 {
     t->steps = steps;
-    t->time_s = steps * r->step_s;
+    t->time_ff_s = steps * r->step_s;
     t->nodes = ceil(gpus / g->net.gpus_per_node);
     t->power_W = t->nodes * g->net.node_power_W;
+    double ports = t->nodes * g->net.gpus_per_node; /* one port a GPU of the nodes */
+    t->nbom = GPU_NBOM;
+    t->bom[0] = (struct bom_line){"nodes", t->nodes, g->net.node_power_W, g->rel.node_mtbf_s,
+                                  g->price.node};
+    /* switches: their power is not counted (system.node_power is the nodes') */
+    t->bom[1] = (struct bom_line){"switches", gpu_switches(ports, g->price.switch_ports), 0, 0,
+                                  g->price.switch_price};
+    t->ckpt_bytes = state_bytes;
+    double bw = site_ckpt_Bps(&g->site, t->nodes * g->rel.node_ckpt_Bps);
+    double io_s = bw > 0 ? state_bytes / bw : 0;
+    gp_eval(t->time_ff_s, cost_failure_rate(t->bom, t->nbom), io_s, io_s + g->site.restart_s,
+            &t->gp);
+    t->time_s = t->gp.finishes ? t->gp.wall_s : t->time_ff_s;
     t->energy_J = t->power_W * t->time_s;
-    t->gpu_hours = t->nodes * g->net.gpus_per_node * t->time_s / UNIT_HOUR_S;
-    t->cost = price >= 0 ? t->gpu_hours * price : -1;
+    t->gpu_hours = ports * t->time_s / UNIT_HOUR_S;
+    cost_eval(t->bom, t->nbom, t->time_s, t->energy_J, &g->site, ports, price, &t->costs);
+    t->cost = t->costs.total;
 }
 
 /* The parts as the gate names them (gpu_part_name's order). */
@@ -108,6 +139,8 @@ static size_t figures(const struct gpu_result *r, const struct gpu_train *t, str
         {"energy", t->energy_J, keys[1]},
         {"GPU-hours", t->gpu_hours, keys[0]},
         {"cost", t->cost, keys[2]},
+        {"checkpoint time", t->gp.ckpt_s,
+         "reliability.node_checkpoint_bandwidth or reliability.storage_bandwidth"},
     };
     for (size_t i = 0; i < sizeof run / sizeof run[0]; i++)
         f[n++] = run[i];
@@ -156,7 +189,7 @@ static cp_status probe(const struct gpuhw_desc *g, const struct wl_desc *w, enum
         struct gpu_result r;
         struct gpu_train t;
         gpu_eval(g, w, &x, &r);
-        gpu_train_eval(g, gpus, steps, price, &r, &t);
+        gpu_train_eval(g, gpus, steps, price, gpu_state_bytes(w), &r, &t);
         if (gpu_figures_check(&r, &t, at, err) != CP_OK)
             return CP_EINPUT;
     }

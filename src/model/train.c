@@ -20,7 +20,7 @@ const char *const train_power_name[TRAIN_NPOWER] = {"systems", "memoryx", "activ
 static const char *const warn_name[] = {
     "memoryx_full",         "sram_full",    "fewer_seqs_than_systems", "matmul_blocked",
     "above_critical_batch", "stream_bound", "state_on_flash",          "gradient_accumulation",
-    "act_store_full",       "coarse_chunk", "above_max_systems",
+    "act_store_full",       "coarse_chunk", "above_max_systems",       "failures_outpace",
     [12] = "sparse_unreachable", /* TW_SPARSE_LOSS */
 };
 
@@ -157,21 +157,54 @@ static void train_time(const struct cluster *c, const struct tfm_figs *tf, unsig
     r->mfu = r->model_flops / (s->step_s * c->systems * c->hw->wse.peak_flops);
 }
 
-/* Power by part, energy over the time to train, and cost at the price. */
-static void train_power(const struct cluster *c, struct train_result *r)
+/* The bill of materials: each part's count (the systems, MemoryX
+ * servers, every system's activation servers, SwarmX nodes) with its
+ * power, MTBF and price. */
+static void train_bom(const struct cluster *c, struct train_result *r)
 {
     const struct hw_desc *hw = c->hw;
     const struct step_result *s = &r->step;
     r->swx_nodes = swx_nodes(&hw->swx, c->systems);
-    r->power_part[TRAIN_POWER_SYSTEMS] = c->systems * hw->wse.power_W;
-    r->power_part[TRAIN_POWER_MEMORYX] = s->mx_servers * hw->mx.server_power_W;
-    r->power_part[TRAIN_POWER_ACT] = c->systems * s->act_servers * hw->act.server_power_W;
-    r->power_part[TRAIN_POWER_SWARMX] = r->swx_nodes * hw->swx.node_power_W;
+    const struct bom_line b[TRAIN_NPOWER] = {
+        [TRAIN_POWER_SYSTEMS] = {train_power_name[TRAIN_POWER_SYSTEMS], c->systems,
+                                 hw->wse.power_W, hw->rel.system_mtbf_s, hw->price.system},
+        [TRAIN_POWER_MEMORYX] = {train_power_name[TRAIN_POWER_MEMORYX], s->mx_servers,
+                                 hw->mx.server_power_W, hw->rel.memoryx_mtbf_s, hw->price.memoryx},
+        [TRAIN_POWER_ACT] = {train_power_name[TRAIN_POWER_ACT], c->systems * s->act_servers,
+                             hw->act.server_power_W, hw->rel.act_mtbf_s, hw->price.act},
+        [TRAIN_POWER_SWARMX] = {train_power_name[TRAIN_POWER_SWARMX], r->swx_nodes,
+                                hw->swx.node_power_W, hw->rel.swarmx_mtbf_s, hw->price.swarmx},
+    };
+    memcpy(r->bom, b, sizeof b);
+}
+
+/* Power by part, the expected wall time under failures (gp.h: MemoryX
+ * writes the state to storage and reads it back), energy over it, and
+ * cost (cost.h). */
+static void train_power(const struct cluster *c, struct train_result *r)
+{
+    const struct hw_desc *hw = c->hw;
+    train_bom(c, r);
     r->power_W = 0;
-    for (int i = 0; i < TRAIN_NPOWER; i++)
+    for (int i = 0; i < TRAIN_NPOWER; i++) {
+        r->power_part[i] = r->bom[i].count * r->bom[i].power_W;
         r->power_W += r->power_part[i];
+    }
+    r->time_ff_s = r->time_s;
+    r->ckpt_bytes = r->state_bytes;
+    double bw = site_ckpt_Bps(&hw->site, r->step.mx_servers * hw->rel.server_ckpt_Bps);
+    double io_s = bw > 0 ? r->ckpt_bytes / bw : 0;
+    gp_eval(r->time_ff_s, cost_failure_rate(r->bom, TRAIN_NPOWER), io_s, io_s + hw->site.restart_s,
+            &r->gp);
+    if (r->gp.finishes)
+        r->time_s = r->gp.wall_s;
     r->energy_J = r->power_W * r->time_s;
-    r->cost = c->price >= 0 ? c->systems * r->time_s / UNIT_HOUR_S * c->price : -1;
+    /* a copy: the description may not outlive the result (param_eval) */
+    memcpy(r->currency, hw->site.currency, sizeof r->currency - 1);
+    r->currency[sizeof r->currency - 1] = '\0';
+    cost_eval(r->bom, TRAIN_NPOWER, r->time_s, r->energy_J, &hw->site, c->systems, c->price,
+              &r->costs);
+    r->cost = r->costs.total;
 }
 
 /* The verdicts, their warning bits and whether the run is feasible. */
@@ -208,6 +241,7 @@ static void train_verdicts(const struct cluster *c, const struct tfm_figs *tf,
     r->chunk_fine = hw->swx.chunk_bytes <= TRAIN_CHUNK_SHARE * s->block_stream_bytes;
     w |= r->chunk_fine ? 0 : TW_CHUNK;
     w |= r->systems_ok ? 0 : TW_MAX_SYSTEMS;
+    w |= r->gp.finishes ? 0 : TW_FAILURES;
     w |= isfinite(r->sparse_factor) ? 0 : TW_SPARSE_LOSS;
     r->warnings = w;
     r->feasible = !(w & TW_INFEASIBLE);
@@ -319,7 +353,7 @@ void train_at(const struct cluster *base, double n, enum scaling mode, struct tr
 
 /* Every figure of r with its name into f (room for TRAIN_NFIGS); their
  * count. */
-enum { TRAIN_NAMED = 28, TRAIN_NFIGS = TRAIN_NAMED + TFM_NPASSES + 2 * STEP_NRES };
+enum { TRAIN_NAMED = 29, TRAIN_NFIGS = TRAIN_NAMED + TFM_NPASSES + 2 * STEP_NRES };
 static size_t train_figures(const struct train_result *r, struct finite_fig *f)
 {
     const struct step_result *st = &r->step;
@@ -351,6 +385,7 @@ static size_t train_figures(const struct train_result *r, struct finite_fig *f)
         {"power", r->power_W},
         {"energy", r->energy_J},
         {"cost", r->cost},
+        {"checkpoint time", r->gp.ckpt_s},
         {"SRAM per sequence", r->sram_per_seq},
         {"stream-balance point", r->balance_tokens},
         {"offloaded activation bytes", st->act_bytes},

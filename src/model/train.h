@@ -15,6 +15,12 @@
  *  - Power = N x system power + MemoryX servers x server power + N x
  *    activation servers x their power + SwarmX nodes x node power;
  *    energy = power x time; cost = N x hours x price when a price is given.
+ *  - Failures (gp.h): the parts' failure rate (cost.h), a checkpoint of the
+ *    state written by the MemoryX servers at the least of their summed
+ *    reliability.server_checkpoint_bandwidth and the site's storage
+ *    bandwidth, read back at the same on a restart; time = the expected
+ *    wall time; cost over it (cost.h), the rental --price replacing the
+ *    capital part.
  *  - Verdicts: MemoryX state fits the tier; SRAM holds what the activation
  *    placement needs (step.h); the activation store holds one sequence's
  *    checkpoints; the largest matmul dimension is within
@@ -31,6 +37,8 @@
 #include <stddef.h>
 
 #include "step.h"
+#include "../tm/cost.h"
+#include "../tm/gp.h"
 
 enum train_warn {
     TW_MEMORYX = 1u << 0,    /* state larger than the tier                  */
@@ -44,6 +52,7 @@ enum train_warn {
     TW_ACT_STORE = 1u << 8,  /* the activation store cannot hold one sequence */
     TW_CHUNK = 1u << 9,      /* a SwarmX chunk above half a block's stream  */
     TW_MAX_SYSTEMS = 1u << 10, /* more systems than the generation's largest cluster */
+    TW_FAILURES = 1u << 11,    /* failures lose work as fast as it is made (gp.h) */
     TW_SPARSE_LOSS = 1u << 12, /* no token count reaches the dense loss at the sparsity */
 };
 /* Above this share of a block's smallest stream a SwarmX chunk lets
@@ -52,7 +61,8 @@ enum train_warn {
  * a 16 MB chunk against 14.5 MB blocks, 12 % at 64 MB). */
 #define TRAIN_CHUNK_SHARE 0.5
 #define TW_INFEASIBLE                                                                              \
-    (TW_MEMORYX | TW_SRAM | TW_SPLIT | TW_ACT_STORE | TW_MAX_SYSTEMS | TW_SPARSE_LOSS)
+    (TW_MEMORYX | TW_SRAM | TW_SPLIT | TW_ACT_STORE | TW_MAX_SYSTEMS | TW_FAILURES |              \
+     TW_SPARSE_LOSS)
 
 /* Where the power goes: the systems, MemoryX servers, activation servers
  * (of every system) and SwarmX nodes. */
@@ -86,6 +96,15 @@ struct train_result {
     int chunk_fine; /* chunk <= TRAIN_CHUNK_SHARE x a block's smallest stream */
     int memoryx_fits, sram_fits, act_fits, matmul_fits, batch_ok, split_ok, stream_balanced;
     int systems_ok; /* N <= system.max_systems                             */
+    /* Failures and what the job costs (train_power): time_s above is the
+     * expected wall time, gp.wall_s, when the job finishes, else
+     * time_ff_s (and TW_FAILURES); energy and cost are over time_s. */
+    double time_ff_s;  /* steps x step time, without failures            */
+    double ckpt_bytes; /* a checkpoint: the state, from MemoryX          */
+    struct gp_result gp;
+    struct bom_line bom[TRAIN_NPOWER]; /* train_power_name's parts        */
+    struct cost_result costs;
+    char currency[COST_CURRENCY_MAX]; /* [cost] currency ("": none)    */
     int feasible;
     unsigned warnings; /* enum train_warn */
 };

@@ -50,6 +50,8 @@ void ws_tm_result(const struct train_result *t, double count, struct tm_result *
     tm_verdict_add(r, "batch", t->batch_ok, 0);
     tm_verdict_add(r, "stream", t->stream_balanced, 0);
     tm_verdict_add(r, "chunk", t->chunk_fine, 0);
+    tm_result_failures(r, &t->gp, t->time_ff_s, t->ckpt_bytes, t->bom, TRAIN_NPOWER, &t->costs,
+                       t->currency);
     tm_result_close(r);
     r->bottleneck = t->step.bottleneck; /* the model's own pick on a tie */
 }

@@ -3,6 +3,7 @@
 #include "tm.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void tm_result_init(struct tm_result *r, double count)
@@ -11,6 +12,20 @@ void tm_result_init(struct tm_result *r, double count)
     r->count = count;
     r->mfu = NAN;
     r->cost = -1;
+}
+
+void tm_result_failures(struct tm_result *r, const struct gp_result *gp, double time_ff_s,
+                        double ckpt_bytes, const struct bom_line *bom, size_t nbom,
+                        const struct cost_result *costs, const char *currency)
+{
+    r->time_ff_s = time_ff_s;
+    r->ckpt_bytes = ckpt_bytes;
+    r->gp = *gp;
+    r->nbom = nbom < COST_MAX_LINES ? nbom : COST_MAX_LINES;
+    memcpy(r->bom, bom, r->nbom * sizeof *bom);
+    r->costs = *costs;
+    snprintf(r->currency, sizeof r->currency, "%s", currency);
+    tm_verdict_add(r, "failures", gp->finishes, 1);
 }
 
 void tm_verdict_add(struct tm_result *r, const char *name, int holds, int fatal)

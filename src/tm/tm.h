@@ -3,8 +3,9 @@
  * A job (a workload, its global batch and training tokens, a cluster
  * description and the options of its kind) is evaluated at a count of
  * units (systems or GPUs) into one struct tm_result, whichever the kind:
- * the step time with its parts, time-to-train, throughput, MFU, power by
- * part, energy, cost and the verdicts.  What only one kind has (the
+ * the step time with its parts, time-to-train (with the time failures
+ * take: gp.h), goodput, throughput, MFU, the bill of materials, power by
+ * part, energy, cost (cost.h) and the verdicts.  What only one kind has (the
  * placement and servers of a weight-streaming cluster; the GPU layout and
  * its runners-up) is the kind's detail, a block of detail_size bytes the
  * caller lends to tm_eval and the kind's front end may print.
@@ -33,6 +34,8 @@
 
 #include "../base/status.h"
 #include "../base/units.h"
+#include "cost.h"
+#include "gp.h"
 
 /* Most step parts, power parts and verdicts a kind reports. */
 #define TM_MAX_PARTS 12
@@ -72,6 +75,18 @@ struct tm_result {
     double power_part_W[TM_MAX_POWER];
     double power_W, energy_J;
     double cost; /* in the price's currency; < 0 when no price was given */
+    /* Failures and cost, the same for every kind: time_s above is the
+     * expected wall time under failures (gp.h) when the job finishes,
+     * else time_ff_s with the fatal verdict "failures"; energy and cost
+     * are over time_s.  The bill of materials is the kind's parts (cost.h),
+     * the lines cost and goodput read. */
+    double time_ff_s;  /* steps x step time, without failures             */
+    double ckpt_bytes; /* one checkpoint                                  */
+    struct gp_result gp;
+    size_t nbom;
+    struct bom_line bom[COST_MAX_LINES];
+    struct cost_result costs;
+    char currency[COST_CURRENCY_MAX]; /* the prices' ("": none given)   */
     size_t nverdicts;
     struct tm_verdict verdict[TM_MAX_VERDICTS];
 };
@@ -175,6 +190,12 @@ cp_status tm_param_eval(const struct tm_job *j, size_t i, double v, double count
 /* The fields every kind fills the same way: r zeroed, count, MFU NAN,
  * cost -1.  Kinds call it first. */
 void tm_result_init(struct tm_result *r, double count);
+
+/* The failures, bill of materials and cost of r as the kind worked them
+ * out (copied), and the fatal verdict "failures" (the job finishes). */
+void tm_result_failures(struct tm_result *r, const struct gp_result *gp, double time_ff_s,
+                        double ckpt_bytes, const struct bom_line *bom, size_t nbom,
+                        const struct cost_result *costs, const char *currency);
 
 /* Append a verdict to r (up to TM_MAX_VERDICTS; more are dropped). */
 void tm_verdict_add(struct tm_result *r, const char *name, int holds, int fatal);
