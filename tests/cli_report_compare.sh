@@ -12,7 +12,9 @@
 # refused layout figure exit 2 naming the flag.  The decision (issue 32,
 # item 8): with --deadline 30d index.md leads with it, its table's two
 # columns are the system's and the GPU's names, decision.csv has each
-# side's count, P90 >= P50 and a share of draws in [0, 1], the three
+# side's count, P90 >= P50 and a share of draws in [0, 1], goodput in
+# (0, 1] with the time no shorter than without failures, the systems and
+# whole GPU nodes in the bill of materials, a currency for the cost, the three
 # assumptions are keys of their side's description at the line named
 # with an origin word; --confidence 0.9 asks for no fewer of either;
 # --confidence without --deadline and --energy are exit 2.  Prints "ok N - what" or
@@ -54,11 +56,11 @@ if [ "$HAVE_GP" -eq 1 ]; then
 else
     ok "# SKIP gnuplot is not installed: compare.png not checked"
 fi
-if head -n 1 "$R/compare.csv" | tr -d '\r' | grep -qx 'kind,units,nodes,power_W,step_time_s,time_to_train_s,tokens_per_s,energy_J,cost,feasible,system,layout' &&
-    tr -d '\r' <"$R/compare.csv" | awk -F, 'NR > 1 { n++; k[$1]++; if (NF != 12) bad = 1 } END { exit bad || !k["weight-streaming"] || !k["gpu"] || n != k["weight-streaming"] + k["gpu"] }'; then
-    ok "compare.csv: its columns, rows of both kinds (weight-streaming, gpu), 12 fields each (no commas in the layout)"
+if head -n 1 "$R/compare.csv" | tr -d '\r' | grep -qx 'kind,units,nodes,power_W,step_time_s,time_to_train_s,tokens_per_s,energy_J,cost,feasible,system,layout,steps' &&
+    tr -d '\r' <"$R/compare.csv" | awk -F, 'NR > 1 { n++; k[$1]++; if (NF != 13) bad = 1 } END { exit bad || !k["weight-streaming"] || !k["gpu"] || n != k["weight-streaming"] + k["gpu"] }'; then
+    ok "compare.csv: its columns, rows of both kinds (weight-streaming, gpu), 13 fields each (no commas in the layout)"
 else
-    nok "compare.csv: its columns, rows of both kinds, 12 fields each" "$(head -n 2 "$R/compare.csv")"
+    nok "compare.csv: its columns, rows of both kinds, 13 fields each" "$(head -n 2 "$R/compare.csv")"
 fi
 
 # ---- compare.csv against the descriptions ----
@@ -103,9 +105,12 @@ cmp_checks() {
     else
         nok "$2/$3 compare.csv: GPU counts doubling in whole nodes at node_power, up to the weight-streaming power" "$why"
     fi
-    # The same job on both sides: steps = time-to-train / step time on every row.
-    if awk '$7 == 1 { s = $6 / $5; if (!k++) s0 = s; d = s / s0 - 1; if (d < 0) d = -d; if (d > 1e-9) bad = 1 }
-        END { exit bad || k < 2 }' "$T/cmp"; then
+    # The same job on both sides: the same whole steps on every row, and a
+    # time-to-train of at least those steps x the step time (failures add).
+    if tr -d '\r' <"$1/compare.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["feasible"] == 1 { s = $c["steps"]; if (!k++) s0 = s; if (s != s0 || s < 1) bad = 1
+            if ($c["time_to_train_s"] < s * $c["step_time_s"] * (1 - 1e-12)) bad = 1 }
+        END { exit bad || k < 2 }'; then
         ok "$2/$3 compare.csv: the same number of steps on every row (the same job)"
     else
         nok "$2/$3 compare.csv: the same number of steps on every row (the same job)"
@@ -192,12 +197,18 @@ cp hw/a100.ini "$P/mygpu.ini"
     --set 'gpu:system.node_power=6.5 kW' --set system.utilization=0.4 -o r) >"$T/out" 2>"$T/err"
 rc=$?
 RP=$P/r
-if [ "$rc" -eq 0 ] && [ -s "$RP/hw/mygpu.ini" ] && tr -d '\r' <"$RP/compare.csv" |
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+# the full cost (cost.h): the rental of every GPU of the nodes, and the
+# energy at the description's price per kWh and PUE
+ekwh=$(show_value "$P/mygpu.ini" cost.energy_price)
+pue=$(show_value "$P/mygpu.ini" cost.pue)
+if [ "$rc" -eq 0 ] && [ -s "$RP/hw/mygpu.ini" ] && [ -n "$ekwh" ] && tr -d '\r' <"$RP/compare.csv" |
+    awk -F, -v ekwh="$ekwh" -v pue="$pue" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $c["kind"] == "gpu" { n++; if ($c["system"] != "mygpu" || $c["layout"] !~ /^tp 8 / || $c["power_W"] != $c["nodes"] * 6500) bad = 1
-            d = $c["cost"] - $c["nodes"] * 8 * $c["time_to_train_s"] / 3600 * 2; if (d < 0) d = -d; if (d > 1e-9 * $c["cost"]) bad = 1 }
+            if (pue + 0 == 0) pue = 1
+            d = $c["cost"] - $c["nodes"] * 8 * $c["time_to_train_s"] / 3600 * 2 - $c["energy_J"] / 3.6e6 * ekwh * pue
+            if (d < 0) d = -d; if (d > 1e-9 * $c["cost"]) bad = 1 }
         END { exit bad || !n }'; then
-    ok "report --gpu FILE --set gpu:KEY --gpu-price --tp: the GPU rows at tp 8, 6.5 kW nodes, cost = nodes x 8 x hours x price"
+    ok "report --gpu FILE --set gpu:KEY --gpu-price --tp: the GPU rows at tp 8, 6.5 kW nodes, cost = nodes x 8 x hours x price + energy x price per kWh x PUE"
 else
     nok "report --gpu FILE --set gpu:KEY --gpu-price --tp: the GPU rows" "exit $rc: $(head -c 300 "$T/err")"
 fi
@@ -272,6 +283,30 @@ if [ -s "$D/r/decision.csv" ] && [ -z "$bad" ]; then
     ok "decision.csv: both sides have a count, P90 >= P50 and a share of draws in [0, 1]"
 else
     nok "decision.csv: both sides have a count, P90 >= P50 and a share of draws in [0, 1]" "$bad"
+fi
+# goodput, the bill of materials and the cost as each kind has them: the
+# time with failures no shorter than without, goodput in (0, 1], the
+# systems the count, the GPU nodes whole nodes of the count, a currency
+gpn=$(show_value h100 system.gpus_per_node)
+bad=$(printf '%s\n' "$dcsv" | awk -F, -v gpn="$gpn" '
+    NR > 1 { v[$1, 3] = $3; v[$1, 4] = $4; u[$1] = $2 }
+    END {
+        for (k = 3; k <= 4; k++) {
+            if (v["time_to_train", k] + 0 < v["time_to_train_failure_free", k] + 0 || v["time_to_train_failure_free", k] == "")
+                print "time below the failure-free time in column " k
+            g = v["goodput", k]
+            if (g == "" || g + 0 <= 0 || g + 0 > 1) print "goodput " g " in column " k
+        }
+        if (v["bom_systems", 3] != v["units", 3]) print "bom_systems " v["bom_systems", 3] " against " v["units", 3] " systems"
+        n = v["units", 4] / gpn; if (n > int(n)) n = int(n) + 1
+        if (gpn == "" || v["bom_nodes", 4] + 0 != n) print "bom_nodes " v["bom_nodes", 4] " against " v["units", 4] " GPUs of " gpn " a node"
+        if (("cost", 3) in v && v["cost", 3] != "" && u["cost"] == "") print "a cost without its currency"
+    }')
+rows_md=$(awk '/^## The decision/ { on = 1 } on && /^## / && !/decision/ { exit } on' "$D/r/index.md" 2>/dev/null | grep -c '^| \(goodput\|bill of materials\|full cost\) |')
+if [ -z "$bad" ] && [ "$rows_md" -eq 3 ]; then
+    ok "the decision's goodput, bill of materials and cost: time >= failure-free time, goodput in (0, 1], systems and whole nodes, a currency"
+else
+    nok "the decision's goodput, bill of materials and cost: time >= failure-free time, goodput in (0, 1], systems and whole nodes, a currency" "$bad; $rows_md rows in index.md"
 fi
 # the three assumptions: real keys of the side's description, at the line
 # named, with a word for where the value comes from

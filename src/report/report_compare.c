@@ -36,7 +36,8 @@ int report_cmp_load(const struct cli_opts *o, const char *const *sets, size_t n,
 
 static const char *const header[] = {"kind",        "units",           "nodes",        "power_W",
                                      "step_time_s", "time_to_train_s", "tokens_per_s", "energy_J",
-                                     "cost",        "feasible",        "system",       "layout"};
+                                     "cost",        "feasible",        "system",       "layout",
+                                     "steps"};
 #define NCOLS (sizeof header / sizeof header[0])
 
 /* One row's figures, SI units; cost < 0 for none. */
@@ -44,6 +45,7 @@ struct cmp_row {
     const char *kind, *system, *layout;
     double units, nodes, power_W, step_s, time_s, tokens_per_s, energy_J, cost;
     int feasible;
+    double steps; /* whole steps: time_s is these x step_s with failures */
 };
 
 static void put_row(struct out_table *t, const struct cmp_row *r)
@@ -58,6 +60,8 @@ static void put_row(struct out_table *t, const struct cmp_row *r)
     cell[9] = r->feasible ? "1" : "0";
     cell[10] = r->system;
     cell[11] = r->layout;
+    char st[48];
+    cell[12] = unit_format_exact(r->steps, st, sizeof st);
     out_row(t, cell);
 }
 
@@ -82,7 +86,8 @@ static void ws_rows(const struct scenario *s, struct report_cmp *x, struct out_t
                  r.swx_nodes);
         struct cmp_row row = {"weight-streaming", s->system,  lay,           c.systems,
                               c.systems,          r.power_W,  r.step.step_s, r.time_s,
-                              r.tokens_per_s,     r.energy_J, r.cost,        r.feasible};
+                              r.tokens_per_s,     r.energy_J, r.cost,        r.feasible,
+                              r.steps};
         put_row(t, &row);
         all_power = fmax(all_power, r.power_W);
         if (r.feasible) {
@@ -110,7 +115,8 @@ static void gpu_rows(struct report_cmp *x, struct out_table *t)
             struct cmp_row row = {"gpu",        x->gpu,     lay,
                                   g.s.units,    g.s.nodes,  g.s.power_W,
                                   g.s.step_s,   g.s.time_s, g.s.tokens_per_s,
-                                  g.s.energy_J, g.s.cost,   1};
+                                  g.s.energy_J, g.s.cost,   1,
+                                  g.s.steps};
             put_row(t, &row);
             x->ran[k] = 1;
             x->nran++;
@@ -202,7 +208,11 @@ void report_cmp_index(FILE *f, const struct scenario *s, const struct report_cmp
             "  Whose power is counted: the %s systems at `system.power` with their MemoryX "
             "servers, activation servers and SwarmX nodes; the GPU nodes whole, at their "
             "maximum wall power, not a measured training draw; neither side counts network "
-            "switches, storage or cooling.  The cost column is filled when --price (per "
-            "system-hour) or --gpu-price (per GPU-hour) is given.",
+            "switches, storage or cooling.  The time-to-train is the expected wall time, "
+            "the whole steps (column steps) times the step time with what failures, "
+            "checkpoints and restarts take; the cost column is the full cost in the "
+            "descriptions' currency (each part's capital over that time, or the rental "
+            "--price per system-hour or --gpu-price per GPU-hour, and the energy at its "
+            "price and PUE), empty when nothing is priced.",
             s->hw.wse.name);
 }

@@ -238,6 +238,39 @@ static void put(struct out_table *t, const struct report_decide_res *d, const ch
     out_row(t, cell);
 }
 
+/* decision.csv's rows of goodput, the bill of materials and the full
+ * cost, as each side's kind has them (tm.h): the time_to_train rows above
+ * already include what failures take. */
+static void failures_cost_rows(struct out_table *t, const struct report_decide_res *d)
+{
+    const struct tm_result *r = d->tr;
+    put(t, d, "time_to_train_failure_free", "s", (const double[]){r[0].time_ff_s, r[1].time_ff_s});
+    put(t, d, "goodput", "", (const double[]){r[0].gp.goodput, r[1].gp.goodput});
+    put(t, d, "job_mtbf", "s", (const double[]){r[0].gp.mtbf_s, r[1].gp.mtbf_s});
+    put(t, d, "checkpoint_interval", "s",
+        (const double[]){r[0].gp.interval_s, r[1].gp.interval_s});
+    for (int k = 0; k < 2; k++) /* each side's lines, the other's cell empty */
+        for (size_t i = 0; d->has[k] && i < r[k].nbom; i++) {
+            char q[64];
+            double v[2] = {NAN, NAN};
+            v[k] = r[k].bom[i].count;
+            snprintf(q, sizeof q, "bom_%s", r[k].bom[i].name);
+            put(t, d, q, "count", v);
+        }
+    /* the cost, its unit the currency: one row when the sides share it */
+    const double cost[2] = {r[0].costs.total >= 0 ? r[0].costs.total : NAN,
+                            r[1].costs.total >= 0 ? r[1].costs.total : NAN};
+    if (strcmp(r[0].currency, r[1].currency) == 0 || !d->has[0] || !d->has[1]) {
+        put(t, d, "cost", d->has[0] ? r[0].currency : r[1].currency, cost);
+        return;
+    }
+    for (int k = 0; k < 2; k++) {
+        double v[2] = {NAN, NAN};
+        v[k] = cost[k];
+        put(t, d, "cost", r[k].currency, v);
+    }
+}
+
 static void table(const struct scenario *s, const struct report_cmp *x,
                   const struct report_decide_res *d, struct out_table *t)
 {
@@ -260,6 +293,7 @@ static void table(const struct scenario *s, const struct report_cmp *x,
     put(t, d, "power", "W", (const double[]){d->tr[0].power_W, d->tr[1].power_W});
     put(t, d, "energy_p50", "J", e50);
     put(t, d, "deadline_share", "", share);
+    failures_cost_rows(t, d);
 }
 
 int report_decide_table(const struct cli_opts *o, const struct scenario *s, struct report_cmp *x,
@@ -343,6 +377,42 @@ static const char *share_text(const struct report_decide_res *d, const struct cm
     return buf;
 }
 
+/* The rows of goodput, the bill of materials and the full cost. */
+static void failures_cost_index(FILE *f, const struct report_decide_res *d)
+{
+    char a[2][512], m[64], i[64];
+    for (int k = 0; k < 2; k++) {
+        const struct gp_result *g = &d->tr[k].gp;
+        if (!isfinite(g->mtbf_s))
+            snprintf(a[k], sizeof a[k], "100 %% (no failure rate given)");
+        else
+            snprintf(a[k], sizeof a[k], "%.1f %% (job MTBF %s, a checkpoint every %s)",
+                     100 * g->goodput, out_duration(g->mtbf_s, m, sizeof m),
+                     out_duration(g->interval_s, i, sizeof i));
+    }
+    row2(f, "goodput", d, a[0], a[1]);
+    for (int k = 0; k < 2; k++) {
+        size_t len = 0;
+        a[k][0] = '\0';
+        for (size_t j = 0; j < d->tr[k].nbom && len < sizeof a[k]; j++)
+            len += (size_t)snprintf(a[k] + len, sizeof a[k] - len, "%s%s %g", j ? ", " : "",
+                                    d->tr[k].bom[j].name, d->tr[k].bom[j].count);
+    }
+    row2(f, "bill of materials", d, a[0], a[1]);
+    for (int k = 0; k < 2; k++) {
+        const struct cost_result *c = &d->tr[k].costs;
+        const char *cur = d->tr[k].currency;
+        char t[48], e[48];
+        if (c->total < 0)
+            snprintf(a[k], sizeof a[k], "no prices given");
+        else
+            snprintf(a[k], sizeof a[k], "%s (%s %s, energy %s)", cost_format(c->total, cur, t, sizeof t),
+                     c->rental ? "rental" : "capital", cost_format(c->capital, cur, m, sizeof m),
+                     cost_format(c->energy, cur, e, sizeof e));
+    }
+    row2(f, "full cost", d, a[0], a[1]);
+}
+
 static void lead(FILE *f, const struct scenario *s, const struct report_cmp *x,
                  const struct report_decide_res *d)
 {
@@ -404,6 +474,7 @@ void report_decide_index(FILE *f, const struct scenario *s, const struct report_
     for (int k = 0; k < 2; k++)
         share_text(d, sb[k], a[k], sizeof a[k]);
     row2(f, "confidence", d, a[0], a[1]);
+    failures_cost_index(f, d);
     if (!r->ws_ok && r->ws_why[0])
         fprintf(f, "\n%s: %s.\n", s->hw.wse.name, r->ws_why);
     if (!d->has[1] && r->gpu_why[0])
