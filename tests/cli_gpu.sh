@@ -212,7 +212,8 @@ if [ "$rc" -eq 0 ] && [ "$(csv_col "$T/out" met)" = 1 ] && [ "$(csv_col "$T/out"
 else
     nok "plan --budget on H100" "exit $rc gpus $g cost $c: $(head -c 300 "$T/err")"
 fi
-expect_err "--budget '3e6': needs --price, the cost of one GPU-hour" "plan --budget without --price on H100: exit 2" \
+# without --price the [cost] keys price the nodes (cerebras-plan(1), Cost)
+expect_rc 0 "plan --budget without --price on H100: priced by the [cost] keys, exit 0" \
     plan -m gpt3-175b -s h100 --budget 3e6
 expect_rc 1 "plan --energy 1kWh on H100: unreachable, exit 1" plan -m gpt3-175b -s h100 --energy 1kWh
 if grep -qF "meets the targets; the nearest is above" "$T/err" && grep -q "^nearest " "$T/out"; then

@@ -72,7 +72,9 @@ expect_err "greater than zero" "--deadline -1d is bad input" plan -m gpt3-175b -
 expect_err "greater than zero" "--deadline 0s is bad input" plan -m gpt3-175b -s cs2 --deadline 0s
 expect_err "--energy" "--energy '5 s' is bad input" plan -m gpt3-175b -s cs2 --energy '5 s'
 expect_err "give a target" "no target is bad input" plan -m gpt3-175b -s cs2
-expect_err "--price" "--budget without --price is bad input" plan -m gpt3-175b -s cs2 --budget 2M
+# the [cost] keys price the job without --price (cerebras-plan(1), Cost);
+# with nothing priced a budget is bad input
+expect_err "nothing is priced" "--budget with nothing priced is bad input" plan -m gpt3-175b -s cs2 --budget 2M --set cost.system_price=0 --set cost.memoryx_price=0 --set cost.activation_price=0 --set cost.swarmx_price=0 --set cost.energy_price=0
 expect_err "-n" "-n is bad input for plan" plan -m gpt3-175b -s cs2 --deadline 30d -n 4
 # plan draws by default (issue 32): --seed alone is taken, --uncertainty=0
 # turns the draws off; --confidence takes a share strictly between 0 and 1

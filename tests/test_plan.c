@@ -1129,7 +1129,12 @@ static void test_input_errors(void **state)
     memset(&err, 0, sizeof err);
     assert_int_equal(plan_solve(&f->c, &neg, NULL, NULL, &res, &err), CP_EINPUT);
     assert_true(strlen(err.msg) > 0);
-    /* a budget without a price (price < 0), as the only target or not */
+    /* a budget with nothing priced (no --price, no [cost] prices), as the
+     * only target or not */
+    const char *unpriced_in[] = {"cost.system_price=0", "cost.memoryx_price=0",
+                                 "cost.activation_price=0", "cost.swarmx_price=0",
+                                 "cost.energy_price=0"};
+    load_hw("cs2", unpriced_in, 5, &f->h);
     assert_true(f->c.price < 0);
     struct plan_opts b = {{0, 0, 1e6}, 0, 0};
     memset(&err, 0, sizeof err);

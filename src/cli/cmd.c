@@ -121,7 +121,7 @@ const struct cli_cmd cli_cmds[] = {
      "the fewest systems that meet a target, or the fastest a budget buys",
      "Finds the number of systems for a target: --deadline, the smallest\n"
      "cluster that trains within TIME; --energy, the smallest that\n"
-     "uses at most ENERGY; --budget with --price (per system-hour), the fastest\n"
+     "uses at most ENERGY; --budget ('$10M', '10M USD': the full cost), the fastest\n"
      "finish within AMOUNT, of equal times the fewest systems.  Targets\n"
      "combine: every one given must hold.  The global batch is the model's;\n"
      "every cluster size from 1 to\n"
@@ -451,7 +451,7 @@ static const struct cli_opt_help opt_help[] = {
      "refuse a simulation of more than N events (default 1e8; 1e7 with --trace or --functional)"},
     {"deadline", 0, OPT_PLAN, "TIME", "time-to-train must not exceed TIME (30d, 720 h)"},
     {"energy", 0, OPT_PLAN, "ENERGY", "the run's energy must not exceed it (500MWh, 2 GJ)"},
-    {"budget", 0, OPT_PLAN, "AMOUNT", "cost must not exceed AMOUNT; needs --price"},
+    {"budget", 0, OPT_PLAN, "AMOUNT", "the full cost must not exceed AMOUNT ($10M, 10M USD)"},
     {"allow-sparsity", 0, OPT_PLAN, "",
      "raise the sparsity as far as the target needs, at equal quality"},
     {"allow-batch", 0, OPT_PLAN, "", "grow the batch to one sequence per system"},

@@ -5,6 +5,7 @@
 #include "scenario.h"
 
 #include "../plan/plan.h"
+#include "../tm/cost.h"
 #include "../base/words.h"
 #include "../desc/tfm.h"
 
@@ -173,6 +174,17 @@ int scenario_whole_opt(const char *flag, const char *arg, double lo, double hi, 
     return -1;
 }
 
+int plan_budget_currency(const struct cli_opts *o, const char *currency, const char *name)
+{
+    double v;
+    char cur[COST_CURRENCY_MAX], why[256];
+    if (!o->budget || cost_parse(o->budget, &v, cur, sizeof cur, why, sizeof why) != 0 ||
+        cost_currency_is(cur, currency))
+        return -1;
+    return cli_error("--budget '%s': the amount is in %s, but %s prices in %s", o->budget, cur,
+                     name, currency[0] ? currency : "no currency");
+}
+
 const unit_dim plan_limit_dim[PLAN_NMETRICS] = {UNIT_TIME, UNIT_ENERGY, UNIT_COUNT};
 const char *const plan_limit_flag[PLAN_NMETRICS] = {"--deadline", "--energy", "--budget"};
 
@@ -185,7 +197,9 @@ int plan_targets(const struct cli_opts *o, const char *unit, struct plan_opts *p
         if (!arg[m])
             continue;
         char why[256];
-        if (unit_parse(arg[m], plan_limit_dim[m], &po->limit[m], why, sizeof why) != 0)
+        char cur[COST_CURRENCY_MAX];
+        if (m == PLAN_COST ? cost_parse(arg[m], &po->limit[m], cur, sizeof cur, why, sizeof why) != 0
+                           : unit_parse(arg[m], plan_limit_dim[m], &po->limit[m], why, sizeof why) != 0)
             return cli_error("%s '%s': %s", plan_limit_flag[m], arg[m], why);
         if (!(po->limit[m] > 0))
             return cli_error("%s '%s': must be greater than zero", plan_limit_flag[m], arg[m]);
@@ -193,9 +207,8 @@ int plan_targets(const struct cli_opts *o, const char *unit, struct plan_opts *p
     }
     if (!any)
         return cli_error("plan: give a target: --deadline TIME, --energy ENERGY or --budget "
-                         "AMOUNT (with --price)");
-    if (o->budget && !o->price)
-        return cli_error("--budget '%s': needs --price, the cost of one %s-hour", o->budget, unit);
+                         "AMOUNT");
+    (void)unit;
     po->allow_sparsity = o->allow_sparsity;
     po->allow_batch = o->allow_batch;
     return -1;

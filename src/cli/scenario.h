@@ -62,6 +62,11 @@ int scenario_whole_opt(const char *flag, const char *arg, double lo, double hi, 
  * message.  The flags and units of the targets, by enum plan_metric. */
 struct plan_opts;
 int plan_targets(const struct cli_opts *o, const char *unit, struct plan_opts *po);
+
+/* --budget's currency (a symbol or code, cost_parse) against currency,
+ * the one the description named name prices in (cost.currency): -1 when
+ * they agree or none is named, else the exit code after a message. */
+int plan_budget_currency(const struct cli_opts *o, const char *currency, const char *name);
 extern const unit_dim plan_limit_dim[];
 extern const char *const plan_limit_flag[];
 

@@ -159,9 +159,13 @@ static int print_text(const struct gscen *s, const struct cmp_spec *sp, const st
            "%.0f layouts evaluated); power is whole nodes at %s each, the vendor's maximum\n",
            r->scan.counts, r->scan.step, r->scan.last, r->scan.step, r->scan.runs, r->scan.layouts,
            out_num(0, s->g.net.node_power_W, UNIT_POWER, a, sizeof a));
-    if (r->g.s.cost >= 0)
-        printf("cost %.6g (%.6g GPU-hours at %g)\n", r->g.s.cost,
-               r->g.s.nodes * s->g.net.gpus_per_node * r->g.s.time_s / UNIT_HOUR_S, s->price);
+    if (r->g.s.cost >= 0) {
+        char c[48];
+        printf("cost %s (%.6g GPU-hours%s, with energy; cerebras-plan(1), Cost)\n",
+               cost_format(r->g.s.cost, s->g.site.currency, c, sizeof c),
+               r->g.s.nodes * s->g.net.gpus_per_node * r->g.s.time_s / UNIT_HOUR_S,
+               s->price >= 0 ? " at the --price" : " of capital");
+    }
     int rc = unc_opt_print(uo, at, &s->g_src, r->target_s);
     return rc >= 0 ? rc : cli_flush();
 }
@@ -210,6 +214,8 @@ int gpu_plan(struct cli_opts *o)
     static struct gscen s;
     if ((rc = gscen_load(o, "plan", &s)) >= 0 ||
         (rc = cmpo_fixed_check(o, &s.spec, &s.wl, &s.g)) >= 0)
+        return rc;
+    if ((rc = plan_budget_currency(o, s.g.site.currency, s.g.name)) >= 0)
         return rc;
     static struct cmp_result r;
     memset(&r, 0, sizeof r); /* a second run in one process starts afresh */

@@ -320,7 +320,8 @@ int ws_plan(struct cli_opts *o)
     struct unc_opt uo;
     if ((rc = unc_opt_parse_plan(o, &uo)) >= 0 || (rc = unc_opt_conf_targets(&uo, o)) >= 0)
         return rc;
-    if ((rc = scenario_load(o, &s)) >= 0)
+    if ((rc = scenario_load(o, &s)) >= 0 ||
+        (rc = plan_budget_currency(o, s.hw.site.currency, s.hw.wse.name)) >= 0)
         return rc;
     static struct plan_result res;
     struct cp_error err = {0};

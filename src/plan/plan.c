@@ -359,8 +359,16 @@ static cp_status primary(const struct cluster *base, const struct plan_opts *po,
         k++;
     if (k == PLAN_NMETRICS)
         return cp_fail(err, CP_EINPUT, "plan: give a target: --deadline, --energy or --budget");
-    if (po->limit[PLAN_COST] > 0 && !(base->price >= 0))
-        return cp_fail(err, CP_EINPUT, "--budget: needs --price (per system-hour)");
+    const struct site_spec *site = &base->hw->site;
+    const struct ws_price_spec *pr = &base->hw->price;
+    int priced = base->price >= 0 || site->energy_price_kwh > 0 ||
+                 (site->years_s > 0 && (pr->system > 0 || pr->memoryx > 0 || pr->act > 0 ||
+                                        pr->swarmx > 0));
+    if (po->limit[PLAN_COST] > 0 && !priced)
+        return cp_fail(err, CP_EINPUT,
+                       "--budget: nothing is priced: give --price (per system-hour) or the "
+                       "[cost] keys of the hardware");
+
     *m = (enum plan_metric)k;
     return CP_OK;
 }

@@ -339,9 +339,12 @@ static void print_notes(const struct cmp_cli *x)
            "vendor's maximum; neither side counts network switches, storage or cooling\n",
            x->s.hw.wse.name, unit_format(x->s.hw.wse.power_W, UNIT_POWER, a, sizeof a), x->g.name,
            n->gpus_per_node, unit_format(n->node_power_W, UNIT_POWER, b, sizeof b));
-    if (x->s.c.price >= 0 || x->spec.gpu_price >= 0)
-        printf("cost: --price per system-hour x systems x hours; --gpu-price per GPU-hour x the "
-               "GPUs of the nodes x hours\n");
+    printf("cost (%s; %s): each side's bill of materials at its [cost] capital prices spread over "
+           "cost.years for the wall time, or --price per system-hour / --gpu-price per GPU-hour "
+           "in its place, plus energy x cost.pue x cost.energy_price (cerebras-plan(1), Cost)\n",
+           x->s.hw.site.currency[0] ? x->s.hw.site.currency : "no currency",
+           x->g.site.currency[0] ? x->g.site.currency : "no currency");
+    printf("goodput: the times include what failures take (cerebras-plan(1), Goodput)\n");
     if (r->eq_power_W > 0 && r->eq_scan.counts > 0)
         printf(
             "equal power: every GPU count of %.0f to %.0f (in steps of %.0f) whose nodes draw at "

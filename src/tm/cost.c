@@ -87,17 +87,20 @@ int cost_currency_is(const char *cur, const char *currency)
     return strcasecmp(cur, currency) == 0;
 }
 
-/* The leading currency symbol or letters of *p (moved past them and any
- * blank) into cur. */
+/* The leading currency symbol or three-letter code of *p (moved past
+ * them and any blank) into cur ("" when there is none). */
 static void take_currency(const char **p, char *cur, size_t ncur)
 {
     size_t len = 0;
     for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++)
         if (strncmp(*p, symbols[i].symbol, strlen(symbols[i].symbol)) == 0)
             len = strlen(symbols[i].symbol);
-    if (!len)
+    if (!len) {
         while (isalpha((unsigned char)(*p)[len]))
             len++;
+        if (len != 3) /* a code is three letters (ISO 4217) */
+            len = 0;
+    }
     snprintf(cur, ncur, "%.*s", (int)len, *p);
     *p += len;
     while (**p == ' ')
