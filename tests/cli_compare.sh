@@ -246,4 +246,8 @@ if awk -v m="$wm" -v f="$mf" -v t="$tk" -v s="$tps" -v st="$wst" -v n="$wn" -v p
     'BEGIN{e = f / t * s / (st * n * p); d = (m - e) / e; if (d < 0) d = -d; exit !(d < 1e-9)}'; then
     ok "compare: weight-streaming MFU is model FLOPs / (step x N x peak)"
 else nok "compare: weight-streaming MFU" "mfu $wm, flops $mf tokens $tk per step $tps step $wst n $wn peak $pk"; fi
+em=$("$CP" estimate -m gpt3-175b -s cs3 -n 16 | sed -n 's/^throughput .* MFU \([0-9.]*\) %.*/\1/p')
+if [ -n "$em" ] && awk -v e="$em" -v m="$wm" 'BEGIN{d = e - 100 * m; if (d < 0) d = -d; exit !(d <= 0.05)}'; then
+    ok "estimate prints the weight-streaming MFU compare gives ($em %)"
+else nok "estimate prints the weight-streaming MFU" "estimate '$em', compare $wm"; fi
 echo "# cli_compare done"

@@ -271,7 +271,9 @@ static void print_training(const struct cluster *c, const struct train_result *r
     char text[512];
     printf("goodput    %s\n",
            money_goodput_text(&r->gp, r->time_ff_s, r->ckpt_bytes, text, sizeof text));
-    printf("throughput %s tokens/s\n", unit_format(r->tokens_per_s, UNIT_COUNT, a, sizeof a));
+    printf("throughput %s tokens/s, MFU %.1f %% of the dense peak (model FLOPs %s a step)\n",
+           unit_format(r->tokens_per_s, UNIT_COUNT, a, sizeof a), 100 * r->mfu,
+           unit_format(r->model_flops, UNIT_FLOP, b, sizeof b));
     printf("energy     %s at %s", out_energy(r->energy_J, d, sizeof d),
            unit_format(r->power_W, UNIT_POWER, b, sizeof b));
     for (int i = 0; i < TRAIN_NPOWER; i++)
