@@ -97,11 +97,11 @@ re() { printf '%s' "$1" | sed 's/[].[*^$\\+?(){}|/]/\\&/g'; }
 seen() { grep -E -- "$1" "$T/screen" | head -n 1 | sed 's/^ *//; s/  */ /g'; }
 
 # train_time ARGS...: the duration of the "training" line of estimate with
-# ARGS ("training   3e+11 tokens in 95367.4 steps: 11.7 d (11.66 d)" gives
-# "11.7 d")
+# ARGS ("training   3e+11 tokens in 95367.4 steps: 11.7 d with the expected
+# time lost to failures" gives "11.7 d")
 train_time() {
     "$CP" estimate -m gpt3-175b -s cs2 "$@" |
-        sed -n 's/^training .*: *\([^(]*[^ (]\).*/\1/p'
+        sed -n 's/^training .*: *\([0-9.e+]* [a-z]*\).*/\1/p'
 }
 
 # time_is WHAT N [ARGS...]: wait until the explorer shows N systems and the

@@ -78,7 +78,7 @@ seen() { grep -E -- "$1" "$T/screen" | head -n 1 | sed 's/^ *//; s/  */ /g'; }
 # train_time ARGS...: the duration of estimate's "training" line on h100
 train_time() {
     "$CP" estimate -m gpt3-175b -s h100 "$@" |
-        sed -n 's/^training .*: *\([^(]*[^ (]\).*/\1/p'
+        sed -n 's/^training .*: *\([0-9.e+]* [a-z]*\).*/\1/p'
 }
 
 # time_is WHAT N [ARGS...]: the explorer shows N GPUs and the time to
@@ -271,7 +271,7 @@ if wait_for main '^exit=0'; then ok "q exits with status 0"; else nok "q exits w
 start tp env TERM=xterm-256color NCURSES_NO_UTF8_ACS=1 "$CP" explore -m gpt3-175b -s h100 -n 1024 --tp 4 --price 2.5
 wait_for tp 'GPUs +1024 '
 tm send-keys -t x:tp Down Down Left
-want=$("$CP" estimate -m gpt3-175b -s h100 -n 512 --tp 4 | sed -n 's/^training .*: *\([^(]*[^ (]\).*/\1/p')
+want=$("$CP" estimate -m gpt3-175b -s h100 -n 512 --tp 4 | sed -n 's/^training .*: *\([0-9.e+]* [a-z]*\).*/\1/p')
 if wait_for tp 'GPUs +512 ' && wait_for tp "time to train +$(re "$want")" && wait_for tp '\), bf16, TP 4 x'; then
     ok "--tp 4: after Left on GPUs still TP 4, time to train $want (estimate -n 512 --tp 4)"
 else

@@ -70,8 +70,6 @@ static void fill(const struct gpu_tm_job *j, const struct gpu_search_spec *p,
     r->power_part_W[0] = r->power_W = d->run.power_W;
     r->energy_J = d->run.energy_J;
     r->cost = d->run.cost;
-    tm_result_failures(r, &d->run.gp, d->run.time_ff_s, d->run.ckpt_bytes, d->run.bom, d->run.nbom,
-                       &d->run.costs, j->g->site.currency);
 }
 
 static cp_status eval(const void *job, double count, enum tm_scaling mode, struct tm_result *r,
@@ -113,6 +111,8 @@ static cp_status eval(const void *job, double count, enum tm_scaling mode, struc
     tm_verdict_add(r, "divides", 1, 1);
     tm_verdict_add(r, "memory", 1, 1);
     tm_verdict_add(r, "batch", r->global_tokens <= r->critical_tokens, 0);
+    tm_result_failures(r, &d->run.gp, d->run.time_ff_s, d->run.ckpt_bytes, d->run.bom, d->run.nbom,
+                       &d->run.costs, j->g->site.currency);
     tm_result_close(r);
     r->bottleneck = (size_t)d->sr.hit[0].result.bottleneck;
     return CP_OK;

@@ -91,6 +91,7 @@ static void side_of(const struct tm_result *r, double nodes, struct cmp_side *x)
     x->power_W = r->power_W;
     x->energy_J = r->energy_J;
     x->cost = r->cost;
+    x->goodput = r->gp.goodput;
 }
 
 /* g from the GPU kind's result r (it runs) and its detail. */

@@ -99,6 +99,7 @@ struct cmp_side {
     double step_s, steps, time_s, tokens_per_s;
     double mfu; /* model FLOPs utilisation (tm.h), a fraction        */
     double power_W, energy_J, cost; /* cost < 0 without a price          */
+    double goodput; /* failure-free over expected wall time (tm.h, gp.h)  */
 };
 
 /* A GPU cluster: its figures and the layout that gives them. */

@@ -109,6 +109,7 @@ static void rows_main(struct tab *t, const struct cmp_cli *x, int priced)
     row(t, "throughput", "tokens_per_s", Q_RATE, opt(hw, w->tokens_per_s), opt(hg, g->tokens_per_s),
         "", "");
     row(t, "MFU", "mfu", Q_SHARE, opt(hw, w->mfu), opt(hg, g->mfu), "", "");
+    row(t, "goodput", "goodput", Q_SHARE, opt(hw, w->goodput), opt(hg, g->goodput), "", "");
     row(t, "power", "power", Q_POWER, opt(hw, w->power_W), opt(hg, g->power_W), "", "");
     row(t, "energy", "energy", Q_ENERGY, opt(hw, w->energy_J), opt(hg, g->energy_J), "", "");
     if (priced)
@@ -283,7 +284,8 @@ static int emit_table(const struct cli_opts *o, const struct cmp_cli *x)
                                           "gpu_over_weight_streaming"};
     const char *text_hdr[] = {"quantity", x->s.hw.wse.name, x->g.name, "GPU / WS"};
     struct tab t = {.csv = o->csv};
-    int priced = x->s.c.price >= 0 || x->spec.gpu_price >= 0;
+    int priced = x->s.c.price >= 0 || x->spec.gpu_price >= 0 || x->r.w.cost >= 0 ||
+                 x->r.g.s.cost >= 0; /* --price, or the [cost] keys (cost.h) */
     out_init(&t.t, o->csv ? 5 : 4, o->csv ? csv_hdr : text_hdr);
     rows_main(&t, x, priced);
     rows_fewer(&t, x);

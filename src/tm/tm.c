@@ -25,7 +25,8 @@ void tm_result_failures(struct tm_result *r, const struct gp_result *gp, double 
     memcpy(r->bom, bom, r->nbom * sizeof *bom);
     r->costs = *costs;
     snprintf(r->currency, sizeof r->currency, "%s", currency);
-    tm_verdict_add(r, "failures", gp->finishes, 1);
+    if (!gp->finishes) /* only then: a verdict that always holds says nothing */
+        tm_verdict_add(r, "failures", 0, 1);
 }
 
 void tm_verdict_add(struct tm_result *r, const char *name, int holds, int fatal)
