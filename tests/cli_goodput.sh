@@ -84,7 +84,7 @@ cp "$T/out" "$T/ws"
 g=$(sed -n 's/^goodput *\([0-9.]*\) %.*/\1/p' "$T/ws")
 check "gpt3-175b on 16 CS-3: goodput $g % in (50, 100)" awk -v g="$g" 'BEGIN { exit !(g != "" && g > 50 && g < 100) }'
 S=$(sed -n 's/^memoryx *\([0-9]*\) servers.*/\1/p' "$T/ws")
-cb=$(show_val cs3 reliability.server_checkpoint_bandwidth)
+cb=$(show_val cs3 reliability.write_bandwidth)
 state=$(sed -n 's/.*state \([0-9.]* [A-Z]*B\) (.*/\1/p' "$T/ws" | head -n 1)
 out=$(secs "$(sed -n 's/^goodput .* checkpoint in \([0-9.e+]* [a-z]*\) every.*/\1/p' "$T/ws")")
 want=$(awk -v s="$S" -v b="$cb" -v st="$state" 'BEGIN { split(st, a, " "); f = a[2] == "TB" ? 1e12 : a[2] == "PB" ? 1e15 : 1e9; printf "%.17g", a[1] * f / (s * b) }')

@@ -110,7 +110,7 @@ static const struct desc_key hw_keys[] = {
      "mean time between failures of one activation server"},
     {"reliability", "swarmx_mtbf", DESC_NUM, UNIT_TIME, OPT, REL(swarmx_mtbf_s), 0, NULL, 0,
      "mean time between failures of one SwarmX node"},
-    {"reliability", "server_checkpoint_bandwidth", DESC_NUM, UNIT_BYTE_RATE, OPT,
+    {"reliability", "write_bandwidth", DESC_NUM, UNIT_BYTE_RATE, OPT,
      REL(server_ckpt_Bps), 0, NULL, 0,
      "bandwidth one MemoryX server writes and reads its shard of a checkpoint at"},
     {"cost", "system_price", DESC_NUM, UNIT_COUNT, OPT, PRICE(system), 0, NULL, 0,
@@ -172,7 +172,7 @@ const char *hw_inconsistency(const struct hw_desc *hw, const char **section, con
     int any_mtbf = r->system_mtbf_s > 0 || r->memoryx_mtbf_s > 0 || r->act_mtbf_s > 0 ||
                    r->swarmx_mtbf_s > 0;
     if (any_mtbf && !(r->server_ckpt_Bps > 0)) {
-        *section = "reliability", *name = "server_checkpoint_bandwidth";
+        *section = "reliability", *name = "write_bandwidth";
         return "must be given (and positive) when a part has an MTBF: MemoryX writes checkpoints";
     }
     const struct ws_price_spec *p = &hw->price;

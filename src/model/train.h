@@ -17,7 +17,7 @@
  *    energy = power x time; cost = N x hours x price when a price is given.
  *  - Failures (gp.h): the parts' failure rate (cost.h), a checkpoint of the
  *    state written by the MemoryX servers at the least of their summed
- *    reliability.server_checkpoint_bandwidth and the site's storage
+ *    reliability.write_bandwidth and the site's storage
  *    bandwidth, read back at the same on a restart; time = the expected
  *    wall time; cost over it (cost.h), the rental --price replacing the
  *    capital part.
