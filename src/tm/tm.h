@@ -192,7 +192,8 @@ cp_status tm_param_eval(const struct tm_job *j, size_t i, double v, double count
 void tm_result_init(struct tm_result *r, double count);
 
 /* The failures, bill of materials and cost of r as the kind worked them
- * out (copied), and the fatal verdict "failures" (the job finishes). */
+ * out (copied), and, when the job never finishes, the fatal verdict
+ * "failures" that fails. */
 void tm_result_failures(struct tm_result *r, const struct gp_result *gp, double time_ff_s,
                         double ckpt_bytes, const struct bom_line *bom, size_t nbom,
                         const struct cost_result *costs, const char *currency);
