@@ -277,8 +277,8 @@ if wait_for tp 'GPUs +512 ' && wait_for tp "time to train +$(re "$want")" && wai
 else
     nok "--tp 4 stays fixed" "$(seen 'GPUs') / $(seen 'time to train') / $(seen 'TP ')"
 fi
-cost=$("$CP" estimate -m gpt3-175b -s h100 -n 512 --tp 4 --price 2.5 | sed -n 's/^cost *\([0-9.e+]*\) .*/\1/p')
-if [ -n "$cost" ] && wait_for tp "│ cost +$(re "$cost") +│"; then
+cost=$("$CP" estimate -m gpt3-175b -s h100 -n 512 --tp 4 --price 2.5 | sed -n 's/^cost *\([^:]*\):.*/\1/p')
+if [ -n "$cost" ] && wait_for tp "│ energy .* cost $(re "$cost") +│"; then
     ok "--price 2.5: the cost row is estimate's ($cost)"
 else
     nok "--price 2.5: the cost row is estimate's ($cost)" "$(seen 'cost')"

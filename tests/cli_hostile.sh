@@ -20,8 +20,9 @@ check "scale with the penalty prints no nan" sh -c "! grep -qi nan '$T/out'"
 # --- item 5: whole steps
 "$CP" estimate --tokens 1e6 --csv >"$T/one.csv"
 check "fewer tokens than one step: one whole step" [ "$(csv_col "$T/one.csv" steps)" = 1 ]
-check "... and the time to train is that step" \
-    [ "$(csv_col "$T/one.csv" time_to_train_s)" = "$(csv_col "$T/one.csv" step_time_s)" ]
+# (with the time failures take: at least the step, and less than two)
+check "... and the time to train is that step" awk -v t="$(csv_col "$T/one.csv" time_to_train_s)" \
+    -v s="$(csv_col "$T/one.csv" step_time_s)" 'BEGIN { exit !(t >= s && t < 2 * s) }'
 "$CP" estimate --csv >"$T/def.csv"
 check "steps are whole at the model's tokens" awk -v s="$(csv_col "$T/def.csv" steps)" \
     -v t="$(csv_col "$T/def.csv" tokens)" -v g="$(csv_col "$T/def.csv" global_batch_tokens)" \

@@ -301,6 +301,8 @@ static void energy_row(const struct tm_result *r, int row, int in, int right)
     char a[64], b[64];
     clipf(row, in, right, "%-*s%s at %s", XP_LABEL_W, "energy",
           out_energy(r->energy_J, a, sizeof a), unit_format(r->power_W, UNIT_POWER, b, sizeof b));
+    if (r->cost >= 0) /* in the prices' currency, as estimate's cost line begins */
+        tail(row, right, 1, "  cost %s", cost_format(r->cost, r->currency, a, sizeof a));
 }
 
 /* The verdicts of r, fatal ones on row y ("fails ..  holds .."), the
@@ -321,7 +323,7 @@ static int tm_verdicts(const struct tm_result *r, int y, int at, int right)
 }
 
 /* The results of a job over the interface: the step and its parts, the
- * time to train, energy, cost and verdicts; or why it does not run. */
+ * time to train, energy and cost, and the verdicts; or why it does not run. */
 static void tm_results(const struct xp_state *x, int y, int x0, int w)
 {
     const struct tm_result *r = &x->t.r;
@@ -342,9 +344,7 @@ static void tm_results(const struct xp_state *x, int y, int x0, int w)
     time_row(x, row, in, right);
     tail(row, right, x->band_ok, "  %s tokens/s", unit_format(r->tokens_per_s, UNIT_COUNT, b, 64));
     energy_row(r, row + 1, in, right);
-    row = tm_verdicts(r, row + 2, in, right);
-    if (r->cost >= 0 && row < y + XP_TOP_H - 1) /* in the price's currency, as estimate */
-        clipf(row, in, right, "%-*s%.6g", XP_LABEL_W, "cost", r->cost);
+    tm_verdicts(r, row + 2, in, right);
 }
 
 /* The weight-streaming screen's results: the interface's result, with
