@@ -253,4 +253,9 @@ em=$("$CP" estimate -m gpt3-175b -s cs3 -n 16 | sed -n 's/^throughput .* MFU \([
 if [ -n "$em" ] && awk -v e="$em" -v m="$wm" 'BEGIN{d = e - 100 * m; if (d < 0) d = -d; exit !(d <= 0.05)}'; then
     ok "estimate prints the weight-streaming MFU compare gives ($em %)"
 else nok "estimate prints the weight-streaming MFU" "estimate '$em', compare $wm"; fi
+# the cost row carries each side's currency (the [cost] keys' USD)
+cmpr -m gpt3-175b -s cs3 --gpu h100 --deadline 30d --uncertainty=0
+if grep -qE '^cost +\$[0-9.]+[kMB]? +\$[0-9.]+[kMB]? +[0-9.]+$' "$T/out"; then
+    ok "compare's cost row gives each side in dollars"
+else nok "compare's cost row in dollars" "$(grep '^cost' "$T/out" | head -1)"; fi
 echo "# cli_compare done"

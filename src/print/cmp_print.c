@@ -15,8 +15,8 @@ struct tab {
     int csv;
 };
 
-/* v of kind q as a cell; word follows a count for people.  "-" (text) or
- * "" (CSV) for NaN. */
+/* v of kind q as a cell; word follows a count for people (a cost: its
+ * currency).  "-" (text) or "" (CSV) for NaN. */
 static const char *cell(int csv, enum qty q, const char *word, double v, char *buf, size_t n)
 {
     if (isnan(v))
@@ -34,8 +34,8 @@ static const char *cell(int csv, enum qty q, const char *word, double v, char *b
     case Q_RATE:
         snprintf(buf, n, "%s tokens/s", unit_format(v, UNIT_COUNT, num, sizeof num));
         return buf;
-    case Q_COST:
-        return plan_metric_format(v, PLAN_COST, buf, n);
+    case Q_COST: /* word: the side's currency */
+        return cost_format(v, word, buf, n);
     case Q_SHARE:
         snprintf(buf, n, "%.1f %%", 100 * v);
         return buf;
@@ -114,7 +114,7 @@ static void rows_main(struct tab *t, const struct cmp_cli *x, int priced)
     row(t, "energy", "energy", Q_ENERGY, opt(hw, w->energy_J), opt(hg, g->energy_J), "", "");
     if (priced)
         row(t, "cost", "cost", Q_COST, opt(hw && w->cost >= 0, w->cost),
-            opt(hg && g->cost >= 0, g->cost), "", "");
+            opt(hg && g->cost >= 0, g->cost), x->s.hw.site.currency, x->g.site.currency);
 }
 
 /* One fewer (the plan's N - 1; the largest smaller GPU count that runs):
