@@ -248,4 +248,31 @@ if [ "$rc" -eq 2 ] && grep -q -- '-n' "$T/err"; then ok "bad -n: exit 2"; else n
 run sensitivity -m no-such-model
 if [ "$rc" -eq 2 ] && [ ! -s "$T/out" ]; then ok "unknown model: exit 2"; else nok "unknown model: exit 2" "exit $rc"; fi
 
+# ---- --metric energy and --metric cost: the power and price keys rank (issue 32) ----
+# elasticity of KEY in the CSV of the last run
+elof() { awk -F, -v k="$1" '$1 == k { print $5 }' "$T/out"; }
+"$CP" estimate -m gpt3-175b -s cs3 -n 22 >"$T/est"
+# the systems' share of the power and the energy's share of the cost, as
+# estimate prints them
+sysw=$(sed -n 's/^energy .* at \([0-9.]*\) kW: systems \([0-9.]*\) kW.*/\2 \1/p' "$T/est")
+ecost=$(sed -n 's/^cost *\$\([0-9.]*\)M:.*energy \$\([0-9.]*\)k .*/\2 \1/p' "$T/est")
+run sensitivity -m gpt3-175b -s cs3 -n 22 --metric energy --csv
+e=$(elof system.power)
+if [ "$rc" -eq 0 ] && echo "$sysw" | awk -v e="$e" '{ d = e - $1 / $2; exit !(NF == 2 && d < 0.005 && d > -0.005) }'; then
+    ok "--metric energy: system.power's elasticity is the systems' share of the power ($e)"
+else nok "--metric energy: system.power" "elasticity '$e', systems and total kW '$sysw'"; fi
+run sensitivity -m gpt3-175b -s cs3 -n 22 --metric cost --csv
+p=$(elof cost.pue); k=$(elof cost.energy_price); y=$(elof cost.years)
+if [ "$rc" -eq 0 ] && echo "$ecost" | awk -v p="$p" -v k="$k" -v y="$y" '{ s = $1 / 1000 / $2;
+        exit !(NF == 2 && p - s < 0.002 && s - p < 0.002 && p - k < 1e-9 && k - p < 1e-9 &&
+               y + 1 - s < 0.002 && -(y + 1 - s) < 0.002) }'; then
+    ok "--metric cost: PUE and energy price at the energy's share of the cost ($p), years at minus the rest ($y)"
+else nok "--metric cost: the price keys" "pue '$p' price '$k' years '$y', energy and total '$ecost'"; fi
+run sensitivity -m gpt3-175b -s cs3 -n 22 --metric time --csv
+if [ "$rc" -eq 0 ] && [ "$(elof cost.pue)" = 0 ]; then ok "--metric time: the price keys do not move the time"; else nok "--metric time: cost.pue" "$(elof cost.pue)"; fi
+run sensitivity --metric carbon
+if [ "$rc" -eq 2 ] && grep -q -- "--metric 'carbon': expected time, energy or cost" "$T/err" && [ ! -s "$T/out" ]; then
+    ok "--metric carbon: exit 2 naming the flag"
+else nok "--metric carbon: exit 2" "exit $rc: $(cat "$T/err")"; fi
+
 echo "# cli_sensitivity done"

@@ -38,6 +38,7 @@ enum cli_opt {
     OPT_EVENTS = 1u << 13,  /* --max-events (simulate, crosscheck) */
     OPT_GPU = 1u << 14,     /* --tp --pp --cp --vp --mbs --fsdp --precision (GPU systems) */
     OPT_COMPARE = 1u << 15, /* --gpu --gpu-price (compare) */
+    OPT_SENS = 1u << 16,    /* --metric (sensitivity) */
 };
 
 struct cli_opts {
@@ -80,6 +81,7 @@ struct cli_opts {
     const char *cp, *vp;         /* context-parallel ways, interleaved chunks per GPU */
     int fsdp;                    /* every layout FSDP (else the search's default)    */
     const char *gpu, *gpu_price; /* compare: the GPU system, its price per GPU-hour */
+    const char *metric;          /* sensitivity: time, energy or cost */
 };
 
 struct cli_cmd {

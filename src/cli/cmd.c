@@ -250,25 +250,26 @@ const struct cli_cmd cli_cmds[] = {
      "a kind's median |error| exceeds 10 %, or the weight-streaming\n"
      "leave-out median exceeds 15 % (none for a single run).\n",
      OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_CALIB | OPT_VALID, 0, CLI_MAX_ARGS, cmd_validate},
-    {"sensitivity", "sensitivity [-m MODEL] [-s SYSTEM] [-n N] [options]",
+    {"sensitivity", "sensitivity [-m MODEL] [-s SYSTEM] [-n N] [--metric M]\n       [options]",
      "which hardware figures the time-to-train depends on most",
      "For each continuous, physical key of SYSTEM's description, the elasticity\n"
-     "d ln(time-to-train) / d ln(value) at the configuration (a central\n"
-     "difference in ln(value)), with the key's value and +- range, sorted by\n"
-     "size: +1 means time grows in proportion to the value, -1 in inverse\n"
-     "proportion, 0 that it does not matter here.  Keys whose value is 0 have no\n"
-     "elasticity and are listed last.  The first rows are the figures that most\n"
-     "deserve to be measured.  Not ranked, and named under the table: limits\n"
-     "(system.max_systems, system.max_matmul_dim), capacities (system.sram,\n"
-     "memoryx.server_memory, memoryx.server_flash, activation.server_memory),\n"
-     "which change the time only in whole steps, and memoryx.bytes_per_param,\n"
-     "the vendor's sizing that the model does not use.  On a GPU system: the\n"
-     "GPU description's keys but those only claims reads, the time that of the\n"
-     "layout search's fastest layout at -n GPUs (one node without -n), so a key\n"
-     "that changes the layout shows as a kink; not ranked there the node's\n"
-     "shape (system.gpus_per_node, network.nvlink_domain) and the capacities\n"
-     "(gpu.hbm, fit.hbm_usable).  A count where no layout fits is exit status 1.\n",
-     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_GPU, 0, 0, cmd_sensitivity},
+     "d ln(M) / d ln(value) at the configuration, M the time-to-train (--metric\n"
+     "energy or cost: the run's energy or full cost, so power and price keys\n"
+     "rank too), a central difference in ln(value), with the key's value and +-\n"
+     "range, sorted by size (+1: M grows in proportion to the value, -1: in\n"
+     "inverse proportion, 0: no matter here; value 0: no elasticity, listed\n"
+     "last), the first rows the figures that most deserve to be measured.  Not\n"
+     "ranked, and named under the table: limits (system.max_systems,\n"
+     "system.max_matmul_dim), capacities (system.sram, memoryx.server_memory,\n"
+     "memoryx.server_flash, activation.server_memory), which change the time\n"
+     "only in whole steps, and memoryx.bytes_per_param, the vendor's sizing\n"
+     "that the model does not use.  On a GPU system: the GPU description's keys\n"
+     "but those only claims reads, the time that of the layout search's fastest\n"
+     "layout at -n GPUs (one node without -n), so a key that changes the layout\n"
+     "shows as a kink; not ranked there the node's shape (system.gpus_per_node,\n"
+     "network.nvlink_domain) and the capacities (gpu.hbm, fit.hbm_usable).\n"
+     "A count where no layout fits is exit status 1.\n",
+     OPT_CSV | OPT_SET | OPT_DATA_DIR | OPT_SCENARIO | OPT_GPU | OPT_SENS, 0, 0, cmd_sensitivity},
     {"report",
      "report [-m MODEL] [-s SYSTEM] [-n N] [-o DIR]\n"
      "       [--deadline TIME [--confidence P]]\n"
@@ -392,12 +393,10 @@ const struct cli_cmd cli_cmds[] = {
 
 const size_t cli_ncmds = sizeof cli_cmds / sizeof cli_cmds[0];
 
-/* Every option, keyed by its long name in main.c's long_opts, with the
- * group of enum cli_opt it is accepted under (0: every command), its short
- * letter, the name of its value and one line.  `help COMMAND` lists the
- * rows whose group the command's opts take, less the ones cmd_notes says
- * it refuses; tests/cli_help.sh checks both against what the program
- * accepts and against the man page. */
+/* Every option by its long name in main.c's long_opts, with the enum cli_opt group it is
+ * accepted under (0: every command), its short letter, its value's name and one line.  `help
+ * COMMAND` lists the rows whose group the command's opts take, less those cmd_notes says it
+ * refuses; tests/cli_help.sh checks both against what the program accepts and the man page. */
 struct cli_opt_help {
     const char *name;  /* long name, without "--"           */
     char letter;       /* short option, or 0                 */
@@ -461,6 +460,7 @@ static const struct cli_opt_help opt_help[] = {
     {"gpu", 0, OPT_COMPARE, "GPU", "the GPU system to compare with, a name or a file"},
     {"gpu-price", 0, OPT_COMPARE, "G", "the price of a GPU-hour; gives the GPU cluster's cost"},
     {"fit", 0, OPT_CALIB, "[SYSTEM:]SECTION.KEY,...", "the numeric hardware keys to fit"},
+    {"metric", 0, OPT_SENS, "time|energy|cost", "what the elasticities are of (default time)"},
     {"tolerance", 0, OPT_VALID, "FRACTION", "largest |error| a point may have (default 0.25, at most 100)"},
     {"output", 'o', OPT_OUTPUT, "FILE", "where to write"},
     {"uncertainty", 0, OPT_UNC, "[=SAMPLES]",

@@ -1,4 +1,5 @@
-/* cmd_sensitivity.c - `sensitivity`: the elasticity of time-to-train to
+/* cmd_sensitivity.c - `sensitivity`: the elasticity of time-to-train (or,
+ * with --metric, the energy or the cost) to
  * every numeric hardware key at one configuration, largest first, on
  * either kind of cluster (the method is in src/plan/sens.h; the keys,
  * their values and the evaluations are the kind's, through tm.h). */
@@ -13,6 +14,9 @@
 #include "out.h"
 
 static const char *const text_header[] = {"key", "value", "range", "elasticity", "reading"};
+
+/* What the elasticities are of (--metric); one command a process. */
+static enum sens_metric metric;
 static const char *const csv_header[] = {"key",        "value",  "unit",  "spread",
                                          "elasticity", "abserr", "below", "above"};
 
@@ -44,7 +48,8 @@ static const char *reading(const struct sens_row *r, char *buf, size_t n)
 {
     char a[32], b[32];
     if (!r->defined)
-        snprintf(buf, n, "%s", r->value == 0 ? "value 0: no elasticity" : "time not finite here");
+        snprintf(buf, n, "%s%s", r->value == 0 ? "value 0: no elasticity" : sens_metric_word(metric),
+                 r->value == 0 ? "" : " not finite here");
     else if (r->kink)
         snprintf(buf, n, "kink: %s lowering, %s raising", fmt_el(r->below, a, sizeof a),
                  fmt_el(r->above, b, sizeof b));
@@ -60,7 +65,8 @@ static const char *reading(const struct sens_row *r, char *buf, size_t n)
     else if (fabs(r->elasticity) < 5e-4)
         snprintf(buf, n, "negligible here");
     else
-        snprintf(buf, n, "time ~ value^%s", fmt_el(r->elasticity, a, sizeof a));
+        snprintf(buf, n, "%s ~ value^%s", sens_metric_word(metric),
+                 fmt_el(r->elasticity, a, sizeof a));
     return buf;
 }
 
@@ -110,9 +116,14 @@ static void print_header(const struct tm_job *j, const char *label, const struct
            out_duration(r->time_s, b, sizeof b), r->part_name[r->bottleneck]);
     if (!r->feasible)
         printf("infeasible: %s\n", j->kind->infeasible_why(r, detail, w, sizeof w));
-    printf("elasticity = d ln(time-to-train) / d ln(value), central differences at +-%g %% "
+    if (metric == SENS_ENERGY)
+        printf("energy %s at %s\n", out_energy(r->energy_J, b, sizeof b),
+               unit_format(r->power_W, UNIT_POWER, w, sizeof w));
+    else if (metric == SENS_COST && r->cost >= 0)
+        printf("cost %s\n", cost_format(r->cost, r->currency, b, sizeof b));
+    printf("elasticity = d ln(%s) / d ln(value), central differences at +-%g %% "
            "(one-sided at a kink or a limit)\n\n",
-           100 * SENS_STEP);
+           sens_metric_name(metric), 100 * SENS_STEP);
 }
 
 /* The reason the kind gives for not ranking the key named name. */
@@ -172,6 +183,17 @@ static int emit(const struct cli_opts *o, const struct tm_job *j, const char *la
 
 int cmd_sensitivity(struct cli_opts *o)
 {
+    static const char *const metric_word[] = {"time", "energy", "cost"};
+    metric = SENS_TIME;
+    if (o->metric) {
+        size_t i = 0;
+        while (i < 3 && strcmp(o->metric, metric_word[i]) != 0)
+            i++;
+        if (i == 3)
+            return cli_error("sensitivity: --metric '%s': expected time, energy or cost", o->metric),
+                   EXIT_USAGE;
+        metric = (enum sens_metric)i;
+    }
     static struct job j;
     int rc = job_load(o, "sensitivity", &j);
     if (rc >= 0)
@@ -188,7 +210,7 @@ int cmd_sensitivity(struct cli_opts *o)
               r.bad_input ? EXIT_USAGE : EXIT_VERDICT);
     if (rc < 0) {
         static struct sens_row rows[DESC_MAX_KEYS];
-        size_t n = sens_run(&j.tm, j.hw_src, rows);
+        size_t n = sens_run_of(&j.tm, j.hw_src, metric, rows);
         rc = emit(o, &j.tm, j.label, &r, detail, rows, n);
     }
     free(detail);

@@ -66,6 +66,7 @@ enum {
     LONG_PRECISION,
     LONG_GPU,
     LONG_GPU_PRICE,
+    LONG_METRIC,
 };
 
 static const struct option long_opts[] = {
@@ -127,6 +128,7 @@ static const struct option long_opts[] = {
     {"precision", required_argument, NULL, LONG_PRECISION},
     {"gpu", required_argument, NULL, LONG_GPU},
     {"gpu-price", required_argument, NULL, LONG_GPU_PRICE},
+    {"metric", required_argument, NULL, LONG_METRIC},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -261,6 +263,7 @@ static const struct opt_field {
     {LONG_PRECISION, OPT_GPU, offsetof(struct cli_opts, precision), FIELD_TEXT, 0, 0},
     {LONG_GPU, OPT_COMPARE, offsetof(struct cli_opts, gpu), FIELD_TEXT, 0, 0},
     {LONG_GPU_PRICE, OPT_COMPARE, offsetof(struct cli_opts, gpu_price), FIELD_TEXT, 0, 0},
+    {LONG_METRIC, OPT_SENS, offsetof(struct cli_opts, metric), FIELD_TEXT, 0, 0},
 };
 
 static const struct opt_field *field_of(int ch)

@@ -1,4 +1,4 @@
-/* sens.c - elasticities of time-to-train to the numeric hardware keys (the
+/* sens.c - elasticities of time-to-train (or energy, or cost) to the numeric hardware keys (the
  * method, the step and the treatment of kinks and whole-number keys are in
  * sens.h). */
 #include "sens.h"
@@ -18,17 +18,29 @@ struct sens_fn {
     size_t param;
     double p0;    /* the key's value in j's description */
     void *detail; /* j->kind->detail_size bytes, the evaluations' */
+    enum sens_metric metric;
 };
 
-/* ln time_s with the key at v; NaN when the job does not run there or the
- * time is not finite and positive. */
+const char *sens_metric_name(enum sens_metric m)
+{
+    return m == SENS_ENERGY ? "energy" : m == SENS_COST ? "cost" : "time-to-train";
+}
+
+const char *sens_metric_word(enum sens_metric m)
+{
+    return m == SENS_ENERGY ? "energy" : m == SENS_COST ? "cost" : "time";
+}
+
+/* ln of the metric with the key at v; NaN when the job does not run there
+ * or the metric is not finite and positive (a cost of -1: not priced). */
 static double ln_time_at(struct sens_fn *f, double v)
 {
     struct tm_result r;
     struct cp_error err = {0};
     if (tm_param_eval(f->j, f->param, v, 0, TM_STRONG, &r, f->detail, &err) != CP_OK || !r.runs)
         return NAN;
-    return r.time_s > 0 && isfinite(r.time_s) ? log(r.time_s) : NAN;
+    double x = f->metric == SENS_ENERGY ? r.energy_J : f->metric == SENS_COST ? r.cost : r.time_s;
+    return x > 0 && isfinite(x) ? log(x) : NAN;
 }
 
 /* f(u) = ln time(p0 e^u), for gsl_function. */
@@ -143,8 +155,14 @@ static int by_size(const void *pa, const void *pb)
 
 size_t sens_run(const struct tm_job *j, const struct desc_src *src, struct sens_row *rows)
 {
+    return sens_run_of(j, src, SENS_TIME, rows);
+}
+
+size_t sens_run_of(const struct tm_job *j, const struct desc_src *src, enum sens_metric m,
+                   struct sens_row *rows)
+{
     size_t n = j->kind->nparams();
-    struct sens_fn f = {.j = j, .detail = xmalloc(j->kind->detail_size)};
+    struct sens_fn f = {.j = j, .detail = xmalloc(j->kind->detail_size), .metric = m};
     memset(f.detail, 0, j->kind->detail_size); /* no divisors listed yet */
     for (size_t i = 0; i < n; i++) {
         f.param = i;

@@ -63,6 +63,16 @@ struct sens_row {
     double lo, hi;     /* whole-number key: the neighbours used (NaN: none) */
 };
 
+/* What the elasticities are of: the time-to-train (tm_result.time_s), the
+ * energy of the run (energy_J: power keys move it, and every key that
+ * moves the time) or its cost (cost: the [cost] prices too). */
+enum sens_metric { SENS_TIME, SENS_ENERGY, SENS_COST };
+
+/* "time-to-train", "energy", "cost"; and the short word "time", "energy",
+ * "cost" (for "time ~ value^-0.99"). */
+const char *sens_metric_name(enum sens_metric m);
+const char *sens_metric_word(enum sens_metric m);
+
 /* One row per parameter of j's kind (nparams() rows into rows), sorted by
  * |elasticity| descending (ties in schema order), undefined rows last (in
  * schema order), each at j's own count with its global batch (TM_STRONG).
@@ -73,5 +83,10 @@ struct sens_row {
  * gives the ranges (indexed by param_index; may be NULL: no ranges).
  * Returns the number of rows. */
 size_t sens_run(const struct tm_job *j, const struct desc_src *src, struct sens_row *rows);
+
+/* sens_run() with the elasticities of metric m instead of the time (a job
+ * with no cost, m SENS_COST: every row undefined). */
+size_t sens_run_of(const struct tm_job *j, const struct desc_src *src, enum sens_metric m,
+                   struct sens_row *rows);
 
 #endif
