@@ -188,4 +188,5 @@ void tfm_figures(const struct wl_desc *w, struct tfm_figs *f)
     }
     f->act_input = tfm_act_bytes_per_seq_block(w, 1);
     f->act_full = tfm_act_bytes_per_seq_block(w, 0);
+    f->train_flops = tfm_train_flops_per_token(w, WL_RC_NONE);
 }

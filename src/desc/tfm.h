@@ -82,6 +82,7 @@ struct tfm_figs {
     double logits_flops[TFM_NPASSES]; /* tfm_logits_flops() of each pass    */
     double act_input;                 /* tfm_act_bytes_per_seq_block(w, 1)  */
     double act_full;                  /* tfm_act_bytes_per_seq_block(w, 0)  */
+    double train_flops;               /* tfm_train_flops_per_token(w, none) */
 };
 void tfm_figures(const struct wl_desc *w, struct tfm_figs *f);
 

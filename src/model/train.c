@@ -148,12 +148,9 @@ static void train_time(const struct cluster *c, const struct tfm_figs *tf, unsig
     batch_figures(c, tf, gen, r);
     r->time_s = r->steps * s->step_s;
     r->tokens_per_s = r->global_tokens / s->step_s;
-    double dense = 0;
-    for (int p = 0; p < TFM_NPASSES; p++)
-        dense += c->wl->layers * tf->block_flops[p] + tf->logits_flops[p];
     /* a zero weight's multiply-add in each of the three passes: 6 FLOP */
     double zeros = 6 * c->wl->layers * tf->block_matrix * c->sparsity;
-    r->model_flops = (dense - zeros) * r->global_tokens;
+    r->model_flops = (tf->train_flops - zeros) * r->global_tokens;
     r->mfu = r->model_flops / (s->step_s * c->systems * c->hw->wse.peak_flops);
 }
 
